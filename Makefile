@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# mali-perfcnt top-level Makefile.
+#
+#   make                 build mali_perfcnt.ko for the running kernel (or KDIR=)
+#   make user            build libmaliperfcnt and the mali-perfcnt tool
+#   make check           host unit tests + the kselftest suite in QEMU on every
+#                        installed Debian kernel; ends with "N passed, N failed"
+#   make demo            boot a VM with the simulator at 50% load, print counters
+#   make bench           userspace decode/derive benchmark
+#   make deps            install the Debian packages the above need
+
+KREL	?= $(shell uname -r)
+KDIR	?= /lib/modules/$(KREL)/build
+PWD	:= $(shell pwd)
+
+.PHONY: all modules clean user selftests check demo bench deps sparse checkpatch
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
+	$(MAKE) -C user clean
+	rm -rf build
+
+user:
+	$(MAKE) -C user
+
+selftests:
+	$(MAKE) -C selftests/drivers/gpu/mali_perfcnt
+
+deps:
+	./scripts/deps.sh
+
+check:
+	./scripts/check.sh
+
+demo:
+	./scripts/demo.sh
+
+bench:
+	./scripts/deps.sh --host
+	$(MAKE) -C user bench
+
+# Static checks of the kernel side, for every installed Debian kernel.
+sparse:
+	./scripts/kernel-lint.sh sparse
+
+checkpatch:
+	./scripts/kernel-lint.sh checkpatch

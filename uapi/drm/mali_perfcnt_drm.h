@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (C) 2026 The mali-perfcnt authors
+ *
+ * uAPI of mali_perfcnt, a DRM render-node driver that exposes the hardware
+ * performance counters of job-manager Arm Mali GPUs (Midgard, Bifrost,
+ * Valhall-JM).
+ *
+ * Rules followed by every ioctl below (see botching-up-ioctls.rst):
+ *  - structures have no implicit holes and are 64-bit aligned;
+ *  - every field marked "must be zero" is checked and rejected with -EINVAL;
+ *  - unknown bits in @flags are rejected with -EINVAL;
+ *  - user pointers are carried in __u64.
+ *
+ * Counters are not named here: the driver only describes the dump layout.
+ * Counter names and meanings live in the userspace database.
+ */
+#ifndef _UAPI_MALI_PERFCNT_DRM_H_
+#define _UAPI_MALI_PERFCNT_DRM_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/** @MALI_PERFCNT_UAPI_VERSION: revision of this interface, see GET_INFO. */
+#define MALI_PERFCNT_UAPI_VERSION	1
+
+#define DRM_MALI_PERFCNT_GET_INFO	0x00
+#define DRM_MALI_PERFCNT_ENABLE		0x01
+#define DRM_MALI_PERFCNT_DUMP		0x02
+
+#define DRM_IOCTL_MALI_PERFCNT_GET_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_GET_INFO, \
+		 struct drm_mali_perfcnt_get_info)
+#define DRM_IOCTL_MALI_PERFCNT_ENABLE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_ENABLE, \
+		struct drm_mali_perfcnt_enable)
+#define DRM_IOCTL_MALI_PERFCNT_DUMP \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_DUMP, \
+		 struct drm_mali_perfcnt_dump)
+
+/**
+ * enum drm_mali_perfcnt_layout - how counter blocks are ordered in a dump
+ * @MALI_PERFCNT_LAYOUT_V4: T60x/T62x/T72x. For each core group (one per L2
+ *	cache), 8 blocks: shader cores 0-3 of the group, tiler, MMU/L2,
+ *	a reserved block, job manager (group 0 only; reserved in others).
+ * @MALI_PERFCNT_LAYOUT_V5: everything newer. Job manager, tiler, one block
+ *	per L2 slice, then one block per bit position up to the highest set
+ *	bit of shader_present (absent cores leave an untouched hole).
+ */
+enum drm_mali_perfcnt_layout {
+	MALI_PERFCNT_LAYOUT_V4 = 4,
+	MALI_PERFCNT_LAYOUT_V5 = 5,
+};
+
+/** @MALI_PERFCNT_CAP_SIMULATED: the device is the built-in GPU simulator. */
+#define MALI_PERFCNT_CAP_SIMULATED	(1ULL << 0)
+/** @MALI_PERFCNT_CAP_SET_SECONDARY: counter set 1 can be selected. */
+#define MALI_PERFCNT_CAP_SET_SECONDARY	(1ULL << 1)
+/** @MALI_PERFCNT_CAP_HW_ISSUE_8186: the PRLAM-8186 workaround is applied. */
+#define MALI_PERFCNT_CAP_HW_ISSUE_8186	(1ULL << 2)
+
+/**
+ * struct drm_mali_perfcnt_get_info - describe the GPU and its dump layout
+ *
+ * Anyone who can open the render node may call this; it does not need
+ * counter access.
+ */
+struct drm_mali_perfcnt_get_info {
+	/** @gpu_id: out, raw GPU_ID register. */
+	__u32 gpu_id;
+	/** @layout: out, &enum drm_mali_perfcnt_layout. */
+	__u32 layout;
+	/** @shader_present: out, raw SHADER_PRESENT (64 bits). */
+	__u64 shader_present;
+	/** @l2_present: out, raw L2_PRESENT (64 bits). */
+	__u64 l2_present;
+	/** @nr_l2: out, L2 slices: MEM_FEATURES[11:8] + 1. */
+	__u32 nr_l2;
+	/** @nr_core_groups: out, v4: hweight64(l2_present); v5: 1. */
+	__u32 nr_core_groups;
+	/**
+	 * @nr_shader_blocks: out, shader-core block slots in a dump.
+	 * v5: fls64(shader_present); v4: 4 per core group.
+	 */
+	__u32 nr_shader_blocks;
+	/** @nr_blocks: out, total number of block slots in a dump. */
+	__u32 nr_blocks;
+	/** @counters_per_block: out, 32-bit values per block (64). */
+	__u32 counters_per_block;
+	/** @dump_size: out, bytes in one dump: @nr_blocks * counters * 4. */
+	__u32 dump_size;
+	/** @nr_counter_sets: out, 1 on Midgard, 2 on Bifrost and later. */
+	__u32 nr_counter_sets;
+	/** @l2_features: out, raw L2_FEATURES register. */
+	__u32 l2_features;
+	/** @mem_features: out, raw MEM_FEATURES register. */
+	__u32 mem_features;
+	/** @uapi_version: out, %MALI_PERFCNT_UAPI_VERSION of the driver. */
+	__u32 uapi_version;
+	/** @caps: out, MALI_PERFCNT_CAP_* bits. */
+	__u64 caps;
+	/** @gpu_freq_hz: out, GPU clock rate in Hz, 0 when unknown. */
+	__u64 gpu_freq_hz;
+	/** @product: out, NUL-terminated product name, e.g. "Mali-G52". */
+	char product[32];
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @reserved: must be zero. */
+	__u64 reserved[4];
+};
+
+/**
+ * MALI_PERFCNT_ENABLE_F_MASKS - use the four block masks given by the caller.
+ *
+ * Without this flag the four mask fields must be zero and every counter of
+ * every block is enabled (0xffff: bit n enables counters 4n..4n+3).
+ */
+#define MALI_PERFCNT_ENABLE_F_MASKS	(1U << 0)
+
+/**
+ * struct drm_mali_perfcnt_enable - take and configure, or release, the counters
+ *
+ * Only one owner at a time: the open file description (struct file) that
+ * enabled the counters. dup()ed descriptors and fork()ed children share it;
+ * the counters are released when it is closed for the last time. Others
+ * get -EBUSY. Enabling needs CAP_PERFMON (or CAP_SYS_ADMIN) unless the module
+ * was loaded with unprivileged=1 (-EACCES otherwise). Enabling twice, or
+ * disabling counters that are not enabled, gives -EALREADY.
+ */
+struct drm_mali_perfcnt_enable {
+	/** @enable: in, 1 to enable, 0 to disable; other values -EINVAL. */
+	__u32 enable;
+	/**
+	 * @counter_set: in, PERFCNT_CFG.SETSEL: 0 (primary) on every GPU,
+	 * 1 (secondary) on Bifrost and later only. Must be 0 when disabling.
+	 */
+	__u32 counter_set;
+	/** @jm_mask: in, PRFCNT_JM_EN (with %MALI_PERFCNT_ENABLE_F_MASKS). */
+	__u32 jm_mask;
+	/** @tiler_mask: in, PRFCNT_TILER_EN. */
+	__u32 tiler_mask;
+	/** @shader_mask: in, PRFCNT_SHADER_EN. */
+	__u32 shader_mask;
+	/** @mmu_l2_mask: in, PRFCNT_MMU_L2_EN. */
+	__u32 mmu_l2_mask;
+	/** @flags: in, MALI_PERFCNT_ENABLE_F_* bits. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @reserved: must be zero. */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_mali_perfcnt_dump - take one sample and copy it out
+ *
+ * The counters are cleared by each sample, so every dump holds the activity
+ * since the previous one (or since ENABLE). Errors: -EPERM when another file
+ * owns the counters, -ENODATA when they are not enabled, -ENOSPC when
+ * @buf_size is smaller than the dump (the needed size is written back to
+ * @buf_size), -EFAULT for a bad pointer, -ETIMEDOUT when the GPU did not
+ * finish the sample in time, -EIO when the GPU faulted. The counters stay
+ * enabled after -ETIMEDOUT and -EIO.
+ */
+struct drm_mali_perfcnt_dump {
+	/** @buf_ptr: in, user address of the destination buffer. */
+	__u64 buf_ptr;
+	/** @buf_size: in/out, size of the buffer; dump size is written back. */
+	__u32 buf_size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @seqno: out, sample sequence number, strictly increasing. */
+	__u64 seqno;
+	/** @timestamp_ns: out, CLOCK_MONOTONIC_RAW time the sample completed. */
+	__u64 timestamp_ns;
+	/** @reserved: must be zero. */
+	__u64 reserved[2];
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_MALI_PERFCNT_DRM_H_ */
