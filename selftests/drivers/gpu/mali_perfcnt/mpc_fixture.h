@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The fixture every mali_perfcnt test file uses: one variant per simulated
+ * product. Setup (re)loads the module with the variant's parameters, so
+ * each test starts on a freshly probed device with nobody owning the
+ * counters and the simulator idle. Include once, after the harness.
+ */
+#ifndef MPC_FIXTURE_H
+#define MPC_FIXTURE_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "mpc_lib.h"
+
+FIXTURE(mpc) {
+	int fd;				/* render node, opened by setup */
+	char dbg[256];			/* debugfs directory */
+	struct drm_mali_perfcnt_get_info info;
+	void *buf;			/* one dump, info.dump_size bytes */
+};
+
+FIXTURE_VARIANT(mpc) {
+	const char *params;		/* module parameters */
+	const char *product;		/* GET_INFO.product */
+	uint32_t product_id;		/* GPU_ID[31:16], masked */
+	uint32_t product_mask;
+	uint32_t layout;
+	uint32_t nr_sets;		/* counter sets */
+	uint64_t cores;			/* shader_present, 0: product default */
+	uint32_t nr_l2;			/* L2 slices, 0: product default */
+	unsigned int gpu_active;	/* JM GPU_ACTIVE index */
+	unsigned int compute_active;	/* shader COMPUTE_ACTIVE index */
+};
+
+/* Midgard v4 layout, one core group. */
+FIXTURE_VARIANT_ADD(mpc, t720) {
+	.params = "sim=t720",
+	.product = "Mali-T720",
+	.product_id = 0x0720,
+	.product_mask = 0xffff,
+	.layout = MALI_PERFCNT_LAYOUT_V4,
+	.nr_sets = 1,
+	.gpu_active = 4,
+	.compute_active = 17,
+};
+
+/* Midgard v5 layout. */
+FIXTURE_VARIANT_ADD(mpc, t860) {
+	.params = "sim=t860",
+	.product = "Mali-T860",
+	.product_id = 0x0860,
+	.product_mask = 0xffff,
+	.layout = MALI_PERFCNT_LAYOUT_V5,
+	.nr_sets = 1,
+	.gpu_active = 6,
+	.compute_active = 22,
+};
+
+/* Bifrost with a sparse core mask (a hole at core 2) and two L2 slices. */
+FIXTURE_VARIANT_ADD(mpc, g52) {
+	.params = "sim=g52 sim_cores=0xb sim_l2=2",
+	.product = "Mali-G52",
+	.product_id = 0x7002,
+	.product_mask = 0xf00f,
+	.layout = MALI_PERFCNT_LAYOUT_V5,
+	.nr_sets = 2,
+	.cores = 0xb,
+	.nr_l2 = 2,
+	.gpu_active = 6,
+	.compute_active = 22,
+};
+
+/* Valhall-JM. */
+FIXTURE_VARIANT_ADD(mpc, g57) {
+	.params = "sim=g57",
+	.product = "Mali-G57",
+	.product_id = 0x9001,
+	.product_mask = 0xf00f,
+	.layout = MALI_PERFCNT_LAYOUT_V5,
+	.nr_sets = 2,
+	.gpu_active = 6,
+	.compute_active = 22,
+};
+
+/*
+ * (Re)load the module as @variant with @extra parameters appended, then
+ * open the device and read its description into @self.
+ */
+static void mpc_fixture_load(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(mpc) *self,
+			     const FIXTURE_VARIANT(mpc) *variant,
+			     const char *extra)
+{
+	char params[256];
+	int ret;
+
+	if (self->fd >= 0)
+		close(self->fd);
+	self->fd = -1;
+	snprintf(params, sizeof(params), "%s %s", variant->params,
+		 extra ?: "");
+	ASSERT_EQ(0, mpc_module_unload());
+	ret = mpc_module_load(params);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("loading %s %s: %s", mpc_module_path(), params,
+		       strerror(-ret));
+	}
+	self->fd = mpc_open_render();
+	ASSERT_LE(0, self->fd) {
+		TH_LOG("no mali_perfcnt render node: %s", strerror(-self->fd));
+	}
+	ASSERT_EQ(0, mpc_find_debugfs(self->dbg, sizeof(self->dbg))) {
+		TH_LOG("no dri/* debugfs directory named mali_perfcnt");
+	}
+	ASSERT_EQ(0, mpc_get_info(self->fd, &self->info));
+	ASSERT_LT(0, self->info.dump_size);
+	ASSERT_GE(1 << 20, self->info.dump_size);
+	free(self->buf);
+	self->buf = calloc(1, self->info.dump_size);
+	ASSERT_NE(NULL, self->buf);
+}
+
+FIXTURE_SETUP(mpc)
+{
+	self->fd = -1;
+	self->buf = NULL;
+	if (geteuid() != 0)
+		SKIP(return, "needs root to load the module");
+	if (access(mpc_module_path(), R_OK))
+		SKIP(return, "module not found at %s (set MPC_MODULE)",
+		     mpc_module_path());
+	mpc_fixture_load(_metadata, self, variant, NULL);
+}
+
+FIXTURE_TEARDOWN(mpc)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	free(self->buf);
+}
+
+/* Which JM counter measures GPU activity, etc., for the current variant. */
+#define JM(self)	mpc_block((self)->buf, mpc_jm_slot(&(self)->info))
+
+/* Set the simulated load, e.g. "busy=50" or "idle". */
+#define SET_LOAD(self, text) \
+	ASSERT_EQ(0, mpc_dbg_write((self)->dbg, "sim_workload", (text)))
+
+/* Arm a simulator fault. */
+#define ARM_FAULT(self, text) \
+	ASSERT_EQ(0, mpc_dbg_write((self)->dbg, "sim_fault", (text)))
+
+/* Dump into self->buf, expect success. */
+#define DUMP_OK(self, seq, ts) \
+	ASSERT_EQ(0, mpc_dump((self)->fd, (self)->buf, (self)->info.dump_size, \
+			      (seq), (ts)))
+
+/*
+ * The device still works: a fresh file can enable, dump and disable.
+ * Used after every rejected call.
+ */
+#define ASSERT_DEVICE_WORKS(self) do { \
+	int __fd = mpc_open_render(); \
+	void *__b = calloc(1, (self)->info.dump_size); \
+	ASSERT_LE(0, __fd); \
+	ASSERT_NE(NULL, __b); \
+	ASSERT_EQ(0, mpc_enable_all(__fd)); \
+	ASSERT_EQ(0, mpc_dump(__fd, __b, (self)->info.dump_size, NULL, NULL)); \
+	ASSERT_EQ(0xffffu, mpc_block(__b, mpc_jm_slot(&(self)->info))[MPC_HDR_MASK]); \
+	ASSERT_EQ(0, mpc_disable(__fd)); \
+	close(__fd); \
+	free(__b); \
+} while (0)
+
+#endif /* MPC_FIXTURE_H */

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Helpers shared by the mali_perfcnt selftests.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include "mpc_lib.h"
+
+#define DEBUGFS_DRI	"/sys/kernel/debug/dri"
+
+const char *mpc_module_path(void)
+{
+	static char path[PATH_MAX];
+	const char *env = getenv("MPC_MODULE");
+	struct utsname u;
+
+	if (env && *env)
+		return env;
+	if (!path[0]) {
+		uname(&u);
+		snprintf(path, sizeof(path),
+			 "/lib/modules/%s/extra/" MPC_MODULE_NAME ".ko",
+			 u.release);
+	}
+	return path;
+}
+
+bool mpc_module_loaded(void)
+{
+	return access("/sys/module/" MPC_MODULE_NAME, F_OK) == 0;
+}
+
+/* modprobe the in-tree modules named in the .ko's "depends=" modinfo. */
+static void load_deps(const char *path)
+{
+	static const char key[] = "depends=";
+	char *buf, *p, *end, *name, *save;
+	char cmd[300];
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !st.st_size) {
+		close(fd);
+		return;
+	}
+	buf = malloc(st.st_size + 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		close(fd);
+		return;
+	}
+	close(fd);
+	buf[st.st_size] = '\0';
+	end = buf + st.st_size;
+	for (p = buf; p < end; p += strlen(p) + 1) {
+		if (strncmp(p, key, sizeof(key) - 1))
+			continue;
+		p += sizeof(key) - 1;
+		for (name = strtok_r(p, ",", &save); name;
+		     name = strtok_r(NULL, ",", &save)) {
+			snprintf(cmd, sizeof(cmd), "modprobe -q %s", name);
+			if (system(cmd))
+				fprintf(stderr, "# %s failed\n", cmd);
+		}
+		break;
+	}
+	free(buf);
+}
+
+int mpc_module_load(const char *params)
+{
+	const char *path = mpc_module_path();
+	int fd, ret, tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		ret = syscall(SYS_finit_module, fd, params ?: "", 0);
+		ret = ret ? -errno : 0;
+		close(fd);
+		/* -ENOENT: an unknown symbol, the DRM modules are missing. */
+		if (ret != -ENOENT)
+			break;
+		load_deps(path);
+	}
+	return ret;
+}
+
+int mpc_module_unload(void)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (!syscall(SYS_delete_module, MPC_MODULE_NAME, O_NONBLOCK))
+			return 0;
+		if (errno == ENOENT)
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY && errno != EWOULDBLOCK)
+			return -errno;
+		mpc_sleep_ms(10);
+	}
+	return -EBUSY;
+}
+
+int mpc_open_render(void)
+{
+	char name[64];
+	struct drm_version v;
+	glob_t g;
+	size_t i;
+	int fd, ret = -ENODEV;
+
+	if (glob("/dev/dri/renderD*", 0, NULL, &g))
+		return -ENODEV;
+	for (i = 0; i < g.gl_pathc; i++) {
+		fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(&v, 0, sizeof(v));
+		memset(name, 0, sizeof(name));
+		v.name = name;
+		v.name_len = sizeof(name) - 1;
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) &&
+		    !strcmp(name, MPC_MODULE_NAME)) {
+			ret = fd;
+			break;
+		}
+		close(fd);
+	}
+	globfree(&g);
+	return ret;
+}
+
+int mpc_find_debugfs(char *dir, size_t len)
+{
+	char path[PATH_MAX], name[128];
+	struct dirent *de;
+	DIR *d;
+	int ret = -ENOENT;
+
+	d = opendir(DEBUGFS_DRI);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), DEBUGFS_DRI "/%s", de->d_name);
+		if (mpc_dbg_read(path, "name", name, sizeof(name)) <= 0)
+			continue;
+		if (strncmp(name, MPC_MODULE_NAME, strlen(MPC_MODULE_NAME)))
+			continue;
+		snprintf(path + strlen(path), sizeof(path) - strlen(path),
+			 "/gpu_info");
+		if (access(path, R_OK))
+			continue;
+		snprintf(dir, len, DEBUGFS_DRI "/%s", de->d_name);
+		ret = 0;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
+ssize_t mpc_dbg_read(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		got += n;
+	}
+	buf[got] = '\0';
+	close(fd);
+	return got;
+}
+
+int mpc_dbg_write(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != strlen(text))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+int mpc_dbg_key(const char *dir, const char *file, const char *key,
+		char *val, size_t len)
+{
+	char buf[8192], *line, *save, *v;
+	size_t klen = strlen(key);
+	ssize_t n;
+
+	n = mpc_dbg_read(dir, file, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		v = line + klen + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		snprintf(val, len, "%s", v);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+uint64_t mpc_dbg_num(const char *dir, const char *file, const char *key)
+{
+	char val[128], *end;
+	uint64_t v;
+
+	if (mpc_dbg_key(dir, file, key, val, sizeof(val)))
+		return ~0ULL;
+	errno = 0;
+	v = strtoull(val, &end, 0);
+	if (errno || end == val)
+		return ~0ULL;
+	return v;
+}
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret && (errno == EINTR || errno == EAGAIN));
+	return ret ? -errno : 0;
+}
+
+int mpc_get_info(int fd, struct drm_mali_perfcnt_get_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, info);
+}
+
+int mpc_enable_raw(int fd, struct drm_mali_perfcnt_enable *en)
+{
+	return xioctl(fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, en);
+}
+
+int mpc_enable_all(int fd)
+{
+	struct drm_mali_perfcnt_enable en = { .enable = 1 };
+
+	return mpc_enable_raw(fd, &en);
+}
+
+int mpc_enable_masks(int fd, uint32_t set, uint32_t jm, uint32_t tiler,
+		     uint32_t shader, uint32_t l2)
+{
+	struct drm_mali_perfcnt_enable en = {
+		.enable = 1,
+		.counter_set = set,
+		.jm_mask = jm,
+		.tiler_mask = tiler,
+		.shader_mask = shader,
+		.mmu_l2_mask = l2,
+		.flags = MALI_PERFCNT_ENABLE_F_MASKS,
+	};
+
+	return mpc_enable_raw(fd, &en);
+}
+
+int mpc_disable(int fd)
+{
+	struct drm_mali_perfcnt_enable en = { .enable = 0 };
+
+	return mpc_enable_raw(fd, &en);
+}
+
+int mpc_dump_raw(int fd, struct drm_mali_perfcnt_dump *d)
+{
+	return xioctl(fd, DRM_IOCTL_MALI_PERFCNT_DUMP, d);
+}
+
+int mpc_dump(int fd, void *buf, uint32_t size, uint64_t *seqno,
+	     uint64_t *ts_ns)
+{
+	struct drm_mali_perfcnt_dump d = {
+		.buf_ptr = (uintptr_t)buf,
+		.buf_size = size,
+	};
+	int ret;
+
+	ret = mpc_dump_raw(fd, &d);
+	if (seqno)
+		*seqno = d.seqno;
+	if (ts_ns)
+		*ts_ns = d.timestamp_ns;
+	return ret;
+}
+
+int mpc_fls64(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+int mpc_hweight64(uint64_t v)
+{
+	return __builtin_popcountll(v);
+}
+
+unsigned int mpc_jm_slot(const struct drm_mali_perfcnt_get_info *i)
+{
+	return i->layout == MALI_PERFCNT_LAYOUT_V4 ? 7 : 0;
+}
+
+unsigned int mpc_shader_slot(const struct drm_mali_perfcnt_get_info *i,
+			     unsigned int bit)
+{
+	if (i->layout == MALI_PERFCNT_LAYOUT_V4)
+		return 8 * (bit / 4) + bit % 4;
+	return 2 + i->nr_l2 + bit;
+}
+
+enum mpc_block_kind mpc_block_kind(const struct drm_mali_perfcnt_get_info *i,
+				   unsigned int slot, unsigned int *inst)
+{
+	unsigned int bit, g;
+
+	*inst = 0;
+	if (i->layout == MALI_PERFCNT_LAYOUT_V4) {
+		g = slot / 8;
+		switch (slot % 8) {
+		case 4:
+			*inst = g;
+			return MPC_BLK_TILER;
+		case 5:
+			*inst = g;
+			return MPC_BLK_L2;
+		case 6:
+			return MPC_BLK_HOLE;
+		case 7:
+			return g ? MPC_BLK_HOLE : MPC_BLK_JM;
+		default:
+			bit = 4 * g + slot % 8;
+			break;
+		}
+	} else {
+		if (slot == 0)
+			return MPC_BLK_JM;
+		if (slot == 1)
+			return MPC_BLK_TILER;
+		if (slot < 2 + i->nr_l2) {
+			*inst = slot - 2;
+			return MPC_BLK_L2;
+		}
+		bit = slot - 2 - i->nr_l2;
+	}
+	*inst = bit;
+	if (bit < 64 && (i->shader_present >> bit) & 1)
+		return MPC_BLK_SHADER;
+	return MPC_BLK_HOLE;
+}
+
+uint32_t mpc_expected_dump_size(const struct drm_mali_perfcnt_get_info *i)
+{
+	if (i->layout == MALI_PERFCNT_LAYOUT_V4)
+		return mpc_hweight64(i->l2_present) * 8 * MPC_BLOCK_BYTES;
+	return (2 + i->nr_l2 + mpc_fls64(i->shader_present)) * MPC_BLOCK_BYTES;
+}
+
+uint64_t mpc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void mpc_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int mpc_drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}

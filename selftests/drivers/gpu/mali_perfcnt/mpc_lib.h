@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers shared by the mali_perfcnt selftests: module (re)loading with
+ * parameters, finding the render node and the debugfs directory, ioctl
+ * wrappers that return -errno, and the dump layout.
+ */
+#ifndef MPC_LIB_H
+#define MPC_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "mali_perfcnt_drm.h"
+
+#define MPC_MODULE_NAME		"mali_perfcnt"
+#define MPC_BLOCK_WORDS		64
+#define MPC_BLOCK_BYTES		(MPC_BLOCK_WORDS * 4)
+
+/* Counter indices inside a block (words 0-3 are the header). */
+#define MPC_HDR_TS_LO		0
+#define MPC_HDR_TS_HI		1
+#define MPC_HDR_MASK		2
+#define MPC_HDR_ZERO		3
+#define MPC_SC_FRAG_ACTIVE	4
+
+enum mpc_block_kind {
+	MPC_BLK_JM,
+	MPC_BLK_TILER,
+	MPC_BLK_L2,
+	MPC_BLK_SHADER,
+	MPC_BLK_HOLE,		/* absent core or reserved slot: never written */
+};
+
+/* Path of the module file the tests load (MPC_MODULE overrides). */
+const char *mpc_module_path(void);
+/* Load the module with @params; loads its in-tree dependencies if needed. */
+int mpc_module_load(const char *params);
+/* Unload the module (waits up to 2 s for users to go); 0 if not loaded. */
+int mpc_module_unload(void);
+bool mpc_module_loaded(void);
+
+/* Open the mali_perfcnt render node, -errno if there is none. */
+int mpc_open_render(void);
+/* Find the debugfs directory; 0 or -errno. */
+int mpc_find_debugfs(char *dir, size_t len);
+
+/* debugfs file access: bytes read / 0 on success, or -errno. */
+ssize_t mpc_dbg_read(const char *dir, const char *file, char *buf,
+		     size_t len);
+int mpc_dbg_write(const char *dir, const char *file, const char *text);
+/* The value of "key: value" in @file, copied to @val; 0 or -errno. */
+int mpc_dbg_key(const char *dir, const char *file, const char *key,
+		char *val, size_t len);
+/* Same, parsed as a number (any base strtoull accepts); ~0 if missing. */
+uint64_t mpc_dbg_num(const char *dir, const char *file, const char *key);
+
+/* ioctls: 0 or -errno. */
+int mpc_get_info(int fd, struct drm_mali_perfcnt_get_info *info);
+int mpc_enable_raw(int fd, struct drm_mali_perfcnt_enable *en);
+int mpc_enable_all(int fd);
+int mpc_enable_masks(int fd, uint32_t set, uint32_t jm, uint32_t tiler,
+		     uint32_t shader, uint32_t l2);
+int mpc_disable(int fd);
+int mpc_dump_raw(int fd, struct drm_mali_perfcnt_dump *d);
+int mpc_dump(int fd, void *buf, uint32_t size, uint64_t *seqno,
+	     uint64_t *ts_ns);
+
+/* Layout: what block slot @slot holds; @inst gets the instance number. */
+enum mpc_block_kind mpc_block_kind(const struct drm_mali_perfcnt_get_info *i,
+				   unsigned int slot, unsigned int *inst);
+/* Slot of the job manager block. */
+unsigned int mpc_jm_slot(const struct drm_mali_perfcnt_get_info *i);
+/* Slot of shader core @bit (a bit position in shader_present). */
+unsigned int mpc_shader_slot(const struct drm_mali_perfcnt_get_info *i,
+			     unsigned int bit);
+/* Expected dump size from the layout formula (fls64, core groups). */
+uint32_t mpc_expected_dump_size(const struct drm_mali_perfcnt_get_info *i);
+
+static inline const uint32_t *mpc_block(const void *dump, unsigned int slot)
+{
+	return (const uint32_t *)dump + slot * MPC_BLOCK_WORDS;
+}
+
+static inline uint64_t mpc_block_ts(const uint32_t *blk)
+{
+	return ((uint64_t)blk[MPC_HDR_TS_HI] << 32) | blk[MPC_HDR_TS_LO];
+}
+
+uint64_t mpc_now_ns(void);		/* CLOCK_MONOTONIC_RAW */
+void mpc_sleep_ms(unsigned int ms);
+/* Drop every capability of the calling process; 0 or -errno. */
+int mpc_drop_caps(void);
+
+int mpc_fls64(uint64_t v);
+int mpc_hweight64(uint64_t v);
+
+#endif /* MPC_LIB_H */

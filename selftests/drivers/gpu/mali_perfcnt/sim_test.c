@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt selftests against the simulator's model: counters are deltas
+ * that follow the configured load at the modelled clock, sequence numbers
+ * and timestamps increase, and the driver recovers from every fault the
+ * simulator can inject (sim_fault, perfcnt_va).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpc_fixture.h"
+
+/* GPU_ACTIVE of the last dump as a fraction of the modelled cycles. */
+static double active_ratio(FIXTURE_DATA(mpc) *self,
+			   const FIXTURE_VARIANT(mpc) *variant,
+			   uint64_t elapsed_ns)
+{
+	double cycles = (double)elapsed_ns * self->info.gpu_freq_hz / 1e9;
+
+	return JM(self)[variant->gpu_active] / cycles;
+}
+
+/* Measure the GPU_ACTIVE ratio at load @pct over about @ms milliseconds. */
+static int measure_load(FIXTURE_DATA(mpc) *self,
+			const FIXTURE_VARIANT(mpc) *variant,
+			unsigned int pct, unsigned int ms, double *ratio)
+{
+	uint64_t t0, t1;
+	char load[32];
+	int ret;
+
+	snprintf(load, sizeof(load), "busy=%u\n", pct);
+	ret = mpc_dbg_write(self->dbg, "sim_workload", load);
+	if (ret)
+		return ret;
+	ret = mpc_dump(self->fd, self->buf, self->info.dump_size, NULL, &t0);
+	if (ret)
+		return ret;
+	mpc_sleep_ms(ms);
+	ret = mpc_dump(self->fd, self->buf, self->info.dump_size, NULL, &t1);
+	if (ret)
+		return ret;
+	*ratio = active_ratio(self, variant, t1 - t0);
+	return 0;
+}
+
+/* 3. Counters are deltas that follow the load */
+
+TEST_F(mpc, idle_dumps_near_zero)
+{
+	uint64_t t0, t1;
+
+	SET_LOAD(self, "idle\n");
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, &t0);
+	DUMP_OK(self, NULL, &t1);
+	ASSERT_LT(t0, t1);
+	/* Under 1% of the cycles of the interval (idle means ~0). */
+	EXPECT_GT(0.01, active_ratio(self, variant, t1 - t0)) {
+		TH_LOG("GPU_ACTIVE %u over %llu ns", JM(self)[variant->gpu_active],
+		       (unsigned long long)(t1 - t0));
+	}
+}
+
+TEST_F(mpc, busy50_gpu_active_ratio)
+{
+	double r;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ASSERT_EQ(0, measure_load(self, variant, 50, 300, &r));
+	EXPECT_TRUE(r >= 0.475 && r <= 0.525) {
+		TH_LOG("GPU_ACTIVE ratio %.4f at busy=50 (want 0.5 +-5%%)", r);
+	}
+}
+
+TEST_F(mpc, gpu_active_tracks_load)
+{
+	static const unsigned int loads[] = { 10, 80, 100 };
+	unsigned int k;
+	double r, want;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	for (k = 0; k < ARRAY_SIZE(loads); k++) {
+		ASSERT_EQ(0, measure_load(self, variant, loads[k], 200, &r));
+		want = loads[k] / 100.0;
+		EXPECT_TRUE(r >= want * 0.95 && r <= want * 1.05) {
+			TH_LOG("GPU_ACTIVE ratio %.4f at busy=%u", r, loads[k]);
+		}
+	}
+}
+
+TEST_F(mpc, shader_activity_le_gpu_active)
+{
+	unsigned int bit, nonzero = 0;
+	const uint32_t *sc;
+	uint32_t active;
+	double r;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ASSERT_EQ(0, measure_load(self, variant, 50, 200, &r));
+	active = JM(self)[variant->gpu_active];
+	ASSERT_LT(0, active);
+	for (bit = 0; bit < 64; bit++) {
+		if (!((self->info.shader_present >> bit) & 1))
+			continue;
+		sc = mpc_block(self->buf, mpc_shader_slot(&self->info, bit));
+		EXPECT_GE(active, sc[MPC_SC_FRAG_ACTIVE]) {
+			TH_LOG("shader %u FRAG_ACTIVE", bit);
+		}
+		EXPECT_GE(active, sc[variant->compute_active]) {
+			TH_LOG("shader %u COMPUTE_ACTIVE", bit);
+		}
+		nonzero += sc[MPC_SC_FRAG_ACTIVE] || sc[variant->compute_active];
+	}
+	/* At busy=50 the cores did something. */
+	EXPECT_LT(0, nonzero);
+}
+
+TEST_F(mpc, dump_clears_counters)
+{
+	uint32_t first, second;
+	uint64_t t0, t1, t2;
+
+	SET_LOAD(self, "busy=100\n");
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, &t0);
+	mpc_sleep_ms(400);
+	DUMP_OK(self, NULL, &t1);
+	first = JM(self)[variant->gpu_active];
+	DUMP_OK(self, NULL, &t2);
+	second = JM(self)[variant->gpu_active];
+	/* The second dump holds only its own (short) interval. */
+	EXPECT_GT(first, second);
+	EXPECT_GE(1.05, active_ratio(self, variant, t2 - t1)) {
+		TH_LOG("second dump: %u cycles active in %llu ns", second,
+		       (unsigned long long)(t2 - t1));
+	}
+}
+
+/* 4. Sequence numbers and timestamps */
+
+TEST_F(mpc, seqno_strictly_increases)
+{
+	uint64_t prev = 0, seq;
+	unsigned int k;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	for (k = 0; k < 20; k++) {
+		DUMP_OK(self, &seq, NULL);
+		if (k)
+			EXPECT_LT(prev, seq);
+		prev = seq;
+	}
+}
+
+TEST_F(mpc, timestamp_strictly_increases)
+{
+	uint64_t prev = 0, ts;
+	unsigned int k;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	for (k = 0; k < 20; k++) {
+		DUMP_OK(self, NULL, &ts);
+		EXPECT_LT(prev, ts);
+		prev = ts;
+	}
+}
+
+TEST_F(mpc, timestamp_within_call)
+{
+	uint64_t before, after, ts;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	before = mpc_now_ns();
+	DUMP_OK(self, NULL, &ts);
+	after = mpc_now_ns();
+	/* CLOCK_MONOTONIC_RAW of the sample completion. */
+	EXPECT_LE(before, ts);
+	EXPECT_GE(after, ts);
+}
+
+TEST_F(mpc, header_timestamp_increases)
+{
+	unsigned int jm = mpc_jm_slot(&self->info), k;
+	uint64_t prev = 0, ts;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	for (k = 0; k < 10; k++) {
+		DUMP_OK(self, NULL, NULL);
+		ts = mpc_block_ts(mpc_block(self->buf, jm));
+		EXPECT_LT(prev, ts);
+		prev = ts;
+	}
+}
+
+TEST_F(mpc, seqno_continues_after_reenable)
+{
+	uint64_t s0, s1;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, &s0, NULL);
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, &s1, NULL);
+	EXPECT_LT(s0, s1);
+}
+
+/* 8. Recovery from injected faults */
+
+TEST_F(mpc, drop_irq_times_out)
+{
+	uint64_t t0, dt;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ARM_FAULT(self, "drop_irq\n");
+	t0 = mpc_now_ns();
+	EXPECT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	dt = mpc_now_ns() - t0;
+	/* The sample timeout is 1 s; allow TCG some slack above. */
+	EXPECT_LE(900000000ULL, dt);
+	EXPECT_GE(3000000000ULL, dt);
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+}
+
+TEST_F(mpc, drop_irq_then_dump_works)
+{
+	uint64_t s0, s1;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, &s0, NULL);
+	ARM_FAULT(self, "drop_irq\n");
+	ASSERT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	/* The counters stay enabled after -ETIMEDOUT. */
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	DUMP_OK(self, &s1, NULL);
+	EXPECT_LT(s0, s1);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+TEST_F(mpc, drop_irq_then_reenable_works)
+{
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ARM_FAULT(self, "drop_irq\n");
+	ASSERT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_DEVICE_WORKS(self);
+}
+
+TEST_F(mpc, delay_under_timeout_succeeds)
+{
+	uint64_t t0, dt;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ARM_FAULT(self, "delay=300\n");
+	t0 = mpc_now_ns();
+	DUMP_OK(self, NULL, NULL);
+	dt = mpc_now_ns() - t0;
+	EXPECT_LE(300000000ULL, dt);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+}
+
+TEST_F(mpc, delay_over_timeout_recovers)
+{
+	uint64_t s0, s1;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, &s0, NULL);
+	ARM_FAULT(self, "delay=2000\n");
+	EXPECT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	/* The late sample completes while nobody waits for it. */
+	mpc_sleep_ms(1500);
+	DUMP_OK(self, &s1, NULL);
+	EXPECT_LT(s0, s1);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+TEST_F(mpc, stuck_clean_times_out_and_recovers)
+{
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ARM_FAULT(self, "stuck_clean\n");
+	EXPECT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	DUMP_OK(self, NULL, NULL);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+TEST_F(mpc, gpu_fault_returns_eio)
+{
+	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "gpu_faults");
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ARM_FAULT(self, "gpu_fault\n");
+	EXPECT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+				 NULL, NULL));
+	EXPECT_EQ(before + 1,
+		  mpc_dbg_num(self->dbg, "perfcnt_stats", "gpu_faults"));
+}
+
+TEST_F(mpc, gpu_fault_then_dump_works)
+{
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ARM_FAULT(self, "gpu_fault\n");
+	ASSERT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+				 NULL, NULL));
+	/* The counters stay enabled after -EIO. */
+	DUMP_OK(self, NULL, NULL);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+TEST_F(mpc, unmapped_buffer_faults_eio)
+{
+	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "mmu_faults");
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "unmap\n"));
+	EXPECT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+				 NULL, NULL));
+	EXPECT_LT(before, mpc_dbg_num(self->dbg, "perfcnt_stats", "mmu_faults"));
+}
+
+TEST_F(mpc, unmapped_buffer_recovers_on_reenable)
+{
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "unmap\n"));
+	ASSERT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+				 NULL, NULL));
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+TEST_F(mpc, perfcnt_va_moves_buffer)
+{
+	static const char * const vas[] = { "0x40000000", "0x7ffffff000" };
+	unsigned int k;
+	char val[64];
+
+	for (k = 0; k < ARRAY_SIZE(vas); k++) {
+		ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", vas[k]));
+		ASSERT_LT(0, mpc_dbg_read(self->dbg, "perfcnt_va", val,
+					  sizeof(val)));
+		EXPECT_EQ(strtoull(vas[k], NULL, 0), strtoull(val, NULL, 0));
+		ASSERT_EQ(0, mpc_enable_all(self->fd));
+		DUMP_OK(self, NULL, NULL);
+		EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]) {
+			TH_LOG("buffer at %s", vas[k]);
+		}
+		ASSERT_EQ(0, mpc_disable(self->fd));
+	}
+}
+
+TEST_F(mpc, sim_fault_reads_back)
+{
+	char val[64];
+
+	ASSERT_LT(0, mpc_dbg_read(self->dbg, "sim_fault", val, sizeof(val)));
+	EXPECT_EQ(0, strncmp(val, "none", 4));
+	ARM_FAULT(self, "delay=100\n");
+	ASSERT_LT(0, mpc_dbg_read(self->dbg, "sim_fault", val, sizeof(val)));
+	EXPECT_EQ(0, strncmp(val, "delay", 5)) {
+		TH_LOG("sim_fault reads '%s'", val);
+	}
+	/* One-shot: consumed by the next sample. */
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ASSERT_LT(0, mpc_dbg_read(self->dbg, "sim_fault", val, sizeof(val)));
+	EXPECT_EQ(0, strncmp(val, "none", 4));
+}
+
+TEST_F(mpc, sim_fault_none_disarms)
+{
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ARM_FAULT(self, "gpu_fault\n");
+	ARM_FAULT(self, "none\n");
+	DUMP_OK(self, NULL, NULL);
+}
+
+TEST_F(mpc, stats_count_samples)
+{
+	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "samples");
+	unsigned int k;
+
+	ASSERT_NE(~0ULL, before);
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	for (k = 0; k < 5; k++)
+		DUMP_OK(self, NULL, NULL);
+	EXPECT_EQ(before + 5,
+		  mpc_dbg_num(self->dbg, "perfcnt_stats", "samples"));
+}
+
+TEST_HARNESS_MAIN
