@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt: debugfs files for bring-up (see Documentation/interfaces.rst
+ * for their exact formats). Enabling through perfcnt_enable makes "debugfs"
+ * the owner, so `echo 1 > perfcnt_enable; cat perfcnt_counters` works on a
+ * board without any userspace tool.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_file.h>
+
+#include "mpc_drv.h"
+
+/* Through debugfs "owned by an open file" reads better as busy. */
+static int mpc_debugfs_errno(int ret)
+{
+	return ret == -EPERM ? -EBUSY : ret;
+}
+
+static void *mpc_snapshot_alloc(struct mpc_device *mdev)
+{
+	void *buf = kvzalloc(mdev->features.layout.dump_size, GFP_KERNEL);
+
+	if (buf)
+		mpc_track_alloc(mdev, mdev->features.layout.dump_size);
+	return buf;
+}
+
+static void mpc_snapshot_free(struct mpc_device *mdev, void *buf)
+{
+	if (!buf)
+		return;
+	kvfree(buf);
+	mpc_track_free(mdev, mdev->features.layout.dump_size);
+}
+
+static int mpc_gpu_info_show(struct seq_file *m, void *unused)
+{
+	struct mpc_device *mdev = m->private;
+	const struct mpc_features *f = &mdev->features;
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	seq_printf(m, "product: %s\n", f->product->name);
+	seq_printf(m, "gpu_id: 0x%08x\n", f->gpu_id);
+	seq_printf(m, "product_id: 0x%04x\n", GPU_ID_PRODUCT(f->gpu_id));
+	seq_printf(m, "version: r%up%u status %u\n", GPU_ID_VERSION_MAJOR(f->gpu_id),
+		   GPU_ID_VERSION_MINOR(f->gpu_id), GPU_ID_VERSION_STATUS(f->gpu_id));
+	seq_printf(m, "shader_present: 0x%016llx\n", f->shader_present);
+	seq_printf(m, "l2_present: 0x%016llx\n", f->l2_present);
+	seq_printf(m, "nr_l2: %u\n", f->layout.nr_l2);
+	seq_printf(m, "l2_features: 0x%08x\n", f->l2_features);
+	seq_printf(m, "mem_features: 0x%08x\n", f->mem_features);
+	seq_printf(m, "layout: %s\n", f->layout.v4 ? "v4" : "v5");
+	seq_printf(m, "nr_core_groups: %u\n", f->layout.nr_core_groups);
+	seq_printf(m, "nr_shader_blocks: %u\n", f->layout.nr_shader_blocks);
+	seq_printf(m, "nr_blocks: %u\n", f->layout.nr_blocks);
+	seq_printf(m, "counters_per_block: %u\n", MPC_COUNTERS_PER_BLOCK);
+	seq_printf(m, "dump_size: %u\n", f->layout.dump_size);
+	seq_printf(m, "counter_sets: %u\n", f->product->nr_sets);
+	seq_printf(m, "gpu_freq_hz: %llu\n", mdev->gpu_freq_hz);
+	seq_printf(m, "simulated: %d\n", !!mdev->sim);
+	seq_printf(m, "hw_issue_8186: %d\n", f->hw_issue_8186);
+
+	mutex_lock(&pc->lock);
+	seq_printf(m, "enabled: %d\n", !!pc->owner);
+	seq_printf(m, "counter_set: %u\n", pc->owner ? pc->cfg.set : 0);
+	if (pc->owner)
+		seq_printf(m, "masks: jm=0x%x tiler=0x%x shader=0x%x l2=0x%x\n",
+			   pc->cfg.jm, pc->cfg.tiler, pc->cfg.shader, pc->cfg.mmu_l2);
+	else
+		seq_puts(m, "masks: none\n");
+	if (!pc->owner)
+		seq_puts(m, "owner: none\n");
+	else if (pc->owner == MPC_OWNER_DEBUGFS)
+		seq_puts(m, "owner: debugfs\n");
+	else
+		seq_printf(m, "owner: pid %d (%s)\n", pc->owner_pid, pc->owner_comm);
+	mutex_unlock(&pc->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mpc_gpu_info);
+
+static int mpc_stats_show(struct seq_file *m, void *unused)
+{
+	struct mpc_device *mdev = m->private;
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_stats stats;
+
+	spin_lock_irq(&pc->irq_lock);
+	stats = pc->stats;
+	spin_unlock_irq(&pc->irq_lock);
+
+	seq_printf(m, "samples: %llu\n", stats.samples);
+	seq_printf(m, "timeouts: %llu\n", stats.timeouts);
+	seq_printf(m, "gpu_faults: %llu\n", stats.gpu_faults);
+	seq_printf(m, "mmu_faults: %llu\n", stats.mmu_faults);
+	seq_printf(m, "resets: %llu\n", stats.resets);
+	seq_printf(m, "live_allocs: %d\n", atomic_read(&mdev->live_allocs));
+	seq_printf(m, "live_bytes: %lld\n", atomic64_read(&mdev->live_bytes));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mpc_stats);
+
+static ssize_t mpc_enable_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct mpc_device *mdev = file->private_data;
+	char text[3];
+
+	mutex_lock(&mdev->perfcnt.lock);
+	snprintf(text, sizeof(text), "%d\n", !!mdev->perfcnt.owner);
+	mutex_unlock(&mdev->perfcnt.lock);
+	return simple_read_from_buffer(ubuf, count, ppos, text, 2);
+}
+
+static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct mpc_device *mdev = file->private_data;
+	struct mpc_perfcnt_config cfg;
+	char text[128];
+	bool enable;
+	int ret;
+
+	if (*ppos || count >= sizeof(text))
+		return MPC_REJECT(mdev, -EINVAL, "perfcnt_enable: write at most %zu bytes at once",
+				  sizeof(text) - 1);
+	if (copy_from_user(text, ubuf, count))
+		return -EFAULT;
+	text[count] = '\0';
+
+	ret = mpc_parse_enable_text(text, mdev->features.product->nr_sets, &cfg, &enable);
+	if (ret)
+		return MPC_REJECT(mdev, ret,
+				  "perfcnt_enable: want 0, 1 or \"set=N jm=0x.. tiler=0x.. shader=0x.. l2=0x..\"");
+
+	if (enable)
+		ret = mpc_perfcnt_enable(mdev, MPC_OWNER_DEBUGFS, &cfg);
+	else
+		ret = mpc_perfcnt_disable(mdev, MPC_OWNER_DEBUGFS);
+	return ret ? mpc_debugfs_errno(ret) : count;
+}
+
+static const struct file_operations mpc_enable_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = mpc_enable_read,
+	.write = mpc_enable_write,
+	.llseek = default_llseek,
+};
+
+/* One sample per open of perfcnt_dump, taken at the first read. */
+struct mpc_dump_file {
+	struct mpc_device *mdev;
+	void *data;
+	int status;
+	bool taken;
+};
+
+static int mpc_dump_open(struct inode *inode, struct file *file)
+{
+	struct mpc_device *mdev = inode->i_private;
+	struct mpc_dump_file *df;
+
+	df = kzalloc(sizeof(*df), GFP_KERNEL);
+	if (!df)
+		return -ENOMEM;
+	df->mdev = mdev;
+	df->data = mpc_snapshot_alloc(mdev);
+	if (!df->data) {
+		kfree(df);
+		return -ENOMEM;
+	}
+	file->private_data = df;
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t mpc_dump_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct mpc_dump_file *df = file->private_data;
+	struct mpc_device *mdev = df->mdev;
+	u64 seqno, ts;
+
+	if (!df->taken) {
+		df->taken = true;
+		df->status = mpc_perfcnt_sample(mdev, MPC_OWNER_DEBUGFS, NULL, df->data,
+						&seqno, &ts);
+	}
+	if (df->status)
+		return mpc_debugfs_errno(df->status);
+	return simple_read_from_buffer(ubuf, count, ppos, df->data,
+				       mdev->features.layout.dump_size);
+}
+
+static int mpc_dump_release(struct inode *inode, struct file *file)
+{
+	struct mpc_dump_file *df = file->private_data;
+
+	mpc_snapshot_free(df->mdev, df->data);
+	kfree(df);
+	return 0;
+}
+
+static const struct file_operations mpc_dump_fops = {
+	.owner = THIS_MODULE,
+	.open = mpc_dump_open,
+	.read = mpc_dump_read,
+	.release = mpc_dump_release,
+};
+
+static void mpc_print_block(struct seq_file *m, const u32 *blk, const char *kind,
+			    unsigned int instance)
+{
+	unsigned int i;
+
+	if (!strcmp(kind, "jm") || !strcmp(kind, "tiler"))
+		seq_printf(m, "%s", kind);
+	else
+		seq_printf(m, "%s.%u", kind, instance);
+	seq_printf(m, " timestamp=0x%016llx enable=0x%08x\n",
+		   blk[MPC_HDR_TIMESTAMP_LO] | ((u64)blk[MPC_HDR_TIMESTAMP_HI] << 32),
+		   blk[MPC_HDR_ENABLE]);
+	for (i = MPC_HDR_WORDS; i < MPC_COUNTERS_PER_BLOCK; i++)
+		if (blk[i])
+			seq_printf(m, "  %u %u\n", i, blk[i]);
+}
+
+static int mpc_counters_show(struct seq_file *m, void *unused)
+{
+	struct mpc_device *mdev = m->private;
+	const struct mpc_features *f = &mdev->features;
+	unsigned int slot, instance;
+	const char *kind;
+	u64 seqno, ts;
+	u32 *data;
+	int ret;
+
+	data = mpc_snapshot_alloc(mdev);
+	if (!data)
+		return -ENOMEM;
+	ret = mpc_perfcnt_sample(mdev, MPC_OWNER_DEBUGFS, NULL, data, &seqno, &ts);
+	if (ret)
+		goto out;
+
+	seq_printf(m, "seqno %llu timestamp_ns %llu\n", seqno, ts);
+	for (slot = 0; slot < f->layout.nr_blocks; slot++) {
+		int off = mpc_layout_block_offset(&f->layout, f->shader_present,
+						  slot, &kind, &instance);
+
+		if (off < 0)
+			continue;
+		mpc_print_block(m, data + off / MPC_BYTES_PER_COUNTER, kind, instance);
+	}
+out:
+	mpc_snapshot_free(mdev, data);
+	return mpc_debugfs_errno(ret);
+}
+DEFINE_SHOW_ATTRIBUTE(mpc_counters);
+
+static ssize_t mpc_va_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct mpc_device *mdev = file->private_data;
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	char text[32];
+	int len;
+
+	mutex_lock(&pc->lock);
+	len = scnprintf(text, sizeof(text), "0x%llx\n",
+			pc->owner ? pc->buf.gpu_va : pc->next_gpu_va);
+	mutex_unlock(&pc->lock);
+	return simple_read_from_buffer(ubuf, count, ppos, text, len);
+}
+
+static ssize_t mpc_va_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct mpc_device *mdev = file->private_data;
+	char text[32];
+	u64 va;
+	int ret;
+
+	if (*ppos || count >= sizeof(text))
+		return MPC_REJECT(mdev, -EINVAL, "perfcnt_va: write one value");
+	if (copy_from_user(text, ubuf, count))
+		return -EFAULT;
+	text[count] = '\0';
+	strim(text);
+
+	if (!strcmp(text, "unmap"))
+		ret = mpc_perfcnt_unmap(mdev);
+	else if (kstrtou64(text, 0, &va))
+		ret = MPC_REJECT(mdev, -EINVAL, "perfcnt_va: want \"unmap\" or an address");
+	else
+		ret = mpc_perfcnt_set_gpu_va(mdev, va);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mpc_va_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = mpc_va_read,
+	.write = mpc_va_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * mpc_debugfs_init() - create the debugfs files of a DRM minor
+ * @minor: the minor whose debugfs directory receives them.
+ */
+void mpc_debugfs_init(struct drm_minor *minor)
+{
+	struct mpc_device *mdev = to_mpc_device(minor->dev);
+	struct dentry *root = minor->debugfs_root;
+
+	debugfs_create_file("gpu_info", 0444, root, mdev, &mpc_gpu_info_fops);
+	debugfs_create_file("perfcnt_enable", 0600, root, mdev, &mpc_enable_fops);
+	debugfs_create_file("perfcnt_dump", 0400, root, mdev, &mpc_dump_fops);
+	debugfs_create_file("perfcnt_counters", 0400, root, mdev, &mpc_counters_fops);
+	debugfs_create_file("perfcnt_va", 0600, root, mdev, &mpc_va_fops);
+	debugfs_create_file("perfcnt_stats", 0444, root, mdev, &mpc_stats_fops);
+	if (mdev->sim)
+		mpc_sim_debugfs_init(mdev->sim, root);
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt: device probe, DRM driver and module entry points.
+ *
+ * The driver binds real job-manager Mali GPUs through the device tree, or the
+ * simulated GPU that the module creates when loaded with sim=<product>.
+ * Both reach the same code through struct mpc_io and ordinary Linux IRQs.
+ */
+#include <linux/clk.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/mod_devicetable.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
+#include <linux/regulator/consumer.h>
+#include <linux/reset.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
+
+#include "mpc_compat.h"
+#include "mpc_drv.h"
+#include "mali_perfcnt_drm.h"
+
+bool mpc_unprivileged;
+module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
+MODULE_PARM_DESC(unprivileged,
+		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
+
+static char *mpc_sim_product;
+module_param_named(sim, mpc_sim_product, charp, 0444);
+MODULE_PARM_DESC(sim, "Create a simulated GPU of this product (e.g. t720, t860, g52, g57)");
+
+static unsigned long mpc_sim_cores;
+module_param_named(sim_cores, mpc_sim_cores, ulong, 0444);
+MODULE_PARM_DESC(sim_cores, "SHADER_PRESENT of the simulated GPU (0: product default)");
+
+static unsigned int mpc_sim_l2;
+module_param_named(sim_l2, mpc_sim_l2, uint, 0444);
+MODULE_PARM_DESC(sim_l2, "L2 slices of the simulated GPU (0: product default)");
+
+static unsigned int mpc_sim_mhz;
+module_param_named(sim_mhz, mpc_sim_mhz, uint, 0444);
+MODULE_PARM_DESC(sim_mhz, "Modelled clock of the simulated GPU in MHz (0: product default)");
+
+/* The simulated GPU and its platform device, when sim= is set. */
+static struct mpc_sim *mpc_sim_instance;
+static struct platform_device *mpc_sim_pdev;
+
+/**
+ * mpc_track_alloc() - account an allocation the module holds
+ * @mdev: device.
+ * @bytes: its size.
+ */
+void mpc_track_alloc(struct mpc_device *mdev, size_t bytes)
+{
+	atomic_inc(&mdev->live_allocs);
+	atomic64_add(bytes, &mdev->live_bytes);
+}
+
+/**
+ * mpc_track_free() - account the release of an allocation
+ * @mdev: device.
+ * @bytes: its size.
+ */
+void mpc_track_free(struct mpc_device *mdev, size_t bytes)
+{
+	atomic_dec(&mdev->live_allocs);
+	atomic64_sub(bytes, &mdev->live_bytes);
+}
+
+static void mpc_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	mpc_perfcnt_release(to_mpc_device(drm), file);
+}
+
+#define MPC_IOCTL(n, func) \
+	DRM_IOCTL_DEF_DRV(MALI_PERFCNT_##n, mpc_ioctl_##func, DRM_RENDER_ALLOW)
+
+static const struct drm_ioctl_desc mpc_ioctls[] = {
+	MPC_IOCTL(GET_INFO, get_info),
+	MPC_IOCTL(ENABLE, enable),
+	MPC_IOCTL(DUMP, dump),
+};
+
+static const struct file_operations mpc_fops = {
+	.owner = THIS_MODULE,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.compat_ioctl = drm_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+};
+
+static const struct drm_driver mpc_drm_driver = {
+	.driver_features = DRIVER_RENDER,
+	.postclose = mpc_postclose,
+	.ioctls = mpc_ioctls,
+	.num_ioctls = ARRAY_SIZE(mpc_ioctls),
+	.fops = &mpc_fops,
+	.name = MPC_DRIVER_NAME,
+	.desc = "Arm Mali performance counters",
+	MPC_DRM_DRIVER_DATE
+	.major = 1,
+	.minor = 0,
+#ifdef CONFIG_DEBUG_FS
+	.debugfs_init = mpc_debugfs_init,
+#endif
+};
+
+static int mpc_power_up(struct mpc_device *mdev)
+{
+	int ret;
+
+	if (mdev->regulator) {
+		ret = regulator_enable(mdev->regulator);
+		if (ret)
+			return ret;
+	}
+	ret = clk_bulk_prepare_enable(mdev->nr_clks, mdev->clks);
+	if (ret)
+		goto err_regulator;
+	ret = reset_control_deassert(mdev->rstc);
+	if (ret)
+		goto err_clk;
+	return 0;
+
+err_clk:
+	clk_bulk_disable_unprepare(mdev->nr_clks, mdev->clks);
+err_regulator:
+	if (mdev->regulator)
+		regulator_disable(mdev->regulator);
+	return ret;
+}
+
+static void mpc_power_down(struct mpc_device *mdev)
+{
+	reset_control_assert(mdev->rstc);
+	clk_bulk_disable_unprepare(mdev->nr_clks, mdev->clks);
+	if (mdev->regulator)
+		regulator_disable(mdev->regulator);
+}
+
+static void mpc_power_down_action(void *data)
+{
+	struct mpc_device *mdev = data;
+
+	if (!pm_runtime_status_suspended(mdev->dev))
+		mpc_power_down(mdev);
+}
+
+static int mpc_runtime_suspend(struct device *dev)
+{
+	struct mpc_device *mdev = dev_get_drvdata(dev);
+
+	mpc_gpu_irq_mask_clear(mdev);
+	atomic_set(&mdev->suspended, 1);
+	synchronize_irq(mdev->gpu_irq);
+	synchronize_irq(mdev->mmu_irq);
+	mpc_power_down(mdev);
+	return 0;
+}
+
+static int mpc_runtime_resume(struct device *dev)
+{
+	struct mpc_device *mdev = dev_get_drvdata(dev);
+	int ret;
+
+	ret = mpc_power_up(mdev);
+	if (ret)
+		return ret;
+	/* The GPU may have lost its state while its power was off */
+	ret = mpc_gpu_soft_reset(mdev);
+	if (ret) {
+		mpc_power_down(mdev);
+		return ret;
+	}
+	atomic_set(&mdev->suspended, 0);
+	mpc_gpu_irq_mask_set(mdev);
+	return 0;
+}
+
+static const struct dev_pm_ops mpc_pm_ops = {
+	SET_RUNTIME_PM_OPS(mpc_runtime_suspend, mpc_runtime_resume, NULL)
+};
+
+static u32 mpc_mmio_read(void *ctx, u32 reg)
+{
+	return readl((void __force __iomem *)ctx + reg);
+}
+
+static void mpc_mmio_write(void *ctx, u32 reg, u32 val)
+{
+	writel(val, (void __force __iomem *)ctx + reg);
+}
+
+static const struct mpc_io mpc_mmio_io = {
+	.read = mpc_mmio_read,
+	.write = mpc_mmio_write,
+};
+
+/* Real hardware: registers, IRQs, clocks, supply and resets from the DT. */
+static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
+{
+	void __iomem *base;
+	int ret;
+
+	base = devm_platform_ioremap_resource(pdev, 0);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
+	mdev->io = &mpc_mmio_io;
+	mdev->io_ctx = (void __force *)base;
+
+	mdev->gpu_irq = platform_get_irq_byname(pdev, "gpu");
+	if (mdev->gpu_irq < 0)
+		return mdev->gpu_irq;
+	mdev->mmu_irq = platform_get_irq_byname(pdev, "mmu");
+	if (mdev->mmu_irq < 0)
+		return mdev->mmu_irq;
+
+	ret = devm_clk_bulk_get_all(&pdev->dev, &mdev->clks);
+	if (ret < 0)
+		return dev_err_probe(&pdev->dev, ret, "getting clocks\n");
+	mdev->nr_clks = ret;
+	if (mdev->nr_clks)
+		mdev->gpu_freq_hz = clk_get_rate(mdev->clks[0].clk);
+
+	mdev->regulator = devm_regulator_get_optional(&pdev->dev, "mali");
+	if (IS_ERR(mdev->regulator)) {
+		ret = PTR_ERR(mdev->regulator);
+		if (ret != -ENODEV)
+			return dev_err_probe(&pdev->dev, ret, "getting mali supply\n");
+		mdev->regulator = NULL;
+	}
+
+	mdev->rstc = devm_reset_control_array_get_optional_exclusive(&pdev->dev);
+	if (IS_ERR(mdev->rstc))
+		return dev_err_probe(&pdev->dev, PTR_ERR(mdev->rstc), "getting resets\n");
+	return 0;
+}
+
+/* Simulated GPU: the same two register calls and two IRQ lines, no DT. */
+static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
+{
+	struct mpc_sim *sim = *(struct mpc_sim **)dev_get_platdata(&pdev->dev);
+
+	mdev->sim = sim;
+	mdev->io = mpc_sim_io();
+	mdev->io_ctx = sim;
+	mdev->gpu_irq = mpc_sim_irq(sim, "gpu");
+	if (mdev->gpu_irq < 0)
+		return mdev->gpu_irq;
+	mdev->mmu_irq = mpc_sim_irq(sim, "mmu");
+	if (mdev->mmu_irq < 0)
+		return mdev->mmu_irq;
+	mdev->gpu_freq_hz = mpc_sim_clock_hz(sim);
+	return 0;
+}
+
+static int mpc_probe(struct platform_device *pdev)
+{
+	struct mpc_device *mdev;
+	int ret;
+
+	mdev = devm_drm_dev_alloc(&pdev->dev, &mpc_drm_driver, struct mpc_device, drm);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mdev->dev = &pdev->dev;
+	platform_set_drvdata(pdev, mdev);
+
+	if (dev_get_platdata(&pdev->dev))
+		ret = mpc_probe_sim(pdev, mdev);
+	else
+		ret = mpc_probe_hw(pdev, mdev);
+	if (ret)
+		return ret;
+
+	ret = mpc_power_up(mdev);
+	if (ret)
+		return dev_err_probe(&pdev->dev, ret, "powering up\n");
+	ret = devm_add_action_or_reset(&pdev->dev, mpc_power_down_action, mdev);
+	if (ret)
+		return ret;
+
+	ret = mpc_gpu_init(mdev);
+	if (ret)
+		return ret;
+	ret = mpc_mmu_init(mdev);
+	if (ret)
+		return ret;
+	ret = mpc_perfcnt_init(mdev);
+	if (ret)
+		return ret;
+
+	pm_runtime_set_active(&pdev->dev);
+	pm_runtime_set_autosuspend_delay(&pdev->dev, 100);
+	pm_runtime_use_autosuspend(&pdev->dev);
+	ret = devm_pm_runtime_enable(&pdev->dev);
+	if (ret)
+		return ret;
+	pm_runtime_mark_last_busy(&pdev->dev);
+
+	ret = drm_dev_register(&mdev->drm, 0);
+	if (ret)
+		return ret;
+	return 0;
+}
+
+static MPC_PLATFORM_REMOVE_RET mpc_remove(struct platform_device *pdev)
+{
+	struct mpc_device *mdev = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&mdev->drm);
+	/* Whoever still owns the counters loses them: the GPU is going away */
+	mpc_perfcnt_release(mdev, NULL);
+	pm_runtime_dont_use_autosuspend(&pdev->dev);
+	MPC_PLATFORM_REMOVE_DONE;
+}
+
+static const struct of_device_id mpc_of_match[] = {
+	{ .compatible = "arm,mali-t604" },
+	{ .compatible = "arm,mali-t624" },
+	{ .compatible = "arm,mali-t628" },
+	{ .compatible = "arm,mali-t720" },
+	{ .compatible = "arm,mali-t760" },
+	{ .compatible = "arm,mali-t820" },
+	{ .compatible = "arm,mali-t830" },
+	{ .compatible = "arm,mali-t860" },
+	{ .compatible = "arm,mali-t880" },
+	{ .compatible = "arm,mali-bifrost" },
+	{ .compatible = "arm,mali-valhall-jm" },
+	{}
+};
+MODULE_DEVICE_TABLE(of, mpc_of_match);
+
+static const struct platform_device_id mpc_id_table[] = {
+	{ .name = MPC_SIM_DEVICE_NAME },
+	{}
+};
+MODULE_DEVICE_TABLE(platform, mpc_id_table);
+
+static struct platform_driver mpc_platform_driver = {
+	.probe = mpc_probe,
+	.remove = mpc_remove,
+	.id_table = mpc_id_table,
+	.driver = {
+		.name = MPC_DRIVER_NAME,
+		.of_match_table = mpc_of_match,
+		.pm = &mpc_pm_ops,
+	},
+};
+
+static void mpc_sim_stop(void);
+
+static int mpc_sim_start(void)
+{
+	struct platform_device_info info = {
+		.name = MPC_SIM_DEVICE_NAME,
+		.id = PLATFORM_DEVID_NONE,
+		.data = &mpc_sim_instance,
+		.size_data = sizeof(mpc_sim_instance),
+		.dma_mask = DMA_BIT_MASK(40),
+	};
+	int ret;
+
+	ret = mpc_sim_create(mpc_sim_product, mpc_sim_cores, mpc_sim_l2,
+			     mpc_sim_mhz, &mpc_sim_instance);
+	if (ret)
+		return ret;
+
+	mpc_sim_pdev = platform_device_register_full(&info);
+	if (IS_ERR(mpc_sim_pdev)) {
+		ret = PTR_ERR(mpc_sim_pdev);
+		mpc_sim_pdev = NULL;
+		mpc_sim_destroy(mpc_sim_instance);
+		mpc_sim_instance = NULL;
+		return ret;
+	}
+	/* A probe failure leaves no driver data: fail the load, not silently */
+	if (!platform_get_drvdata(mpc_sim_pdev)) {
+		pr_err(MPC_DRIVER_NAME ": the simulated GPU did not probe, see above\n");
+		mpc_sim_stop();
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void mpc_sim_stop(void)
+{
+	if (mpc_sim_pdev)
+		platform_device_unregister(mpc_sim_pdev);
+	if (mpc_sim_instance)
+		mpc_sim_destroy(mpc_sim_instance);
+	mpc_sim_pdev = NULL;
+	mpc_sim_instance = NULL;
+}
+
+static int __init mpc_init(void)
+{
+	int ret;
+
+	ret = platform_driver_register(&mpc_platform_driver);
+	if (ret)
+		return ret;
+
+	if (mpc_sim_product && *mpc_sim_product) {
+		ret = mpc_sim_start();
+		if (ret) {
+			platform_driver_unregister(&mpc_platform_driver);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void __exit mpc_exit(void)
+{
+	mpc_sim_stop();
+	platform_driver_unregister(&mpc_platform_driver);
+}
+
+module_init(mpc_init);
+module_exit(mpc_exit);
+
+MODULE_AUTHOR("The mali-perfcnt authors");
+MODULE_DESCRIPTION("Arm Mali GPU performance counters (DRM render node) with a simulated GPU");
+MODULE_LICENSE("GPL");

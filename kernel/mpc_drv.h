@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mali_perfcnt: driver-wide types and the map of the driver's files.
+ */
+#ifndef MPC_DRV_H
+#define MPC_DRV_H
+
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <drm/drm_device.h>
+#include <drm/drm_print.h>
+
+#include "mpc_regs.h"
+
+struct clk;
+struct reset_control;
+struct regulator;
+struct drm_file;
+struct mpc_sim;
+
+#define MPC_DRIVER_NAME		"mali_perfcnt"
+#define MPC_SIM_DEVICE_NAME	"mali-perfcnt-sim"
+
+/* The address space PERFCNT_CFG.AS selects; this driver owns the whole GPU. */
+#define MPC_PERFCNT_AS		0
+/* Default GPU virtual address of the dump buffer (any page-aligned VA works). */
+#define MPC_DEFAULT_GPU_VA	0x1000000ULL
+/* A sample (or a cache clean) that takes longer than this has failed. */
+#define MPC_SAMPLE_TIMEOUT_MS	1000
+
+/**
+ * struct mpc_io - how the driver reaches the GPU's registers
+ * @read: read a 32-bit register at @reg.
+ * @write: write a 32-bit register at @reg.
+ *
+ * Real hardware uses MMIO; the simulator implements the same two calls
+ * behind which it models the register file. Nothing else crosses.
+ */
+struct mpc_io {
+	u32 (*read)(void *ctx, u32 reg);
+	void (*write)(void *ctx, u32 reg, u32 val);
+};
+
+/**
+ * struct mpc_product - what the driver knows about a GPU model
+ * @name: marketing name, e.g. "Mali-G52".
+ * @id: product id from GPU_ID[31:16], after masking with @mask.
+ * @mask: mask applied to the product id before comparing.
+ * @v4_layout: the GPU dumps counters in the v4 core-group layout.
+ * @nr_sets: counter sets selectable with PERFCNT_CFG.SETSEL.
+ */
+struct mpc_product {
+	const char *name;
+	u16 id;
+	u16 mask;
+	bool v4_layout;
+	u8 nr_sets;
+};
+
+/**
+ * struct mpc_layout - shape of one counter dump
+ * @v4: core-group layout (T60x/T62x/T72x), else v5.
+ * @nr_l2: L2 slices (v5) or L2 caches = core groups (v4).
+ * @nr_core_groups: 1 on v5.
+ * @nr_shader_blocks: shader block slots (v5: fls64; v4: 4 per group).
+ * @nr_blocks: all block slots of a dump.
+ * @dump_size: bytes of one dump.
+ */
+struct mpc_layout {
+	bool v4;
+	u32 nr_l2;
+	u32 nr_core_groups;
+	u32 nr_shader_blocks;
+	u32 nr_blocks;
+	u32 dump_size;
+};
+
+/**
+ * struct mpc_features - read from the GPU once at probe
+ * @gpu_id: GPU_ID.
+ * @l2_features: L2_FEATURES.
+ * @mem_features: MEM_FEATURES.
+ * @mmu_features: MMU_FEATURES.
+ * @as_present: AS_PRESENT.
+ * @shader_present: SHADER_PRESENT.
+ * @tiler_present: TILER_PRESENT.
+ * @l2_present: L2_PRESENT.
+ * @product: recognised model, or a generic entry for unknown ones.
+ * @hw_issue_8186: PRLAM-8186 affects this revision.
+ * @layout: dump layout derived from the above.
+ */
+struct mpc_features {
+	u32 gpu_id;
+	u32 l2_features;
+	u32 mem_features;
+	u32 mmu_features;
+	u32 as_present;
+	u64 shader_present;
+	u64 tiler_present;
+	u64 l2_present;
+	const struct mpc_product *product;
+	bool hw_issue_8186;
+	struct mpc_layout layout;
+};
+
+/**
+ * struct mpc_perfcnt_config - what the owner asked for
+ * @set: counter set (PERFCNT_CFG.SETSEL).
+ * @jm: PRFCNT_JM_EN.
+ * @tiler: PRFCNT_TILER_EN.
+ * @shader: PRFCNT_SHADER_EN.
+ * @mmu_l2: PRFCNT_MMU_L2_EN.
+ */
+struct mpc_perfcnt_config {
+	u32 set;
+	u32 jm;
+	u32 tiler;
+	u32 shader;
+	u32 mmu_l2;
+};
+
+/**
+ * struct mpc_pt_page - one page of translation table
+ * @node: entry in &mpc_vm.tables.
+ * @page: backing page.
+ * @cpu: kernel mapping of @page; descriptors are little-endian.
+ * @dma: address the GPU's MMU reads it at.
+ */
+struct mpc_pt_page {
+	struct list_head node;
+	struct page *page;
+	__le64 *cpu;
+	dma_addr_t dma;
+};
+
+/**
+ * struct mpc_vm - the translation tables of the perfcnt address space
+ * @tables: every table page; the first one is the level-0 root.
+ * @root: level-0 table.
+ */
+struct mpc_vm {
+	struct list_head tables;
+	struct mpc_pt_page *root;
+};
+
+/**
+ * struct mpc_dump_buf - the buffer the GPU writes samples into
+ * @pages: backing pages.
+ * @dma: DMA address of each page.
+ * @nr_pages: number of pages.
+ * @vaddr: write-combined kernel mapping of all pages.
+ * @gpu_va: GPU virtual address the buffer is mapped at.
+ * @mapped: the buffer's translation is live in @vm.
+ * @vm: translation tables of the address space.
+ */
+struct mpc_dump_buf {
+	struct page **pages;
+	dma_addr_t *dma;
+	unsigned int nr_pages;
+	void *vaddr;
+	u64 gpu_va;
+	bool mapped;
+	struct mpc_vm vm;
+};
+
+/* What the IRQ handler is waiting for on behalf of the sampler. */
+enum mpc_wait {
+	MPC_WAIT_NONE,
+	MPC_WAIT_SAMPLE,
+	MPC_WAIT_CLEAN,
+};
+
+/* Owner of the counters when they were enabled through debugfs. */
+#define MPC_OWNER_DEBUGFS	((struct drm_file *)-1L)
+
+/**
+ * struct mpc_stats - counts of events, for debugfs and the tests
+ * @samples: completed samples.
+ * @timeouts: samples or cache cleans that did not complete in time.
+ * @gpu_faults: GPU_FAULT interrupts.
+ * @mmu_faults: MMU page faults and bus errors.
+ * @resets: soft resets done to recover.
+ */
+struct mpc_stats {
+	u64 samples;
+	u64 timeouts;
+	u64 gpu_faults;
+	u64 mmu_faults;
+	u64 resets;
+};
+
+/**
+ * struct mpc_perfcnt - performance counter state
+ * @lock: serialises enable, disable and sampling; protects every member
+ *	below up to @stats.
+ * @owner: drm_file that enabled the counters, %MPC_OWNER_DEBUGFS, or NULL.
+ * @owner_pid: thread group id of the process that enabled them.
+ * @owner_comm: its command name.
+ * @cfg: configuration applied at enable.
+ * @buf: dump buffer and address space, valid while @owner is set.
+ * @next_gpu_va: GPU VA the next enable maps the buffer at.
+ * @seqno: sequence number of the last sample.
+ * @last_timestamp_ns: CPU time of the last sample.
+ * @stats: event counts, protected by @irq_lock (the IRQ handlers count
+ *	faults).
+ * @irq_lock: protects @stats, @wait, @result and @irq_timestamp_ns, shared
+ *	with the IRQ handlers.
+ * @wait: what the sampler waits for.
+ * @result: 0, or -EIO when a fault ended the wait.
+ * @irq_timestamp_ns: CPU time PERFCNT_SAMPLE_COMPLETED arrived.
+ * @done: completed by the IRQ handlers when @wait is over.
+ */
+struct mpc_perfcnt {
+	struct mutex lock;
+	struct drm_file *owner;
+	pid_t owner_pid;
+	char owner_comm[TASK_COMM_LEN];
+	struct mpc_perfcnt_config cfg;
+	struct mpc_dump_buf buf;
+	u64 next_gpu_va;
+	u64 seqno;
+	u64 last_timestamp_ns;
+	struct mpc_stats stats;
+
+	spinlock_t irq_lock;
+	enum mpc_wait wait;
+	int result;
+	u64 irq_timestamp_ns;
+	struct completion done;
+};
+
+/**
+ * struct mpc_device - one GPU
+ * @drm: the DRM device (must be first for container_of users).
+ * @dev: the platform device's struct device.
+ * @io: register accessors.
+ * @io_ctx: MMIO base or simulator instance, passed to @io.
+ * @sim: the simulator behind @io, or NULL on real hardware.
+ * @clks: bulk clocks (real hardware).
+ * @nr_clks: number of @clks.
+ * @regulator: optional "mali" supply (real hardware).
+ * @rstc: optional reset lines (real hardware).
+ * @gpu_irq: Linux IRQ number of the GPU line.
+ * @mmu_irq: Linux IRQ number of the MMU line.
+ * @suspended: the GPU is runtime-suspended: IRQ handlers must not touch it.
+ * @features: what the GPU reported at probe.
+ * @gpu_freq_hz: GPU clock rate, 0 when unknown.
+ * @live_allocs: allocations the module holds now (debugfs, leak tests).
+ * @live_bytes: bytes of those allocations.
+ * @perfcnt: counter state.
+ */
+struct mpc_device {
+	struct drm_device drm;
+	struct device *dev;
+	const struct mpc_io *io;
+	void *io_ctx;
+	struct mpc_sim *sim;
+	struct clk_bulk_data *clks;
+	int nr_clks;
+	struct regulator *regulator;
+	struct reset_control *rstc;
+	int gpu_irq;
+	int mmu_irq;
+	atomic_t suspended;
+	struct mpc_features features;
+	u64 gpu_freq_hz;
+	atomic_t live_allocs;
+	atomic64_t live_bytes;
+	struct mpc_perfcnt perfcnt;
+};
+
+#define to_mpc_device(d) container_of(d, struct mpc_device, drm)
+
+/*
+ * Log why an input was rejected (debug level, enable with drm.debug=0x2) and
+ * evaluate to the errno, so every rejection is one line and one return.
+ */
+#define MPC_REJECT(mdev, err, fmt, ...) ({				\
+	drm_dbg_driver(&(mdev)->drm, "rejected (%d): " fmt "\n",	\
+		       err, ##__VA_ARGS__);				\
+	err; })
+
+static inline u32 gpu_read(struct mpc_device *mdev, u32 reg)
+{
+	return mdev->io->read(mdev->io_ctx, reg);
+}
+
+static inline void gpu_write(struct mpc_device *mdev, u32 reg, u32 val)
+{
+	mdev->io->write(mdev->io_ctx, reg, val);
+}
+
+static inline u64 gpu_read64(struct mpc_device *mdev, u32 lo)
+{
+	return gpu_read(mdev, lo) | ((u64)gpu_read(mdev, lo + 4) << 32);
+}
+
+static inline void gpu_write64(struct mpc_device *mdev, u32 lo, u64 val)
+{
+	gpu_write(mdev, lo, lower_32_bits(val));
+	gpu_write(mdev, lo + 4, upper_32_bits(val));
+}
+
+/* mpc_drv.c */
+extern bool mpc_unprivileged;
+void mpc_track_alloc(struct mpc_device *mdev, size_t bytes);
+void mpc_track_free(struct mpc_device *mdev, size_t bytes);
+
+/* mpc_layout.c: pure functions, no hardware access */
+const struct mpc_product *mpc_product_lookup(u32 gpu_id);
+bool mpc_has_hw_issue_8186(u32 gpu_id);
+int mpc_layout_compute(struct mpc_layout *layout, bool v4, u64 shader_present,
+		       u64 l2_present, u32 mem_features);
+int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
+			    unsigned int slot, const char **kind,
+			    unsigned int *instance);
+int mpc_parse_enable_text(const char *text, u32 nr_sets,
+			  struct mpc_perfcnt_config *cfg, bool *enable);
+int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
+
+/* mpc_gpu.c */
+int mpc_gpu_init(struct mpc_device *mdev);
+int mpc_gpu_soft_reset(struct mpc_device *mdev);
+int mpc_gpu_power_on(struct mpc_device *mdev);
+void mpc_gpu_power_off(struct mpc_device *mdev);
+void mpc_gpu_irq_mask_set(struct mpc_device *mdev);
+void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
+
+/* mpc_mmu.c */
+int mpc_mmu_init(struct mpc_device *mdev);
+int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+	       const dma_addr_t *dma, unsigned int nr_pages);
+void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+		  unsigned int nr_pages);
+void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
+int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
+void mpc_mmu_as_disable(struct mpc_device *mdev);
+int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size);
+
+/* mpc_perfcnt.c */
+int mpc_perfcnt_init(struct mpc_device *mdev);
+int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+		       const struct mpc_perfcnt_config *cfg);
+int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
+int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns);
+void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
+int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
+int mpc_perfcnt_unmap(struct mpc_device *mdev);
+void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status);
+void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status);
+
+/* mpc_ioctl.c */
+int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);
+int mpc_ioctl_enable(struct drm_device *drm, void *data, struct drm_file *file);
+int mpc_ioctl_dump(struct drm_device *drm, void *data, struct drm_file *file);
+
+/* mpc_debugfs.c */
+void mpc_debugfs_init(struct drm_minor *minor);
+
+/* sim/mpc_sim.c: the simulated GPU */
+int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
+		   struct mpc_sim **out);
+void mpc_sim_destroy(struct mpc_sim *sim);
+const struct mpc_io *mpc_sim_io(void);
+int mpc_sim_irq(struct mpc_sim *sim, const char *name);
+u64 mpc_sim_clock_hz(struct mpc_sim *sim);
+void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root);
+
+#endif /* MPC_DRV_H */

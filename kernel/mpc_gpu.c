@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt: GPU control block: identification, reset, power domains and
+ * the GPU interrupt line.
+ */
+#include <linux/bitops.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/iopoll.h>
+
+#include "mpc_drv.h"
+
+#define MPC_RESET_TIMEOUT_US	100000
+#define MPC_POWER_TIMEOUT_US	100000
+
+/* The interrupts this driver handles; everything else stays masked. */
+#define MPC_GPU_IRQ_MASK	(GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT | \
+				 GPU_IRQ_PERFCNT_SAMPLE_COMPLETED | \
+				 GPU_IRQ_CLEAN_CACHES_COMPLETED)
+
+/**
+ * mpc_gpu_soft_reset() - reset the GPU and wait for it
+ * @mdev: device.
+ *
+ * Polls RESET_COMPLETED with the interrupt masked, so it works before the
+ * IRQ handler is installed and from the recovery path alike. Every register
+ * returns to its reset value: callers reprogram what they need.
+ *
+ * Return: 0 or -ETIMEDOUT.
+ */
+int mpc_gpu_soft_reset(struct mpc_device *mdev)
+{
+	u32 raw;
+	int ret;
+
+	gpu_write(mdev, GPU_INT_MASK, 0);
+	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_RESET_COMPLETED);
+	gpu_write(mdev, GPU_CMD, GPU_CMD_SOFT_RESET);
+
+	ret = read_poll_timeout(gpu_read, raw, raw & GPU_IRQ_RESET_COMPLETED,
+				10, MPC_RESET_TIMEOUT_US, false,
+				mdev, GPU_INT_RAWSTAT);
+	if (ret) {
+		drm_err(&mdev->drm, "GPU soft reset timed out\n");
+		return ret;
+	}
+	gpu_write(mdev, GPU_INT_CLEAR, ~0U);
+	/* Job interrupts belong to a job scheduler this driver does not have */
+	gpu_write(mdev, JOB_INT_MASK, 0);
+	return 0;
+}
+
+/**
+ * mpc_gpu_irq_mask_set() - unmask the GPU and MMU interrupts we handle
+ * @mdev: device.
+ */
+void mpc_gpu_irq_mask_set(struct mpc_device *mdev)
+{
+	gpu_write(mdev, GPU_INT_CLEAR, MPC_GPU_IRQ_MASK);
+	gpu_write(mdev, GPU_INT_MASK, MPC_GPU_IRQ_MASK);
+	gpu_write(mdev, MMU_INT_CLEAR, ~0U);
+	gpu_write(mdev, MMU_INT_MASK, MMU_IRQ_PAGE_FAULT(MPC_PERFCNT_AS) |
+				      MMU_IRQ_BUS_ERROR(MPC_PERFCNT_AS));
+}
+
+/**
+ * mpc_gpu_irq_mask_clear() - mask every GPU and MMU interrupt
+ * @mdev: device.
+ */
+void mpc_gpu_irq_mask_clear(struct mpc_device *mdev)
+{
+	gpu_write(mdev, GPU_INT_MASK, 0);
+	gpu_write(mdev, MMU_INT_MASK, 0);
+}
+
+static int mpc_power_domain_on(struct mpc_device *mdev, const char *name,
+			       u32 pwron_lo, u32 ready_lo, u64 present)
+{
+	u64 ready;
+	int ret;
+
+	gpu_write64(mdev, pwron_lo, present);
+	ret = read_poll_timeout(gpu_read64, ready, (ready & present) == present,
+				10, MPC_POWER_TIMEOUT_US, false, mdev, ready_lo);
+	if (ret)
+		drm_err(&mdev->drm, "%s did not power up: ready 0x%llx, want 0x%llx\n",
+			name, ready, present);
+	return ret;
+}
+
+/**
+ * mpc_gpu_power_on() - power the L2, tiler and shader cores
+ * @mdev: device.
+ *
+ * Counters of a block that has no power do not count, so every present
+ * block is powered while the counters are enabled.
+ *
+ * Return: 0 or -ETIMEDOUT.
+ */
+int mpc_gpu_power_on(struct mpc_device *mdev)
+{
+	const struct mpc_features *f = &mdev->features;
+	int ret;
+
+	ret = mpc_power_domain_on(mdev, "L2", GPU_L2_PWRON_LO, GPU_L2_READY_LO,
+				  f->l2_present);
+	if (ret)
+		return ret;
+	ret = mpc_power_domain_on(mdev, "tiler", GPU_TILER_PWRON_LO,
+				  GPU_TILER_READY_LO, f->tiler_present);
+	if (ret)
+		return ret;
+	return mpc_power_domain_on(mdev, "shader cores", GPU_SHADER_PWRON_LO,
+				   GPU_SHADER_READY_LO, f->shader_present);
+}
+
+/**
+ * mpc_gpu_power_off() - power the shader cores, tiler and L2 down
+ * @mdev: device.
+ */
+void mpc_gpu_power_off(struct mpc_device *mdev)
+{
+	const struct mpc_features *f = &mdev->features;
+
+	gpu_write64(mdev, GPU_SHADER_PWROFF_LO, f->shader_present);
+	gpu_write64(mdev, GPU_TILER_PWROFF_LO, f->tiler_present);
+	gpu_write64(mdev, GPU_L2_PWROFF_LO, f->l2_present);
+}
+
+static irqreturn_t mpc_gpu_irq_handler(int irq, void *data)
+{
+	struct mpc_device *mdev = data;
+	u32 status;
+
+	if (atomic_read(&mdev->suspended))
+		return IRQ_NONE;
+
+	status = gpu_read(mdev, GPU_INT_STAT);
+	if (!status)
+		return IRQ_NONE;
+
+	gpu_write(mdev, GPU_INT_CLEAR, status);
+	mpc_perfcnt_gpu_irq(mdev, status);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
+{
+	struct mpc_device *mdev = data;
+	u32 status;
+
+	if (atomic_read(&mdev->suspended))
+		return IRQ_NONE;
+
+	status = gpu_read(mdev, MMU_INT_STAT);
+	if (!status)
+		return IRQ_NONE;
+
+	mpc_perfcnt_mmu_irq(mdev, status);
+	gpu_write(mdev, MMU_INT_CLEAR, status);
+	return IRQ_HANDLED;
+}
+
+static void mpc_gpu_read_features(struct mpc_device *mdev)
+{
+	struct mpc_features *f = &mdev->features;
+
+	f->gpu_id = gpu_read(mdev, GPU_ID);
+	f->l2_features = gpu_read(mdev, GPU_L2_FEATURES);
+	f->mem_features = gpu_read(mdev, GPU_MEM_FEATURES);
+	f->mmu_features = gpu_read(mdev, GPU_MMU_FEATURES);
+	f->as_present = gpu_read(mdev, GPU_AS_PRESENT);
+	f->shader_present = gpu_read64(mdev, GPU_SHADER_PRESENT_LO);
+	f->tiler_present = gpu_read64(mdev, GPU_TILER_PRESENT_LO);
+	f->l2_present = gpu_read64(mdev, GPU_L2_PRESENT_LO);
+	f->product = mpc_product_lookup(f->gpu_id);
+	f->hw_issue_8186 = mpc_has_hw_issue_8186(f->gpu_id);
+}
+
+/**
+ * mpc_gpu_init() - reset the GPU, read what it has, install the IRQ handlers
+ * @mdev: device, powered.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mpc_gpu_init(struct mpc_device *mdev)
+{
+	struct mpc_features *f = &mdev->features;
+	u32 pa_bits;
+	int ret;
+
+	ret = mpc_gpu_soft_reset(mdev);
+	if (ret)
+		return ret;
+	mpc_gpu_irq_mask_clear(mdev);
+	mpc_gpu_read_features(mdev);
+
+	ret = mpc_layout_compute(&f->layout, f->product->v4_layout,
+				 f->shader_present, f->l2_present, f->mem_features);
+	if (ret) {
+		drm_err(&mdev->drm, "unusable core masks: shader 0x%llx l2 0x%llx\n",
+			f->shader_present, f->l2_present);
+		return ret;
+	}
+	if (!(f->as_present & BIT(MPC_PERFCNT_AS))) {
+		drm_err(&mdev->drm, "address space %d absent (AS_PRESENT 0x%x)\n",
+			MPC_PERFCNT_AS, f->as_present);
+		return -ENODEV;
+	}
+
+	pa_bits = MMU_FEATURES_PA_BITS(f->mmu_features);
+	ret = dma_set_mask_and_coherent(mdev->dev, DMA_BIT_MASK(pa_bits ? min(pa_bits, 48U) : 32));
+	if (ret)
+		return ret;
+
+	drm_info(&mdev->drm, "%s id 0x%08x (r%up%u status %u)%s\n",
+		 f->product->name, f->gpu_id, GPU_ID_VERSION_MAJOR(f->gpu_id),
+		 GPU_ID_VERSION_MINOR(f->gpu_id), GPU_ID_VERSION_STATUS(f->gpu_id),
+		 mdev->sim ? " [simulated]" : "");
+	drm_info(&mdev->drm,
+		 "shader_present 0x%llx l2_present 0x%llx, %u L2 slice(s), %s layout, dump %u bytes\n",
+		 f->shader_present, f->l2_present, f->layout.nr_l2,
+		 f->layout.v4 ? "v4" : "v5", f->layout.dump_size);
+
+	ret = devm_request_irq(mdev->dev, mdev->gpu_irq, mpc_gpu_irq_handler,
+			       IRQF_SHARED, "mali_perfcnt-gpu", mdev);
+	if (ret)
+		return ret;
+	ret = devm_request_irq(mdev->dev, mdev->mmu_irq, mpc_mmu_irq_handler,
+			       IRQF_SHARED, "mali_perfcnt-mmu", mdev);
+	if (ret)
+		return ret;
+
+	mpc_gpu_irq_mask_set(mdev);
+	return 0;
+}

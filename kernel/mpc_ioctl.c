@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt: ioctls of the render node. Every field the uAPI marks as
+ * "must be zero" is checked here, each rejection with its own message.
+ */
+#include <linux/bitops.h>
+#include <linux/string.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
+
+#include "mpc_drv.h"
+#include "mali_perfcnt_drm.h"
+
+static bool mpc_any_set(const __u64 *words, size_t n)
+{
+	while (n--)
+		if (words[n])
+			return true;
+	return false;
+}
+
+int mpc_ioctl_get_info(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct mpc_device *mdev = to_mpc_device(drm);
+	const struct mpc_features *f = &mdev->features;
+	struct drm_mali_perfcnt_get_info *args = data;
+
+	if (args->flags)
+		return MPC_REJECT(mdev, -EINVAL, "GET_INFO: flags 0x%x must be 0", args->flags);
+	if (args->pad)
+		return MPC_REJECT(mdev, -EINVAL, "GET_INFO: pad must be 0");
+	if (mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
+		return MPC_REJECT(mdev, -EINVAL, "GET_INFO: reserved must be 0");
+
+	args->gpu_id = f->gpu_id;
+	args->layout = f->layout.v4 ? MALI_PERFCNT_LAYOUT_V4 : MALI_PERFCNT_LAYOUT_V5;
+	args->shader_present = f->shader_present;
+	args->l2_present = f->l2_present;
+	args->nr_l2 = f->layout.nr_l2;
+	args->nr_core_groups = f->layout.nr_core_groups;
+	args->nr_shader_blocks = f->layout.nr_shader_blocks;
+	args->nr_blocks = f->layout.nr_blocks;
+	args->counters_per_block = MPC_COUNTERS_PER_BLOCK;
+	args->dump_size = f->layout.dump_size;
+	args->nr_counter_sets = f->product->nr_sets;
+	args->l2_features = f->l2_features;
+	args->mem_features = f->mem_features;
+	args->uapi_version = MALI_PERFCNT_UAPI_VERSION;
+	args->caps = 0;
+	if (mdev->sim)
+		args->caps |= MALI_PERFCNT_CAP_SIMULATED;
+	if (f->product->nr_sets > 1)
+		args->caps |= MALI_PERFCNT_CAP_SET_SECONDARY;
+	if (f->hw_issue_8186)
+		args->caps |= MALI_PERFCNT_CAP_HW_ISSUE_8186;
+	args->gpu_freq_hz = mdev->gpu_freq_hz;
+	strscpy(args->product, f->product->name, sizeof(args->product));
+	return 0;
+}
+
+int mpc_ioctl_enable(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct mpc_device *mdev = to_mpc_device(drm);
+	struct drm_mali_perfcnt_enable *args = data;
+	struct mpc_perfcnt_config cfg = {
+		.jm = MPC_BLOCK_ENABLE_ALL,
+		.tiler = MPC_BLOCK_ENABLE_ALL,
+		.shader = MPC_BLOCK_ENABLE_ALL,
+		.mmu_l2 = MPC_BLOCK_ENABLE_ALL,
+	};
+	bool masks = args->jm_mask | args->tiler_mask | args->shader_mask |
+		     args->mmu_l2_mask;
+
+	if (args->flags & ~MALI_PERFCNT_ENABLE_F_MASKS)
+		return MPC_REJECT(mdev, -EINVAL, "ENABLE: unknown flags 0x%x",
+				  args->flags & ~MALI_PERFCNT_ENABLE_F_MASKS);
+	if (args->pad)
+		return MPC_REJECT(mdev, -EINVAL, "ENABLE: pad must be 0");
+	if (mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
+		return MPC_REJECT(mdev, -EINVAL, "ENABLE: reserved must be 0");
+	if (args->enable > 1)
+		return MPC_REJECT(mdev, -EINVAL, "ENABLE: enable=%u, want 0 or 1", args->enable);
+
+	if (!args->enable) {
+		if (args->counter_set || masks || args->flags)
+			return MPC_REJECT(mdev, -EINVAL,
+					  "ENABLE: disabling takes no set, masks or flags");
+		return mpc_perfcnt_disable(mdev, file);
+	}
+
+	if (args->flags & MALI_PERFCNT_ENABLE_F_MASKS) {
+		cfg.jm = args->jm_mask;
+		cfg.tiler = args->tiler_mask;
+		cfg.shader = args->shader_mask;
+		cfg.mmu_l2 = args->mmu_l2_mask;
+	} else if (masks) {
+		return MPC_REJECT(mdev, -EINVAL,
+				  "ENABLE: masks given without MALI_PERFCNT_ENABLE_F_MASKS");
+	}
+	cfg.set = args->counter_set;
+	return mpc_perfcnt_enable(mdev, file, &cfg);
+}
+
+int mpc_ioctl_dump(struct drm_device *drm, void *data,
+			  struct drm_file *file)
+{
+	struct mpc_device *mdev = to_mpc_device(drm);
+	struct drm_mali_perfcnt_dump *args = data;
+	u32 size = mdev->features.layout.dump_size;
+	int ret, idx;
+
+	if (args->flags)
+		return MPC_REJECT(mdev, -EINVAL, "DUMP: flags 0x%x must be 0", args->flags);
+	if (mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
+		return MPC_REJECT(mdev, -EINVAL, "DUMP: reserved must be 0");
+	if (args->buf_size < size) {
+		u32 given = args->buf_size;
+
+		args->buf_size = size;
+		return MPC_REJECT(mdev, -ENOSPC, "DUMP: buffer of %u bytes, a dump needs %u",
+				  given, size);
+	}
+	if (!args->buf_ptr)
+		return MPC_REJECT(mdev, -EFAULT, "DUMP: NULL buffer");
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = mpc_perfcnt_sample(mdev, file, u64_to_user_ptr(args->buf_ptr), NULL,
+				 &args->seqno, &args->timestamp_ns);
+	drm_dev_exit(idx);
+	if (!ret)
+		args->buf_size = size;
+	return ret;
+}

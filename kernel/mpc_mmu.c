@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt: the GPU's MMU, as far as the counter dump needs it.
+ *
+ * PERFCNT_CFG.AS names the address space through which the GPU writes the
+ * dump, so the buffer needs a GPU virtual address in that address space.
+ * We build translation tables in the legacy Mali LPAE format (4 KiB granule,
+ * four levels, 48-bit VA), which every job-manager Mali from T600 to the
+ * Valhall-JM parts walks, and point AS_TRANSTAB at them. The MMU's identity
+ * mode would be simpler but is not a mode every JM GPU offers, and real
+ * translation keeps the GPU unable to write anywhere but our buffer.
+ *
+ * The tables are small (one page per level for a dump of a few pages) and
+ * are written by the CPU, then handed to the GPU with a DMA sync.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/gfp.h>
+#include <linux/iopoll.h>
+#include <linux/list.h>
+#include <linux/slab.h>
+
+#include "mpc_drv.h"
+
+#define MPC_AS_TIMEOUT_US	10000
+
+static struct mpc_pt_page *mpc_pt_alloc(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	struct mpc_pt_page *pt;
+
+	pt = kzalloc(sizeof(*pt), GFP_KERNEL);
+	if (!pt)
+		return NULL;
+	pt->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!pt->page)
+		goto err_free;
+	pt->cpu = page_address(pt->page);
+	pt->dma = dma_map_page(mdev->dev, pt->page, 0, PAGE_SIZE, DMA_TO_DEVICE);
+	if (dma_mapping_error(mdev->dev, pt->dma))
+		goto err_page;
+	list_add_tail(&pt->node, &vm->tables);
+	mpc_track_alloc(mdev, PAGE_SIZE);
+	return pt;
+
+err_page:
+	__free_page(pt->page);
+err_free:
+	kfree(pt);
+	return NULL;
+}
+
+static struct mpc_pt_page *mpc_pt_find(struct mpc_vm *vm, u64 dma)
+{
+	struct mpc_pt_page *pt;
+
+	list_for_each_entry(pt, &vm->tables, node)
+		if (pt->dma == dma)
+			return pt;
+	return NULL;
+}
+
+static void mpc_pt_sync(struct mpc_device *mdev, struct mpc_pt_page *pt)
+{
+	dma_sync_single_for_device(mdev->dev, pt->dma, PAGE_SIZE, DMA_TO_DEVICE);
+}
+
+/**
+ * mpc_vm_free() - release every translation table page
+ * @mdev: device.
+ * @vm: address space; empty afterwards.
+ */
+void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	struct mpc_pt_page *pt, *tmp;
+
+	list_for_each_entry_safe(pt, tmp, &vm->tables, node) {
+		list_del(&pt->node);
+		dma_unmap_page(mdev->dev, pt->dma, PAGE_SIZE, DMA_TO_DEVICE);
+		__free_page(pt->page);
+		kfree(pt);
+		mpc_track_free(mdev, PAGE_SIZE);
+	}
+	vm->root = NULL;
+}
+
+/* Find (or make) the level-3 table that translates @va. */
+static struct mpc_pt_page *mpc_vm_walk(struct mpc_device *mdev,
+				       struct mpc_vm *vm, u64 va, bool alloc)
+{
+	struct mpc_pt_page *pt = vm->root;
+	unsigned int lvl;
+
+	for (lvl = 0; lvl < MPC_PT_LEVELS - 1; lvl++) {
+		__le64 *pte = &pt->cpu[MPC_PT_INDEX(va, lvl)];
+		u64 desc = le64_to_cpu(*pte);
+		struct mpc_pt_page *next;
+
+		if ((desc & MPC_PTE_TYPE_MASK) == MPC_PTE_TYPE_TABLE) {
+			next = mpc_pt_find(vm, desc & MPC_PTE_ADDR_MASK);
+			if (WARN_ON(!next))
+				return NULL;
+		} else {
+			if (!alloc)
+				return NULL;
+			next = mpc_pt_alloc(mdev, vm);
+			if (!next)
+				return NULL;
+			*pte = cpu_to_le64((next->dma & MPC_PTE_ADDR_MASK) |
+					   MPC_PTE_TYPE_TABLE);
+			mpc_pt_sync(mdev, pt);
+		}
+		pt = next;
+	}
+	return pt;
+}
+
+/**
+ * mpc_vm_map() - map pages at a GPU virtual address, read-write
+ * @mdev: device.
+ * @vm: address space; its root is allocated on first use.
+ * @va: page-aligned GPU virtual address.
+ * @dma: DMA address of each page.
+ * @nr_pages: number of pages.
+ *
+ * On failure the tables may hold partial state: callers free the whole vm.
+ *
+ * Return: 0, -EINVAL for a bad address, -ENOMEM.
+ */
+int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+	       const dma_addr_t *dma, unsigned int nr_pages)
+{
+	unsigned int i;
+
+	if (!IS_ALIGNED(va, PAGE_SIZE) || !nr_pages ||
+	    va + (u64)nr_pages * PAGE_SIZE > BIT_ULL(MPC_PT_VA_BITS))
+		return -EINVAL;
+
+	if (!vm->root) {
+		vm->root = mpc_pt_alloc(mdev, vm);
+		if (!vm->root)
+			return -ENOMEM;
+	}
+
+	for (i = 0; i < nr_pages; i++, va += PAGE_SIZE) {
+		struct mpc_pt_page *l3 = mpc_vm_walk(mdev, vm, va, true);
+
+		if (!l3)
+			return -ENOMEM;
+		l3->cpu[MPC_PT_INDEX(va, 3)] =
+			cpu_to_le64((dma[i] & MPC_PTE_ADDR_MASK) | MPC_PTE_TYPE_PAGE |
+				    MPC_PTE_AF | MPC_PTE_READ | MPC_PTE_WRITE |
+				    MPC_PTE_ATTRIDX(0));
+		mpc_pt_sync(mdev, l3);
+	}
+	return 0;
+}
+
+/**
+ * mpc_vm_unmap() - remove the translation of pages
+ * @mdev: device.
+ * @vm: address space.
+ * @va: first GPU virtual address.
+ * @nr_pages: number of pages.
+ *
+ * The caller flushes the MMU afterwards (mpc_mmu_flush()).
+ */
+void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+		  unsigned int nr_pages)
+{
+	unsigned int i;
+
+	if (!vm->root)
+		return;
+	for (i = 0; i < nr_pages; i++, va += PAGE_SIZE) {
+		struct mpc_pt_page *l3 = mpc_vm_walk(mdev, vm, va, false);
+
+		if (!l3)
+			continue;
+		l3->cpu[MPC_PT_INDEX(va, 3)] = 0;
+		mpc_pt_sync(mdev, l3);
+	}
+}
+
+static int mpc_as_wait_ready(struct mpc_device *mdev)
+{
+	u32 status;
+	int ret;
+
+	ret = read_poll_timeout_atomic(gpu_read, status, !(status & AS_STATUS_ACTIVE),
+				       1, MPC_AS_TIMEOUT_US, false, mdev,
+				       AS_STATUS(MPC_PERFCNT_AS));
+	if (ret)
+		drm_err(&mdev->drm, "address space %d stuck active\n", MPC_PERFCNT_AS);
+	return ret;
+}
+
+static int mpc_as_command(struct mpc_device *mdev, u32 cmd)
+{
+	int ret = mpc_as_wait_ready(mdev);
+
+	if (ret)
+		return ret;
+	gpu_write(mdev, AS_COMMAND(MPC_PERFCNT_AS), cmd);
+	return mpc_as_wait_ready(mdev);
+}
+
+static bool mpc_has_transcfg(struct mpc_device *mdev)
+{
+	return mdev->features.product->nr_sets > 1;
+}
+
+/**
+ * mpc_mmu_as_enable() - point the perfcnt address space at @vm's tables
+ * @mdev: device, powered.
+ * @vm: address space with a root table.
+ *
+ * Return: 0 or -ETIMEDOUT.
+ */
+int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	const int as = MPC_PERFCNT_AS;
+	u64 transtab = (vm->root->dma & AS_TRANSTAB_ADDR_MASK) |
+		       AS_TRANSTAB_READ_INNER | AS_TRANSTAB_ADRMODE_TABLE;
+
+	gpu_write64(mdev, AS_TRANSTAB_LO(as), transtab);
+	gpu_write64(mdev, AS_MEMATTR_LO(as), AS_MEMATTR_WB_IMPL_DEF);
+	/* Bifrost and later can also walk AArch64 tables: ask for legacy */
+	if (mpc_has_transcfg(mdev))
+		gpu_write64(mdev, AS_TRANSCFG_LO(as), AS_TRANSCFG_ADRMODE_LEGACY);
+	return mpc_as_command(mdev, AS_COMMAND_UPDATE);
+}
+
+/**
+ * mpc_mmu_as_disable() - make the perfcnt address space translate nothing
+ * @mdev: device, powered.
+ */
+void mpc_mmu_as_disable(struct mpc_device *mdev)
+{
+	const int as = MPC_PERFCNT_AS;
+
+	gpu_write64(mdev, AS_TRANSTAB_LO(as), AS_TRANSTAB_ADRMODE_UNMAPPED);
+	gpu_write64(mdev, AS_MEMATTR_LO(as), 0);
+	mpc_as_command(mdev, AS_COMMAND_UPDATE);
+}
+
+/**
+ * mpc_mmu_flush() - drop cached translations of a VA range
+ * @mdev: device, powered.
+ * @va: start of the range.
+ * @size: bytes.
+ *
+ * Return: 0 or -ETIMEDOUT.
+ */
+int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
+{
+	const int as = MPC_PERFCNT_AS;
+	/* LOCKADDR: region base | log2(region size) - 1, at least 32 KiB */
+	u32 region = max_t(u32, 15, fls64(size - 1)) - 1;
+	int ret;
+
+	gpu_write64(mdev, AS_LOCKADDR_LO(as), (va & ~(BIT_ULL(region + 1) - 1)) | region);
+	ret = mpc_as_command(mdev, AS_COMMAND_LOCK);
+	if (ret)
+		return ret;
+	ret = mpc_as_command(mdev, AS_COMMAND_FLUSH_PT);
+	if (ret)
+		return ret;
+	return mpc_as_command(mdev, AS_COMMAND_UNLOCK);
+}
+
+/**
+ * mpc_mmu_init() - leave the perfcnt address space unmapped
+ * @mdev: device, powered and reset.
+ *
+ * Return: 0.
+ */
+int mpc_mmu_init(struct mpc_device *mdev)
+{
+	mpc_mmu_as_disable(mdev);
+	return 0;
+}

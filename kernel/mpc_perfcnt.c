@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt: the performance counter unit.
+ *
+ * One owner at a time (an open file or debugfs) enables the counters. The
+ * GPU then writes a dump into a buffer we mapped in the perfcnt address space
+ * each time it is told to sample:
+ *
+ *   PERFCNT_SAMPLE  ->  IRQ PERFCNT_SAMPLE_COMPLETED
+ *   CLEAN_CACHES    ->  IRQ CLEAN_CACHES_COMPLETED  ->  the dump is in memory
+ *
+ * The CPU reads the buffer through a write-combined mapping: a cached
+ * mapping can return stale lines for data the GPU wrote behind the CPU's
+ * caches (the stale COUNTER[2] seen while panfrost's perfcnt support was
+ * reviewed).
+ */
+#include <linux/capability.h>
+#include <linux/dma-mapping.h>
+#include <linux/pagemap.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <drm/drm_file.h>
+#include <drm/drm_managed.h>
+
+#include "mpc_drv.h"
+
+static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
+{
+	unsigned int i;
+
+	mpc_vm_free(mdev, &buf->vm);
+	if (buf->vaddr)
+		vunmap(buf->vaddr);
+	for (i = 0; buf->pages && i < buf->nr_pages; i++) {
+		if (!buf->pages[i])
+			continue;
+		if (buf->dma[i])
+			dma_unmap_page(mdev->dev, buf->dma[i], PAGE_SIZE,
+				       DMA_FROM_DEVICE);
+		__free_page(buf->pages[i]);
+		mpc_track_free(mdev, PAGE_SIZE);
+	}
+	if (buf->pages)
+		mpc_track_free(mdev, 0);
+	kfree(buf->pages);
+	kfree(buf->dma);
+	buf->pages = NULL;
+	buf->dma = NULL;
+	buf->vaddr = NULL;
+	buf->nr_pages = 0;
+	buf->mapped = false;
+}
+
+static int mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
+			      u64 gpu_va)
+{
+	unsigned int i, n = DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE);
+	int ret = -ENOMEM;
+
+	INIT_LIST_HEAD(&buf->vm.tables);
+	buf->pages = kcalloc(n, sizeof(*buf->pages), GFP_KERNEL);
+	buf->dma = kcalloc(n, sizeof(*buf->dma), GFP_KERNEL);
+	if (!buf->pages || !buf->dma) {
+		kfree(buf->pages);
+		kfree(buf->dma);
+		buf->pages = NULL;
+		buf->dma = NULL;
+		return -ENOMEM;
+	}
+	/* The two arrays count as one allocation */
+	mpc_track_alloc(mdev, 0);
+	buf->nr_pages = n;
+
+	for (i = 0; i < n; i++) {
+		buf->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!buf->pages[i])
+			goto err;
+		mpc_track_alloc(mdev, PAGE_SIZE);
+		buf->dma[i] = dma_map_page(mdev->dev, buf->pages[i], 0, PAGE_SIZE,
+					   DMA_FROM_DEVICE);
+		if (dma_mapping_error(mdev->dev, buf->dma[i])) {
+			buf->dma[i] = 0;
+			goto err;
+		}
+	}
+
+	buf->vaddr = vmap(buf->pages, n, VM_MAP, pgprot_writecombine(PAGE_KERNEL));
+	if (!buf->vaddr)
+		goto err;
+
+	buf->gpu_va = gpu_va;
+	ret = mpc_vm_map(mdev, &buf->vm, gpu_va, buf->dma, n);
+	if (ret)
+		goto err;
+	buf->mapped = true;
+	return 0;
+
+err:
+	mpc_dump_buf_free(mdev, buf);
+	return ret;
+}
+
+/*
+ * Issue @cmd and sleep until the IRQ handlers report that @wait is over.
+ * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT.
+ */
+static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
+				   u32 cmd)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	unsigned long left;
+	int ret;
+
+	spin_lock_irq(&pc->irq_lock);
+	reinit_completion(&pc->done);
+	pc->wait = wait;
+	pc->result = 0;
+	spin_unlock_irq(&pc->irq_lock);
+
+	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_PERFCNT_SAMPLE_COMPLETED |
+				       GPU_IRQ_CLEAN_CACHES_COMPLETED);
+	gpu_write(mdev, GPU_CMD, cmd);
+
+	left = wait_for_completion_timeout(&pc->done,
+					   msecs_to_jiffies(MPC_SAMPLE_TIMEOUT_MS));
+
+	spin_lock_irq(&pc->irq_lock);
+	if (left) {
+		ret = pc->result;
+	} else if (pc->wait == MPC_WAIT_NONE) {
+		/* Completed between the timeout and taking the lock */
+		ret = pc->result;
+	} else {
+		pc->wait = MPC_WAIT_NONE;
+		pc->stats.timeouts++;
+		ret = -ETIMEDOUT;
+	}
+	spin_unlock_irq(&pc->irq_lock);
+
+	if (ret == -ETIMEDOUT)
+		drm_err(&mdev->drm, "%s did not complete in %d ms, resetting the GPU\n",
+			wait == MPC_WAIT_SAMPLE ? "counter sample" : "cache clean",
+			MPC_SAMPLE_TIMEOUT_MS);
+	return ret;
+}
+
+/* Program the GPU for the current owner: power, AS, buffer, counter mode. */
+static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	const struct mpc_perfcnt_config *cfg = &pc->cfg;
+	bool quirk_8186 = mdev->features.hw_issue_8186;
+	u32 cfg_reg;
+	int ret;
+
+	ret = mpc_gpu_power_on(mdev);
+	if (ret)
+		return ret;
+	ret = mpc_mmu_as_enable(mdev, &pc->buf.vm);
+	if (ret)
+		return ret;
+
+	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
+	gpu_write(mdev, GPU_CMD, GPU_CMD_PERFCNT_CLEAR);
+	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_CLEAN, GPU_CMD_CLEAN_INV_CACHES);
+	if (ret)
+		return ret;
+
+	cfg_reg = PERFCNT_CFG_AS(MPC_PERFCNT_AS) | PERFCNT_CFG_SETSEL(cfg->set);
+	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
+	gpu_write(mdev, GPU_PRFCNT_JM_EN, cfg->jm);
+	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, cfg->shader);
+	gpu_write(mdev, GPU_PRFCNT_MMU_L2_EN, cfg->mmu_l2);
+	/*
+	 * PRLAM-8186: on the first T600 revision the tiler counters must be
+	 * enabled after MANUAL mode is set. Other GPUs get the documented
+	 * order, as the workaround is not known to be safe on them.
+	 */
+	gpu_write(mdev, GPU_PRFCNT_TILER_EN, quirk_8186 ? 0 : cfg->tiler);
+	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_MANUAL));
+	if (quirk_8186)
+		gpu_write(mdev, GPU_PRFCNT_TILER_EN, cfg->tiler);
+	return 0;
+}
+
+static void mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
+{
+	gpu_write(mdev, GPU_PRFCNT_JM_EN, 0);
+	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, 0);
+	gpu_write(mdev, GPU_PRFCNT_TILER_EN, 0);
+	gpu_write(mdev, GPU_PRFCNT_MMU_L2_EN, 0);
+	gpu_write(mdev, GPU_PERFCNT_CFG, PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
+	mpc_mmu_as_disable(mdev);
+	mpc_gpu_power_off(mdev);
+}
+
+/*
+ * After a timeout or a fault the GPU's state is unknown: reset it, restore
+ * the buffer's translation if it was removed, and program everything again,
+ * so the owner keeps working counters.
+ */
+static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	int ret;
+
+	spin_lock_irq(&pc->irq_lock);
+	pc->stats.resets++;
+	spin_unlock_irq(&pc->irq_lock);
+
+	ret = mpc_gpu_soft_reset(mdev);
+	if (ret)
+		return ret;
+	mpc_gpu_irq_mask_set(mdev);
+	if (!pc->buf.mapped) {
+		ret = mpc_vm_map(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.dma,
+				 pc->buf.nr_pages);
+		if (ret)
+			return ret;
+		pc->buf.mapped = true;
+	}
+	ret = mpc_perfcnt_hw_setup_locked(mdev);
+	if (ret)
+		drm_err(&mdev->drm, "counters could not be restarted after a reset (%d)\n", ret);
+	return ret;
+}
+
+static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	mpc_perfcnt_hw_teardown_locked(mdev);
+	mpc_dump_buf_free(mdev, &pc->buf);
+	pc->owner = NULL;
+	pc->owner_pid = 0;
+	pc->owner_comm[0] = '\0';
+	pm_runtime_mark_last_busy(mdev->dev);
+	pm_runtime_put_autosuspend(mdev->dev);
+}
+
+/**
+ * mpc_perfcnt_enable() - take the counters and start them
+ * @mdev: device.
+ * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @cfg: counter set and block masks, validated here.
+ *
+ * Return: 0, -EALREADY (already enabled by @owner), -EBUSY (someone else
+ * owns them), -EACCES, -EINVAL, or an error from the hardware.
+ */
+int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+		       const struct mpc_perfcnt_config *cfg)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	int ret;
+
+	if (!perfmon_capable() && !mpc_unprivileged)
+		return MPC_REJECT(mdev, -EACCES,
+				  "counters need CAP_PERFMON, or load the module with unprivileged=1");
+	if (cfg->set >= mdev->features.product->nr_sets)
+		return MPC_REJECT(mdev, -EINVAL, "counter set %u: %s has %u set(s)",
+				  cfg->set, mdev->features.product->name,
+				  mdev->features.product->nr_sets);
+	if (mpc_check_masks(cfg))
+		return MPC_REJECT(mdev, -EINVAL,
+				  "enable masks use bits above 15 (64-counter blocks have 16 groups)");
+
+	mutex_lock(&pc->lock);
+	if (pc->owner == owner) {
+		ret = MPC_REJECT(mdev, -EALREADY, "counters already enabled by this file");
+		goto out_unlock;
+	}
+	if (pc->owner) {
+		ret = MPC_REJECT(mdev, -EBUSY, "counters owned by %s (pid %d)",
+				 pc->owner == MPC_OWNER_DEBUGFS ? "debugfs" : pc->owner_comm,
+				 pc->owner_pid);
+		goto out_unlock;
+	}
+
+	ret = pm_runtime_resume_and_get(mdev->dev);
+	if (ret)
+		goto out_unlock;
+
+	ret = mpc_dump_buf_alloc(mdev, &pc->buf, pc->next_gpu_va);
+	if (ret)
+		goto err_pm;
+
+	pc->cfg = *cfg;
+	ret = mpc_perfcnt_hw_setup_locked(mdev);
+	if (ret)
+		goto err_hw;
+
+	pc->owner = owner;
+	pc->owner_pid = task_tgid_nr(current);
+	get_task_comm(pc->owner_comm, current);
+	mutex_unlock(&pc->lock);
+	return 0;
+
+err_hw:
+	mpc_perfcnt_hw_teardown_locked(mdev);
+	mpc_dump_buf_free(mdev, &pc->buf);
+err_pm:
+	pm_runtime_mark_last_busy(mdev->dev);
+	pm_runtime_put_autosuspend(mdev->dev);
+out_unlock:
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/**
+ * mpc_perfcnt_disable() - stop the counters and release them
+ * @mdev: device.
+ * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ *
+ * Return: 0, -EALREADY when nothing is enabled, -EPERM when someone else
+ * owns the counters.
+ */
+int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	int ret = 0;
+
+	mutex_lock(&pc->lock);
+	if (!pc->owner)
+		ret = MPC_REJECT(mdev, -EALREADY, "counters are not enabled");
+	else if (pc->owner != owner)
+		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
+	else
+		mpc_perfcnt_disable_locked(mdev);
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/**
+ * mpc_perfcnt_release() - an owner goes away
+ * @mdev: device.
+ * @owner: the closing drm_file, or NULL when the device itself goes away
+ *	(whoever owns the counters then loses them).
+ */
+void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner && (!owner || pc->owner == owner))
+		mpc_perfcnt_disable_locked(mdev);
+	mutex_unlock(&pc->lock);
+}
+
+/**
+ * mpc_perfcnt_sample() - take one sample and copy it out
+ * @mdev: device.
+ * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @ubuf: user destination, or NULL.
+ * @kbuf: kernel destination when @ubuf is NULL.
+ * @seqno: set to the sample's sequence number.
+ * @timestamp_ns: set to the CLOCK_MONOTONIC_RAW time it completed.
+ *
+ * The destination holds at least the dump size. A user buffer is faulted in
+ * before sampling, so a bad pointer fails without consuming a sample.
+ *
+ * Return: 0, -ENODATA, -EPERM, -EFAULT, -ETIMEDOUT or -EIO.
+ */
+int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	u32 size = mdev->features.layout.dump_size;
+	unsigned int i;
+	int ret;
+
+	mutex_lock(&pc->lock);
+	if (!pc->owner) {
+		ret = MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
+		goto out_unlock;
+	}
+	if (pc->owner != owner) {
+		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
+		goto out_unlock;
+	}
+	if (ubuf && fault_in_writeable(ubuf, size)) {
+		ret = MPC_REJECT(mdev, -EFAULT, "dump buffer is not writable");
+		goto out_unlock;
+	}
+
+	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
+	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE);
+	if (ret) {
+		/* Keep the owner's counters running for the next sample */
+		mpc_perfcnt_recover_locked(mdev);
+		goto out_unlock;
+	}
+
+	for (i = 0; i < pc->buf.nr_pages; i++)
+		dma_sync_single_for_cpu(mdev->dev, pc->buf.dma[i], PAGE_SIZE,
+					DMA_FROM_DEVICE);
+
+	spin_lock_irq(&pc->irq_lock);
+	pc->stats.samples++;
+	*timestamp_ns = pc->irq_timestamp_ns;
+	spin_unlock_irq(&pc->irq_lock);
+	*seqno = ++pc->seqno;
+	pc->last_timestamp_ns = *timestamp_ns;
+
+	if (ubuf) {
+		if (copy_to_user(ubuf, pc->buf.vaddr, size))
+			ret = -EFAULT;
+	} else {
+		memcpy(kbuf, pc->buf.vaddr, size);
+	}
+
+out_unlock:
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/**
+ * mpc_perfcnt_set_gpu_va() - choose where the next enable maps the buffer
+ * @mdev: device.
+ * @va: page-aligned GPU virtual address below 2^48.
+ *
+ * Return: 0, -EINVAL, or -EBUSY while the counters are enabled.
+ */
+int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	u64 size = (u64)DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE) * PAGE_SIZE;
+	int ret = 0;
+
+	if (!IS_ALIGNED(va, PAGE_SIZE) || va + size > BIT_ULL(MPC_PT_VA_BITS))
+		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0x%llx not page aligned or beyond 48 bits", va);
+
+	mutex_lock(&pc->lock);
+	if (pc->owner)
+		ret = MPC_REJECT(mdev, -EBUSY, "cannot move the buffer while counters are enabled");
+	else
+		pc->next_gpu_va = va;
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/**
+ * mpc_perfcnt_unmap() - remove the buffer's GPU translation (test hook)
+ * @mdev: device.
+ *
+ * The next sample makes the GPU fault; the recovery maps the buffer again.
+ *
+ * Return: 0, or -ENODATA when the counters are not enabled.
+ */
+int mpc_perfcnt_unmap(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	int ret = 0;
+
+	mutex_lock(&pc->lock);
+	if (!pc->owner) {
+		ret = MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
+	} else if (pc->buf.mapped) {
+		mpc_vm_unmap(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.nr_pages);
+		pc->buf.mapped = false;
+		ret = mpc_mmu_flush(mdev, pc->buf.gpu_va,
+				    (u64)pc->buf.nr_pages * PAGE_SIZE);
+	}
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/* End the sampler's wait with @result; irq_lock held. */
+static void mpc_perfcnt_finish(struct mpc_perfcnt *pc, int result)
+{
+	pc->wait = MPC_WAIT_NONE;
+	pc->result = result;
+	complete(&pc->done);
+}
+
+/**
+ * mpc_perfcnt_gpu_irq() - GPU interrupts, from the hard IRQ handler
+ * @mdev: device.
+ * @status: GPU_INT_STAT bits, already cleared.
+ */
+void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pc->irq_lock, flags);
+	if (status & (GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT)) {
+		u32 fault = gpu_read(mdev, GPU_FAULT_STATUS);
+		u64 addr = gpu_read64(mdev, GPU_FAULT_ADDRESS_LO);
+
+		pc->stats.gpu_faults++;
+		drm_err_ratelimited(&mdev->drm, "GPU fault 0x%x at 0x%llx\n", fault, addr);
+		if (pc->wait != MPC_WAIT_NONE)
+			mpc_perfcnt_finish(pc, -EIO);
+	}
+	if ((status & GPU_IRQ_PERFCNT_SAMPLE_COMPLETED) && pc->wait == MPC_WAIT_SAMPLE) {
+		pc->irq_timestamp_ns = ktime_get_raw_ns();
+		pc->wait = MPC_WAIT_CLEAN;
+		/* The dump may still sit in the GPU's L2: write it back */
+		gpu_write(mdev, GPU_CMD, GPU_CMD_CLEAN_CACHES);
+	}
+	if ((status & GPU_IRQ_CLEAN_CACHES_COMPLETED) && pc->wait == MPC_WAIT_CLEAN)
+		mpc_perfcnt_finish(pc, 0);
+	spin_unlock_irqrestore(&pc->irq_lock, flags);
+}
+
+/**
+ * mpc_perfcnt_mmu_irq() - MMU interrupts, from the hard IRQ handler
+ * @mdev: device.
+ * @status: MMU_INT_STAT bits; the caller clears them afterwards.
+ */
+void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	const int as = MPC_PERFCNT_AS;
+	unsigned long flags;
+	u32 fault;
+	u64 addr;
+
+	fault = gpu_read(mdev, AS_FAULTSTATUS(as));
+	addr = gpu_read64(mdev, AS_FAULTADDRESS_LO(as));
+
+	spin_lock_irqsave(&pc->irq_lock, flags);
+	pc->stats.mmu_faults++;
+	drm_err_ratelimited(&mdev->drm,
+			    "MMU %s in AS%d at 0x%llx: status 0x%x (exception 0x%x, access %u)\n",
+			    status & MMU_IRQ_BUS_ERROR(as) ? "bus error" : "page fault",
+			    as, addr, fault, AS_FAULT_EXCEPTION(fault), AS_FAULT_ACCESS(fault));
+	if (pc->wait != MPC_WAIT_NONE)
+		mpc_perfcnt_finish(pc, -EIO);
+	spin_unlock_irqrestore(&pc->irq_lock, flags);
+}
+
+/**
+ * mpc_perfcnt_init() - set up the counter state of a new device
+ * @mdev: device.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_perfcnt_init(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	spin_lock_init(&pc->irq_lock);
+	init_completion(&pc->done);
+	INIT_LIST_HEAD(&pc->buf.vm.tables);
+	pc->next_gpu_va = MPC_DEFAULT_GPU_VA;
+	return drmm_mutex_init(&mdev->drm, &pc->lock);
+}
