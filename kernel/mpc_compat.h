@@ -1,27 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The few kernel API differences between the Debian 6.1 and 6.12 kernels this
- * module is built for, kept in one place.
+ * Differences between the kernels this module is built for (Debian's 6.1 and
+ * 6.12), kept in one place. Features are tested, never version numbers.
+ *
+ * Differences avoided by design rather than handled here:
+ *  - platform_driver.remove returns int on 6.1 and void on 6.12: the driver
+ *    has no .remove; its teardown is a devm action (mpc_drv.c).
+ *  - no_llseek is gone in 6.12: nonseekable files simply leave .llseek unset.
+ *  - drm_driver.date is unused from 6.12 on but still present: set on both.
  */
 #ifndef MPC_COMPAT_H
 #define MPC_COMPAT_H
 
-#include <linux/version.h>
+#include <linux/fs.h>
 
-/* 6.11 made platform_driver.remove return void. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-#define MPC_PLATFORM_REMOVE_RET	void
-#define MPC_PLATFORM_REMOVE_DONE	return
-#else
-#define MPC_PLATFORM_REMOVE_RET	int
-#define MPC_PLATFORM_REMOVE_DONE	return 0
-#endif
-
-/* drm_driver.date is deprecated from 6.12 on and removed in 6.14. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
-#define MPC_DRM_DRIVER_DATE	.date = "20261129",
-#else
-#define MPC_DRM_DRIVER_DATE
+/*
+ * 6.12's drm_open() warns and fails unless the file declares unsigned
+ * offsets in file_operations.fop_flags, a member 6.1 does not have.
+ */
+#ifdef FOP_UNSIGNED_OFFSET
+#define MPC_HAVE_FOP_FLAGS
 #endif
 
 #endif /* MPC_COMPAT_H */

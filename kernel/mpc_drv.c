@@ -95,6 +95,9 @@ static const struct file_operations mpc_fops = {
 	.poll = drm_poll,
 	.read = drm_read,
 	.llseek = noop_llseek,
+#ifdef MPC_HAVE_FOP_FLAGS
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+#endif
 };
 
 static const struct drm_driver mpc_drm_driver = {
@@ -105,7 +108,7 @@ static const struct drm_driver mpc_drm_driver = {
 	.fops = &mpc_fops,
 	.name = MPC_DRIVER_NAME,
 	.desc = "Arm Mali performance counters",
-	MPC_DRM_DRIVER_DATE
+	.date = "20261129",
 	.major = 1,
 	.minor = 0,
 #ifdef CONFIG_DEBUG_FS
@@ -262,6 +265,22 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	return 0;
 }
 
+/*
+ * Unbind: undone before every other managed resource of the probe, so no
+ * ioctl or debugfs reader can reach the hardware after it. Doing teardown
+ * as a devm action also spares us platform_driver.remove, whose return type
+ * differs between the 6.1 and 6.12 kernels.
+ */
+static void mpc_unplug_action(void *data)
+{
+	struct mpc_device *mdev = data;
+
+	drm_dev_unplug(&mdev->drm);
+	/* Whoever still owns the counters loses them: the GPU is going away */
+	mpc_perfcnt_release(mdev, NULL);
+	pm_runtime_dont_use_autosuspend(mdev->dev);
+}
+
 static int mpc_probe(struct platform_device *pdev)
 {
 	struct mpc_device *mdev;
@@ -308,18 +327,7 @@ static int mpc_probe(struct platform_device *pdev)
 	ret = drm_dev_register(&mdev->drm, 0);
 	if (ret)
 		return ret;
-	return 0;
-}
-
-static MPC_PLATFORM_REMOVE_RET mpc_remove(struct platform_device *pdev)
-{
-	struct mpc_device *mdev = platform_get_drvdata(pdev);
-
-	drm_dev_unplug(&mdev->drm);
-	/* Whoever still owns the counters loses them: the GPU is going away */
-	mpc_perfcnt_release(mdev, NULL);
-	pm_runtime_dont_use_autosuspend(&pdev->dev);
-	MPC_PLATFORM_REMOVE_DONE;
+	return devm_add_action_or_reset(&pdev->dev, mpc_unplug_action, mdev);
 }
 
 static const struct of_device_id mpc_of_match[] = {
@@ -346,7 +354,6 @@ MODULE_DEVICE_TABLE(platform, mpc_id_table);
 
 static struct platform_driver mpc_platform_driver = {
 	.probe = mpc_probe,
-	.remove = mpc_remove,
 	.id_table = mpc_id_table,
 	.driver = {
 		.name = MPC_DRIVER_NAME,
@@ -355,7 +362,15 @@ static struct platform_driver mpc_platform_driver = {
 	},
 };
 
-static void mpc_sim_stop(void);
+static void mpc_sim_stop(void)
+{
+	if (mpc_sim_pdev)
+		platform_device_unregister(mpc_sim_pdev);
+	if (mpc_sim_instance)
+		mpc_sim_destroy(mpc_sim_instance);
+	mpc_sim_pdev = NULL;
+	mpc_sim_instance = NULL;
+}
 
 static int mpc_sim_start(void)
 {
@@ -388,16 +403,6 @@ static int mpc_sim_start(void)
 		return -ENODEV;
 	}
 	return 0;
-}
-
-static void mpc_sim_stop(void)
-{
-	if (mpc_sim_pdev)
-		platform_device_unregister(mpc_sim_pdev);
-	if (mpc_sim_instance)
-		mpc_sim_destroy(mpc_sim_instance);
-	mpc_sim_pdev = NULL;
-	mpc_sim_instance = NULL;
 }
 
 static int __init mpc_init(void)

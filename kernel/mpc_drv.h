@@ -215,6 +215,7 @@ struct mpc_stats {
  * @done: completed by the IRQ handlers when @wait is over.
  */
 struct mpc_perfcnt {
+	/* serialises enable/disable/sample; protects owner..last_timestamp_ns */
 	struct mutex lock;
 	struct drm_file *owner;
 	pid_t owner_pid;
@@ -226,6 +227,7 @@ struct mpc_perfcnt {
 	u64 last_timestamp_ns;
 	struct mpc_stats stats;
 
+	/* protects stats, wait, result, irq_timestamp_ns; taken in hard IRQs */
 	spinlock_t irq_lock;
 	enum mpc_wait wait;
 	int result;
@@ -280,9 +282,10 @@ struct mpc_device {
  * evaluate to the errno, so every rejection is one line and one return.
  */
 #define MPC_REJECT(mdev, err, fmt, ...) ({				\
+	int __mpc_err = (err);						\
 	drm_dbg_driver(&(mdev)->drm, "rejected (%d): " fmt "\n",	\
-		       err, ##__VA_ARGS__);				\
-	err; })
+		       __mpc_err, ##__VA_ARGS__);			\
+	__mpc_err; })
 
 static inline u32 gpu_read(struct mpc_device *mdev, u32 reg)
 {

@@ -21,7 +21,7 @@ static bool mpc_any_set(const __u64 *words, size_t n)
 }
 
 int mpc_ioctl_get_info(struct drm_device *drm, void *data,
-			      struct drm_file *file)
+		       struct drm_file *file)
 {
 	struct mpc_device *mdev = to_mpc_device(drm);
 	const struct mpc_features *f = &mdev->features;
@@ -61,7 +61,7 @@ int mpc_ioctl_get_info(struct drm_device *drm, void *data,
 }
 
 int mpc_ioctl_enable(struct drm_device *drm, void *data,
-			    struct drm_file *file)
+		     struct drm_file *file)
 {
 	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_enable *args = data;
@@ -105,7 +105,7 @@ int mpc_ioctl_enable(struct drm_device *drm, void *data,
 }
 
 int mpc_ioctl_dump(struct drm_device *drm, void *data,
-			  struct drm_file *file)
+		   struct drm_file *file)
 {
 	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_dump *args = data;

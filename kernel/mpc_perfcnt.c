@@ -430,7 +430,8 @@ int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va)
 	int ret = 0;
 
 	if (!IS_ALIGNED(va, PAGE_SIZE) || va + size > BIT_ULL(MPC_PT_VA_BITS))
-		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0x%llx not page aligned or beyond 48 bits", va);
+		return MPC_REJECT(mdev, -EINVAL,
+				  "GPU VA 0x%llx not page aligned or beyond 48 bits", va);
 
 	mutex_lock(&pc->lock);
 	if (pc->owner)

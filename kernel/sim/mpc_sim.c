@@ -170,6 +170,7 @@ struct mpc_sim {
 	struct hrtimer clean_timer;
 	struct hrtimer reset_timer;
 
+	/* protects the register file and the model: every member below */
 	spinlock_t lock;
 	u32 gpu_irq_raw;
 	u32 gpu_irq_mask;
@@ -195,7 +196,7 @@ struct mpc_sim {
 	struct sim_as as[SIM_NR_AS];
 	u32 load_pct;
 	u64 last_ns;
-	u64 (*acc)[64];
+	struct mpc_sim_row *acc;
 	__le32 *l2_data;
 	unsigned long *l2_dirty;
 	phys_addr_t *l2_pa;
@@ -453,7 +454,7 @@ static void sim_stage_dump(struct mpc_sim *sim, u64 ts)
 	u32 tiler_en = sim->tiler_broken ? 0 : sim->en_tiler;
 	unsigned int g, i, core;
 
-#define ROW(unit) (primary ? sim->acc[unit] : NULL)
+#define ROW(unit) (primary ? sim->acc[unit].c : NULL)
 	if (sim->prod->v4) {
 		for (g = 0; g < sim->nr_l2; g++) {
 			unsigned int base = g * MPC_V4_BLOCKS_PER_GROUP;
@@ -702,19 +703,32 @@ static u32 sim_as_read(struct mpc_sim *sim, u32 reg)
 		return 0;
 	as = &sim->as[asn];
 	switch (off) {
-	case 0x00: return lower_32_bits(as->transtab);
-	case 0x04: return upper_32_bits(as->transtab);
-	case 0x08: return lower_32_bits(as->memattr);
-	case 0x0c: return upper_32_bits(as->memattr);
-	case 0x10: return lower_32_bits(as->lockaddr);
-	case 0x14: return upper_32_bits(as->lockaddr);
-	case 0x1c: return as->faultstatus;
-	case 0x20: return lower_32_bits(as->faultaddress);
-	case 0x24: return upper_32_bits(as->faultaddress);
-	case 0x28: return 0;	/* AS_STATUS: commands complete at once */
-	case 0x30: return lower_32_bits(as->transcfg);
-	case 0x34: return upper_32_bits(as->transcfg);
-	default: return 0;
+	case 0x00:
+		return lower_32_bits(as->transtab);
+	case 0x04:
+		return upper_32_bits(as->transtab);
+	case 0x08:
+		return lower_32_bits(as->memattr);
+	case 0x0c:
+		return upper_32_bits(as->memattr);
+	case 0x10:
+		return lower_32_bits(as->lockaddr);
+	case 0x14:
+		return upper_32_bits(as->lockaddr);
+	case 0x1c:
+		return as->faultstatus;
+	case 0x20:
+		return lower_32_bits(as->faultaddress);
+	case 0x24:
+		return upper_32_bits(as->faultaddress);
+	case 0x28:
+		return 0;	/* AS_STATUS: commands complete at once */
+	case 0x30:
+		return lower_32_bits(as->transcfg);
+	case 0x34:
+		return upper_32_bits(as->transcfg);
+	default:
+		return 0;
 	}
 }
 
@@ -727,14 +741,22 @@ static void sim_as_write(struct mpc_sim *sim, u32 reg, u32 val)
 		return;
 	as = &sim->as[asn];
 	switch (off) {
-	case 0x00: sim_set_lo(&as->transtab, val); break;
-	case 0x04: sim_set_hi(&as->transtab, val); break;
-	case 0x08: sim_set_lo(&as->memattr, val); break;
-	case 0x0c: sim_set_hi(&as->memattr, val); break;
-	case 0x10: sim_set_lo(&as->lockaddr, val); break;
-	case 0x14: sim_set_hi(&as->lockaddr, val); break;
-	case 0x30: sim_set_lo(&as->transcfg, val); break;
-	case 0x34: sim_set_hi(&as->transcfg, val); break;
+	case 0x00:
+		sim_set_lo(&as->transtab, val); break;
+	case 0x04:
+		sim_set_hi(&as->transtab, val); break;
+	case 0x08:
+		sim_set_lo(&as->memattr, val); break;
+	case 0x0c:
+		sim_set_hi(&as->memattr, val); break;
+	case 0x10:
+		sim_set_lo(&as->lockaddr, val); break;
+	case 0x14:
+		sim_set_hi(&as->lockaddr, val); break;
+	case 0x30:
+		sim_set_lo(&as->transcfg, val); break;
+	case 0x34:
+		sim_set_hi(&as->transcfg, val); break;
 	case 0x18:
 		/* No TLB is modelled: LOCK, UNLOCK and the flushes are no-ops */
 		if (val == AS_COMMAND_UPDATE) {
@@ -750,48 +772,87 @@ static void sim_as_write(struct mpc_sim *sim, u32 reg, u32 val)
 static u32 sim_read_locked(struct mpc_sim *sim, u32 reg)
 {
 	switch (reg) {
-	case GPU_ID: return sim->prod->gpu_id;
-	case GPU_L2_FEATURES: return sim->prod->l2_features;
-	case GPU_MEM_FEATURES: return sim->mem_features;
-	case GPU_MMU_FEATURES: return SIM_MMU_FEATURES;
-	case GPU_AS_PRESENT: return GENMASK(SIM_NR_AS - 1, 0);
-	case GPU_JS_PRESENT: return SIM_JS_PRESENT;
-	case GPU_INT_RAWSTAT: return sim->gpu_irq_raw;
-	case GPU_INT_MASK: return sim->gpu_irq_mask;
-	case GPU_INT_STAT: return sim->gpu_irq_raw & sim->gpu_irq_mask;
+	case GPU_ID:
+		return sim->prod->gpu_id;
+	case GPU_L2_FEATURES:
+		return sim->prod->l2_features;
+	case GPU_MEM_FEATURES:
+		return sim->mem_features;
+	case GPU_MMU_FEATURES:
+		return SIM_MMU_FEATURES;
+	case GPU_AS_PRESENT:
+		return GENMASK(SIM_NR_AS - 1, 0);
+	case GPU_JS_PRESENT:
+		return SIM_JS_PRESENT;
+	case GPU_INT_RAWSTAT:
+		return sim->gpu_irq_raw;
+	case GPU_INT_MASK:
+		return sim->gpu_irq_mask;
+	case GPU_INT_STAT:
+		return sim->gpu_irq_raw & sim->gpu_irq_mask;
 	case GPU_STATUS:
 		return (sim->sample_pending || sim->clean_pending ? GPU_STATUS_ACTIVE : 0) |
 		       (sim->sample_pending ? GPU_STATUS_PRFCNT_ACTIVE : 0);
-	case GPU_FAULT_STATUS: return sim->fault_status;
-	case GPU_FAULT_ADDRESS_LO: return lower_32_bits(sim->fault_address);
-	case GPU_FAULT_ADDRESS_HI: return upper_32_bits(sim->fault_address);
-	case GPU_PERFCNT_BASE_LO: return lower_32_bits(sim->perfcnt_base);
-	case GPU_PERFCNT_BASE_HI: return upper_32_bits(sim->perfcnt_base);
-	case GPU_PERFCNT_CFG: return sim->perfcnt_cfg;
-	case GPU_PRFCNT_JM_EN: return sim->en_jm;
-	case GPU_PRFCNT_SHADER_EN: return sim->en_shader;
-	case GPU_PRFCNT_TILER_EN: return sim->en_tiler;
-	case GPU_PRFCNT_MMU_L2_EN: return sim->en_mmu_l2;
-	case GPU_CYCLE_COUNT_LO: return lower_32_bits(sim_cycle_count(sim));
-	case GPU_CYCLE_COUNT_HI: return upper_32_bits(sim_cycle_count(sim));
-	case GPU_TIMESTAMP_LO: return lower_32_bits(sim_timestamp());
-	case GPU_TIMESTAMP_HI: return upper_32_bits(sim_timestamp());
-	case GPU_SHADER_PRESENT_LO: return lower_32_bits(sim->shader_present);
-	case GPU_SHADER_PRESENT_HI: return upper_32_bits(sim->shader_present);
-	case GPU_TILER_PRESENT_LO: return 1;
-	case GPU_L2_PRESENT_LO: return lower_32_bits(sim->l2_present);
-	case GPU_L2_PRESENT_HI: return upper_32_bits(sim->l2_present);
-	case GPU_SHADER_READY_LO: return lower_32_bits(sim->shader_ready);
-	case GPU_SHADER_READY_HI: return upper_32_bits(sim->shader_ready);
-	case GPU_TILER_READY_LO: return lower_32_bits(sim->tiler_ready);
-	case GPU_L2_READY_LO: return lower_32_bits(sim->l2_ready);
-	case GPU_L2_READY_HI: return upper_32_bits(sim->l2_ready);
-	case JOB_INT_RAWSTAT: return sim->job_irq_raw;
-	case JOB_INT_MASK: return sim->job_irq_mask;
-	case JOB_INT_STAT: return sim->job_irq_raw & sim->job_irq_mask;
-	case MMU_INT_RAWSTAT: return sim->mmu_irq_raw;
-	case MMU_INT_MASK: return sim->mmu_irq_mask;
-	case MMU_INT_STAT: return sim->mmu_irq_raw & sim->mmu_irq_mask;
+	case GPU_FAULT_STATUS:
+		return sim->fault_status;
+	case GPU_FAULT_ADDRESS_LO:
+		return lower_32_bits(sim->fault_address);
+	case GPU_FAULT_ADDRESS_HI:
+		return upper_32_bits(sim->fault_address);
+	case GPU_PERFCNT_BASE_LO:
+		return lower_32_bits(sim->perfcnt_base);
+	case GPU_PERFCNT_BASE_HI:
+		return upper_32_bits(sim->perfcnt_base);
+	case GPU_PERFCNT_CFG:
+		return sim->perfcnt_cfg;
+	case GPU_PRFCNT_JM_EN:
+		return sim->en_jm;
+	case GPU_PRFCNT_SHADER_EN:
+		return sim->en_shader;
+	case GPU_PRFCNT_TILER_EN:
+		return sim->en_tiler;
+	case GPU_PRFCNT_MMU_L2_EN:
+		return sim->en_mmu_l2;
+	case GPU_CYCLE_COUNT_LO:
+		return lower_32_bits(sim_cycle_count(sim));
+	case GPU_CYCLE_COUNT_HI:
+		return upper_32_bits(sim_cycle_count(sim));
+	case GPU_TIMESTAMP_LO:
+		return lower_32_bits(sim_timestamp());
+	case GPU_TIMESTAMP_HI:
+		return upper_32_bits(sim_timestamp());
+	case GPU_SHADER_PRESENT_LO:
+		return lower_32_bits(sim->shader_present);
+	case GPU_SHADER_PRESENT_HI:
+		return upper_32_bits(sim->shader_present);
+	case GPU_TILER_PRESENT_LO:
+		return 1;
+	case GPU_L2_PRESENT_LO:
+		return lower_32_bits(sim->l2_present);
+	case GPU_L2_PRESENT_HI:
+		return upper_32_bits(sim->l2_present);
+	case GPU_SHADER_READY_LO:
+		return lower_32_bits(sim->shader_ready);
+	case GPU_SHADER_READY_HI:
+		return upper_32_bits(sim->shader_ready);
+	case GPU_TILER_READY_LO:
+		return lower_32_bits(sim->tiler_ready);
+	case GPU_L2_READY_LO:
+		return lower_32_bits(sim->l2_ready);
+	case GPU_L2_READY_HI:
+		return upper_32_bits(sim->l2_ready);
+	case JOB_INT_RAWSTAT:
+		return sim->job_irq_raw;
+	case JOB_INT_MASK:
+		return sim->job_irq_mask;
+	case JOB_INT_STAT:
+		return sim->job_irq_raw & sim->job_irq_mask;
+	case MMU_INT_RAWSTAT:
+		return sim->mmu_irq_raw;
+	case MMU_INT_MASK:
+		return sim->mmu_irq_mask;
+	case MMU_INT_STAT:
+		return sim->mmu_irq_raw & sim->mmu_irq_mask;
 	default:
 		if (reg >= MMU_AS(0) && reg < MMU_AS(SIM_NR_AS))
 			return sim_as_read(sim, reg);
@@ -831,16 +892,26 @@ static void sim_write_locked(struct mpc_sim *sim, u32 reg, u32 val)
 	u64 v = val;
 
 	switch (reg) {
-	case GPU_INT_CLEAR: sim->gpu_irq_raw &= ~val; break;
-	case GPU_INT_MASK: sim->gpu_irq_mask = val; break;
-	case GPU_CMD: sim_command(sim, val); break;
-	case GPU_PERFCNT_BASE_LO: sim_set_lo(&sim->perfcnt_base, val); break;
-	case GPU_PERFCNT_BASE_HI: sim_set_hi(&sim->perfcnt_base, val); break;
-	case GPU_PERFCNT_CFG: sim_write_cfg(sim, val); break;
-	case GPU_PRFCNT_JM_EN: sim->en_jm = val; break;
-	case GPU_PRFCNT_SHADER_EN: sim->en_shader = val; break;
-	case GPU_PRFCNT_TILER_EN: sim->en_tiler = val; break;
-	case GPU_PRFCNT_MMU_L2_EN: sim->en_mmu_l2 = val; break;
+	case GPU_INT_CLEAR:
+		sim->gpu_irq_raw &= ~val; break;
+	case GPU_INT_MASK:
+		sim->gpu_irq_mask = val; break;
+	case GPU_CMD:
+		sim_command(sim, val); break;
+	case GPU_PERFCNT_BASE_LO:
+		sim_set_lo(&sim->perfcnt_base, val); break;
+	case GPU_PERFCNT_BASE_HI:
+		sim_set_hi(&sim->perfcnt_base, val); break;
+	case GPU_PERFCNT_CFG:
+		sim_write_cfg(sim, val); break;
+	case GPU_PRFCNT_JM_EN:
+		sim->en_jm = val; break;
+	case GPU_PRFCNT_SHADER_EN:
+		sim->en_shader = val; break;
+	case GPU_PRFCNT_TILER_EN:
+		sim->en_tiler = val; break;
+	case GPU_PRFCNT_MMU_L2_EN:
+		sim->en_mmu_l2 = val; break;
 	case GPU_SHADER_PWRON_LO:
 	case GPU_SHADER_PWRON_HI:
 	case GPU_SHADER_PWROFF_LO:
@@ -859,10 +930,14 @@ static void sim_write_locked(struct mpc_sim *sim, u32 reg, u32 val)
 		sim_power(sim, &sim->l2_ready, sim->l2_present,
 			  reg & 4 ? v << 32 : v, reg < GPU_L2_PWROFF_LO);
 		break;
-	case JOB_INT_CLEAR: sim->job_irq_raw &= ~val; break;
-	case JOB_INT_MASK: sim->job_irq_mask = val; break;
-	case MMU_INT_CLEAR: sim->mmu_irq_raw &= ~val; break;
-	case MMU_INT_MASK: sim->mmu_irq_mask = val; break;
+	case JOB_INT_CLEAR:
+		sim->job_irq_raw &= ~val; break;
+	case JOB_INT_MASK:
+		sim->job_irq_mask = val; break;
+	case MMU_INT_CLEAR:
+		sim->mmu_irq_raw &= ~val; break;
+	case MMU_INT_MASK:
+		sim->mmu_irq_mask = val; break;
 	default:
 		if (reg >= MMU_AS(0) && reg < MMU_AS(SIM_NR_AS))
 			sim_as_write(sim, reg, val);

@@ -93,7 +93,16 @@ struct mpc_sim_model_input {
 	bool l2_powered;
 };
 
+/**
+ * struct mpc_sim_row - the 64-bit counters of one unit, by counter index
+ * @c: counters; the header indices 0-3 are never used.
+ */
+struct mpc_sim_row {
+	u64 c[64];
+};
+
 const struct mpc_sim_product *mpc_sim_product_find(const char *name);
-void mpc_sim_model_step(const struct mpc_sim_model_input *in, u64 (*acc)[64]);
+void mpc_sim_model_step(const struct mpc_sim_model_input *in,
+			struct mpc_sim_row *acc);
 
 #endif /* MPC_SIM_H */

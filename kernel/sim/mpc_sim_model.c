@@ -123,14 +123,15 @@ static void add(u64 *block, const struct mpc_sim_product *p,
 /**
  * mpc_sim_model_step() - add one time step of activity to the counters
  * @in: elapsed cycles, load and power state.
- * @acc: 64-bit counters, one row of 64 per unit (see SIM_UNIT_*).
+ * @acc: counters, one row per unit (see SIM_UNIT_*).
  */
-void mpc_sim_model_step(const struct mpc_sim_model_input *in, u64 (*acc)[64])
+void mpc_sim_model_step(const struct mpc_sim_model_input *in,
+			struct mpc_sim_row *acc)
 {
 	const struct mpc_sim_product *p = in->prod;
 	u64 active = pct(in->cycles, in->load_pct);
-	u64 *jm = acc[SIM_UNIT_JM];
-	u64 *ti = acc[SIM_UNIT_TILER];
+	u64 *jm = acc[SIM_UNIT_JM].c;
+	u64 *ti = acc[SIM_UNIT_TILER].c;
 	unsigned int i, core, k = 0;
 
 	if (!active)
@@ -153,7 +154,7 @@ void mpc_sim_model_step(const struct mpc_sim_model_input *in, u64 (*acc)[64])
 		u64 rd_beats = pct(lookups, 25), wr_beats = pct(lookups, 10);
 
 		for (i = 0; i < in->nr_l2; i++) {
-			u64 *l2 = acc[SIM_UNIT_L2(i)];
+			u64 *l2 = acc[SIM_UNIT_L2(i)].c;
 
 			add(l2, p, SIM_L2_LOOKUP, lookups);
 			add(l2, p, SIM_L2_READ_LOOKUP, pct(lookups, 70));
@@ -167,7 +168,7 @@ void mpc_sim_model_step(const struct mpc_sim_model_input *in, u64 (*acc)[64])
 
 	/* Cores share the work unevenly: each one is a little less busy */
 	for (core = 0; core < 64; core++) {
-		u64 *sc = acc[SIM_UNIT_CORE(in->nr_l2, core)];
+		u64 *sc = acc[SIM_UNIT_CORE(in->nr_l2, core)].c;
 		u64 busy, quads;
 
 		if (!(in->shader_powered & BIT_ULL(core)))

@@ -18,6 +18,8 @@
 #ifndef _UAPI_MALI_PERFCNT_DRM_H_
 #define _UAPI_MALI_PERFCNT_DRM_H_
 
+#include <linux/const.h>
+
 #include "drm.h"
 
 #if defined(__cplusplus)
@@ -56,11 +58,11 @@ enum drm_mali_perfcnt_layout {
 };
 
 /** @MALI_PERFCNT_CAP_SIMULATED: the device is the built-in GPU simulator. */
-#define MALI_PERFCNT_CAP_SIMULATED	(1ULL << 0)
+#define MALI_PERFCNT_CAP_SIMULATED	_BITULL(0)
 /** @MALI_PERFCNT_CAP_SET_SECONDARY: counter set 1 can be selected. */
-#define MALI_PERFCNT_CAP_SET_SECONDARY	(1ULL << 1)
+#define MALI_PERFCNT_CAP_SET_SECONDARY	_BITULL(1)
 /** @MALI_PERFCNT_CAP_HW_ISSUE_8186: the PRLAM-8186 workaround is applied. */
-#define MALI_PERFCNT_CAP_HW_ISSUE_8186	(1ULL << 2)
+#define MALI_PERFCNT_CAP_HW_ISSUE_8186	_BITULL(2)
 
 /**
  * struct drm_mali_perfcnt_get_info - describe the GPU and its dump layout
@@ -120,7 +122,7 @@ struct drm_mali_perfcnt_get_info {
  * Without this flag the four mask fields must be zero and every counter of
  * every block is enabled (0xffff: bit n enables counters 4n..4n+3).
  */
-#define MALI_PERFCNT_ENABLE_F_MASKS	(1U << 0)
+#define MALI_PERFCNT_ENABLE_F_MASKS	0x1U
 
 /**
  * struct drm_mali_perfcnt_enable - take and configure, or release, the counters
