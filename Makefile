@@ -6,6 +6,8 @@
 #   make user            build libmaliperfcnt and the mali-perfcnt tool
 #   make check           host unit tests + the kselftest suite in QEMU on every
 #                        installed Debian kernel; ends with "N passed, N failed"
+#   make check-debug     the same on a debug kernel (KASAN, lockdep, kmemleak,
+#                        fault injection) with KUnit; ends with "N passed, N failed"
 #   make demo            boot a VM with the simulator at 50% load, print counters
 #   make bench           userspace decode/derive benchmark
 #   make deps            install the Debian packages the above need
@@ -14,7 +16,7 @@ KREL	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KREL)/build
 PWD	:= $(shell pwd)
 
-.PHONY: all modules clean user selftests check demo bench deps sparse checkpatch
+.PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch
 
 all: modules
 
@@ -37,6 +39,10 @@ deps:
 
 check:
 	./scripts/check.sh
+
+# The suite again on a KASAN/lockdep/kmemleak/fault-injection kernel, plus KUnit.
+check-debug:
+	./scripts/check-debug.sh
 
 demo:
 	./scripts/demo.sh
