@@ -9,6 +9,7 @@
 #     --selftests DIR copy the executables of DIR to /mpc/selftests
 #     --user          add user/build/mali-perfcnt (+ its shared libraries),
 #                     user/build/mpc-fmtcheck and user/tests/ if they exist
+#     --file SRC:DST  add one more file at DST
 #
 # Layout of the image: /init (scripts/vm/init), /bin/busybox with its
 # applets, /lib/modules/KREL/{kernel,extra} with the in-tree modules the
@@ -16,13 +17,14 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-module= run= selftests= user=0
+module= run= selftests= user=0 files=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module)	module=$2; shift 2 ;;
 	--run)		run=$2; shift 2 ;;
 	--selftests)	selftests=$2; shift 2 ;;
 	--user)		user=1; shift ;;
+	--file)		files+=("$2"); shift 2 ;;
 	-*)		die "unknown option $1" ;;
 	*)		break ;;
 	esac
@@ -115,6 +117,11 @@ if [ "$user" = 1 ]; then
 		copy_elf /bin/bash
 	fi
 fi
+
+for f in ${files[@]+"${files[@]}"}; do
+	mkdir -p "$stage$(dirname "${f#*:}")"
+	cp "${f%%:*}" "$stage${f#*:}"
+done
 
 mkdir -p "$(dirname "$out")"
 (cd "$stage" && find . -print0 | sort -z |

@@ -29,6 +29,7 @@ FIXTURE_VARIANT(mpc) {
 	const char *params;		/* module parameters */
 	const char *product;		/* GET_INFO.product */
 	uint32_t product_id;		/* GPU_ID[31:16], masked */
+	uint32_t product_id2;		/* another valid one, 0: none */
 	uint32_t product_mask;
 	uint32_t layout;
 	uint32_t nr_sets;		/* counter sets */
@@ -76,11 +77,12 @@ FIXTURE_VARIANT_ADD(mpc, g52) {
 	.compute_active = 22,
 };
 
-/* Valhall-JM. */
+/* Valhall-JM (0x9003 is the MediaTek MT8192 G57). */
 FIXTURE_VARIANT_ADD(mpc, g57) {
 	.params = "sim=g57",
 	.product = "Mali-G57",
 	.product_id = 0x9001,
+	.product_id2 = 0x9003,
 	.product_mask = 0xf00f,
 	.layout = MALI_PERFCNT_LAYOUT_V5,
 	.nr_sets = 2,

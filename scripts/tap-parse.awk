@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Parse the TAP sections of a test log into one line per test case:
+#   scope <TAB> pass|fail|skip <TAB> section/name <TAB> reason
+# Sections are delimited by "=== BEGIN name" / "=== END name rc=N" (the VM
+# runner); with -v section=NAME the whole input is one section. Only
+# top-level result lines count. A section that planned more tests than it
+# reported, or never ended, adds a failing case. The output of each failing
+# test (the lines since the previous result) is appended to -v faillog=FILE.
+#
+#   awk -v scope=6.1.0-57-amd64 [-v section=NAME -v exit_rc=N] \
+#       -v faillog=F -f tap-parse.awk LOG
+
+function start(name) {
+	sec = name; open_ = 1; planned = -1; seen = 0; nbuf = 0; failed = 0
+}
+
+function finish(how) {
+	if (!open_)
+		return
+	if (how != "")
+		emit("fail", sec "/" how, "")
+	else if (planned >= 0 && seen < planned)
+		emit("fail", sec "/incomplete",
+		     (planned - seen) " of " planned " planned tests never reported")
+	else if (rc != "" && rc != 0 && !failed)
+		emit("fail", sec "/exit-status", "exited " rc " without a failing test")
+	open_ = 0
+}
+
+function emit(status, name, reason,   i) {
+	printf "%s\t%s\t%s\t%s\n", scope, status, name, reason
+	if (status == "fail")
+		failed++
+	if (status == "fail" && faillog != "") {
+		printf "---- %s: %s %s\n", scope, name, reason >> faillog
+		for (i = 1; i <= nbuf; i++)
+			print buf[i] >> faillog
+	}
+	nbuf = 0
+}
+
+BEGIN {
+	open_ = 0
+	if (section != "")
+		start(section)
+}
+
+/^=== BEGIN / {
+	finish("never ended (crashed or timed out)")
+	start($3)
+	rc = ""
+	next
+}
+/^=== END / {
+	if (open_ && $3 == sec) {
+		rc = $4; sub(/^rc=/, "", rc)
+		finish("")
+	}
+	next
+}
+!open_ { next }
+/^1\.\.[0-9]+/ { planned = substr($1, 4) + 0; next }
+/^(not )?ok [0-9]+/ {
+	line = $0
+	status = ($1 == "not") ? "fail" : "pass"
+	name = line
+	sub(/^(not )?ok [0-9]+ *-? */, "", name)
+	reason = ""
+	if (match(name, / *# */)) {
+		directive = substr(name, RSTART + RLENGTH)
+		name = substr(name, 1, RSTART - 1)
+		if (toupper(substr(directive, 1, 4)) == "SKIP") {
+			status = "skip"
+			reason = substr(directive, 5)
+			sub(/^ */, "", reason)
+		} else if (toupper(substr(directive, 1, 4)) == "TODO") {
+			status = "skip"
+			reason = "TODO " substr(directive, 5)
+		}
+	}
+	seen++
+	buf[++nbuf] = line
+	emit(status, sec "/" name, reason)
+	next
+}
+{ buf[++nbuf] = $0; if (nbuf > 400) { for (i = 1; i < 400; i++) buf[i] = buf[i + 1]; nbuf = 399 } }
+END {
+	if (section != "")
+		rc = exit_rc
+	finish(section != "" ? "" : "never ended (crashed or timed out)")
+}

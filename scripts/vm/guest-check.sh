@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /mpc/run of the `make check` VM (busybox sh): runs every selftest binary
+# and then the userspace end-to-end test, each as a TAP section between
+# "=== BEGIN name" and "=== END name rc=N" lines that scripts/check.sh
+# parses on the host. Exit status: 0 when every section exited 0.
+
+rc=0
+krel=$(cat /mpc/krel)
+
+section() {
+	name=$1
+	shift
+	echo "=== BEGIN $name"
+	"$@"
+	r=$?
+	echo "=== END $name rc=$r"
+	[ "$r" -eq 0 ] || rc=1
+}
+
+if [ -d /mpc/selftests ]; then
+	# Tests time themselves out per test; this bounds a wedged binary.
+	tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
+	for t in uapi_test sim_test stress_test; do
+		[ -x "/mpc/selftests/$t" ] || continue
+		# shellcheck disable=SC2046 # harness options, e.g. -v g52 -t name
+		section "$t" timeout "${tmo:-600}" "/mpc/selftests/$t" \
+			$(cat /mpc/selftest-args 2>/dev/null)
+	done
+fi
+
+# Find the debugfs directory of the device (dri/N on 6.1, dri/<name> on 6.12).
+mpc_debugfs() {
+	for d in /sys/kernel/debug/dri/*; do
+		case "$(cat "$d/name" 2>/dev/null)" in
+		mali_perfcnt*)
+			[ -e "$d/gpu_info" ] && { echo "$d"; return 0; } ;;
+		esac
+	done
+	return 1
+}
+
+if [ -f /mpc/user/tests/e2e.sh ]; then
+	rmmod mali_perfcnt 2>/dev/null
+	if modprobe mali_perfcnt sim=g52 sim_cores=0xb sim_l2=2; then
+		shell=sh
+		[ -x /bin/bash ] && shell=/bin/bash
+		section e2e env MPC_TOOL=/mpc/user/mali-perfcnt \
+			MPC_DEBUGFS="$(mpc_debugfs)" \
+			MPC_FMTCHECK=/mpc/user/mpc-fmtcheck \
+			timeout 600 "$shell" /mpc/user/tests/e2e.sh
+	else
+		echo "=== BEGIN e2e"
+		echo "1..1"
+		echo "not ok 1 e2e_module_load # modprobe mali_perfcnt sim=g52 failed"
+		echo "=== END e2e rc=1"
+		rc=1
+	fi
+	rmmod mali_perfcnt 2>/dev/null
+fi
+
+exit $rc
