@@ -6,8 +6,8 @@
 # "=== BEGIN name" and "=== END name rc=N" lines that scripts/check.sh
 # parses on the host. Exit status: 0 when every section exited 0.
 
+. /mpc/lib.sh
 rc=0
-krel=$(cat /mpc/krel)
 
 section() {
 	name=$1
@@ -29,17 +29,6 @@ if [ -d /mpc/selftests ]; then
 			$(cat /mpc/selftest-args 2>/dev/null)
 	done
 fi
-
-# Find the debugfs directory of the device (dri/N on 6.1, dri/<name> on 6.12).
-mpc_debugfs() {
-	for d in /sys/kernel/debug/dri/*; do
-		case "$(cat "$d/name" 2>/dev/null)" in
-		mali_perfcnt*)
-			[ -e "$d/gpu_info" ] && { echo "$d"; return 0; } ;;
-		esac
-	done
-	return 1
-}
 
 if [ -f /mpc/user/tests/e2e.sh ]; then
 	rmmod mali_perfcnt 2>/dev/null

@@ -42,6 +42,7 @@ mkdir -p "$stage/lib/modules/$krel/extra"
 cp /bin/busybox "$stage/bin/busybox"
 install -m 0755 "$MPC_ROOT/scripts/vm/init" "$stage/init"
 install -m 0755 "$run" "$stage/mpc/run"
+install -m 0644 "$MPC_ROOT/scripts/vm/guest-lib.sh" "$stage/mpc/lib.sh"
 echo "$krel" > "$stage/mpc/krel"
 
 # copy_elf FILE: copy an executable and every shared library it needs

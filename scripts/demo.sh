@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `make demo`: boot a VM (the Debian 6.1 kernel) with the simulated Mali-G52
+# at 50% load and print what the driver reports: perfcnt_counters after one
+# second, then `mali-perfcnt stat -I 200 -n 3` when the tool is built.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$MPC_ROOT"
+
+"$MPC_ROOT/scripts/deps.sh"
+krel=${MPC_DEMO_KERNEL:-$(mpc_kernels | sed -n 1p)}
+[ -n "$krel" ] || die "no Debian 6.1 kernel installed"
+out=$MPC_BUILD/demo
+kdir=$MPC_BUILD/kmod/$krel
+mkdir -p "$out"
+
+log "== build mali_perfcnt.ko for $krel"
+rm -rf "$kdir"
+mkdir -p "$kdir"
+tar -C "$MPC_ROOT" -cf - Kbuild Makefile kernel uapi | tar -C "$kdir" -xf -
+make -C "$kdir" KDIR="/lib/modules/$krel/build" -j2 >"$out/build.log" 2>&1 ||
+	{ cat "$out/build.log"; die "module build failed"; }
+user=()
+if [ -f user/Makefile ]; then
+	log "== build user/"
+	if make -C user -j2 >"$out/user-build.log" 2>&1; then
+		user=(--user)
+	else
+		log "user/ does not build, demo without the tool (see $out/user-build.log)"
+	fi
+fi
+scripts/vm/mkinitramfs.sh --module "$kdir/mali_perfcnt.ko" \
+	--run scripts/vm/guest-demo.sh ${user[@]+"${user[@]}"} \
+	"$krel" "$out/initramfs.cpio.gz"
+
+log "== boot $krel"
+rc=0
+scripts/vm/boot.sh "$krel" "$out/initramfs.cpio.gz" "$out/vm" 300 || rc=$?
+grep -v -e '^=== ' -e '^TAP version' -e '^1\.\.' "$out/vm/output.log" || true
+case $rc in
+0)	;;
+124)	die "the VM hung (console: $out/vm/console.log)" ;;
+125)	tail -n 40 "$out/vm/console.log"; die "the VM died without reporting" ;;
+*)	die "the demo failed in the VM (rc $rc)" ;;
+esac
