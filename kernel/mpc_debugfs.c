@@ -63,6 +63,7 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gpu_freq_hz: %llu\n", mdev->gpu_freq_hz);
 	seq_printf(m, "simulated: %d\n", !!mdev->sim);
 	seq_printf(m, "hw_issue_8186: %d\n", f->hw_issue_8186);
+	seq_printf(m, "pgtable: %s\n", mpc_vm_backend_name(mdev));
 
 	mutex_lock(&pc->lock);
 	seq_printf(m, "enabled: %d\n", !!pc->owner);

@@ -15,6 +15,7 @@
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
+#include <linux/property.h>
 #include <linux/regulator/consumer.h>
 #include <linux/reset.h>
 #include <drm/drm_drv.h>
@@ -292,6 +293,7 @@ static int mpc_probe(struct platform_device *pdev)
 	mdev->dev = &pdev->dev;
 	platform_set_drvdata(pdev, mdev);
 
+	mdev->coherent = device_get_dma_attr(&pdev->dev) == DEV_DMA_COHERENT;
 	if (dev_get_platdata(&pdev->dev))
 		ret = mpc_probe_sim(pdev, mdev);
 	else

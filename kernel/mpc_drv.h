@@ -137,14 +137,25 @@ struct mpc_pt_page {
 	dma_addr_t dma;
 };
 
+struct io_pgtable_ops;
+struct mpc_vm_backend;
+
 /**
  * struct mpc_vm - the translation tables of the perfcnt address space
- * @tables: every table page; the first one is the level-0 root.
- * @root: level-0 table.
+ * @backend: who writes the tables (see mpc_mmu.c), NULL when not set up.
+ * @transtab: AS_TRANSTAB value that points the MMU at the tables.
+ * @memattr: AS_MEMATTR value matching the tables' attribute indices.
+ * @tables: builtin backend: every table page; the first is the root.
+ * @root: builtin backend: level-0 table.
+ * @iop: io-pgtable backend: the kernel's page-table operations.
  */
 struct mpc_vm {
+	const struct mpc_vm_backend *backend;
+	u64 transtab;
+	u64 memattr;
 	struct list_head tables;
 	struct mpc_pt_page *root;
+	struct io_pgtable_ops *iop;
 };
 
 /**
@@ -246,10 +257,12 @@ struct mpc_perfcnt {
  * @nr_clks: number of @clks.
  * @regulator: optional "mali" supply (real hardware).
  * @rstc: optional reset lines (real hardware).
+ * @coherent: the GPU's memory accesses are cache coherent with the CPU.
  * @gpu_irq: Linux IRQ number of the GPU line.
  * @mmu_irq: Linux IRQ number of the MMU line.
  * @suspended: the GPU is runtime-suspended: IRQ handlers must not touch it.
  * @features: what the GPU reported at probe.
+ * @vm_backend: how translation tables are written for this GPU.
  * @gpu_freq_hz: GPU clock rate, 0 when unknown.
  * @live_allocs: allocations the module holds now (debugfs, leak tests).
  * @live_bytes: bytes of those allocations.
@@ -265,10 +278,12 @@ struct mpc_device {
 	int nr_clks;
 	struct regulator *regulator;
 	struct reset_control *rstc;
+	bool coherent;
 	int gpu_irq;
 	int mmu_irq;
 	atomic_t suspended;
 	struct mpc_features features;
+	const struct mpc_vm_backend *vm_backend;
 	u64 gpu_freq_hz;
 	atomic_t live_allocs;
 	atomic64_t live_bytes;
@@ -335,6 +350,8 @@ void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 
 /* mpc_mmu.c */
 int mpc_mmu_init(struct mpc_device *mdev);
+const char *mpc_vm_backend_name(struct mpc_device *mdev);
+int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
 int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 	       const dma_addr_t *dma, unsigned int nr_pages);
 void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,

@@ -4,24 +4,55 @@
  *
  * PERFCNT_CFG.AS names the address space through which the GPU writes the
  * dump, so the buffer needs a GPU virtual address in that address space.
- * We build translation tables in the legacy Mali LPAE format (4 KiB granule,
- * four levels, 48-bit VA), which every job-manager Mali from T600 to the
- * Valhall-JM parts walks, and point AS_TRANSTAB at them. The MMU's identity
- * mode would be simpler but is not a mode every JM GPU offers, and real
- * translation keeps the GPU unable to write anywhere but our buffer.
+ * The tables are in the legacy Mali LPAE format (4 KiB granule, four levels,
+ * 48-bit VA), which every job-manager Mali from T600 to the Valhall-JM parts
+ * walks, and AS_TRANSTAB points at them. The MMU's identity mode would be
+ * simpler but is not a mode every JM GPU offers, and real translation keeps
+ * the GPU unable to write anywhere but our buffer.
  *
- * The tables are small (one page per level for a dump of a few pages) and
- * are written by the CPU, then handed to the GPU with a DMA sync.
+ * Two backends write the tables, behind struct mpc_vm_backend:
+ *  - "io-pgtable": the kernel's ARM_MALI_LPAE page-table code, as panfrost
+ *    uses it. Built where the kernel has it (arm64; x86 debug kernels).
+ *  - "builtin": a minimal writer of the same format, for kernels without
+ *    io-pgtable (the x86_64 Debian kernels). The dump is a few pages, so it
+ *    only ever needs one table per level.
+ * Module parameter pgtable=auto|builtin|io-pgtable picks one (auto prefers
+ * io-pgtable).
  */
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
+#include <linux/io-pgtable.h>
 #include <linux/iopoll.h>
 #include <linux/list.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "mpc_drv.h"
 
 #define MPC_AS_TIMEOUT_US	10000
+
+static char *mpc_pgtable = "auto";
+module_param_named(pgtable, mpc_pgtable, charp, 0444);
+MODULE_PARM_DESC(pgtable, "Translation table writer: auto, builtin or io-pgtable");
+
+/**
+ * struct mpc_vm_backend - a writer of Mali LPAE translation tables
+ * @name: shown in debugfs gpu_info.
+ * @init: create empty tables; set &mpc_vm.transtab and &mpc_vm.memattr.
+ * @map: map one 4 KiB page read-write.
+ * @unmap: remove the translation of one page.
+ * @fini: free all tables.
+ */
+struct mpc_vm_backend {
+	const char *name;
+	int (*init)(struct mpc_device *mdev, struct mpc_vm *vm);
+	int (*map)(struct mpc_device *mdev, struct mpc_vm *vm, u64 va, dma_addr_t dma);
+	void (*unmap)(struct mpc_device *mdev, struct mpc_vm *vm, u64 va);
+	void (*fini)(struct mpc_device *mdev, struct mpc_vm *vm);
+};
+
+/* ---- builtin backend ----------------------------------------------------- */
 
 static struct mpc_pt_page *mpc_pt_alloc(struct mpc_device *mdev, struct mpc_vm *vm)
 {
@@ -63,12 +94,7 @@ static void mpc_pt_sync(struct mpc_device *mdev, struct mpc_pt_page *pt)
 	dma_sync_single_for_device(mdev->dev, pt->dma, PAGE_SIZE, DMA_TO_DEVICE);
 }
 
-/**
- * mpc_vm_free() - release every translation table page
- * @mdev: device.
- * @vm: address space; empty afterwards.
- */
-void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
+static void mpc_builtin_fini(struct mpc_device *mdev, struct mpc_vm *vm)
 {
 	struct mpc_pt_page *pt, *tmp;
 
@@ -82,9 +108,22 @@ void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
 	vm->root = NULL;
 }
 
+static int mpc_builtin_init(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	vm->root = mpc_pt_alloc(mdev, vm);
+	if (!vm->root)
+		return -ENOMEM;
+	vm->transtab = (vm->root->dma & AS_TRANSTAB_ADDR_MASK) |
+		       AS_TRANSTAB_READ_INNER | AS_TRANSTAB_ADRMODE_TABLE;
+	if (mdev->coherent)
+		vm->transtab |= AS_TRANSTAB_SHARE_OUTER;
+	vm->memattr = AS_MEMATTR_WB_IMPL_DEF;
+	return 0;
+}
+
 /* Find (or make) the level-3 table that translates @va. */
-static struct mpc_pt_page *mpc_vm_walk(struct mpc_device *mdev,
-				       struct mpc_vm *vm, u64 va, bool alloc)
+static struct mpc_pt_page *mpc_builtin_walk(struct mpc_device *mdev,
+					    struct mpc_vm *vm, u64 va, bool alloc)
 {
 	struct mpc_pt_page *pt = vm->root;
 	unsigned int lvl;
@@ -113,10 +152,166 @@ static struct mpc_pt_page *mpc_vm_walk(struct mpc_device *mdev,
 	return pt;
 }
 
+static int mpc_builtin_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+			   dma_addr_t dma)
+{
+	struct mpc_pt_page *l3 = mpc_builtin_walk(mdev, vm, va, true);
+
+	if (!l3)
+		return -ENOMEM;
+	l3->cpu[MPC_PT_INDEX(va, 3)] =
+		cpu_to_le64((dma & MPC_PTE_ADDR_MASK) | MPC_PTE_TYPE_PAGE |
+			    MPC_PTE_SH_OUTER | MPC_PTE_READ | MPC_PTE_WRITE |
+			    MPC_PTE_ATTRIDX(0));
+	mpc_pt_sync(mdev, l3);
+	return 0;
+}
+
+static void mpc_builtin_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va)
+{
+	struct mpc_pt_page *l3 = mpc_builtin_walk(mdev, vm, va, false);
+
+	if (!l3)
+		return;
+	l3->cpu[MPC_PT_INDEX(va, 3)] = 0;
+	mpc_pt_sync(mdev, l3);
+}
+
+static const struct mpc_vm_backend mpc_builtin_backend = {
+	.name = "builtin",
+	.init = mpc_builtin_init,
+	.map = mpc_builtin_map,
+	.unmap = mpc_builtin_unmap,
+	.fini = mpc_builtin_fini,
+};
+
+/* ---- io-pgtable backend -------------------------------------------------- */
+
+#if IS_ENABLED(CONFIG_IOMMU_IO_PGTABLE_LPAE)
+/* TLB maintenance is done by the caller with AS commands (mpc_mmu_flush()) */
+static void mpc_iop_tlb_flush_all(void *cookie)
+{
+}
+
+static void mpc_iop_tlb_flush_walk(unsigned long iova, size_t size,
+				   size_t granule, void *cookie)
+{
+}
+
+static void mpc_iop_tlb_add_page(struct iommu_iotlb_gather *gather,
+				 unsigned long iova, size_t granule, void *cookie)
+{
+}
+
+static const struct iommu_flush_ops mpc_iop_tlb_ops = {
+	.tlb_flush_all = mpc_iop_tlb_flush_all,
+	.tlb_flush_walk = mpc_iop_tlb_flush_walk,
+	.tlb_add_page = mpc_iop_tlb_add_page,
+};
+
+static int mpc_iop_init(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	u32 pa_bits = MMU_FEATURES_PA_BITS(mdev->features.mmu_features);
+	struct io_pgtable_cfg cfg = {
+		.pgsize_bitmap = SZ_4K,
+		.ias = MPC_PT_VA_BITS,
+		.oas = min(pa_bits, 40U),
+		.coherent_walk = mdev->coherent,
+		.tlb = &mpc_iop_tlb_ops,
+		.iommu_dev = mdev->dev,
+	};
+
+	vm->iop = alloc_io_pgtable_ops(ARM_MALI_LPAE, &cfg, mdev);
+	if (!vm->iop)
+		return -ENOMEM;
+	vm->transtab = cfg.arm_mali_lpae_cfg.transtab;
+	vm->memattr = cfg.arm_mali_lpae_cfg.memattr;
+	return 0;
+}
+
+static int mpc_iop_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+		       dma_addr_t dma)
+{
+	size_t mapped = 0;
+	int ret;
+
+	ret = vm->iop->map_pages(vm->iop, va, dma, SZ_4K, 1,
+				 IOMMU_READ | IOMMU_WRITE, GFP_KERNEL, &mapped);
+	return ret ?: (mapped == SZ_4K ? 0 : -ENOMEM);
+}
+
+static void mpc_iop_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va)
+{
+	vm->iop->unmap_pages(vm->iop, va, SZ_4K, 1, NULL);
+}
+
+static void mpc_iop_fini(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	free_io_pgtable_ops(vm->iop);
+	vm->iop = NULL;
+}
+
+static const struct mpc_vm_backend mpc_iop_backend = {
+	.name = "io-pgtable",
+	.init = mpc_iop_init,
+	.map = mpc_iop_map,
+	.unmap = mpc_iop_unmap,
+	.fini = mpc_iop_fini,
+};
+
+#define MPC_IOP_BACKEND (&mpc_iop_backend)
+#else
+#define MPC_IOP_BACKEND NULL
+#endif
+
+/* ---- the address space --------------------------------------------------- */
+
+/**
+ * mpc_vm_backend_name() - which table writer this device uses
+ * @mdev: device.
+ *
+ * Return: "builtin" or "io-pgtable".
+ */
+const char *mpc_vm_backend_name(struct mpc_device *mdev)
+{
+	return mdev->vm_backend->name;
+}
+
+/**
+ * mpc_vm_init() - create empty translation tables
+ * @mdev: device.
+ * @vm: address space to set up.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	int ret;
+
+	INIT_LIST_HEAD(&vm->tables);
+	ret = mdev->vm_backend->init(mdev, vm);
+	if (ret)
+		return ret;
+	vm->backend = mdev->vm_backend;
+	return 0;
+}
+
+/**
+ * mpc_vm_free() - release every translation table
+ * @mdev: device.
+ * @vm: address space; empty afterwards.
+ */
+void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	if (vm->backend)
+		vm->backend->fini(mdev, vm);
+	vm->backend = NULL;
+}
+
 /**
  * mpc_vm_map() - map pages at a GPU virtual address, read-write
  * @mdev: device.
- * @vm: address space; its root is allocated on first use.
+ * @vm: initialised address space.
  * @va: page-aligned GPU virtual address.
  * @dma: DMA address of each page.
  * @nr_pages: number of pages.
@@ -129,27 +324,16 @@ int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 	       const dma_addr_t *dma, unsigned int nr_pages)
 {
 	unsigned int i;
+	int ret;
 
 	if (!IS_ALIGNED(va, PAGE_SIZE) || !nr_pages ||
 	    va + (u64)nr_pages * PAGE_SIZE > BIT_ULL(MPC_PT_VA_BITS))
 		return -EINVAL;
 
-	if (!vm->root) {
-		vm->root = mpc_pt_alloc(mdev, vm);
-		if (!vm->root)
-			return -ENOMEM;
-	}
-
 	for (i = 0; i < nr_pages; i++, va += PAGE_SIZE) {
-		struct mpc_pt_page *l3 = mpc_vm_walk(mdev, vm, va, true);
-
-		if (!l3)
-			return -ENOMEM;
-		l3->cpu[MPC_PT_INDEX(va, 3)] =
-			cpu_to_le64((dma[i] & MPC_PTE_ADDR_MASK) | MPC_PTE_TYPE_PAGE |
-				    MPC_PTE_AF | MPC_PTE_READ | MPC_PTE_WRITE |
-				    MPC_PTE_ATTRIDX(0));
-		mpc_pt_sync(mdev, l3);
+		ret = vm->backend->map(mdev, vm, va, dma[i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -168,16 +352,8 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 {
 	unsigned int i;
 
-	if (!vm->root)
-		return;
-	for (i = 0; i < nr_pages; i++, va += PAGE_SIZE) {
-		struct mpc_pt_page *l3 = mpc_vm_walk(mdev, vm, va, false);
-
-		if (!l3)
-			continue;
-		l3->cpu[MPC_PT_INDEX(va, 3)] = 0;
-		mpc_pt_sync(mdev, l3);
-	}
+	for (i = 0; i < nr_pages; i++, va += PAGE_SIZE)
+		vm->backend->unmap(mdev, vm, va);
 }
 
 static int mpc_as_wait_ready(struct mpc_device *mdev)
@@ -218,11 +394,9 @@ static bool mpc_has_transcfg(struct mpc_device *mdev)
 int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
 {
 	const int as = MPC_PERFCNT_AS;
-	u64 transtab = (vm->root->dma & AS_TRANSTAB_ADDR_MASK) |
-		       AS_TRANSTAB_READ_INNER | AS_TRANSTAB_ADRMODE_TABLE;
 
-	gpu_write64(mdev, AS_TRANSTAB_LO(as), transtab);
-	gpu_write64(mdev, AS_MEMATTR_LO(as), AS_MEMATTR_WB_IMPL_DEF);
+	gpu_write64(mdev, AS_TRANSTAB_LO(as), vm->transtab);
+	gpu_write64(mdev, AS_MEMATTR_LO(as), vm->memattr);
 	/* Bifrost and later can also walk AArch64 tables: ask for legacy */
 	if (mpc_has_transcfg(mdev))
 		gpu_write64(mdev, AS_TRANSCFG_LO(as), AS_TRANSCFG_ADRMODE_LEGACY);
@@ -268,13 +442,30 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
 }
 
 /**
- * mpc_mmu_init() - leave the perfcnt address space unmapped
+ * mpc_mmu_init() - pick the table writer, leave the address space unmapped
  * @mdev: device, powered and reset.
  *
- * Return: 0.
+ * Return: 0, or -EINVAL when the pgtable parameter asks for a writer this
+ * kernel does not have.
  */
 int mpc_mmu_init(struct mpc_device *mdev)
 {
+	const struct mpc_vm_backend *iop = MPC_IOP_BACKEND;
+
+	if (!strcmp(mpc_pgtable, "builtin")) {
+		mdev->vm_backend = &mpc_builtin_backend;
+	} else if (!strcmp(mpc_pgtable, "io-pgtable")) {
+		if (!iop) {
+			drm_err(&mdev->drm, "pgtable=io-pgtable: this kernel has no ARM_MALI_LPAE io-pgtable\n");
+			return -EINVAL;
+		}
+		mdev->vm_backend = iop;
+	} else if (!strcmp(mpc_pgtable, "auto")) {
+		mdev->vm_backend = iop ?: &mpc_builtin_backend;
+	} else {
+		drm_err(&mdev->drm, "pgtable=%s: want auto, builtin or io-pgtable\n", mpc_pgtable);
+		return -EINVAL;
+	}
 	mpc_mmu_as_disable(mdev);
 	return 0;
 }

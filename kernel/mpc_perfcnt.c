@@ -92,6 +92,9 @@ static int mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
 		goto err;
 
 	buf->gpu_va = gpu_va;
+	ret = mpc_vm_init(mdev, &buf->vm);
+	if (ret)
+		goto err;
 	ret = mpc_vm_map(mdev, &buf->vm, gpu_va, buf->dma, n);
 	if (ret)
 		goto err;

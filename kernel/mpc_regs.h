@@ -177,7 +177,8 @@
  * Mali LPAE translation table descriptors: 4 KiB granule, 4 levels of 512
  * entries resolving 48-bit addresses. Levels 0-2 hold table descriptors; level
  * 3 holds page descriptors, which Mali encodes with the "block" type value.
- * Permissions are stage-2 style: one bit each for read and write.
+ * Permissions are stage-2 style: one bit each for read and write. Unlike
+ * Arm's CPU LPAE there is no access flag.
  */
 #define MPC_PT_LEVELS			4
 #define MPC_PT_ENTRIES			512
@@ -188,7 +189,8 @@
 #define MPC_PTE_ATTRIDX(i)		((u64)(i) << 2)
 #define MPC_PTE_READ			BIT_ULL(6)
 #define MPC_PTE_WRITE			BIT_ULL(7)
-#define MPC_PTE_AF			BIT_ULL(10)
+/* Mali shareability, bits 9:8: 2 = shared with the CPU (outer) */
+#define MPC_PTE_SH_OUTER		(2ULL << 8)
 #define MPC_PTE_ADDR_MASK		GENMASK_ULL(47, 12)
 #define MPC_PT_SHIFT(lvl)		(12 + 9 * (MPC_PT_LEVELS - 1 - (lvl)))
 #define MPC_PT_INDEX(va, lvl)		(((va) >> MPC_PT_SHIFT(lvl)) & 0x1ff)

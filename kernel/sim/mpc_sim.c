@@ -393,10 +393,6 @@ static int sim_translate(struct mpc_sim *sim, u32 asn, u64 va, phys_addr_t *pa,
 		/* A level-3 page, or a level-1/2 block: both use type 1 */
 		if (type != MPC_PTE_TYPE_PAGE || lvl == 0)
 			return -EFAULT;
-		if (!(desc & MPC_PTE_AF)) {
-			fault->exception = 0xd8 + lvl;	/* access flag fault */
-			return -EFAULT;
-		}
 		if (!(desc & MPC_PTE_WRITE)) {
 			fault->exception = AS_FAULT_PERMISSION(lvl);
 			return -EFAULT;
