@@ -26,7 +26,9 @@
 extern "C" {
 #endif
 
-/** @MALI_PERFCNT_UAPI_VERSION: revision of this interface, see GET_INFO. */
+/**
+ * MALI_PERFCNT_UAPI_VERSION - revision of this interface, reported by GET_INFO
+ */
 #define MALI_PERFCNT_UAPI_VERSION	1
 
 #define DRM_MALI_PERFCNT_GET_INFO	0x00
@@ -57,11 +59,17 @@ enum drm_mali_perfcnt_layout {
 	MALI_PERFCNT_LAYOUT_V5 = 5,
 };
 
-/** @MALI_PERFCNT_CAP_SIMULATED: the device is the built-in GPU simulator. */
+/**
+ * MALI_PERFCNT_CAP_SIMULATED - capability: the device is the built-in simulator
+ */
 #define MALI_PERFCNT_CAP_SIMULATED	_BITULL(0)
-/** @MALI_PERFCNT_CAP_SET_SECONDARY: counter set 1 can be selected. */
+/**
+ * MALI_PERFCNT_CAP_SET_SECONDARY - capability: counter set 1 can be selected
+ */
 #define MALI_PERFCNT_CAP_SET_SECONDARY	_BITULL(1)
-/** @MALI_PERFCNT_CAP_HW_ISSUE_8186: the PRLAM-8186 workaround is applied. */
+/**
+ * MALI_PERFCNT_CAP_HW_ISSUE_8186 - capability: the PRLAM-8186 workaround is applied
+ */
 #define MALI_PERFCNT_CAP_HW_ISSUE_8186	_BITULL(2)
 
 /**
