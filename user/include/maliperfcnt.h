@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libmaliperfcnt - counter database, dump decoder and derived-metric engine
+ * for the mali_perfcnt DRM driver (job-manager Arm Mali GPUs), plus device
+ * access helpers.
+ *
+ * Conventions:
+ *  - functions that can fail return 0 or a negative errno value and, when
+ *    given a struct mpc_err, leave a one-line message in it saying what was
+ *    wrong and how to fix it;
+ *  - "no value" (division by zero, counter not collected, unknown input) is
+ *    a NaN double; test it with isnan();
+ *  - all objects are plain heap objects owned by the caller; free them with
+ *    the matching *_free function. Nothing is global; the library is
+ *    thread-compatible (distinct objects may be used from distinct threads).
+ */
+#ifndef MALIPERFCNT_H
+#define MALIPERFCNT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPC_VERSION		"1.0"
+#define MPC_MAX_COUNTERS	128	/* counters per block, Mali G1/G2 */
+#define MPC_MAX_MATCH		8
+#define MPC_ERR_LEN		320
+
+/** struct mpc_err - the reason of the last failure, one line. */
+struct mpc_err {
+	int code;			/* negative errno */
+	char msg[MPC_ERR_LEN];
+};
+
+enum mpc_block_kind {
+	MPC_BLK_JM = 0,			/* job manager / GPU front-end */
+	MPC_BLK_TILER,
+	MPC_BLK_L2,			/* memory system: MMU/L2 */
+	MPC_BLK_SHADER,
+	MPC_BLK_KINDS
+};
+
+/** mpc_block_name() - "jm", "tiler", "l2" or "shader". */
+const char *mpc_block_name(unsigned kind);
+/** mpc_block_from_name() - inverse of mpc_block_name(), -1 if unknown. */
+int mpc_block_from_name(const char *name);
+
+/* ------------------------------------------------------------------ database */
+
+struct mpc_db;
+
+/** struct mpc_counter_def - one hardware counter of a GPU (counter set 0). */
+struct mpc_counter_def {
+	const char *name;		/* hardware name, e.g. GPU_ACTIVE */
+	const char *lgc;		/* libGPUCounters name or NULL */
+	const char *unit;		/* or NULL */
+	const char *alias;		/* other hardware spelling or NULL */
+	uint8_t kind;			/* enum mpc_block_kind */
+	uint8_t shift;			/* value = raw << shift */
+	int16_t index;			/* slot in the block, -1 = not known */
+};
+
+struct mpc_match {
+	uint16_t id, mask;		/* (GPU_ID >> 16) & mask == id */
+};
+
+/** struct mpc_gpu_def - what the database knows about one GPU. */
+struct mpc_gpu_def {
+	const char *key;		/* "g52" */
+	const char *name;		/* "Mali-G52" */
+	const char *arch;		/* midgard, bifrost, valhall, 5th-gen */
+	const char *origin;		/* file it came from */
+	unsigned layout;		/* 4 or 5 */
+	unsigned counters_per_block;	/* 64 or 128 */
+	unsigned bus_beat_bytes;	/* default MALI_CONFIG_EXT_BUS_BYTE_SIZE */
+	double neural_accelerators;	/* MALI_CONFIG_NEURAL_ACCELERATOR_COUNT */
+	unsigned nmatch;
+	struct mpc_match match[MPC_MAX_MATCH];
+	unsigned ncounters;
+	const struct mpc_counter_def *counters;
+	const char *notes;		/* "\n"-separated, or NULL */
+};
+
+/** struct mpc_metric_def - a derived metric as written in the database. */
+struct mpc_metric_def {
+	const char *name;
+	const char *unit;
+	const char *expr;		/* source text */
+	const char *gpus;		/* comma-separated keys/archs, or "*" */
+	const char *set;		/* "libgpucounters", "mali-g2", ... */
+};
+
+/** mpc_db_new() - an empty database. */
+int mpc_db_new(struct mpc_db **db, struct mpc_err *err);
+/** mpc_db_new_builtin() - the database compiled into the library. */
+int mpc_db_new_builtin(struct mpc_db **db, struct mpc_err *err);
+/**
+ * mpc_db_add_text() - add one database file (a GPU file or a metrics file).
+ * @origin names the text in error messages. A GPU file whose key is already
+ * in the database is a user-supplied layout: it replaces the block/index
+ * information of that GPU, and names, units and libGPUCounters names missing
+ * from it are taken from the existing entry.
+ */
+int mpc_db_add_text(struct mpc_db *db, const char *origin, const char *text,
+		    size_t len, struct mpc_err *err);
+/** mpc_db_add_file() - mpc_db_add_text() on the contents of @path. */
+int mpc_db_add_file(struct mpc_db *db, const char *path, struct mpc_err *err);
+void mpc_db_free(struct mpc_db *db);
+
+unsigned mpc_db_gpu_count(const struct mpc_db *db);
+const struct mpc_gpu_def *mpc_db_gpu(const struct mpc_db *db, unsigned i);
+/** mpc_db_find_gpu() - by key ("g52"), name ("Mali-G52") or "G52". */
+const struct mpc_gpu_def *mpc_db_find_gpu(const struct mpc_db *db, const char *name);
+/** mpc_db_match_gpu_id() - recognise a GPU from its raw GPU_ID register. */
+const struct mpc_gpu_def *mpc_db_match_gpu_id(const struct mpc_db *db, uint32_t gpu_id);
+unsigned mpc_db_metric_count(const struct mpc_db *db);
+const struct mpc_metric_def *mpc_db_metric(const struct mpc_db *db, unsigned i);
+/** mpc_metric_applies() - does metric @m apply to @gpu (by key or arch)? */
+int mpc_metric_applies(const struct mpc_metric_def *m, const struct mpc_gpu_def *gpu);
+/** mpc_gpu_find_counter() - by hardware name, alias or libGPUCounters name. */
+const struct mpc_counter_def *mpc_gpu_find_counter(const struct mpc_gpu_def *gpu,
+						   const char *name);
+
+/* ------------------------------------------------------- device description */
+
+enum { MPC_LAYOUT_V4 = 4, MPC_LAYOUT_V5 = 5 };
+
+/** struct mpc_desc - the device facts the decoder needs. */
+struct mpc_desc {
+	uint32_t gpu_id;
+	uint32_t layout;		/* MPC_LAYOUT_V4 or _V5 */
+	uint64_t shader_present;
+	uint64_t l2_present;
+	uint32_t nr_l2;			/* L2 slices (MEM_FEATURES[11:8] + 1) */
+	uint32_t nr_core_groups;
+	uint32_t nr_shader_blocks;
+	uint32_t nr_blocks;
+	uint32_t counters_per_block;
+	uint32_t dump_size;
+	uint32_t nr_counter_sets;
+	uint32_t l2_features;
+	uint32_t mem_features;
+	uint32_t uapi_version;
+	uint64_t caps;
+	uint64_t gpu_freq_hz;		/* 0 = unknown */
+	char product[32];
+	/* only known from the gpu_info text; -1 / "" when unknown */
+	int enabled;
+	int counter_set;
+	int simulated;
+	char owner[64];
+};
+
+struct drm_mali_perfcnt_get_info;
+
+/** mpc_desc_from_get_info() - from the GET_INFO ioctl result. */
+int mpc_desc_from_get_info(struct mpc_desc *d, const struct drm_mali_perfcnt_get_info *info,
+			   struct mpc_err *err);
+/** mpc_desc_parse_gpu_info() - from the debugfs gpu_info text. */
+int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
+			    const char *origin, struct mpc_err *err);
+/**
+ * mpc_desc_from_gpu() - an explicit description: database GPU, shader core
+ * mask, and @l2 = L2 slices (v5) or core groups (v4).
+ */
+int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_t cores,
+		      unsigned l2, struct mpc_err *err);
+/**
+ * mpc_desc_finish() - check a description and fill in the computed fields
+ * (core groups, block counts, dump size); fields already set must agree.
+ */
+int mpc_desc_finish(struct mpc_desc *d, struct mpc_err *err);
+/** mpc_desc_bus_bytes() - external bus beat size from L2_FEATURES, 0 if not reported. */
+unsigned mpc_desc_bus_bytes(const struct mpc_desc *d);
+
+/* ------------------------------------------------------------ dump decoding */
+
+/** struct mpc_slot - one block slot of a dump. */
+struct mpc_slot {
+	uint8_t kind;			/* enum mpc_block_kind */
+	uint8_t present;		/* 0 = reserved or absent core: ignored */
+	uint16_t instance;		/* jm 0; tiler/l2 N; shader = core bit */
+	uint32_t word;			/* offset of the block in 32-bit words */
+};
+
+struct mpc_layout {
+	uint32_t nslots;
+	uint32_t counters_per_block;
+	uint32_t dump_size;
+	uint32_t ninst[MPC_BLK_KINDS];	/* present instances per kind */
+	struct mpc_slot *slot;
+};
+
+/** mpc_layout_new() - the block slots of a dump of device @d. */
+int mpc_layout_new(const struct mpc_desc *d, struct mpc_layout **out, struct mpc_err *err);
+void mpc_layout_free(struct mpc_layout *l);
+
+/** struct mpc_block - accumulated values of one present block instance. */
+struct mpc_block {
+	uint8_t kind;
+	uint16_t instance;
+	uint64_t timestamp;		/* header words 0-1 of the last sample */
+	uint32_t enable;		/* AND of the enable masks (word 2) */
+	uint64_t saturated[2];		/* bit i: counter i read 0xffffffff */
+	uint64_t *v;			/* counters_per_block values */
+};
+
+struct mpc_sample {
+	const struct mpc_layout *layout;
+	uint32_t nblocks;		/* present instances, layout order */
+	uint32_t nsamples;		/* dumps accumulated */
+	struct mpc_block *blk;
+	uint64_t *storage;
+};
+
+int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct mpc_err *err);
+void mpc_sample_reset(struct mpc_sample *s);
+void mpc_sample_free(struct mpc_sample *s);
+/**
+ * mpc_decode() - add one raw dump (exactly layout->dump_size bytes) to @s.
+ * Headers are checked; on error @s is unchanged.
+ */
+int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_err *err);
+/** mpc_block_collected() - was counter @idx enabled in block @b? */
+static inline int mpc_block_collected(const struct mpc_block *b, unsigned idx)
+{
+	return (b->enable >> (idx / 4)) & 1;
+}
+
+enum {
+	MPC_VAL_OK = 0,
+	MPC_VAL_NOT_COLLECTED = 1 << 0,	/* outside an enable mask */
+	MPC_VAL_SATURATED = 1 << 1,	/* a raw value was 0xffffffff */
+	MPC_VAL_UNKNOWN = 1 << 2,	/* no index for this GPU */
+};
+
+/**
+ * mpc_counter_value() - a counter summed over every instance of its block
+ * (or only instance @instance when >= 0), with the shift applied.
+ * Returns MPC_VAL_* flags.
+ */
+unsigned mpc_counter_value(const struct mpc_sample *s, const struct mpc_counter_def *c,
+			   int instance, uint64_t *value);
+
+/* ----------------------------------------------------------- formula engine */
+
+struct mpc_expr;
+
+/** mpc_expr_parse() - parse an expression: numbers, names, + - * /, min(), max(). */
+int mpc_expr_parse(const char *src, struct mpc_expr **out, struct mpc_err *err);
+void mpc_expr_free(struct mpc_expr *e);
+unsigned mpc_expr_nsyms(const struct mpc_expr *e);
+const char *mpc_expr_sym(const struct mpc_expr *e, unsigned i);
+
+enum mpc_config_id {
+	MPC_CFG_SHADER_CORE_COUNT,	/* MALI_CONFIG_SHADER_CORE_COUNT */
+	MPC_CFG_L2_CACHE_COUNT,		/* MALI_CONFIG_L2_CACHE_COUNT */
+	MPC_CFG_EXT_BUS_BYTE_SIZE,	/* MALI_CONFIG_EXT_BUS_BYTE_SIZE */
+	MPC_CFG_TIME_SPAN,		/* MALI_CONFIG_TIME_SPAN, seconds */
+	MPC_CFG_NEURAL_ACCELERATOR_COUNT, /* MALI_CONFIG_NEURAL_ACCELERATOR_COUNT */
+	MPC_CFG_GPU_FREQ_HZ,		/* MPC_CONFIG_GPU_FREQ_HZ (project's own) */
+	MPC_CFG_COUNT
+};
+const char *mpc_config_name(unsigned id);
+
+struct mpc_config {
+	double v[MPC_CFG_COUNT];	/* NaN = unknown */
+};
+
+/**
+ * mpc_config_init() - the constants of device @d running GPU @gpu with a
+ * sample interval of @time_span seconds (NaN when unknown):
+ * core count = hweight64(shader_present), L2 count = L2 blocks in the dump,
+ * bus bytes from L2_FEATURES[31:24] when non-zero else the database value.
+ */
+void mpc_config_init(struct mpc_config *c, const struct mpc_desc *d,
+		     const struct mpc_layout *l, const struct mpc_gpu_def *gpu,
+		     double time_span);
+
+struct mpc_prog;
+
+/** struct mpc_metric - a metric as resolved for one device configuration. */
+struct mpc_metric {
+	const struct mpc_metric_def *def;
+	int available;			/* 0: needs something the GPU lacks */
+	const char *reason;		/* why not available */
+};
+
+/**
+ * mpc_prog_new() - resolve every metric of @db that applies to @gpu, once,
+ * for a dump layout @l. Expressions with syntax errors make this fail.
+ */
+int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
+		 const struct mpc_layout *l, struct mpc_prog **out, struct mpc_err *err);
+void mpc_prog_free(struct mpc_prog *p);
+unsigned mpc_prog_count(const struct mpc_prog *p);
+const struct mpc_metric *mpc_prog_metric(const struct mpc_prog *p, unsigned i);
+/** mpc_prog_find() - index of metric @name, -1 if none. */
+int mpc_prog_find(const struct mpc_prog *p, const char *name);
+/** mpc_prog_ninsns() - size of the compiled program (for tests and tuning). */
+unsigned mpc_prog_ninsns(const struct mpc_prog *p);
+/**
+ * mpc_prog_eval() - evaluate every metric on @s; out[i] for metric i, NaN for
+ * no value or unavailable. @instance < 0 sums all instances; otherwise
+ * counters of block kind @kind come from that instance only.
+ */
+void mpc_prog_eval(struct mpc_prog *p, const struct mpc_sample *s,
+		   const struct mpc_config *c, double *out);
+void mpc_prog_eval_instance(struct mpc_prog *p, const struct mpc_sample *s,
+			    const struct mpc_config *c, unsigned kind, int instance,
+			    double *out);
+
+/* ---------------------------------------------------------- device access */
+
+struct mpc_dev;
+
+enum {
+	MPC_OPEN_NO_LOAD = 1 << 0,	/* never try to load the kernel module */
+	MPC_OPEN_QUIET = 1 << 1,
+};
+
+/**
+ * mpc_dev_open() - open @path, or find the mali_perfcnt render node (libdrm
+ * drmGetDevices2, then a scan of /dev/dri/renderD*), loading the module with
+ * libkmod when there is none, unless MPC_OPEN_NO_LOAD.
+ */
+int mpc_dev_open(const char *path, unsigned flags, struct mpc_dev **out, struct mpc_err *err);
+void mpc_dev_close(struct mpc_dev *d);
+const char *mpc_dev_path(const struct mpc_dev *d);
+int mpc_dev_fd(const struct mpc_dev *d);
+/** mpc_dev_desc() - GET_INFO as a description. */
+const struct mpc_desc *mpc_dev_desc(const struct mpc_dev *d);
+/** mpc_dev_debugfs() - the device's debugfs directory, or NULL. */
+const char *mpc_dev_debugfs(const struct mpc_dev *d);
+
+struct mpc_enable {
+	unsigned counter_set;
+	int use_masks;
+	uint32_t jm, tiler, shader, l2;
+};
+int mpc_dev_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err);
+int mpc_dev_disable(struct mpc_dev *d, struct mpc_err *err);
+/** mpc_dev_dump() - one sample into @buf (dump_size bytes). */
+int mpc_dev_dump(struct mpc_dev *d, void *buf, size_t len, uint64_t *seqno,
+		 uint64_t *timestamp_ns, struct mpc_err *err);
+/** mpc_find_debugfs() - debugfs dir whose name file starts with mali_perfcnt. */
+int mpc_find_debugfs(char *out, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MALIPERFCNT_H */

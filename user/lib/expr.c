@@ -1,0 +1,873 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Formula engine.
+ *
+ * 1. mpc_expr_parse() turns the text of a metric into a small tree of nodes
+ *    with a symbol table (done once, when the database is loaded).
+ * 2. mpc_prog_new() resolves every symbol of every metric that applies to a
+ *    GPU to a counter (block kind, index), a configuration constant or
+ *    another metric, and compiles all metrics into one flat three-address
+ *    program over a register file of doubles (done once per device).
+ * 3. mpc_prog_eval() sums the block instances, loads the counters the
+ *    program uses into registers and runs the program: no names, no strings,
+ *    no allocation per sample.
+ *
+ * "No value" is NaN: division by zero gives NaN, NaN propagates through
+ * every operation including min() and max().
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpc_internal.h"
+
+#define MAX_EXPR_LEN	4096
+#define MAX_NODES	1024
+#define MAX_SYMS	256
+#define MAX_DEPTH	64
+
+enum { N_NUM, N_SYM, N_NEG, N_ADD, N_SUB, N_MUL, N_DIV, N_MIN, N_MAX };
+
+struct node {
+	uint8_t op;
+	uint16_t a, b;		/* children */
+	uint16_t sym;
+	double num;
+};
+
+struct mpc_expr {
+	unsigned nnodes, root, nsyms;
+	struct node *node;
+	char **sym;
+};
+
+/* --------------------------------------------------------------- parsing */
+
+struct ps {
+	const char *src, *p;
+	struct mpc_expr *e;
+	struct mpc_err *err;
+	int depth;
+};
+
+MPC_PRINTF(2, 3)
+static int perr(struct ps *s, const char *fmt, ...)
+{
+	char buf[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return mpc_fail(s->err, -EINVAL, "formula '%.80s%s': %s at column %d", s->src,
+			strlen(s->src) > 80 ? "..." : "", buf, (int)(s->p - s->src) + 1);
+}
+
+static void skip(struct ps *s)
+{
+	while (*s->p == ' ' || *s->p == '\t')
+		s->p++;
+}
+
+static int new_node(struct ps *s, uint8_t op, unsigned a, unsigned b)
+{
+	struct node *n;
+
+	if (s->e->nnodes >= MAX_NODES)
+		return perr(s, "formula too large (more than %d terms)", MAX_NODES);
+	n = &s->e->node[s->e->nnodes];
+	n->op = op;
+	n->a = (uint16_t)a;
+	n->b = (uint16_t)b;
+	return (int)s->e->nnodes++;
+}
+
+static int sym_index(struct ps *s, const char *name, size_t len)
+{
+	struct mpc_expr *e = s->e;
+
+	for (unsigned i = 0; i < e->nsyms; i++)
+		if (strlen(e->sym[i]) == len && !memcmp(e->sym[i], name, len))
+			return (int)i;
+	if (e->nsyms >= MAX_SYMS)
+		return perr(s, "too many names (more than %d)", MAX_SYMS);
+	e->sym[e->nsyms] = strndup(name, len);
+	if (!e->sym[e->nsyms])
+		return mpc_fail(s->err, -ENOMEM, "out of memory");
+	return (int)e->nsyms++;
+}
+
+static int p_add(struct ps *s);
+
+static int p_primary(struct ps *s)
+{
+	int r;
+
+	skip(s);
+	if (isdigit((unsigned char)*s->p) || (*s->p == '.' && isdigit((unsigned char)s->p[1]))) {
+		char *end;
+		double v = strtod(s->p, &end);
+
+		if (end == s->p || !isfinite(v))
+			return perr(s, "bad number");
+		if (isalpha((unsigned char)*end) || *end == '_')
+			return perr(s, "bad number");
+		r = new_node(s, N_NUM, 0, 0);
+		if (r < 0)
+			return r;
+		s->e->node[r].num = v;
+		s->p = end;
+		return r;
+	}
+	if (isalpha((unsigned char)*s->p) || *s->p == '_') {
+		const char *b = s->p;
+		size_t len;
+
+		while (isalnum((unsigned char)*s->p) || *s->p == '_')
+			s->p++;
+		len = (size_t)(s->p - b);
+		if (len > 63)
+			return perr(s, "name too long");
+		skip(s);
+		if (*s->p == '(') {
+			uint8_t op;
+			int acc;
+
+			if (len == 3 && !memcmp(b, "min", 3))
+				op = N_MIN;
+			else if (len == 3 && !memcmp(b, "max", 3))
+				op = N_MAX;
+			else {
+				s->p = b;
+				return perr(s, "unknown function '%.*s' (only min and max)", (int)len, b);
+			}
+			s->p++;
+			acc = p_add(s);
+			if (acc < 0)
+				return acc;
+			skip(s);
+			while (*s->p == ',') {
+				int arg;
+
+				s->p++;
+				arg = p_add(s);
+				if (arg < 0)
+					return arg;
+				acc = new_node(s, op, (unsigned)acc, (unsigned)arg);
+				if (acc < 0)
+					return acc;
+				skip(s);
+			}
+			if (*s->p != ')')
+				return perr(s, "expected ',' or ')'");
+			s->p++;
+			return acc;
+		}
+		r = sym_index(s, b, len);
+		if (r < 0)
+			return r;
+		int n = new_node(s, N_SYM, 0, 0);
+
+		if (n < 0)
+			return n;
+		s->e->node[n].sym = (uint16_t)r;
+		return n;
+	}
+	if (*s->p == '(') {
+		s->p++;
+		r = p_add(s);
+		if (r < 0)
+			return r;
+		skip(s);
+		if (*s->p != ')')
+			return perr(s, "expected ')'");
+		s->p++;
+		return r;
+	}
+	if (!*s->p)
+		return perr(s, "unexpected end");
+	return perr(s, "unexpected '%c'", isprint((unsigned char)*s->p) ? *s->p : '?');
+}
+
+static int p_unary(struct ps *s)
+{
+	int r;
+
+	skip(s);
+	if (*s->p == '-' || *s->p == '+') {
+		int neg = *s->p == '-';
+
+		if (++s->depth > MAX_DEPTH)
+			return perr(s, "nested too deeply");
+		s->p++;
+		r = p_unary(s);
+		s->depth--;
+		if (r < 0 || !neg)
+			return r;
+		return new_node(s, N_NEG, (unsigned)r, 0);
+	}
+	return p_primary(s);
+}
+
+static int p_mul(struct ps *s)
+{
+	int l = p_unary(s);
+
+	while (l >= 0) {
+		int r;
+		char c;
+
+		skip(s);
+		c = *s->p;
+		if (c != '*' && c != '/')
+			break;
+		s->p++;
+		r = p_unary(s);
+		if (r < 0)
+			return r;
+		l = new_node(s, c == '*' ? N_MUL : N_DIV, (unsigned)l, (unsigned)r);
+	}
+	return l;
+}
+
+static int p_add(struct ps *s)
+{
+	int l;
+
+	if (++s->depth > MAX_DEPTH)
+		return perr(s, "nested too deeply");
+	l = p_mul(s);
+	while (l >= 0) {
+		int r;
+		char c;
+
+		skip(s);
+		c = *s->p;
+		if (c != '+' && c != '-')
+			break;
+		s->p++;
+		r = p_mul(s);
+		if (r < 0)
+			return r;
+		l = new_node(s, c == '+' ? N_ADD : N_SUB, (unsigned)l, (unsigned)r);
+	}
+	s->depth--;
+	return l;
+}
+
+void mpc_expr_free(struct mpc_expr *e)
+{
+	if (!e)
+		return;
+	for (unsigned i = 0; i < e->nsyms; i++)
+		free(e->sym[i]);
+	free(e->sym);
+	free(e->node);
+	free(e);
+}
+
+int mpc_expr_parse(const char *src, struct mpc_expr **out, struct mpc_err *err)
+{
+	struct ps s = { .src = src, .p = src, .err = err };
+	size_t len = strlen(src);
+	int r;
+
+	*out = NULL;
+	if (len > MAX_EXPR_LEN)
+		return mpc_fail(err, -E2BIG, "formula longer than %d characters", MAX_EXPR_LEN);
+	s.e = calloc(1, sizeof(*s.e));
+	if (!s.e)
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	s.e->node = calloc(MAX_NODES, sizeof(struct node));
+	s.e->sym = calloc(MAX_SYMS, sizeof(char *));
+	if (!s.e->node || !s.e->sym) {
+		mpc_expr_free(s.e);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	r = p_add(&s);
+	if (r >= 0) {
+		skip(&s);
+		if (*s.p)
+			r = perr(&s, "unexpected '%c' after the end of the formula",
+				 isprint((unsigned char)*s.p) ? *s.p : '?');
+	}
+	if (r < 0) {
+		mpc_expr_free(s.e);
+		return r;
+	}
+	s.e->root = (unsigned)r;
+	/* shrink */
+	struct node *nn = realloc(s.e->node, s.e->nnodes * sizeof(struct node));
+
+	if (nn)
+		s.e->node = nn;
+	*out = s.e;
+	return 0;
+}
+
+unsigned mpc_expr_nsyms(const struct mpc_expr *e)
+{
+	return e->nsyms;
+}
+
+const char *mpc_expr_sym(const struct mpc_expr *e, unsigned i)
+{
+	return i < e->nsyms ? e->sym[i] : NULL;
+}
+
+/* ----------------------------------------------------------- configuration */
+
+static const char *const cfg_names[MPC_CFG_COUNT] = {
+	"MALI_CONFIG_SHADER_CORE_COUNT",
+	"MALI_CONFIG_L2_CACHE_COUNT",
+	"MALI_CONFIG_EXT_BUS_BYTE_SIZE",
+	"MALI_CONFIG_TIME_SPAN",
+	"MALI_CONFIG_NEURAL_ACCELERATOR_COUNT",
+	"MPC_CONFIG_GPU_FREQ_HZ",
+};
+
+const char *mpc_config_name(unsigned id)
+{
+	return id < MPC_CFG_COUNT ? cfg_names[id] : NULL;
+}
+
+void mpc_config_init(struct mpc_config *c, const struct mpc_desc *d,
+		     const struct mpc_layout *l, const struct mpc_gpu_def *gpu,
+		     double time_span)
+{
+	unsigned bus = d ? mpc_desc_bus_bytes(d) : 0;
+
+	for (unsigned i = 0; i < MPC_CFG_COUNT; i++)
+		c->v[i] = NAN;
+	if (d) {
+		c->v[MPC_CFG_SHADER_CORE_COUNT] = mpc_popcount64(d->shader_present);
+		if (d->gpu_freq_hz)
+			c->v[MPC_CFG_GPU_FREQ_HZ] = (double)d->gpu_freq_hz;
+	}
+	if (l)
+		c->v[MPC_CFG_L2_CACHE_COUNT] = l->ninst[MPC_BLK_L2];
+	else if (d)
+		c->v[MPC_CFG_L2_CACHE_COUNT] = d->nr_l2;
+	if (!bus && gpu)
+		bus = gpu->bus_beat_bytes;
+	if (bus)
+		c->v[MPC_CFG_EXT_BUS_BYTE_SIZE] = bus;
+	c->v[MPC_CFG_NEURAL_ACCELERATOR_COUNT] = gpu ? gpu->neural_accelerators : 0;
+	c->v[MPC_CFG_TIME_SPAN] = time_span > 0 ? time_span : NAN;
+}
+
+/* ------------------------------------------------------------- compilation */
+
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_NEG, OP_MOV };
+
+struct insn {
+	uint8_t op;
+	uint16_t d, a, b;
+};
+
+struct input {
+	uint8_t kind, shift;
+	uint16_t idx;
+};
+
+struct mpc_prog {
+	const struct mpc_db *db;
+	const struct mpc_gpu_def *gpu;
+	unsigned cpb;
+	/* metrics */
+	unsigned nmet;
+	struct mpc_metric *met;
+	unsigned *met_db;	/* index in the db */
+	uint16_t *met_reg;	/* result register */
+	uint8_t *state;		/* 0 new, 1 compiling, 2 done */
+	char **reason;
+	/* registers: inputs | config | constants | metric results | temps */
+	unsigned nin, ncst, ntmp, nreg;
+	struct input *in;
+	double *cst;
+	unsigned ncode, capcode;
+	struct insn *code;
+	double *reg;
+	uint8_t kind_used[MPC_BLK_KINDS];
+	uint64_t *sum;		/* MPC_BLK_KINDS * cpb */
+	unsigned cst_cap, in_cap;
+};
+
+/*
+ * Registers are numbered during compilation as follows, and renumbered once
+ * at the end when the counts are known:
+ *   inputs    0x0000 | i
+ *   config    0x4000 | i
+ *   constants 0x8000 | i
+ *   metrics   0xC000 | i   (result of metric i)
+ *   temps     0x2000 | depth
+ */
+#define R_IN	0x0000u
+#define R_TMP	0x2000u
+#define R_CFG	0x4000u
+#define R_CST	0x8000u
+#define R_MET	0xC000u
+#define R_CLASS(r)	((r) & 0xE000u)
+#define R_NUM(r)	((r) & 0x1FFFu)
+
+static int emit(struct mpc_prog *p, uint8_t op, unsigned d, unsigned a, unsigned b)
+{
+	if (p->ncode == p->capcode) {
+		unsigned nc = p->capcode ? p->capcode * 2 : 1024;
+		struct insn *n = realloc(p->code, nc * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->code = n;
+		p->capcode = nc;
+	}
+	p->code[p->ncode++] = (struct insn){ op, (uint16_t)d, (uint16_t)a, (uint16_t)b };
+	return 0;
+}
+
+static int add_const(struct mpc_prog *p, double v, unsigned *reg)
+{
+	for (unsigned i = 0; i < p->ncst; i++)
+		if (!memcmp(&p->cst[i], &v, sizeof(v))) {
+			*reg = R_CST | i;
+			return 0;
+		}
+	if (p->ncst >= 0x1FFF)
+		return -E2BIG;
+	if (p->ncst == p->cst_cap) {
+		unsigned nc = p->cst_cap ? p->cst_cap * 2 : 64;
+		double *n = realloc(p->cst, nc * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->cst = n;
+		p->cst_cap = nc;
+	}
+	p->cst[p->ncst] = v;
+	*reg = R_CST | p->ncst++;
+	return 0;
+}
+
+static int add_input(struct mpc_prog *p, const struct mpc_counter_def *c, unsigned *reg)
+{
+	for (unsigned i = 0; i < p->nin; i++)
+		if (p->in[i].kind == c->kind && p->in[i].idx == (uint16_t)c->index &&
+		    p->in[i].shift == c->shift) {
+			*reg = R_IN | i;
+			return 0;
+		}
+	if (p->nin >= 0x1FFF)
+		return -E2BIG;
+	if (p->nin == p->in_cap) {
+		unsigned nc = p->in_cap ? p->in_cap * 2 : 64;
+		struct input *n = realloc(p->in, nc * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->in = n;
+		p->in_cap = nc;
+	}
+	p->in[p->nin] = (struct input){ c->kind, c->shift, (uint16_t)c->index };
+	p->kind_used[c->kind] = 1;
+	*reg = R_IN | p->nin++;
+	return 0;
+}
+
+static double fold(uint8_t op, double a, double b)
+{
+	switch (op) {
+	case OP_ADD: return a + b;
+	case OP_SUB: return a - b;
+	case OP_MUL: return a * b;
+	case OP_DIV: return b == 0 ? NAN : a / b;
+	case OP_MIN: return (isnan(a) || isnan(b)) ? NAN : (a < b ? a : b);
+	case OP_MAX: return (isnan(a) || isnan(b)) ? NAN : (a > b ? a : b);
+	case OP_NEG: return -a;
+	}
+	return NAN;
+}
+
+/* Resolve symbol @name; on "unavailable" set *why and return 1. */
+static int resolve(struct mpc_prog *p, const char *name, unsigned *reg, char *why, size_t wl)
+{
+	const struct mpc_counter_def *c;
+
+	for (unsigned i = 0; i < MPC_CFG_COUNT; i++)
+		if (!strcmp(name, cfg_names[i])) {
+			*reg = R_CFG | i;
+			return 0;
+		}
+	c = mpc_gpu_find_counter(p->gpu, name);
+	if (c) {
+		if (c->index < 0) {
+			snprintf(why, wl, "needs %s, whose index %s does not publish (give a layout "
+				 "file with --layout)", c->name, p->gpu->name);
+			return 1;
+		}
+		if ((unsigned)c->index >= p->cpb) {
+			snprintf(why, wl, "needs %s, outside the dump's blocks", c->name);
+			return 1;
+		}
+		return add_input(p, c, reg) ? -ENOMEM : 0;
+	}
+	for (unsigned i = 0; i < p->nmet; i++)
+		if (!strcmp(p->met[i].def->name, name)) {
+			if (p->state[i] != 2) {
+				snprintf(why, wl, "its definition goes round in a circle through %s", name);
+				return 1;
+			}
+			if (!p->met[i].available) {
+				snprintf(why, wl, "needs %s, which is unavailable: %s", name,
+					 p->met[i].reason);
+				return 1;
+			}
+			*reg = R_MET | i;
+			return 0;
+		}
+	if (!strncmp(name, "MALI_CONFIG_", 12))
+		snprintf(why, wl, "needs the constant %s, which this tool does not know", name);
+	else
+		snprintf(why, wl, "needs %s, which %s does not have", name, p->gpu->name);
+	return 1;
+}
+
+/* Compile node @n; the result ends in *res (a register). */
+static int compile_node(struct mpc_prog *p, const struct mpc_expr *e, unsigned n, unsigned depth,
+			unsigned target, unsigned *res, char *why, size_t wl)
+{
+	const struct node *nd = &e->node[n];
+	unsigned ra, rb, d;
+	uint8_t op;
+	int r;
+
+	switch (nd->op) {
+	case N_NUM:
+		r = add_const(p, nd->num, res);
+		return r;
+	case N_SYM:
+		return resolve(p, e->sym[nd->sym], res, why, wl);
+	case N_NEG:
+		r = compile_node(p, e, nd->a, depth, R_TMP | depth, &ra, why, wl);
+		if (r)
+			return r;
+		if (R_CLASS(ra) == R_CST)
+			return add_const(p, -p->cst[R_NUM(ra)], res);
+		if (depth + 2 > p->ntmp)
+			p->ntmp = depth + 2;
+		d = target ? target : (R_TMP | depth);
+		if (emit(p, OP_NEG, d, ra, 0))
+			return -ENOMEM;
+		*res = d;
+		return 0;
+	default:
+		break;
+	}
+	op = nd->op == N_ADD ? OP_ADD : nd->op == N_SUB ? OP_SUB : nd->op == N_MUL ? OP_MUL :
+	     nd->op == N_DIV ? OP_DIV : nd->op == N_MIN ? OP_MIN : OP_MAX;
+	if (depth + 2 >= 0x1FFF)
+		return -E2BIG;
+	r = compile_node(p, e, nd->a, depth, 0, &ra, why, wl);
+	if (r)
+		return r;
+	r = compile_node(p, e, nd->b, depth + 1, 0, &rb, why, wl);
+	if (r)
+		return r;
+	if (R_CLASS(ra) == R_CST && R_CLASS(rb) == R_CST)
+		return add_const(p, fold(op, p->cst[R_NUM(ra)], p->cst[R_NUM(rb)]), res);
+	if (depth + 2 > p->ntmp)
+		p->ntmp = depth + 2;
+	d = target ? target : (R_TMP | depth);
+	if (emit(p, op, d, ra, rb))
+		return -ENOMEM;
+	*res = d;
+	return 0;
+}
+
+static int compile_metric(struct mpc_prog *p, unsigned mi)
+{
+	const struct mpc_expr *e = mpc_metric_expr(p->db, p->met_db[mi]);
+	char why[256] = "";
+	unsigned code0, res;
+	int r;
+
+	if (p->state[mi])
+		return 0;	/* done, or in progress (a cycle: resolve() reports it) */
+	p->state[mi] = 1;
+	/* compile the metrics this one uses first, so code never interleaves */
+	for (unsigned s = 0; s < e->nsyms; s++) {
+		const char *name = e->sym[s];
+		int is_cfg = 0;
+
+		for (unsigned i = 0; i < MPC_CFG_COUNT; i++)
+			is_cfg |= !strcmp(name, cfg_names[i]);
+		if (is_cfg || mpc_gpu_find_counter(p->gpu, name))
+			continue;
+		for (unsigned i = 0; i < p->nmet; i++)
+			if (!strcmp(p->met[i].def->name, name)) {
+				r = compile_metric(p, i);
+				if (r < 0)
+					return r;
+				break;
+			}
+	}
+	code0 = p->ncode;
+	r = compile_node(p, e, e->root, 0, R_MET | mi, &res, why, sizeof(why));
+	if (r < 0)
+		return r;
+	p->state[mi] = 2;
+	if (r > 0) {
+		p->ncode = code0;	/* drop partial code */
+		p->met[mi].available = 0;
+		p->reason[mi] = strdup(why);
+		p->met[mi].reason = p->reason[mi] ? p->reason[mi] : "unavailable";
+		return 0;
+	}
+	if (res != (R_MET | mi) && emit(p, OP_MOV, R_MET | mi, res, 0))
+		return -ENOMEM;
+	p->met[mi].available = 1;
+	p->met[mi].reason = NULL;
+	return 0;
+}
+
+static uint16_t renum(const struct mpc_prog *p, unsigned r)
+{
+	unsigned n = R_NUM(r);
+
+	switch (R_CLASS(r)) {
+	case R_IN:
+		return (uint16_t)n;
+	case R_CFG:
+		return (uint16_t)(p->nin + n);
+	case R_CST:
+		return (uint16_t)(p->nin + MPC_CFG_COUNT + n);
+	case R_TMP:
+		return (uint16_t)(p->nin + MPC_CFG_COUNT + p->ncst + p->nmet + n);
+	default:
+		return (uint16_t)(p->nin + MPC_CFG_COUNT + p->ncst + (r - R_MET));
+	}
+}
+
+void mpc_prog_free(struct mpc_prog *p)
+{
+	if (!p)
+		return;
+	if (p->reason)
+		for (unsigned i = 0; i < p->nmet; i++)
+			free(p->reason[i]);
+	free(p->reason);
+	free(p->met);
+	free(p->met_db);
+	free(p->met_reg);
+	free(p->state);
+	free(p->in);
+	free(p->cst);
+	free(p->code);
+	free(p->reg);
+	free(p->sum);
+	free(p);
+}
+
+int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
+		 const struct mpc_layout *l, struct mpc_prog **out, struct mpc_err *err)
+{
+	struct mpc_prog *p;
+	unsigned nm = mpc_db_metric_count(db);
+	int r = 0;
+
+	*out = NULL;
+	if (l && l->counters_per_block != gpu->counters_per_block)
+		return mpc_fail(err, -EINVAL, "the dump has %u counters per block but %s has %u; "
+				"wrong GPU for this dump?", l->counters_per_block, gpu->name,
+				gpu->counters_per_block);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	p->db = db;
+	p->gpu = gpu;
+	p->cpb = gpu->counters_per_block;
+	p->met = calloc(nm + 1, sizeof(*p->met));
+	p->met_db = calloc(nm + 1, sizeof(*p->met_db));
+	p->state = calloc(nm + 1, 1);
+	p->reason = calloc(nm + 1, sizeof(char *));
+	p->sum = calloc((size_t)MPC_BLK_KINDS * p->cpb, sizeof(uint64_t));
+	if (!p->met || !p->met_db || !p->state || !p->reason || !p->sum) {
+		mpc_prog_free(p);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	/* the metrics that apply; a later definition of a name wins */
+	for (unsigned i = 0; i < nm; i++) {
+		const struct mpc_metric_def *m = mpc_db_metric(db, i);
+		unsigned j;
+
+		if (!mpc_metric_applies(m, gpu))
+			continue;
+		for (j = 0; j < p->nmet; j++)
+			if (!strcmp(p->met[j].def->name, m->name))
+				break;
+		p->met[j].def = m;
+		p->met_db[j] = i;
+		if (j == p->nmet)
+			p->nmet++;
+	}
+	if (p->nmet >= 0x1FFF) {
+		mpc_prog_free(p);
+		return mpc_fail(err, -E2BIG, "too many metrics");
+	}
+	for (unsigned i = 0; i < p->nmet && !r; i++)
+		r = compile_metric(p, i);
+	if (r) {
+		mpc_prog_free(p);
+		return mpc_fail(err, r, "cannot compile the metrics for %s: %s", gpu->name,
+				r == -E2BIG ? "program too large" : "out of memory");
+	}
+	p->nreg = p->nin + MPC_CFG_COUNT + p->ncst + p->nmet + p->ntmp;
+	if (p->nreg > 0xFFFF) {
+		mpc_prog_free(p);
+		return mpc_fail(err, -E2BIG, "metric program too large");
+	}
+	for (unsigned i = 0; i < p->ncode; i++) {
+		struct insn *in = &p->code[i];
+
+		in->d = renum(p, in->d);
+		in->a = renum(p, in->a);
+		in->b = in->op == OP_NEG || in->op == OP_MOV ? in->a : renum(p, in->b);
+	}
+	p->reg = calloc(p->nreg + 1, sizeof(double));
+	p->met_reg = calloc(p->nmet + 1, sizeof(uint16_t));
+	if (!p->reg || !p->met_reg) {
+		mpc_prog_free(p);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	for (unsigned i = 0; i < p->ncst; i++)
+		p->reg[p->nin + MPC_CFG_COUNT + i] = p->cst[i];
+	for (unsigned i = 0; i < p->nmet; i++)
+		p->met_reg[i] = renum(p, R_MET | i);
+	*out = p;
+	return 0;
+}
+
+unsigned mpc_prog_count(const struct mpc_prog *p)
+{
+	return p->nmet;
+}
+
+const struct mpc_metric *mpc_prog_metric(const struct mpc_prog *p, unsigned i)
+{
+	return i < p->nmet ? &p->met[i] : NULL;
+}
+
+int mpc_prog_find(const struct mpc_prog *p, const char *name)
+{
+	for (unsigned i = 0; i < p->nmet; i++)
+		if (!strcmp(p->met[i].def->name, name))
+			return (int)i;
+	return -1;
+}
+
+unsigned mpc_prog_ninsns(const struct mpc_prog *p)
+{
+	return p->ncode;
+}
+
+/* -------------------------------------------------------------- evaluation */
+
+static void run(struct mpc_prog *p, const struct mpc_config *c, double *out)
+{
+	double *R = p->reg;
+	const struct insn *in = p->code, *end = p->code + p->ncode;
+
+	memcpy(R + p->nin, c->v, sizeof(c->v));
+	for (; in < end; in++) {
+		double a = R[in->a], b = R[in->b];
+
+		switch (in->op) {
+		case OP_ADD:
+			R[in->d] = a + b;
+			break;
+		case OP_SUB:
+			R[in->d] = a - b;
+			break;
+		case OP_MUL:
+			R[in->d] = a * b;
+			break;
+		case OP_DIV:
+			R[in->d] = b == 0 ? NAN : a / b;
+			break;
+		case OP_MIN:
+			R[in->d] = (a != a || b != b) ? NAN : (a < b ? a : b);
+			break;
+		case OP_MAX:
+			R[in->d] = (a != a || b != b) ? NAN : (a > b ? a : b);
+			break;
+		case OP_NEG:
+			R[in->d] = -a;
+			break;
+		default:
+			R[in->d] = a;
+			break;
+		}
+	}
+	for (unsigned i = 0; i < p->nmet; i++)
+		out[i] = p->met[i].available ? R[p->met_reg[i]] : NAN;
+}
+
+static void load_inputs(struct mpc_prog *p, const struct mpc_sample *s, unsigned only_kind,
+			int instance)
+{
+	unsigned cpb = p->cpb;
+	uint64_t *sum = p->sum;
+	uint32_t mask[MPC_BLK_KINDS];
+	unsigned seen[MPC_BLK_KINDS] = { 0 };
+
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++) {
+		mask[k] = 0xffffffffu;
+		if (p->kind_used[k])
+			memset(sum + k * cpb, 0, cpb * sizeof(uint64_t));
+	}
+	if (s->layout->counters_per_block == cpb) {
+		for (unsigned i = 0; i < s->nblocks; i++) {
+			const struct mpc_block *b = &s->blk[i];
+			uint64_t *d;
+			const uint64_t *v = b->v;
+
+			if (!p->kind_used[b->kind])
+				continue;
+			if (instance >= 0 && b->kind == only_kind && b->instance != instance)
+				continue;
+			d = sum + b->kind * cpb;
+			for (unsigned j = 0; j < cpb; j++)
+				d[j] += v[j];
+			mask[b->kind] &= b->enable;
+			seen[b->kind]++;
+		}
+	}
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
+		if (!seen[k])
+			mask[k] = 0;
+	for (unsigned i = 0; i < p->nin; i++) {
+		const struct input *in = &p->in[i];
+
+		if ((mask[in->kind] >> (in->idx >> 2)) & 1)
+			p->reg[i] = (double)(sum[in->kind * cpb + in->idx] << in->shift);
+		else
+			p->reg[i] = NAN;	/* not collected */
+	}
+}
+
+void mpc_prog_eval(struct mpc_prog *p, const struct mpc_sample *s,
+		   const struct mpc_config *c, double *out)
+{
+	load_inputs(p, s, 0, -1);
+	run(p, c, out);
+}
+
+void mpc_prog_eval_instance(struct mpc_prog *p, const struct mpc_sample *s,
+			    const struct mpc_config *c, unsigned kind, int instance,
+			    double *out)
+{
+	load_inputs(p, s, kind, instance);
+	run(p, c, out);
+}

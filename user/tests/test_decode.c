@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/* Decoding synthetic v4 and v5 dumps. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+static uint32_t val_slot_idx(unsigned slot, unsigned idx, void *ctx)
+{
+	(void)ctx;
+	return slot * 1000 + idx;
+}
+
+static const struct mpc_block *find_blk(const struct mpc_sample *s, unsigned kind, unsigned inst)
+{
+	for (unsigned i = 0; i < s->nblocks; i++)
+		if (s->blk[i].kind == kind && s->blk[i].instance == inst)
+			return &s->blk[i];
+	return NULL;
+}
+
+static void test_v5_sparse(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g52 = mpc_db_find_gpu(db, "g52");
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t *buf = NULL;
+	char why[200] = "";
+	int r;
+
+	r = mpc_desc_from_gpu(&d, g52, 0xb, 2, &err);
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	if (!r) {
+		buf = malloc(l->dump_size + 4);
+		/* decode from an unaligned address on purpose */
+		uint32_t *dump = (uint32_t *)((char *)buf + 1);
+		uint32_t tmp[8 * 64];
+
+		t_fill_dump(l, tmp, 0x1122334455ull, 0xffff, val_slot_idx, NULL);
+		memcpy(dump, tmp, sizeof(tmp));
+		r = mpc_decode(s, dump, l->dump_size, &err);
+	}
+	if (!r) {
+		static const struct { unsigned kind, inst, slot; } want[] = {
+			{ MPC_BLK_JM, 0, 0 }, { MPC_BLK_TILER, 0, 1 }, { MPC_BLK_L2, 0, 2 },
+			{ MPC_BLK_L2, 1, 3 }, { MPC_BLK_SHADER, 0, 4 }, { MPC_BLK_SHADER, 1, 5 },
+			{ MPC_BLK_SHADER, 3, 7 },
+		};
+		if (d.dump_size != 2048 || d.nr_blocks != 8 || d.nr_shader_blocks != 4)
+			snprintf(why, sizeof(why), "geometry: size %u blocks %u shader %u", d.dump_size,
+				 d.nr_blocks, d.nr_shader_blocks);
+		if (s->nblocks != 7)
+			snprintf(why, sizeof(why), "%u present blocks, want 7 (core 2 is a hole)", s->nblocks);
+		for (unsigned i = 0; i < 7 && !why[0]; i++) {
+			const struct mpc_block *b = find_blk(s, want[i].kind, want[i].inst);
+
+			if (!b || b->v[10] != want[i].slot * 1000 + 10 || b->timestamp != 0x1122334455ull ||
+			    b->enable != 0xffff)
+				snprintf(why, sizeof(why), "%s.%u: wrong values", mpc_block_name(want[i].kind),
+					 want[i].inst);
+		}
+		if (find_blk(s, MPC_BLK_SHADER, 2))
+			snprintf(why, sizeof(why), "absent core 2 decoded");
+		/* sum over the shader instances of one named counter */
+		const struct mpc_counter_def *c = mpc_gpu_find_counter(g52, "FRAG_ACTIVE");
+		uint64_t v;
+		unsigned fl = mpc_counter_value(s, c, -1, &v);
+		uint64_t want_sum = (4 + 5 + 7) * 1000 + 3ull * (unsigned)c->index;
+
+		if (fl || v != want_sum)
+			snprintf(why, sizeof(why), "FRAG_ACTIVE sum %llu flags %u, want %llu",
+				 (unsigned long long)v, fl, (unsigned long long)want_sum);
+		fl = mpc_counter_value(s, c, 3, &v);
+		if (fl || v != 7000u + (unsigned)c->index)
+			snprintf(why, sizeof(why), "FRAG_ACTIVE core 3 = %llu", (unsigned long long)v);
+		fl = mpc_counter_value(s, c, 2, &v);
+		if (!(fl & MPC_VAL_UNKNOWN))
+			snprintf(why, sizeof(why), "absent core 2 has a value");
+	}
+	free(buf);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(!why[0], "%s", why);
+}
+
+static void test_v4_core_groups(void)
+{
+	struct mpc_desc d = { 0 };
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t *buf = NULL;
+	char why[200] = "";
+	int r;
+
+	/* two core groups, cores 0-3 and 4-5 (6, 7 absent) */
+	d.layout = MPC_LAYOUT_V4;
+	d.gpu_id = 0x06200000;
+	d.shader_present = 0x3f;
+	d.l2_present = 0x11;
+	r = mpc_desc_finish(&d, &err);
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	if (!r) {
+		buf = calloc(1, l->dump_size);
+		t_fill_dump(l, buf, 42, 0xffff, val_slot_idx, NULL);
+		r = mpc_decode(s, buf, l->dump_size, &err);
+	}
+	if (!r) {
+		static const struct { unsigned kind, inst, slot; } want[] = {
+			{ MPC_BLK_SHADER, 0, 0 }, { MPC_BLK_SHADER, 3, 3 }, { MPC_BLK_TILER, 0, 4 },
+			{ MPC_BLK_L2, 0, 5 }, { MPC_BLK_JM, 0, 7 }, { MPC_BLK_SHADER, 4, 8 },
+			{ MPC_BLK_SHADER, 5, 9 }, { MPC_BLK_TILER, 1, 12 }, { MPC_BLK_L2, 1, 13 },
+		};
+		if (d.dump_size != 4096 || d.nr_core_groups != 2 || d.nr_blocks != 16)
+			snprintf(why, sizeof(why), "geometry: size %u groups %u", d.dump_size,
+				 d.nr_core_groups);
+		/* 6 cores + 2 tilers + 2 MMU/L2 + 1 JM; reserved and absent ignored */
+		if (s->nblocks != 11 || l->ninst[MPC_BLK_JM] != 1 || l->ninst[MPC_BLK_L2] != 2)
+			snprintf(why, sizeof(why), "%u present blocks (want 11), jm %u", s->nblocks,
+				 l->ninst[MPC_BLK_JM]);
+		for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]) && !why[0]; i++) {
+			const struct mpc_block *b = find_blk(s, want[i].kind, want[i].inst);
+
+			if (!b || b->v[20] != want[i].slot * 1000 + 20)
+				snprintf(why, sizeof(why), "%s.%u: want slot %u", mpc_block_name(want[i].kind),
+					 want[i].inst, want[i].slot);
+		}
+		if (find_blk(s, MPC_BLK_SHADER, 6) || find_blk(s, MPC_BLK_SHADER, 7))
+			snprintf(why, sizeof(why), "absent cores decoded");
+	}
+	free(buf);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(!why[0], "%s", why);
+}
+
+static void test_v4_t720_names(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "t720");
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t buf[8 * 64];
+	uint64_t v = 0;
+	unsigned fl = 99;
+	int r = mpc_desc_from_gpu(&d, g, 0x3, 1, &err);
+
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	if (!r) {
+		t_fill_dump(l, buf, 1, 0xffff, val_slot_idx, NULL);
+		r = mpc_decode(s, buf, sizeof(buf), &err);
+	}
+	if (!r)
+		fl = mpc_counter_value(s, mpc_gpu_find_counter(g, "GPU_ACTIVE"), -1, &v);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+	CHECK(r == 0, "%s", err.msg);
+	/* T720 GPU_ACTIVE is jm[4]; jm is slot 7 of group 0 */
+	CHECK(fl == 0 && v == 7004, "T720 GPU_ACTIVE = %llu (flags %u), want 7004",
+	      (unsigned long long)v, fl);
+}
+
+static uint32_t val_big(unsigned slot, unsigned idx, void *ctx)
+{
+	(void)slot;
+	(void)ctx;
+	return idx == 6 ? 0xF0000000u : idx == 7 ? 0xFFFFFFFFu : 1;
+}
+
+static void test_accumulate_64bit_and_saturation(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "g52");
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t buf[4 * 64];
+	uint64_t v6 = 0, v7 = 0, v8 = 0;
+	unsigned f6 = 99, f7 = 0, f8 = 99;
+	int r = mpc_desc_from_gpu(&d, g, 0x1, 1, &err);
+
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	for (int i = 0; i < 3 && !r; i++) {
+		t_fill_dump(l, buf, (uint64_t)i, 0xffff, val_big, NULL);
+		r = mpc_decode(s, buf, sizeof(buf), &err);
+	}
+	if (!r) {
+		f6 = mpc_counter_value(s, mpc_gpu_find_counter(g, "GPU_ACTIVE"), -1, &v6);
+		f7 = mpc_counter_value(s, mpc_gpu_find_counter(g, "IRQ_ACTIVE"), -1, &v7);
+		f8 = mpc_counter_value(s, mpc_gpu_find_counter(g, "JS0_JOBS"), -1, &v8);
+	}
+	unsigned n = s ? s->nsamples : 0;
+
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(n == 3, "nsamples %u", n);
+	CHECK(f6 == 0 && v6 == 3ull * 0xF0000000u, "GPU_ACTIVE = 0x%llx (flags %u), want 0x%llx",
+	      (unsigned long long)v6, f6, 3ull * 0xF0000000u);
+	CHECK((f7 & MPC_VAL_SATURATED) && v7 == 3ull * 0xFFFFFFFFu, "IRQ_ACTIVE saturation flag %u",
+	      f7);
+	CHECK(f8 == 0 && v8 == 3, "JS0_JOBS = %llu flags %u", (unsigned long long)v8, f8);
+}
+
+static void test_enable_mask(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "g52");
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t buf[4 * 64];
+	uint64_t a = 0, b = 0;
+	unsigned fa = 99, fb = 0, fc = 0;
+	int r = mpc_desc_from_gpu(&d, g, 0x1, 1, &err);
+
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	if (!r) {
+		/* GPU_ACTIVE (6) is in group 1, JS0_JOBS (8) in group 2 */
+		t_fill_dump(l, buf, 1, 0x0002, val_slot_idx, NULL);
+		r = mpc_decode(s, buf, sizeof(buf), &err);
+	}
+	if (!r) {
+		fa = mpc_counter_value(s, mpc_gpu_find_counter(g, "GPU_ACTIVE"), -1, &a);
+		fb = mpc_counter_value(s, mpc_gpu_find_counter(g, "JS0_JOBS"), -1, &b);
+		/* a second sample with all enabled: the accumulated mask stays partial */
+		t_fill_dump(l, buf, 2, 0xffff, val_slot_idx, NULL);
+		r = mpc_decode(s, buf, sizeof(buf), &err);
+		fc = mpc_counter_value(s, mpc_gpu_find_counter(g, "JS0_JOBS"), -1, &b);
+	}
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(fa == 0 && a == 6, "GPU_ACTIVE flags %u value %llu", fa, (unsigned long long)a);
+	CHECK(fb & MPC_VAL_NOT_COLLECTED, "JS0_JOBS should be not collected");
+	CHECK(fc & MPC_VAL_NOT_COLLECTED, "JS0_JOBS after a partial sample should stay not collected");
+}
+
+static void test_g1_128(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "g1");
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t *buf = NULL;
+	const struct mpc_counter_def *c = NULL;
+	uint64_t v = 0;
+	unsigned fl = 99;
+	int r = mpc_desc_from_gpu(&d, g, 0xf, 2, &err);
+
+	for (unsigned i = 0; i < g->ncounters; i++)
+		if (g->counters[i].shift && g->counters[i].kind == MPC_BLK_SHADER)
+			c = &g->counters[i];
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	if (!r) {
+		buf = calloc(1, l->dump_size);
+		t_fill_dump(l, buf, 1, 0xffffffff, val_slot_idx, NULL);
+		r = mpc_decode(s, buf, l->dump_size, &err);
+	}
+	if (!r && c)
+		fl = mpc_counter_value(s, c, -1, &v);
+	unsigned size = d.dump_size;
+	uint64_t want = c ? ((uint64_t)(4 + 5 + 6 + 7) * 1000 + 4u * (unsigned)c->index) << c->shift : 0;
+
+	free(buf);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(size == 8 * 128 * 4, "G1 dump size %u", size);
+	CHECK(c != NULL, "no shifted shader counter in the G1 data");
+	CHECK(fl == 0 && v == want, "%s = %llu, want %llu", c->name, (unsigned long long)v,
+	      (unsigned long long)want);
+}
+
+static void test_gpu_info_example(void)
+{
+	static const char txt[] =
+		"product: Mali-G52\ngpu_id: 0x72120000\nproduct_id: 0x7212\nversion: r0p0 status 0\n"
+		"shader_present: 0x000000000000000b\nl2_present: 0x0000000000000001\nnr_l2: 2\n"
+		"l2_features: 0x07120206\nmem_features: 0x00000101\nlayout: v5\nnr_core_groups: 1\n"
+		"nr_shader_blocks: 4\nnr_blocks: 8\ncounters_per_block: 64\ndump_size: 2048\n"
+		"counter_sets: 2\ngpu_freq_hz: 800000000\nsimulated: 1\nhw_issue_8186: 0\nenabled: 1\n"
+		"counter_set: 0\nmasks: jm=0xffff tiler=0xffff shader=0xffff l2=0xffff\n"
+		"owner: pid 1234 (mali-perfcnt)\nsome_future_key: whatever\n";
+	struct mpc_desc d;
+	struct mpc_err err = { 0 };
+	int r = mpc_desc_parse_gpu_info(&d, txt, strlen(txt), "gpu_info", &err);
+
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(d.gpu_id == 0x72120000 && d.shader_present == 0xb && d.nr_l2 == 2 &&
+	      d.dump_size == 2048 && d.layout == 5 && d.gpu_freq_hz == 800000000 &&
+	      d.counter_set == 0 && d.enabled == 1 && !strcmp(d.product, "Mali-G52") &&
+	      !strcmp(d.owner, "pid 1234 (mali-perfcnt)") && mpc_desc_bus_bytes(&d) == 16,
+	      "fields parsed wrongly");
+}
+
+TESTS(tests_decode) = {
+	{ "decode: v5 dump, sparse core mask 0xb, 2 L2 slices, unaligned buffer", test_v5_sparse },
+	{ "decode: v4 dump, two core groups, absent cores and reserved blocks", test_v4_core_groups },
+	{ "decode: v4 T720 named counter", test_v4_t720_names },
+	{ "decode: 64-bit accumulation past 2^32 and saturation flag",
+	  test_accumulate_64bit_and_saturation },
+	{ "decode: counters outside the enable mask are not collected", test_enable_mask },
+	{ "decode: Mali G1 128-counter blocks and shift", test_g1_128 },
+	{ "decode: gpu_info text of interfaces.rst", test_gpu_info_example },
+	END_TESTS
+};

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/* Runs every host unit test; prints "ok N - name" / "not ok N - name" and a
+ * final "N passed, N failed" line; exits non-zero on failure. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "test.h"
+
+char t_diag[1024];
+int t_failed;
+
+void t_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	t_failed = 1;
+	n = snprintf(t_diag, sizeof(t_diag), "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vsnprintf(t_diag + n, sizeof(t_diag) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+struct mpc_db *t_db(void)
+{
+	struct mpc_db *db;
+	struct mpc_err err;
+
+	if (mpc_db_new_builtin(&db, &err)) {
+		fprintf(stderr, "builtin database does not load: %s\n", err.msg);
+		exit(2);
+	}
+	return db;
+}
+
+const char *t_data(const char *name)
+{
+	static char buf[4][512];
+	static int i;
+	const char *dir = getenv("MPC_TEST_DATA");
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir ? dir : "tests/data", name);
+	return buf[i];
+}
+
+void t_fill_dump(const struct mpc_layout *l, uint32_t *buf, uint64_t ts, uint32_t enable,
+		 uint32_t (*val)(unsigned slot, unsigned idx, void *ctx), void *ctx)
+{
+	unsigned cpb = l->counters_per_block;
+
+	for (unsigned s = 0; s < l->nslots; s++) {
+		uint32_t *b = buf + (size_t)s * cpb;
+
+		if (!l->slot[s].present) {
+			for (unsigned i = 0; i < cpb; i++)
+				b[i] = 0xdeadbeef;	/* holes must be ignored */
+			continue;
+		}
+		b[0] = (uint32_t)ts;
+		b[1] = (uint32_t)(ts >> 32);
+		b[2] = enable;
+		b[3] = 0;
+		for (unsigned i = 4; i < cpb; i++)
+			b[i] = val ? val(s, i, ctx) : 0;
+	}
+}
+
+int t_one_line(const char *s)
+{
+	return s && *s && !strchr(s, '\n');
+}
+
+extern const struct test tests_db[], tests_expr[], tests_decode[], tests_parsers[],
+	tests_g2[], tests_tool[];
+
+int main(void)
+{
+	const struct test *suites[] = { tests_db, tests_expr, tests_decode, tests_parsers,
+					tests_g2, tests_tool };
+	unsigned n = 0, pass = 0, fail = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (unsigned s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
+		for (const struct test *t = suites[s]; t->name; t++) {
+			t_failed = 0;
+			t_diag[0] = 0;
+			t->fn();
+			n++;
+			if (t_failed) {
+				printf("not ok %u - %s\n# %s\n", n, t->name, t_diag);
+				fail++;
+			} else {
+				printf("ok %u - %s\n", n, t->name);
+				pass++;
+			}
+		}
+	printf("%u passed, %u failed\n", pass, fail);
+	return fail ? 1 : 0;
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/* The mali-perfcnt command line on synthetic files (no device needed). */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+static char dir[256];
+static char out[1 << 18], errbuf[4096];
+
+static const char *tool(void)
+{
+	const char *t = getenv("MPC_TOOL");
+
+	return t ? t : "build/mali-perfcnt";
+}
+
+static const char *fmtcheck(void)
+{
+	const char *t = getenv("MPC_FMTCHECK");
+
+	return t ? t : "build/mpc-fmtcheck";
+}
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t r = f ? fread(buf, 1, n - 1, f) : 0;
+
+	buf[r] = 0;
+	if (f)
+		fclose(f);
+}
+
+/* run a shell command line; stdout in out[], stderr in errbuf[]; exit status */
+__attribute__((format(printf, 1, 2)))
+static int run(const char *fmt, ...)
+{
+	char cmd[2048], full[3000], o[300], e[300];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(o, sizeof(o), "%s/out", dir);
+	snprintf(e, sizeof(e), "%s/err", dir);
+	snprintf(full, sizeof(full), "%s > %s 2> %s", cmd, o, e);
+	st = system(full);
+	slurp(o, out, sizeof(out));
+	slurp(e, errbuf, sizeof(errbuf));
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int setup(void)
+{
+	struct mpc_db *db;
+	struct mpc_desc d;
+	struct mpc_layout *l;
+	struct mpc_err err;
+	uint32_t buf[8 * 64];
+	char p[300];
+	FILE *f;
+
+	if (dir[0])
+		return 0;
+	snprintf(dir, sizeof(dir), "/tmp/mpc-test-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	db = t_db();
+	if (mpc_desc_from_gpu(&d, mpc_db_find_gpu(db, "g52"), 0xb, 2, &err) ||
+	    mpc_layout_new(&d, &l, &err)) {
+		mpc_db_free(db);
+		return -1;
+	}
+	t_fill_dump(l, buf, 77, 0xffff, NULL, NULL);
+	buf[6] = 400000000;		/* jm GPU_ACTIVE: 50% of 800 MHz over 1 s */
+	buf[7] = 4000000;		/* IRQ_ACTIVE: 1% */
+	buf[64 * 4 + 4] = 12;
+	snprintf(p, sizeof(p), "%s/dump.bin", dir);
+	f = fopen(p, "w");
+	fwrite(buf, 1, sizeof(buf), f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/dump2.bin", dir);
+	f = fopen(p, "w");
+	fwrite(buf, 1, sizeof(buf), f);
+	fwrite(buf, 1, sizeof(buf), f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/short.bin", dir);
+	f = fopen(p, "w");
+	fwrite(buf, 1, 1000, f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/gpu_info", dir);
+	f = fopen(p, "w");
+	fprintf(f, "product: Mali-G52\ngpu_id: 0x72120000\nproduct_id: 0x7212\nshader_present: 0xb\n"
+		"l2_present: 0x1\nnr_l2: 2\nl2_features: 0x07120206\nmem_features: 0x00000101\n"
+		"layout: v5\nnr_blocks: 8\ncounters_per_block: 64\ndump_size: 2048\n"
+		"gpu_freq_hz: 800000000\nowner: none\n");
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/bad_info", dir);
+	f = fopen(p, "w");
+	fprintf(f, "gpu_id: 0x72120000\nlayout: v5\nshader_present: 0xb\nnr_l2: 2\ndump_size: 999\n");
+	fclose(f);
+	/* a G2 dump for the synthetic test layout: 2 cores, 1 L2 */
+	if (mpc_db_add_file(db, t_data("g2-test-layout.txt"), &err) == 0) {
+		const struct mpc_gpu_def *g2 = mpc_db_find_gpu(db, "g2");
+		struct mpc_desc d2;
+		struct mpc_layout *l2;
+
+		if (!mpc_desc_from_gpu(&d2, g2, 0x3, 1, &err) && !mpc_layout_new(&d2, &l2, &err)) {
+			uint32_t *b2 = calloc(1, d2.dump_size);
+			const struct mpc_counter_def *a = mpc_gpu_find_counter(g2, "GPU_ACTIVE"),
+				*i = mpc_gpu_find_counter(g2, "GPU_IRQ_ACTIVE");
+
+			t_fill_dump(l2, b2, 1, 0xffffffff, NULL, NULL);
+			b2[a->index] = 1000;	/* jm is slot 0 */
+			b2[i->index] = 30;
+			snprintf(p, sizeof(p), "%s/g2.bin", dir);
+			f = fopen(p, "w");
+			fwrite(b2, 1, d2.dump_size, f);
+			fclose(f);
+			free(b2);
+			mpc_layout_free(l2);
+		}
+	}
+	mpc_layout_free(l);
+	mpc_db_free(db);
+	return 0;
+}
+
+#define T (tool())
+#define EXPLICIT "--gpu g52 --cores 0xb --l2 2 --freq 800"
+
+static void test_help_pages(void)
+{
+	static const char *cmds[] = { "info", "list", "sample", "stat", "decode" };
+
+	CHECK(run("%s --help", T) == 0 && strstr(out, "SYNOPSIS"), "mali-perfcnt --help");
+	for (unsigned i = 0; i < 5; i++) {
+		CHECK(run("%s %s --help", T, cmds[i]) == 0 && strstr(out, "SYNOPSIS") &&
+		      strstr(out, "DESCRIPTION") && strstr(out, "--format"), "%s --help", cmds[i]);
+		CHECK(run("%s help %s", T, cmds[i]) == 0 && strstr(out, "NAME"), "help %s", cmds[i]);
+	}
+}
+
+static void test_decode_formats(void)
+{
+	static char csv1[sizeof(out)], csv2[sizeof(out)];
+
+	CHECK(setup() == 0, "setup failed");
+	CHECK(run("%s decode " EXPLICIT " --interval 1000 -f csv %s/dump.bin", T, dir) == 0,
+	      "decode csv: %s", errbuf);
+	memcpy(csv1, out, sizeof(out));
+	CHECK(strstr(out, "sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status\n") == out,
+	      "CSV header missing");
+	CHECK(strstr(out, ",counter,jm,GPU_ACTIVE,MaliGPUActiveCy,400000000,cycles,ok\n"),
+	      "GPU_ACTIVE row wrong:\n%.400s", out);
+	CHECK(strstr(out, ",metric,,MpcGPUActiveUtil,,50,percent,ok\n"), "MpcGPUActiveUtil not 50");
+	CHECK(strstr(out, ",metric,,MaliGPUIRQUtil,,1,percent,ok\n"), "MaliGPUIRQUtil not 1");
+	CHECK(run("%s decode " EXPLICIT " --interval 1000 -f csv %s/dump.bin > %s/a.csv && %s csv %s/a.csv",
+		  T, dir, dir, fmtcheck(), dir) == 0, "fmtcheck csv: %s", errbuf);
+	/* the same bytes described by gpu_info give the same values */
+	CHECK(run("%s decode --gpu-info %s/gpu_info --interval 1000 -f csv %s/dump.bin", T, dir, dir) == 0,
+	      "decode --gpu-info: %s", errbuf);
+	memcpy(csv2, out, sizeof(out));
+	CHECK(!strcmp(csv1, csv2), "explicit and gpu_info descriptions decode differently");
+	CHECK(run("%s decode " EXPLICIT " -f json %s/dump.bin > %s/a.json && %s json %s/a.json", T, dir,
+		  dir, fmtcheck(), dir) == 0, "fmtcheck json: %s", errbuf);
+	CHECK(run("%s json-get %s/a.json GPU_ACTIVE", fmtcheck(), dir) == 0 && !strcmp(out, "400000000\n"),
+	      "json GPU_ACTIVE: %s", out);
+	CHECK(run("%s json-get %s/a.json MaliGPUIRQUtil", fmtcheck(), dir) == 0 && !strcmp(out, "1\n"),
+	      "json MaliGPUIRQUtil: %s", out);
+	CHECK(run("%s json-get %s/a.json MpcGPUActiveUtil", fmtcheck(), dir) == 0 && !strcmp(out, "null\n"),
+	      "json MpcGPUActiveUtil without --interval should be null: %s", out);
+	CHECK(run("%s decode " EXPLICIT " %s/dump.bin", T, dir) == 0 && strstr(out, "GPU_ACTIVE") &&
+	      strstr(out, "400,000,000"), "text output");
+}
+
+static void test_decode_multi_and_select(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	CHECK(run("%s decode " EXPLICIT " -f json %s/dump2.bin", T, dir) == 0, "%s", errbuf);
+	char *second = strchr(out, '\n');
+
+	CHECK(second && strstr(second + 1, "\"sample\":1"), "two dumps in a file should give 2 samples");
+	CHECK(run("%s decode " EXPLICIT " --sum -f csv -e GPU_ACTIVE %s/dump2.bin", T, dir) == 0 &&
+	      strstr(out, ",GPU_ACTIVE,MaliGPUActiveCy,800000000,"), "--sum: %s", out);
+	CHECK(run("%s decode " EXPLICIT " -f csv -e GPU_ACTIVE,MaliGPUIRQUtil %s/dump.bin | wc -l", T,
+		  dir) == 0 && atoi(out) == 3, "-e two names: %s lines", out);
+	CHECK(run("%s decode " EXPLICIT " -f csv -e 'Mali*QueueUtil' %s/dump.bin", T, dir) == 0 &&
+	      strstr(out, "MaliFragQueueUtil") && !strstr(out, "GPU_ACTIVE"), "glob selection");
+	CHECK(run("%s decode " EXPLICIT " -f csv -e MaliGPUActiveCy -A %s/dump.bin", T, dir) == 0 &&
+	      strstr(out, ",counter,jm,GPU_ACTIVE,"), "libGPUCounters name selection");
+	CHECK(run("%s decode " EXPLICIT " -f csv -e FRAG_ACTIVE -A %s/dump.bin", T, dir) == 0 &&
+	      strstr(out, "shader.3") && !strstr(out, "shader.2"), "per-instance: %s", out);
+	CHECK(run("%s decode " EXPLICIT " -f csv -e shader:4 %s/dump.bin", T, dir) == 0 &&
+	      strstr(out, ",12,"), "BLOCK:INDEX selection: %s", out);
+}
+
+static void test_decode_g2_layout(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 --layout %s -f csv -e MaliGPUIRQUtil %s/g2.bin",
+		  T, t_data("g2-test-layout.txt"), dir) == 0, "G2 decode: %s", errbuf);
+	CHECK(strstr(out, ",MaliGPUIRQUtil,,3,percent,ok"), "G2 MaliGPUIRQUtil: %s", out);
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 -e MaliGPUIRQUtil %s/g2.bin", T, dir) == 1 &&
+	      strchr(errbuf, '\n') == errbuf + strlen(errbuf) - 1 && strstr(errbuf, "--layout"),
+	      "G2 without layout: %s", errbuf);
+}
+
+static void test_errors_one_line(void)
+{
+	static const char *const cases[][2] = {
+		{ "decode " EXPLICIT " @/short.bin", "not a whole number" },
+		{ "decode --gpu-info @/bad_info @/dump.bin", "dump_size is 999" },
+		{ "decode --gpu-info @/nonexistent @/dump.bin", "cannot open" },
+		{ "decode --gpu g999 --cores 1 @/dump.bin", "not in the database" },
+		{ "decode --gpu g52 @/dump.bin", "--cores" },
+		{ "decode " EXPLICIT, "no dump file" },
+		{ "decode " EXPLICIT " -e NOPE @/dump.bin", "no counter or metric matches 'NOPE'" },
+		{ "decode " EXPLICIT " -f xml @/dump.bin", "use text, csv or json" },
+		{ "decode --cores 0xb @/dump.bin", "need --gpu" },
+		{ "decode --gpu t720 --cores 0x1f @/dump.bin", "core group" },
+		{ "frobnicate", "unknown command" },
+		{ "", "no command" },
+		{ "list --gpu g2 --layout @/gpu_info", "mali-perfcnt-db 1" },
+		{ "stat -n 5", "-I" },
+		{ "stat -I 5", "at least 10 ms" },
+		{ "help nope", "no help" },
+	};
+	CHECK(setup() == 0, "setup failed");
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char cmd[512], *o = cmd;
+
+		for (const char *s = cases[i][0]; *s && o < cmd + 400; s++)
+			if (*s == '@')
+				o += snprintf(o, 100, "%s", dir);
+			else
+				*o++ = *s;
+		*o = 0;
+		int st = run("%s %s", T, cmd);
+
+		CHECK(st == 1, "'%s' exited %d", cmd, st);
+		/* 'no command' also prints the main page: check the last line */
+		char *last = errbuf + strlen(errbuf);
+
+		while (last > errbuf && last[-1] == '\n')
+			*--last = 0;
+		last = strrchr(errbuf, '\n') ? strrchr(errbuf, '\n') + 1 : errbuf;
+		CHECK(strstr(last, cases[i][1]) && !strncmp(last, "mali-perfcnt: ", 14),
+		      "'%s': error '%s' lacks '%s'", cmd, last, cases[i][1]);
+	}
+}
+
+static void test_list_and_info(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	CHECK(run("%s list --gpus -f csv > %s/g.csv && %s csv %s/g.csv", T, dir, fmtcheck(), dir) == 0,
+	      "list --gpus csv: %s", errbuf);
+	CHECK(run("%s list --gpu g52 -f json > %s/l.json && %s json %s/l.json", T, dir, fmtcheck(), dir) == 0,
+	      "list json: %s", errbuf);
+	CHECK(run("%s list --gpu t720 --all -f csv > %s/l.csv && %s csv %s/l.csv", T, dir, fmtcheck(), dir) == 0,
+	      "list csv: %s", errbuf);
+	CHECK(run("%s list --gpu g52 --derived -e MaliGPUIRQUtil", T) == 0 &&
+	      strstr(out, "(MaliGPUIRQActiveCy / MaliGPUActiveCy) * 100"), "list formula: %s", out);
+	CHECK(run("%s info --gpu-info %s/gpu_info -f json > %s/i.json && %s json %s/i.json", T, dir, dir,
+		  fmtcheck(), dir) == 0, "info json: %s", errbuf);
+	CHECK(run("%s info --gpu-info %s/gpu_info", T, dir) == 0 && strstr(out, "Mali-G52") &&
+	      strstr(out, "ext_bus_bytes        16"), "info text: %s", out);
+}
+
+static void test_fmtcheck_rejects(void)
+{
+	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n" };
+	static const char *const bad_json[] = { "", "[1]\n", "{\"a\":}\n", "{\"a\":1}x\n", "{\"a\":01}\n",
+						"{\"a\":\"\\q\"}\n", "{\"a\":1,}\n", "{a:1}\n" };
+	char p[300];
+
+	CHECK(setup() == 0, "setup failed");
+	snprintf(p, sizeof(p), "%s/x", dir);
+	for (unsigned i = 0; i < sizeof(bad_csv) / sizeof(bad_csv[0]); i++) {
+		FILE *f = fopen(p, "w");
+
+		fputs(bad_csv[i], f);
+		fclose(f);
+		CHECK(run("%s csv %s", fmtcheck(), p) == 1 &&
+		      strchr(errbuf, '\n') == errbuf + strlen(errbuf) - 1, "bad csv %u accepted", i);
+	}
+	for (unsigned i = 0; i < sizeof(bad_json) / sizeof(bad_json[0]); i++) {
+		FILE *f = fopen(p, "w");
+
+		fputs(bad_json[i], f);
+		fclose(f);
+		CHECK(run("%s json %s", fmtcheck(), p) == 1, "bad json %u accepted", i);
+	}
+}
+
+static void test_cleanup(void)
+{
+	if (dir[0])
+		CHECK(run("rm -rf %s", dir) == 0, "cleanup");
+}
+
+TESTS(tests_tool) = {
+	{ "tool: --help pages for every command", test_help_pages },
+	{ "tool: decode csv/json/text, gpu_info and explicit agree", test_decode_formats },
+	{ "tool: several dumps, --sum, -e names/globs/BLOCK:INDEX, -A", test_decode_multi_and_select },
+	{ "tool: Mali G2 through a user layout file", test_decode_g2_layout },
+	{ "tool: errors are one line with the fix", test_errors_one_line },
+	{ "tool: list and info outputs validate", test_list_and_info },
+	{ "tool: mpc-fmtcheck rejects malformed CSV and JSON", test_fmtcheck_rejects },
+	{ "tool: cleanup", test_cleanup },
+	END_TESTS
+};

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/* "info": the device (GET_INFO or a saved gpu_info) and the GPU recognised. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+#include "mali_perfcnt_drm.h"
+
+struct kv {
+	FILE *f;
+	enum fmt fmt;
+	int n;
+};
+
+static void kv_str(struct kv *k, const char *key, const char *val)
+{
+	if (k->fmt == FMT_TEXT) {
+		fprintf(k->f, "%-20s %s\n", key, val ? val : "-");
+	} else if (k->fmt == FMT_CSV) {
+		csv_field(k->f, key, 0);
+		csv_field(k->f, val, 1);
+	} else {
+		fputs(k->n ? "," : "{", k->f);
+		json_str(k->f, key);
+		fputc(':', k->f);
+		if (val)
+			json_str(k->f, val);
+		else
+			fputs("null", k->f);
+	}
+	k->n++;
+}
+
+/* hex > 0: print as 0x%0*llx with that many digits (a string in JSON) */
+static void kv_num(struct kv *k, const char *key, unsigned long long v, int hex)
+{
+	char b[64];
+
+	if (hex)
+		snprintf(b, sizeof(b), "0x%0*llx", hex, v);
+	else
+		snprintf(b, sizeof(b), "%llu", v);
+	if (k->fmt == FMT_JSON) {
+		fputs(k->n ? "," : "{", k->f);
+		json_str(k->f, key);
+		fputc(':', k->f);
+		if (hex)
+			json_str(k->f, b);
+		else
+			fputs(b, k->f);
+		k->n++;
+		return;
+	}
+	kv_str(k, key, b);
+}
+
+static void read_owner(const char *dir, char *out, size_t n)
+{
+	char p[300], line[90];
+	FILE *f;
+
+	out[0] = 0;
+	snprintf(p, sizeof(p), "%s/gpu_info", dir);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "owner:", 6)) {
+			char *v = line + 6;
+
+			while (*v == ' ')
+				v++;
+			v[strcspn(v, "\n")] = 0;
+			snprintf(out, n, "%s", v);
+		}
+	fclose(f);
+}
+
+int cmd_info(struct tool *t, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		COMMON_LONGOPTS,
+		{ "gpu-info", required_argument, NULL, 4001 },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *gpu_info = NULL, *path = NULL, *debugfs = NULL;
+	struct mpc_dev *dev = NULL;
+	struct mpc_desc d;
+	struct mpc_err e;
+	const struct mpc_gpu_def *g;
+	struct kv k = { t->out, t->fmt, 0 };
+	char b[160], owner[96] = "";
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+f:h", opts, NULL)) != -1) {
+		int x = tool_common_opt(t, c, optarg);
+
+		if (x > 0)
+			return 1;
+		if (x == 0)
+			continue;
+		if (c == 'h')
+			return help(t, "info", stdout);
+		if (c == 4001) {
+			gpu_info = optarg;
+			continue;
+		}
+		return tool_error(t, "bad option for 'info'; see 'mali-perfcnt info --help'");
+	}
+	if (optind < argc)
+		return tool_error(t, "'info' takes no arguments (got '%s')", argv[optind]);
+	if (tool_load_db(t))
+		return 1;
+	if (gpu_info) {
+		char *txt = NULL;
+		size_t len = 0;
+		FILE *f = fopen(gpu_info, "re");
+
+		if (!f)
+			return tool_error(t, "cannot open %s: %s", gpu_info, strerror(errno));
+		txt = malloc(65537);
+		len = txt ? fread(txt, 1, 65537, f) : 0;
+		fclose(f);
+		if (!txt)
+			return tool_error(t, "out of memory");
+		int x = mpc_desc_parse_gpu_info(&d, txt, len, gpu_info, &e);
+
+		free(txt);
+		if (x)
+			return tool_err(t, &e);
+		path = gpu_info;
+		snprintf(owner, sizeof(owner), "%s", d.owner);
+	} else {
+		if (mpc_dev_open(t->device, t->no_load ? MPC_OPEN_NO_LOAD : 0, &dev, &e))
+			return tool_err(t, &e);
+		d = *mpc_dev_desc(dev);
+		path = mpc_dev_path(dev);
+		debugfs = mpc_dev_debugfs(dev);
+		if (debugfs)
+			read_owner(debugfs, owner, sizeof(owner));
+	}
+	g = mpc_db_match_gpu_id(t->db, d.gpu_id);
+	k.fmt = t->fmt;
+	if (t->fmt == FMT_CSV)
+		fputs("key,value\n", t->out);
+	kv_str(&k, gpu_info ? "source" : "device", path);
+	kv_str(&k, "product", d.product);
+	kv_num(&k, "gpu_id", d.gpu_id, 8);
+	kv_num(&k, "product_id", d.gpu_id >> 16, 4);
+	snprintf(b, sizeof(b), "r%up%u status %u", (d.gpu_id >> 12) & 0xf, (d.gpu_id >> 4) & 0xff,
+		 d.gpu_id & 0xf);
+	kv_str(&k, "version", b);
+	kv_str(&k, "recognised", g ? g->name : NULL);
+	kv_str(&k, "database_key", g ? g->key : NULL);
+	kv_str(&k, "architecture", g ? g->arch : NULL);
+	kv_str(&k, "layout", d.layout == 4 ? "v4" : "v5");
+	kv_num(&k, "shader_present", d.shader_present, 16);
+	kv_num(&k, "shader_cores", (unsigned long long)__builtin_popcountll(d.shader_present), 0);
+	kv_num(&k, "l2_present", d.l2_present, 16);
+	kv_num(&k, "nr_l2", d.nr_l2, 0);
+	kv_num(&k, "nr_core_groups", d.nr_core_groups, 0);
+	kv_num(&k, "nr_shader_blocks", d.nr_shader_blocks, 0);
+	kv_num(&k, "nr_blocks", d.nr_blocks, 0);
+	kv_num(&k, "counters_per_block", d.counters_per_block, 0);
+	kv_num(&k, "dump_size", d.dump_size, 0);
+	kv_num(&k, "counter_sets", d.nr_counter_sets, 0);
+	kv_num(&k, "l2_features", d.l2_features, 8);
+	kv_num(&k, "mem_features", d.mem_features, 8);
+	kv_num(&k, "ext_bus_bytes", mpc_desc_bus_bytes(&d) ? mpc_desc_bus_bytes(&d) :
+	       (g ? g->bus_beat_bytes : 0), 0);
+	kv_num(&k, "gpu_freq_hz", d.gpu_freq_hz, 0);
+	if (!gpu_info) {
+		kv_num(&k, "uapi_version", d.uapi_version, 0);
+		kv_num(&k, "caps", d.caps, 1);
+	}
+	kv_str(&k, "simulated", d.simulated < 0 ? NULL : d.simulated ? "yes" : "no");
+	if (!gpu_info)
+		kv_str(&k, "debugfs", debugfs);
+	kv_str(&k, "owner", owner[0] ? owner : NULL);
+	if (g) {
+		struct mpc_prog *p;
+		unsigned placed = 0, avail = 0;
+
+		for (unsigned i = 0; i < g->ncounters; i++)
+			placed += g->counters[i].index >= 0;
+		if (!mpc_prog_new(t->db, g, NULL, &p, &e)) {
+			for (unsigned i = 0; i < mpc_prog_count(p); i++)
+				avail += mpc_prog_metric(p, i)->available;
+			kv_num(&k, "counters_known", placed, 0);
+			kv_num(&k, "metrics_available", avail, 0);
+			kv_num(&k, "metrics_total", mpc_prog_count(p), 0);
+			mpc_prog_free(p);
+		}
+	}
+	if (t->fmt == FMT_JSON)
+		fputs("}\n", t->out);
+	mpc_dev_close(dev);
+	return 0;
+}

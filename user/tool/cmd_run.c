@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/* "sample" and "stat": live counters through the DRM device. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+struct run_opts {
+	const char *events;
+	unsigned long long interval_ms, count, duration_ms, delay_ms, set;
+	int per_instance, raw;
+	double freq_mhz;
+};
+
+static volatile sig_atomic_t got_sigint, got_sigchld;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGINT || sig == SIGTERM)
+		got_sigint = 1;
+	else if (sig == SIGCHLD)
+		got_sigchld = 1;
+}
+
+static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts *o,
+			  const char *cmd, int is_stat)
+{
+	static const struct option opts[] = {
+		COMMON_LONGOPTS,
+		{ "events", required_argument, NULL, 'e' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "delay", required_argument, NULL, 2001 },
+		{ "set", required_argument, NULL, 2002 },
+		{ "per-instance", no_argument, NULL, 'A' },
+		{ "raw", no_argument, NULL, 2003 },
+		{ "freq", required_argument, NULL, 2004 },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, is_stat ? "+f:he:I:n:d:A" : "+f:he:A", opts, NULL)) != -1) {
+		int r = tool_common_opt(t, c, optarg);
+
+		if (r > 0)
+			return 1;
+		if (r == 0)
+			continue;
+		switch (c) {
+		case 'h':
+			help(t, cmd, stdout);
+			return -1;
+		case 'e':
+			o->events = optarg;
+			break;
+		case 'I':
+			if (!is_stat || tool_parse_u64(t, "-I", optarg, 3600000, &o->interval_ms))
+				return 1;
+			if (o->interval_ms < 10)
+				return tool_error(t, "-I %llu: the interval must be at least 10 ms",
+						  o->interval_ms);
+			break;
+		case 'n':
+			if (tool_parse_u64(t, "-n", optarg, 1000000000, &o->count))
+				return 1;
+			if (!o->count)
+				return tool_error(t, "-n 0: give at least one interval");
+			break;
+		case 'd':
+			if (tool_parse_u64(t, "--duration", optarg, 86400000, &o->duration_ms))
+				return 1;
+			break;
+		case 2001:
+			if (tool_parse_u64(t, "--delay", optarg, 3600000, &o->delay_ms))
+				return 1;
+			break;
+		case 2002:
+			if (tool_parse_u64(t, "--set", optarg, 1, &o->set))
+				return 1;
+			break;
+		case 'A':
+			o->per_instance = 1;
+			break;
+		case 2003:
+			o->raw = 1;
+			break;
+		case 2004:
+			if (tool_parse_double(t, "--freq", optarg, &o->freq_mhz))
+				return 1;
+			break;
+		default:
+			return tool_error(t, "bad option for '%s'; see 'mali-perfcnt %s --help'", cmd, cmd);
+		}
+	}
+	if (o->count && !o->interval_ms && is_stat)
+		return tool_error(t, "-n counts intervals; give -I MS too");
+	return 0;
+}
+
+static int open_view(struct tool *t, struct mpc_dev **dev, struct view *v, struct run_opts *o,
+		     const char *defaults)
+{
+	struct mpc_err e;
+
+	if (tool_load_db(t))
+		return 1;
+	if (mpc_dev_open(t->device, t->no_load ? MPC_OPEN_NO_LOAD : 0, dev, &e))
+		return tool_err(t, &e);
+	v->desc = *mpc_dev_desc(*dev);
+	v->counter_set = (unsigned)o->set;
+	v->per_instance = o->per_instance;
+	v->source = mpc_dev_path(*dev);
+	v->freq_hz = o->freq_mhz * 1e6;
+	if (o->set && v->desc.nr_counter_sets < 2)
+		return tool_error(t, "--set %llu: %s has only counter set 0", o->set, v->desc.product);
+	if (view_init(t, v, NULL, o->raw) || view_select(t, v, o->events, defaults))
+		return 1;
+	return 0;
+}
+
+static void sleep_until(double when)
+{
+	struct timespec ts;
+	double now = now_raw();
+
+	while (!got_sigint && !got_sigchld && now < when) {
+		double d = when - now;
+
+		ts.tv_sec = (time_t)d;
+		ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+		now = now_raw();
+	}
+}
+
+/* take one dump and decode it into a fresh sample */
+static int grab(struct tool *t, struct mpc_dev *dev, void *buf, struct mpc_sample *s,
+		unsigned long long *seq, unsigned long long *ts)
+{
+	struct mpc_err e;
+	uint64_t q, n;
+
+	if (mpc_dev_dump(dev, buf, mpc_dev_desc(dev)->dump_size, &q, &n, &e))
+		return tool_err(t, &e);
+	mpc_sample_reset(s);
+	if (mpc_decode(s, buf, mpc_dev_desc(dev)->dump_size, &e))
+		return tool_err(t, &e);
+	*seq = q;
+	*ts = n;
+	return 0;
+}
+
+int cmd_sample(struct tool *t, int argc, char **argv)
+{
+	struct run_opts o = { .delay_ms = 100 };
+	struct mpc_dev *dev = NULL;
+	struct view v = { 0 };
+	struct mpc_sample *s = NULL;
+	struct mpc_enable en = { 0 };
+	struct mpc_err e;
+	void *buf = NULL;
+	int r;
+
+	r = parse_run_opts(t, argc, argv, &o, "sample", 0);
+	if (r)
+		return r < 0 ? 0 : r;
+	if (optind < argc)
+		return tool_error(t, "'sample' takes no arguments (got '%s'); see 'mali-perfcnt stat' "
+				  "to measure a command", argv[optind]);
+	r = open_view(t, &dev, &v, &o, "all");
+	if (!r && mpc_sample_new(v.l, &s, &e))
+		r = tool_err(t, &e);
+	if (!r && !(buf = calloc(1, v.desc.dump_size)))
+		r = tool_error(t, "out of memory");
+	if (!r) {
+		unsigned long long seq = 0, ts = 0;
+		double t0;
+
+		en.counter_set = (unsigned)o.set;
+		t0 = now_raw();
+		if (mpc_dev_enable(dev, &en, &e)) {
+			r = tool_err(t, &e);
+		} else {
+			struct timespec d = { (time_t)(o.delay_ms / 1000), (long)(o.delay_ms % 1000) * 1000000 };
+
+			nanosleep(&d, NULL);
+			r = grab(t, dev, buf, s, &seq, &ts);
+			if (mpc_dev_disable(dev, &e) && !r)
+				r = tool_err(t, &e);
+		}
+		if (!r) {
+			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, 1, seq, ts };
+
+			/* the counters ran from just before ENABLE to the dump */
+			if (!(m.interval_s > 0))
+				m.interval_s = NAN;
+			out_begin(t, &v, "sample");
+			out_sample(t, &v, s, &m);
+			out_end(t, &v, NULL);
+		}
+	}
+	free(buf);
+	mpc_sample_free(s);
+	view_free(&v);
+	mpc_dev_close(dev);
+	return r;
+}
+
+#define STAT_DEFAULTS \
+	"GPU_ACTIVE,MpcGPUActiveUtil,MpcGPUActiveTime,MaliGPUIRQUtil,MaliFragQueueUtil," \
+	"MaliNonFragQueueUtil,MaliTilerUtil,MaliCoreUtil,MaliExtBusRdBPS,MaliExtBusWrBPS," \
+	"MpcIRQUtil,MpcFragQueueUtil,MpcNonFragQueueUtil,MpcTilerUtil,MpcCoreUtil," \
+	"MpcExtBusRdBPS,MpcExtBusWrBPS"
+
+int cmd_stat(struct tool *t, int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct mpc_dev *dev = NULL;
+	struct view v = { 0 };
+	struct mpc_sample *s = NULL;
+	struct mpc_enable en = { 0 };
+	struct mpc_err e;
+	struct sigaction sa;
+	void *buf = NULL;
+	pid_t child = -1;
+	int status = 0, r, child_done = 0;
+	char what[256];
+	char **cmd;
+
+	r = parse_run_opts(t, argc, argv, &o, "stat", 1);
+	if (r)
+		return r < 0 ? 0 : r;
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	cmd = optind < argc ? argv + optind : NULL;
+	if (cmd && o.duration_ms)
+		return tool_error(t, "give either a command or --duration, not both");
+	r = open_view(t, &dev, &v, &o, STAT_DEFAULTS);
+	if (!r && mpc_sample_new(v.l, &s, &e))
+		r = tool_err(t, &e);
+	if (!r && !(buf = calloc(1, v.desc.dump_size)))
+		r = tool_error(t, "out of memory");
+	if (r)
+		goto out;
+	v.stat_style = o.interval_ms ? 2 : 1;
+	if (cmd) {
+		size_t n = 0;
+
+		n += (size_t)snprintf(what + n, sizeof(what) - n, "'");
+		for (char **a = cmd; *a && n < sizeof(what) - 2; a++)
+			n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s", a == cmd ? "" : " ", *a);
+		if (n < sizeof(what) - 1)
+			snprintf(what + n, sizeof(what) - n, "'");
+	} else if (o.duration_ms) {
+		snprintf(what, sizeof(what), "%llu ms", o.duration_ms);
+	} else if (o.count) {
+		snprintf(what, sizeof(what), "%llu x %llu ms", o.count, o.interval_ms);
+	} else {
+		snprintf(what, sizeof(what), "the system (until Ctrl-C)");
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!cmd)
+		sigaction(SIGINT, &sa, NULL);
+	else
+		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
+
+	en.counter_set = (unsigned)o.set;
+	if (mpc_dev_enable(dev, &en, &e)) {
+		r = tool_err(t, &e);
+		goto out;
+	}
+	unsigned long long seq0, ts0, seq, ts, prev_ts;
+	double start;
+
+	/* a first dump starts every interval at a known CLOCK_MONOTONIC_RAW time */
+	r = grab(t, dev, buf, s, &seq0, &ts0);
+	if (r)
+		goto disable;
+	prev_ts = ts0;
+	start = now_raw();
+	if (cmd) {
+		child = fork();
+		if (child < 0) {
+			r = tool_error(t, "cannot start '%s': %s", cmd[0], strerror(errno));
+			goto disable;
+		}
+		if (child == 0) {
+			signal(SIGINT, SIG_DFL);
+			execvp(cmd[0], cmd);
+			fprintf(stderr, "%s: cannot run '%s': %s; check the command name and PATH\n",
+				t->prog, cmd[0], strerror(errno));
+			_exit(127);
+		}
+	}
+	out_begin(t, &v, what);
+	if (o.interval_ms) {
+		for (unsigned long long k = 1;; k++) {
+			sleep_until(start + (double)k * (double)o.interval_ms / 1000.0);
+			if (child > 0 && got_sigchld && waitpid(child, &status, WNOHANG) == child)
+				child_done = 1;
+			got_sigchld = 0;
+			r = grab(t, dev, buf, s, &seq, &ts);
+			if (r)
+				break;
+			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9, (ts - prev_ts) * 1e-9,
+						 1, seq, ts };
+
+			prev_ts = ts;
+			out_sample(t, &v, s, &m);
+			if ((o.count && k >= o.count) || got_sigint || child_done)
+				break;
+		}
+	} else {
+		double end = o.duration_ms ? start + (double)o.duration_ms / 1000.0 : INFINITY;
+
+		while (!got_sigint) {
+			if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+				child_done = 1;
+				break;
+			}
+			if (now_raw() >= end)
+				break;
+			sleep_until(fmin(end, now_raw() + 0.05));
+			got_sigchld = 0;
+		}
+		r = grab(t, dev, buf, s, &seq, &ts);
+		if (!r) {
+			struct sample_meta m = { 0, (ts - ts0) * 1e-9, (ts - ts0) * 1e-9, 1, seq, ts };
+
+			out_sample(t, &v, s, &m);
+		}
+	}
+	if (!r && t->fmt == FMT_TEXT) {
+		char foot[96];
+
+		snprintf(foot, sizeof(foot), "%14.6f seconds time elapsed", now_raw() - start);
+		out_end(t, &v, foot);
+	}
+disable:
+	if (mpc_dev_disable(dev, &e) && !r)
+		r = tool_err(t, &e);
+	if (child > 0 && !child_done) {
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		child_done = 1;
+	}
+	if (!r && child > 0) {
+		/* like perf stat: the command's exit status */
+		if (WIFEXITED(status))
+			r = WEXITSTATUS(status);
+		else if (WIFSIGNALED(status))
+			r = 128 + WTERMSIG(status);
+	}
+out:
+	free(buf);
+	mpc_sample_free(s);
+	view_free(&v);
+	mpc_dev_close(dev);
+	return r;
+}

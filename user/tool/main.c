@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mali-perfcnt: read, decode and derive the performance counters of Arm Mali
+ * GPUs driven by the mali_perfcnt DRM driver. See "mali-perfcnt --help".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tool.h"
+
+int tool_error(struct tool *t, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	fflush(t->out);
+	fprintf(stderr, "%s: %s\n", t->prog, buf);
+	return 1;
+}
+
+int tool_err(struct tool *t, const struct mpc_err *e)
+{
+	return tool_error(t, "%s", e->msg);
+}
+
+double now_raw(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long long max,
+		   unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	if (!s || !*s || *s == '-' || *s == ' ')
+		return tool_error(t, "%s needs a number, got '%s'", opt, s ? s : "");
+	*out = strtoull(s, &end, 0);
+	if (errno || *end || *out > max)
+		return tool_error(t, "%s: '%s' is not a number in 0..%llu", opt, s, max);
+	return 0;
+}
+
+int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = s && *s ? strtod(s, &end) : NAN;
+	if (!s || !*s || errno || *end || !isfinite(*out) || *out <= 0)
+		return tool_error(t, "%s: '%s' is not a positive number", opt, s ? s : "");
+	return 0;
+}
+
+int tool_parse_format(struct tool *t, const char *s)
+{
+	if (!strcmp(s, "text"))
+		t->fmt = FMT_TEXT;
+	else if (!strcmp(s, "csv"))
+		t->fmt = FMT_CSV;
+	else if (!strcmp(s, "json"))
+		t->fmt = FMT_JSON;
+	else
+		return tool_error(t, "--format '%s' is unknown; use text, csv or json", s);
+	return 0;
+}
+
+/* Options every command takes; returns 0 if handled, -1 if not ours, 1 on error. */
+int tool_common_opt(struct tool *t, int c, const char *arg)
+{
+	switch (c) {
+	case 1001:
+		t->device = arg;
+		return 0;
+	case 1002:
+		t->no_load = 1;
+		return 0;
+	case 'f':
+		return tool_parse_format(t, arg) ? 1 : 0;
+	case 1003:
+		if (t->nlayouts >= MAX_FILES)
+			return tool_error(t, "at most %d --layout files", MAX_FILES);
+		t->layouts[t->nlayouts++] = arg;
+		return 0;
+	case 1004:
+		if (t->nmetric_files >= MAX_FILES)
+			return tool_error(t, "at most %d --metrics files", MAX_FILES);
+		t->metric_files[t->nmetric_files++] = arg;
+		return 0;
+	}
+	return -1;
+}
+
+int tool_load_db(struct tool *t)
+{
+	struct mpc_err e;
+
+	if (t->db)
+		return 0;
+	if (mpc_db_new_builtin(&t->db, &e))
+		return tool_error(t, "the built-in counter database is broken: %s", e.msg);
+	for (unsigned i = 0; i < t->nlayouts; i++)
+		if (mpc_db_add_file(t->db, t->layouts[i], &e))
+			return tool_error(t, "--layout %s", e.msg);
+	for (unsigned i = 0; i < t->nmetric_files; i++)
+		if (mpc_db_add_file(t->db, t->metric_files[i], &e))
+			return tool_error(t, "--metrics %s", e.msg);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ views */
+
+static struct mpc_counter_def *raw_defs;
+static char (*raw_names)[24];
+
+static void make_raw_defs(unsigned cpb)
+{
+	unsigned n = MPC_BLK_KINDS * cpb;
+
+	raw_defs = calloc(n, sizeof(*raw_defs));
+	raw_names = calloc(n, sizeof(*raw_names));
+	if (!raw_defs || !raw_names) {
+		fprintf(stderr, "mali-perfcnt: out of memory\n");
+		exit(1);
+	}
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
+		for (unsigned i = 0; i < cpb; i++) {
+			struct mpc_counter_def *c = &raw_defs[k * cpb + i];
+
+			snprintf(raw_names[k * cpb + i], sizeof(raw_names[0]), "%s[%u]",
+				 mpc_block_name(k), i);
+			c->name = raw_names[k * cpb + i];
+			c->kind = (uint8_t)k;
+			c->index = (int16_t)i;
+		}
+}
+
+int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw)
+{
+	struct mpc_err e;
+
+	if (tool_load_db(t))
+		return 1;
+	if (gpu_name) {
+		v->gpu = mpc_db_find_gpu(t->db, gpu_name);
+		if (!v->gpu)
+			return tool_error(t, "GPU '%s' is not in the database; 'mali-perfcnt list --gpus' "
+					  "shows the known ones", gpu_name);
+	} else {
+		v->gpu = mpc_db_match_gpu_id(t->db, v->desc.gpu_id);
+	}
+	if (!v->gpu && !raw)
+		return tool_error(t, "GPU_ID 0x%08x (product 0x%04x) is not in the counter database; "
+				  "name it with --gpu and give its layout with --layout FILE, or "
+				  "use --raw to see counters by index", v->desc.gpu_id,
+				  v->desc.gpu_id >> 16);
+	if (v->gpu && v->gpu->counters_per_block != v->desc.counters_per_block)
+		return tool_error(t, "the dump has %u counters per block but %s has %u; wrong GPU?",
+				  v->desc.counters_per_block, v->gpu->name,
+				  v->gpu->counters_per_block);
+	if (v->counter_set != 0 && !raw) {
+		fprintf(stderr, "%s: note: the database describes counter set 0 only; set %u "
+			"counters are shown by index\n", t->prog, v->counter_set);
+		raw = 1;
+	}
+	v->raw = raw;
+	if (mpc_layout_new(&v->desc, &v->l, &e))
+		return tool_err(t, &e);
+	if (!raw && mpc_prog_new(t->db, v->gpu, v->l, &v->p, &e))
+		return tool_err(t, &e);
+	if (raw)
+		make_raw_defs(v->desc.counters_per_block);
+	v->val = calloc((v->p ? mpc_prog_count(v->p) : 0) + 1, sizeof(double));
+	v->ctr = calloc((v->gpu ? v->gpu->ncounters : 0) + MPC_BLK_KINDS * MPC_MAX_COUNTERS + 1,
+			sizeof(*v->ctr));
+	v->met = calloc((v->p ? mpc_prog_count(v->p) : 0) + 1, sizeof(*v->met));
+	if (!v->val || !v->ctr || !v->met)
+		return tool_error(t, "out of memory");
+	return 0;
+}
+
+void view_free(struct view *v)
+{
+	mpc_prog_free(v->p);
+	mpc_layout_free(v->l);
+	free(v->val);
+	free(v->ctr);
+	free(v->met);
+}
+
+static int is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static void add_ctr(struct view *v, const struct mpc_counter_def *c)
+{
+	for (unsigned i = 0; i < v->nctr; i++)
+		if (v->ctr[i] == c)
+			return;
+	v->ctr[v->nctr++] = c;
+}
+
+static void add_met(struct view *v, unsigned m)
+{
+	for (unsigned i = 0; i < v->nmet; i++)
+		if (v->met[i] == m)
+			return;
+	v->met[v->nmet++] = m;
+}
+
+static const struct mpc_counter_def *ctr_at(struct view *v, unsigned kind, unsigned idx)
+{
+	if (v->gpu)
+		for (unsigned i = 0; i < v->gpu->ncounters; i++)
+			if (v->gpu->counters[i].kind == kind && v->gpu->counters[i].index == (int)idx)
+				return &v->gpu->counters[i];
+	if (!raw_defs)
+		make_raw_defs(v->desc.counters_per_block);
+	return &raw_defs[kind * v->desc.counters_per_block + idx];
+}
+
+static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
+{
+	unsigned n0 = v->nctr + v->nmet;
+	unsigned cpb = v->desc.counters_per_block;
+	const char *colon = strchr(p, ':');
+
+	if (!strcmp(p, "all") || !strcmp(p, "counters")) {
+		if (v->raw) {
+			for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
+				for (unsigned i = 4; i < cpb; i++)
+					add_ctr(v, &raw_defs[k * cpb + i]);
+		} else {
+			for (unsigned i = 0; i < v->gpu->ncounters; i++)
+				if (v->gpu->counters[i].index >= 0)
+					add_ctr(v, &v->gpu->counters[i]);
+		}
+		if (!strcmp(p, "counters"))
+			return 0;
+	}
+	if (!strcmp(p, "all") || !strcmp(p, "metrics") || !strcmp(p, "derived")) {
+		for (unsigned i = 0; v->p && i < mpc_prog_count(v->p); i++)
+			if (mpc_prog_metric(v->p, i)->available)
+				add_met(v, i);
+		return 0;
+	}
+	if (colon) {
+		char blk[16];
+		unsigned long long idx;
+		int kind;
+
+		snprintf(blk, sizeof(blk), "%.*s", (int)(colon - p), p);
+		kind = mpc_block_from_name(blk);
+		if (kind < 0 || tool_parse_u64(t, p, colon + 1, cpb - 1, &idx) || idx < 4)
+			return quiet ? 0 : tool_error(t, "'%s': use BLOCK:INDEX with BLOCK jm, tiler, l2 or "
+						      "shader and INDEX 4..%u", p, cpb - 1);
+		add_ctr(v, ctr_at(v, (unsigned)kind, (unsigned)idx));
+		return 0;
+	}
+	if (v->raw) {
+		for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
+			for (unsigned i = 4; i < cpb; i++)
+				if (!fnmatch(p, raw_defs[k * cpb + i].name, 0))
+					add_ctr(v, &raw_defs[k * cpb + i]);
+	} else if (is_glob(p)) {
+		for (unsigned i = 0; i < v->gpu->ncounters; i++) {
+			const struct mpc_counter_def *c = &v->gpu->counters[i];
+
+			if (c->index >= 0 && (!fnmatch(p, c->name, 0) ||
+					      (c->lgc && !fnmatch(p, c->lgc, 0)) ||
+					      (c->alias && !fnmatch(p, c->alias, 0))))
+				add_ctr(v, c);
+		}
+		for (unsigned i = 0; i < mpc_prog_count(v->p); i++) {
+			const struct mpc_metric *m = mpc_prog_metric(v->p, i);
+
+			if (m->available && !fnmatch(p, m->def->name, 0))
+				add_met(v, i);
+		}
+	} else {
+		const struct mpc_counter_def *c = mpc_gpu_find_counter(v->gpu, p);
+		int mi = mpc_prog_find(v->p, p);
+
+		if (c && c->index < 0)
+			return quiet ? 0 : tool_error(t, "%s has no known index on %s; give its layout with "
+						      "--layout FILE", p, v->gpu->name);
+		if (c) {
+			add_ctr(v, c);
+			return 0;
+		}
+		if (mi >= 0) {
+			const struct mpc_metric *m = mpc_prog_metric(v->p, (unsigned)mi);
+
+			if (!m->available)
+				return quiet ? 0 : tool_error(t, "%s is unavailable on %s: %s", p,
+							      v->gpu->name, m->reason);
+			add_met(v, (unsigned)mi);
+			return 0;
+		}
+	}
+	if (v->nctr + v->nmet == n0 && !quiet)
+		return tool_error(t, "no counter or metric matches '%s' on %s; 'mali-perfcnt list%s%s' "
+				  "shows what there is", p, v->gpu ? v->gpu->name : "this GPU",
+				  v->gpu ? " --gpu " : "", v->gpu ? v->gpu->key : "");
+	return 0;
+}
+
+int view_select(struct tool *t, struct view *v, const char *patterns, const char *defaults)
+{
+	const char *src = patterns ? patterns : defaults;
+	char *copy = strdup(src), *save = NULL;
+	int r = 0;
+
+	for (char *p = strtok_r(copy, ",", &save); p && !r; p = strtok_r(NULL, ",", &save)) {
+		while (*p == ' ')
+			p++;
+		if (*p)
+			r = select_one(t, v, p, patterns == NULL);
+	}
+	free(copy);
+	if (!r && !v->nctr && !v->nmet)
+		r = tool_error(t, "nothing selected to show; check -e");
+	return r;
+}
+
+/* ------------------------------------------------------------------- main */
+
+static const struct {
+	const char *name;
+	int (*fn)(struct tool *, int, char **);
+} cmds[] = {
+	{ "info", cmd_info }, { "list", cmd_list }, { "sample", cmd_sample },
+	{ "stat", cmd_stat }, { "decode", cmd_decode },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		COMMON_LONGOPTS,
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tool t = { .prog = "mali-perfcnt", .out = stdout };
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "+f:hV", opts, NULL)) != -1) {
+		r = tool_common_opt(&t, c, optarg);
+		if (r > 0)
+			return 1;
+		if (r == 0)
+			continue;
+		if (c == 'h')
+			return help(&t, NULL, stdout);
+		if (c == 'V') {
+			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, 1);
+			return 0;
+		}
+		return tool_error(&t, "unknown option; see 'mali-perfcnt --help'");
+	}
+	if (optind >= argc) {
+		help(&t, NULL, stderr);
+		return tool_error(&t, "no command given; use info, list, sample, stat or decode");
+	}
+	if (!strcmp(argv[optind], "help"))
+		return help(&t, optind + 1 < argc ? argv[optind + 1] : NULL, stdout);
+	for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[optind], cmds[i].name)) {
+			int n = argc - optind;
+			char **v = argv + optind;
+
+			optind = 0;	/* restart getopt for the command's own options */
+			r = cmds[i].fn(&t, n, v);
+			fflush(t.out);
+			if (ferror(t.out))
+				r = tool_error(&t, "writing the output failed");
+			mpc_db_free(t.db);
+			return r;
+		}
+	return tool_error(&t, "unknown command '%s'; use info, list, sample, stat or decode",
+			  argv[optind]);
+}
