@@ -91,11 +91,15 @@ struct sim_as {
  * @work: queued when the line is asserted.
  * @sim: owner.
  * @line: &enum sim_line.
+ * @busy: a CPU is delivering this line now.
+ * @again: the line was raised again while it was being delivered.
  */
 struct sim_line_work {
 	struct irq_work work;
 	struct mpc_sim *sim;
 	unsigned int line;
+	atomic_t busy;
+	atomic_t again;
 };
 
 /**
@@ -214,11 +218,24 @@ struct mpc_sim {
 
 /* ---- interrupt lines ---------------------------------------------------- */
 
+/*
+ * The flow handler drops an interrupt that arrives while the same IRQ's
+ * handler runs on another CPU; a level-triggered line on real hardware is
+ * never lost that way. So one CPU at a time delivers a line, and an
+ * assertion that arrives meanwhile makes it deliver once more.
+ */
 static void sim_line_work_fn(struct irq_work *work)
 {
 	struct sim_line_work *lw = container_of(work, struct sim_line_work, work);
 
-	generic_handle_domain_irq(lw->sim->domain, lw->line);
+	atomic_set(&lw->again, 1);
+	if (atomic_xchg(&lw->busy, 1))
+		return;
+	while (atomic_xchg(&lw->again, 0))
+		generic_handle_domain_irq(lw->sim->domain, lw->line);
+	atomic_xchg(&lw->busy, 0);
+	if (atomic_read(&lw->again))
+		irq_work_queue(&lw->work);
 }
 
 /* Re-evaluate the lines after a raw or mask change; lock held. */
@@ -1209,6 +1226,8 @@ int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 		sim->lines[i].work = IRQ_WORK_INIT_HARD(sim_line_work_fn);
 		sim->lines[i].sim = sim;
 		sim->lines[i].line = i;
+		atomic_set(&sim->lines[i].busy, 0);
+		atomic_set(&sim->lines[i].again, 0);
 	}
 
 	sim->domain = irq_domain_create_linear(NULL, SIM_NR_LINES, &sim_irq_ops, sim);
