@@ -16,6 +16,7 @@
 # driver needs (decompressed) and a depmod index, /mpc/... for the tests.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 module= run= selftests= user=0 files=()
 while [ $# -gt 0 ]; do
@@ -52,7 +53,8 @@ copy_elf() {
 
 	mkdir -p "$stage$(dirname "$f")"
 	cp -L "$f" "$stage$f"
-	ldd "$f" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+	# A static executable has no libraries (ldd then fails).
+	for lib in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*' || true); do
 		[ -e "$stage$lib" ] && continue
 		mkdir -p "$stage$(dirname "$lib")"
 		cp -L "$lib" "$stage$lib"
