@@ -103,6 +103,9 @@ TEST_F_TIMEOUT(mpc, four_threads_2000_dumps, 600)
 			}
 			break;
 		}
+	/* No sample was lost along the way (no fault was injected). */
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "gpu_faults"));
 	free(all);
 	free(d);
 }
