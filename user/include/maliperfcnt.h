@@ -198,25 +198,48 @@ struct mpc_layout {
 int mpc_layout_new(const struct mpc_desc *d, struct mpc_layout **out, struct mpc_err *err);
 void mpc_layout_free(struct mpc_layout *l);
 
-/** struct mpc_block - accumulated values of one present block instance. */
+/**
+ * struct mpc_block - one present block instance of a sample. Its value of
+ * counter i is mpc_block_value(): the latest dump's 32-bit word plus, when
+ * several dumps were accumulated, the 64-bit sum of the earlier ones.
+ */
 struct mpc_block {
 	uint8_t kind;
 	uint16_t instance;
 	uint64_t timestamp;		/* header words 0-1 of the last sample */
 	uint32_t enable;		/* AND of the enable masks (word 2) */
 	uint64_t saturated[2];		/* bit i: counter i read 0xffffffff */
-	uint64_t *v;			/* counters_per_block values */
+	const uint32_t *raw;		/* latest dump's words, host order */
+	uint64_t *acc;			/* sum of the earlier dumps */
 };
 
 struct mpc_sample {
 	const struct mpc_layout *layout;
 	uint32_t nblocks;		/* present instances, layout order */
-	uint32_t nsamples;		/* dumps accumulated */
+	uint32_t nsamples;		/* dumps accumulated; 0 = no values */
 	struct mpc_block *blk;
-	uint64_t *storage;
+	uint32_t *raw;			/* copy of the latest dump */
+	uint64_t *storage;		/* the blocks' acc arrays */
+	/* totals over all instances of each kind, kept up to date by mpc_decode() */
+	uint64_t *kind_sum;		/* [MPC_BLK_KINDS][counters_per_block] */
+	uint32_t kind_enable[MPC_BLK_KINDS];	/* AND of the instances' masks */
+	uint64_t kind_saturated[MPC_BLK_KINDS][2];
+	/* internal: precomputed for the decoder */
+	uint32_t *off;			/* word offset of each block in a dump */
+	uint32_t **dst;			/* the blocks' raw pointers */
+	unsigned nruns;			/* runs of consecutive blocks of one kind */
+	struct mpc_run { uint16_t kind, first, n; } *runs;
 };
 
+/** mpc_block_value() - counter @idx of block @b, accumulated over the dumps. */
+static inline uint64_t mpc_block_value(const struct mpc_sample *s, const struct mpc_block *b,
+				       unsigned idx)
+{
+	return (s->nsamples > 1 ? b->acc[idx] : 0) + b->raw[idx];
+}
+
 int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct mpc_err *err);
+/** mpc_sample_reset() - forget the values: the next mpc_decode() starts afresh. */
 void mpc_sample_reset(struct mpc_sample *s);
 void mpc_sample_free(struct mpc_sample *s);
 /**

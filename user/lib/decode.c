@@ -20,6 +20,15 @@
 
 #include "mpc_internal.h"
 
+#define MPC_MAX_RUN 64
+
+/* can the dump's words be read in place (little-endian host, aligned)? */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LE_ALIGNED(p) ((((uintptr_t)(p)) & 3) == 0)
+#else
+#define LE_ALIGNED(p) 0
+#endif
+
 int mpc_layout_new(const struct mpc_desc *d, struct mpc_layout **out, struct mpc_err *err)
 {
 	struct mpc_layout *l;
@@ -94,15 +103,27 @@ int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct m
 	if (!s)
 		return mpc_fail(err, -ENOMEM, "out of memory");
 	s->blk = calloc(n ? n : 1, sizeof(*s->blk));
-	/* 64-byte aligned rows help the summing loops */
+	/* 64-byte aligned rows help the vector loops */
 	if (posix_memalign((void **)&s->storage, 64, (size_t)(n ? n : 1) * cpb * sizeof(uint64_t)))
 		s->storage = NULL;
-	if (!s->blk || !s->storage) {
-		free(s->blk);
-		free(s->storage);
-		free(s);
+	if (posix_memalign((void **)&s->kind_sum, 64, (size_t)MPC_BLK_KINDS * cpb * sizeof(uint64_t)))
+		s->kind_sum = NULL;
+	if (posix_memalign((void **)&s->raw, 64, l->dump_size))
+		s->raw = NULL;
+	if (!s->blk || !s->storage || !s->kind_sum || !s->raw) {
+		mpc_sample_free(s);
 		return mpc_fail(err, -ENOMEM, "out of memory");
 	}
+	s->off = calloc(n ? n : 1, sizeof(*s->off));
+	s->dst = calloc(n ? n : 1, sizeof(*s->dst));
+	s->runs = calloc(n ? n : 1, sizeof(*s->runs));
+	if (!s->off || !s->dst || !s->runs) {
+		mpc_sample_free(s);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	memset(s->storage, 0, (size_t)(n ? n : 1) * cpb * sizeof(uint64_t));
+	memset(s->kind_sum, 0, (size_t)MPC_BLK_KINDS * cpb * sizeof(uint64_t));
+	memset(s->raw, 0, l->dump_size);
 	s->layout = l;
 	s->nblocks = n;
 	n = 0;
@@ -111,7 +132,14 @@ int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct m
 			continue;
 		s->blk[n].kind = l->slot[i].kind;
 		s->blk[n].instance = l->slot[i].instance;
-		s->blk[n].v = s->storage + (size_t)n * cpb;
+		s->blk[n].raw = s->raw + l->slot[i].word;
+		s->blk[n].acc = s->storage + (size_t)n * cpb;
+		s->off[n] = l->slot[i].word;
+		s->dst[n] = s->raw + l->slot[i].word;
+		if (!s->nruns || s->runs[s->nruns - 1].kind != l->slot[i].kind ||
+		    s->runs[s->nruns - 1].n >= MPC_MAX_RUN)
+			s->runs[s->nruns++] = (struct mpc_run){ l->slot[i].kind, (uint16_t)n, 0 };
+		s->runs[s->nruns - 1].n++;
 		n++;
 	}
 	mpc_sample_reset(s);
@@ -119,13 +147,17 @@ int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct m
 	return 0;
 }
 
+/* Resetting only forgets: the next decode overwrites instead of adding. */
 void mpc_sample_reset(struct mpc_sample *s)
 {
-	memset(s->storage, 0, (size_t)s->nblocks * s->layout->counters_per_block * sizeof(uint64_t));
 	for (unsigned i = 0; i < s->nblocks; i++) {
 		s->blk[i].timestamp = 0;
 		s->blk[i].enable = 0;
 		s->blk[i].saturated[0] = s->blk[i].saturated[1] = 0;
+	}
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++) {
+		s->kind_enable[k] = 0;
+		s->kind_saturated[k][0] = s->kind_saturated[k][1] = 0;
 	}
 	s->nsamples = 0;
 }
@@ -135,6 +167,11 @@ void mpc_sample_free(struct mpc_sample *s)
 	if (s) {
 		free(s->blk);
 		free(s->storage);
+		free(s->kind_sum);
+		free(s->raw);
+		free(s->off);
+		free(s->dst);
+		free(s->runs);
 		free(s);
 	}
 }
@@ -147,77 +184,260 @@ static inline uint32_t ld32(const unsigned char *p)
 	return le32toh(v);
 }
 
-static const char *slot_name(const struct mpc_slot *sl, char *buf, size_t n)
+
+/*
+ * The hot loops. ksum() adds the counters of a run of blocks of the same kind
+ * to the totals of that kind and reports whether any read 0xffffffff;
+ * fold() adds a block's previous words to its 64-bit accumulator.
+ * The portable versions are plain loops the compiler vectorises; on x86-64
+ * an AVX2 version keeps 8 groups of 4 totals in registers while it walks the
+ * blocks, and is chosen at run time.
+ */
+static uint32_t ksum_c(uint64_t *restrict ks, const uint32_t *const *restrict w,
+		       uint32_t *const *restrict dst, unsigned n, unsigned cpb, int add)
 {
-	if (sl->kind == MPC_BLK_JM)
-		return "jm";
-	snprintf(buf, n, "%s.%u", mpc_block_name(sl->kind), sl->instance);
-	return buf;
+	uint32_t sat = 0;
+
+	if (!add)
+		memset(ks, 0, cpb * sizeof(uint64_t));
+	for (unsigned i = 0; i < n; i++) {
+		const uint32_t *restrict b = w[i];
+		uint32_t *restrict d = dst[i];
+
+		for (unsigned j = 4; j < cpb; j++) {
+			d[j] = b[j];
+			ks[j] += b[j];
+			sat |= (uint32_t)(b[j] == 0xffffffffu);
+		}
+	}
+	return sat;
+}
+
+static void fold_c(uint64_t *restrict acc, const uint32_t *restrict w, unsigned cpb, int add)
+{
+	if (add)
+		for (unsigned j = 4; j < cpb; j++)
+			acc[j] += w[j];
+	else
+		for (unsigned j = 4; j < cpb; j++)
+			acc[j] = w[j];
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MPC_HAVE_AVX2 1
+
+#define KSTEP(q)								\
+	do {									\
+		__m128i x = _mm_loadu_si128((const __m128i *)(b + 4 * (q)));	\
+		_mm_store_si128((__m128i *)(o + 4 * (q)), x);			\
+		a##q = _mm256_add_epi64(a##q, _mm256_cvtepu32_epi64(x));	\
+	} while (0)
+#define KLOAD(q) __m256i a##q = add ? _mm256_load_si256((const __m256i *)(t + 4 * (q))) : \
+					_mm256_setzero_si256()
+#define KSTORE(q) _mm256_store_si256((__m256i *)(t + 4 * (q)), a##q)
+
+/* 8 (or 7) groups of 4 counters starting at group g0, over n blocks */
+__attribute__((target("avx2"), always_inline))
+static inline void ksum8_avx2(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
+			      unsigned n, unsigned g0, int seven, int add)
+{
+	uint64_t *t = ks + 4 * g0;
+
+	KLOAD(0); KLOAD(1); KLOAD(2); KLOAD(3); KLOAD(4); KLOAD(5); KLOAD(6);
+	__m256i a7 = add && !seven ? _mm256_load_si256((const __m256i *)(t + 28)) :
+				     _mm256_setzero_si256();
+
+	for (unsigned i = 0; i < n; i++) {
+		const uint32_t *b = w[i] + 4 * g0;
+		uint32_t *o = dst[i] + 4 * g0;
+
+		KSTEP(0); KSTEP(1); KSTEP(2); KSTEP(3); KSTEP(4); KSTEP(5); KSTEP(6);
+		if (!seven)
+			KSTEP(7);
+	}
+	KSTORE(0); KSTORE(1); KSTORE(2); KSTORE(3); KSTORE(4); KSTORE(5); KSTORE(6);
+	if (!seven)
+		KSTORE(7);
+}
+
+/* words 8..8*(N+1)-1 of block b into s0/s1 */
+#define SATSCAN(N)								\
+	do {									\
+		for (unsigned j = 1; j <= (N); j++) {				\
+			__m256i c = _mm256_cmpeq_epi32(_mm256_loadu_si256(b + j), ones); \
+			if (j & 1)						\
+				s1 = _mm256_or_si256(s1, c);			\
+			else							\
+				s0 = _mm256_or_si256(s0, c);			\
+		}								\
+	} while (0)
+
+__attribute__((target("avx2")))
+static uint32_t ksum_avx2(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
+			  unsigned n, unsigned cpb, int add)
+{
+	const __m256i ones = _mm256_set1_epi32(-1);
+	/* lanes 0-3 of a block's first 8 words are the header */
+	const __m256i hdr = _mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1);
+	__m256i s0 = _mm256_setzero_si256(), s1 = s0;
+
+	ksum8_avx2(ks, w, dst, n, 1, 0, add);
+	if (cpb == 128) {
+		ksum8_avx2(ks, w, dst, n, 9, 0, add);
+		ksum8_avx2(ks, w, dst, n, 17, 0, add);
+		ksum8_avx2(ks, w, dst, n, 25, 1, add);
+	} else {
+		ksum8_avx2(ks, w, dst, n, 9, 1, add);
+	}
+	/* saturation: is any counter 0xffffffff? (two independent chains) */
+	for (unsigned i = 0; i < n; i++) {
+		const __m256i *b = (const __m256i *)(const void *)w[i];
+
+		s0 = _mm256_or_si256(s0, _mm256_and_si256(hdr,
+				     _mm256_cmpeq_epi32(_mm256_loadu_si256(b), ones)));
+		if (cpb == 64)
+			SATSCAN(7);
+		else
+			SATSCAN(15);
+	}
+	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(s0, s1));
+}
+
+__attribute__((target("avx2")))
+static void fold_avx2(uint64_t *acc, const uint32_t *w, unsigned cpb, int add)
+{
+	for (unsigned g = 1; g < cpb / 4; g++) {
+		__m256i x = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(w + 4 * g)));
+		__m256i *d = (__m256i *)(acc + 4 * g);
+
+		_mm256_store_si256(d, add ? _mm256_add_epi64(_mm256_load_si256(d), x) : x);
+	}
+}
+#undef SATSCAN
+#undef KSTEP
+#undef KLOAD
+#undef KSTORE
+#endif
+
+static int use_avx2(void)
+{
+#if defined(MPC_HAVE_AVX2) && !defined(__SANITIZE_ADDRESS__)
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+	return cached;
+#else
+	return 0;
+#endif
+}
+
+static uint32_t ksum(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst, unsigned n,
+		     unsigned cpb, int add)
+{
+#ifdef MPC_HAVE_AVX2
+	if (use_avx2())
+		return ksum_avx2(ks, w, dst, n, cpb, add);
+#endif
+	return ksum_c(ks, w, dst, n, cpb, add);
+}
+
+static void fold(uint64_t *acc, const uint32_t *w, unsigned cpb, int add)
+{
+#ifdef MPC_HAVE_AVX2
+	if (use_avx2()) {
+		fold_avx2(acc, w, cpb, add);
+		return;
+	}
+#endif
+	fold_c(acc, w, cpb, add);
 }
 
 int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_err *err)
 {
 	const struct mpc_layout *l = s->layout;
 	const unsigned char *base = dump;
-	unsigned cpb = l->counters_per_block;
+	unsigned cpb = l->counters_per_block, nb = s->nblocks;
 	uint32_t full = cpb == 128 ? 0xffffffffu : 0xffffu;
-	unsigned bi = 0;
+	int first = s->nsamples == 0;
+	const uint32_t *src[MPC_BLK_KINDS * MPC_MAX_RUN];
+	uint32_t bad = 0;
 
 	if (len != l->dump_size)
 		return mpc_fail(err, -EINVAL, "a dump of this GPU is %u bytes, got %zu; check the GPU "
 				"description (cores, L2 slices) against the one the dump came from",
 				l->dump_size, len);
 	/* check every header first, so that a bad dump changes nothing */
-	for (unsigned i = 0; i < l->nslots; i++) {
-		const struct mpc_slot *sl = &l->slot[i];
-		const unsigned char *b = base + (size_t)sl->word * 4;
-		uint32_t en = ld32(b + 8), w3 = ld32(b + 12);
-		char nb[24];
+	for (unsigned i = 0; i < nb; i++) {
+		const unsigned char *b = base + (size_t)s->off[i] * 4;
 
-		if (!sl->present)
-			continue;
-		if (w3 != 0 || (en & ~full))
-			return mpc_fail(err, -EINVAL, "block %u (%s) has a bad header (enable 0x%08x, word 3 "
-					"0x%08x): not a mali_perfcnt dump, or the GPU description "
-					"does not match the dump", i, slot_name(sl, nb, sizeof(nb)), en, w3);
+		bad |= ld32(b + 12) | (ld32(b + 8) & ~full);
 	}
-	for (unsigned i = 0; i < l->nslots; i++) {
-		const struct mpc_slot *sl = &l->slot[i];
-		const unsigned char *b = base + (size_t)sl->word * 4;
-		struct mpc_block *blk;
-		uint32_t en;
-		uint64_t *v;
-		uint32_t sat = 0;
+	if (bad)
+		for (unsigned i = 0; i < nb; i++) {
+			const unsigned char *b = base + (size_t)s->off[i] * 4;
+			uint32_t en = ld32(b + 8), w3 = ld32(b + 12);
+			char nm[24];
 
-		if (!sl->present)
-			continue;
-		blk = &s->blk[bi++];
-		v = blk->v;
-		en = ld32(b + 8);
-		blk->timestamp = (uint64_t)ld32(b) | ((uint64_t)ld32(b + 4) << 32);
-		blk->enable = s->nsamples ? (blk->enable & en) : en;
-		if (en == full) {
-			for (unsigned j = 4; j < cpb; j++) {
-				uint32_t r = ld32(b + 4 * j);
-
-				v[j] += r;
-				sat |= (r == 0xffffffffu);
-			}
-		} else {
-			for (unsigned j = 4; j < cpb; j++) {
-				uint32_t r = ld32(b + 4 * j);
-
-				if (!((en >> (j >> 2)) & 1))
-					continue;
-				v[j] += r;
-				sat |= (r == 0xffffffffu);
-			}
+			if (w3 != 0 || (en & ~full))
+				return mpc_fail(err, -EINVAL, "block %u (%s) has a bad header (enable 0x%08x, "
+						"word 3 0x%08x): not a mali_perfcnt dump, or the GPU "
+						"description does not match the dump",
+						s->off[i] / cpb,
+						s->blk[i].kind == MPC_BLK_JM ? "jm" :
+						(snprintf(nm, sizeof(nm), "%s.%u",
+							  mpc_block_name(s->blk[i].kind),
+							  s->blk[i].instance), nm), en, w3);
 		}
-		if (sat) {
+	/* accumulating: the previous dump's words join the 64-bit sums */
+	if (!first)
+		for (unsigned i = 0; i < nb; i++)
+			fold(s->blk[i].acc, s->blk[i].raw, cpb, s->nsamples > 1);
+	/* headers; counters of disabled groups were not written: they count 0 */
+	for (unsigned i = 0; i < nb; i++) {
+		const unsigned char *b = base + (size_t)s->off[i] * 4;
+		uint32_t *w = s->dst[i];
+		struct mpc_block *blk = &s->blk[i];
+		uint32_t h0 = ld32(b), h1 = ld32(b + 4), en = ld32(b + 8);
+
+		w[0] = h0;
+		w[1] = h1;
+		w[2] = en;
+		w[3] = 0;
+		src[i] = (const uint32_t *)(const void *)b;
+		if (en != full || !LE_ALIGNED(b)) {
+			/* rare: copy by hand, zeroing the disabled groups */
 			for (unsigned j = 4; j < cpb; j++)
-				if (((en >> (j >> 2)) & 1) && ld32(b + 4 * j) == 0xffffffffu)
-					blk->saturated[j >> 6] |= 1ull << (j & 63);
+				w[j] = ((en >> (j >> 2)) & 1) ? ld32(b + 4 * j) : 0;
+			src[i] = w;
 		}
+		/* (from registers: a 64-bit load of the two words just stored
+		 * would defeat store forwarding) */
+		blk->timestamp = (uint64_t)h0 | ((uint64_t)h1 << 32);
+		blk->enable = first ? en : (blk->enable & en);
+	}
+	/* copy the counters and add them to the per-kind totals, run by run */
+	for (unsigned r = 0; r < s->nruns; r++) {
+		const struct mpc_run *run = &s->runs[r];
+		unsigned k = run->kind;
+		/* the first run of a kind in a fresh sample stores */
+		int add = !first;
+		uint32_t en = 0xffffffffu;
+
+		for (unsigned q = 0; q < r; q++)
+			add |= s->runs[q].kind == k;
+		for (unsigned i = run->first; i < run->first + run->n; i++)
+			en &= s->blk[i].enable;
+		s->kind_enable[k] = add ? (s->kind_enable[k] & en) : en;
+		if (ksum(s->kind_sum + (size_t)k * cpb, src + run->first, s->dst + run->first, run->n,
+			 cpb, add))
+			for (unsigned b = run->first; b < run->first + run->n; b++)
+				for (unsigned j = 4; j < cpb; j++)
+					if (s->blk[b].raw[j] == 0xffffffffu) {
+						s->blk[b].saturated[j >> 6] |= 1ull << (j & 63);
+						s->kind_saturated[k][j >> 6] |= 1ull << (j & 63);
+					}
 	}
 	s->nsamples++;
 	return 0;
@@ -242,14 +462,16 @@ unsigned mpc_counter_value(const struct mpc_sample *s, const struct mpc_counter_
 			flags |= MPC_VAL_NOT_COLLECTED;
 			continue;
 		}
-		sum += b->v[c->index];
+		sum += mpc_block_value(s, b, (unsigned)c->index);
 		if ((b->saturated[c->index >> 6] >> (c->index & 63)) & 1)
 			flags |= MPC_VAL_SATURATED;
 	}
 	if (!n)
 		return MPC_VAL_UNKNOWN;
-	if (!s->nsamples)
-		flags |= MPC_VAL_NOT_COLLECTED;
+	if (!s->nsamples) {
+		*value = 0;
+		return MPC_VAL_NOT_COLLECTED;
+	}
 	*value = sum << c->shift;
 	return flags;
 }

@@ -361,16 +361,25 @@ void mpc_config_init(struct mpc_config *c, const struct mpc_desc *d,
 
 /* ------------------------------------------------------------- compilation */
 
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_NEG, OP_MOV };
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_NEG, OP_MOV,
+       OP_DIVK,		/* d = a / b * c: the "(x / y) * 100" of most ratios, fused */
+};
 
 struct insn {
 	uint8_t op;
-	uint16_t d, a, b;
+	uint16_t d, a, b, c;
+};
+
+/* an instruction in direct-threaded form: its handler's address */
+struct tinsn {
+	const void *lab;
+	uint16_t d, a, b, c;
 };
 
 struct input {
 	uint8_t kind, shift;
 	uint16_t idx;
+	uint32_t off;		/* kind * counters_per_block + idx */
 };
 
 struct mpc_prog {
@@ -381,7 +390,14 @@ struct mpc_prog {
 	unsigned nmet;
 	struct mpc_metric *met;
 	unsigned *met_db;	/* index in the db */
-	uint16_t *met_reg;	/* result register */
+	uint16_t *met_reg;	/* result register (after renumbering) */
+	unsigned *alias;	/* during compilation: where metric i's result lives */
+	unsigned met_base;	/* first metric register */
+	unsigned nfix;		/* metrics whose result lives elsewhere */
+	struct { uint16_t met, reg; } *fix;
+	uint32_t full_mask;	/* enable mask with every group on */
+	unsigned nshifted;	/* inputs with a shift (Mali G1 and later) */
+	uint16_t *shifted;
 	uint8_t *state;		/* 0 new, 1 compiling, 2 done */
 	char **reason;
 	/* registers: inputs | config | constants | metric results | temps */
@@ -390,8 +406,8 @@ struct mpc_prog {
 	double *cst;
 	unsigned ncode, capcode;
 	struct insn *code;
+	struct tinsn *tcode;	/* threaded copy, made by the first evaluation */
 	double *reg;
-	uint8_t kind_used[MPC_BLK_KINDS];
 	uint64_t *sum;		/* MPC_BLK_KINDS * cpb */
 	unsigned cst_cap, in_cap;
 };
@@ -424,7 +440,7 @@ static int emit(struct mpc_prog *p, uint8_t op, unsigned d, unsigned a, unsigned
 		p->code = n;
 		p->capcode = nc;
 	}
-	p->code[p->ncode++] = (struct insn){ op, (uint16_t)d, (uint16_t)a, (uint16_t)b };
+	p->code[p->ncode++] = (struct insn){ op, (uint16_t)d, (uint16_t)a, (uint16_t)b, 0 };
 	return 0;
 }
 
@@ -470,8 +486,8 @@ static int add_input(struct mpc_prog *p, const struct mpc_counter_def *c, unsign
 		p->in = n;
 		p->in_cap = nc;
 	}
-	p->in[p->nin] = (struct input){ c->kind, c->shift, (uint16_t)c->index };
-	p->kind_used[c->kind] = 1;
+	p->in[p->nin] = (struct input){ c->kind, c->shift, (uint16_t)c->index,
+					(uint32_t)(c->kind * p->cpb + (unsigned)c->index) };
 	*reg = R_IN | p->nin++;
 	return 0;
 }
@@ -524,7 +540,7 @@ static int resolve(struct mpc_prog *p, const char *name, unsigned *reg, char *wh
 					 p->met[i].reason);
 				return 1;
 			}
-			*reg = R_MET | i;
+			*reg = p->alias[i];	/* may be a constant: folding goes on */
 			return 0;
 		}
 	if (!strncmp(name, "MALI_CONFIG_", 12))
@@ -580,6 +596,20 @@ static int compile_node(struct mpc_prog *p, const struct mpc_expr *e, unsigned n
 	if (depth + 2 > p->ntmp)
 		p->ntmp = depth + 2;
 	d = target ? target : (R_TMP | depth);
+	/* (x / y) * K or K * (x / y): fuse with the division just emitted */
+	if (op == OP_MUL && p->ncode) {
+		struct insn *last = &p->code[p->ncode - 1];
+		unsigned k = R_CLASS(rb) == R_CST ? rb : R_CLASS(ra) == R_CST ? ra : 0;
+		unsigned q = k == rb ? ra : rb;
+
+		if (k && last->op == OP_DIV && last->d == q && R_CLASS(q) == R_TMP) {
+			last->op = OP_DIVK;
+			last->d = (uint16_t)d;
+			last->c = (uint16_t)k;
+			*res = d;
+			return 0;
+		}
+	}
 	if (emit(p, op, d, ra, rb))
 		return -ENOMEM;
 	*res = d;
@@ -625,8 +655,8 @@ static int compile_metric(struct mpc_prog *p, unsigned mi)
 		p->met[mi].reason = p->reason[mi] ? p->reason[mi] : "unavailable";
 		return 0;
 	}
-	if (res != (R_MET | mi) && emit(p, OP_MOV, R_MET | mi, res, 0))
-		return -ENOMEM;
+	/* a constant, an input or another metric: no code, just an alias */
+	p->alias[mi] = res;
 	p->met[mi].available = 1;
 	p->met[mi].reason = NULL;
 	return 0;
@@ -662,9 +692,13 @@ void mpc_prog_free(struct mpc_prog *p)
 	free(p->met_db);
 	free(p->met_reg);
 	free(p->state);
+	free(p->alias);
+	free(p->fix);
+	free(p->shifted);
 	free(p->in);
 	free(p->cst);
 	free(p->code);
+	free(p->tcode);
 	free(p->reg);
 	free(p->sum);
 	free(p);
@@ -692,8 +726,9 @@ int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
 	p->met_db = calloc(nm + 1, sizeof(*p->met_db));
 	p->state = calloc(nm + 1, 1);
 	p->reason = calloc(nm + 1, sizeof(char *));
+	p->alias = calloc(nm + 1, sizeof(unsigned));
 	p->sum = calloc((size_t)MPC_BLK_KINDS * p->cpb, sizeof(uint64_t));
-	if (!p->met || !p->met_db || !p->state || !p->reason || !p->sum) {
+	if (!p->met || !p->met_db || !p->state || !p->reason || !p->alias || !p->sum) {
 		mpc_prog_free(p);
 		return mpc_fail(err, -ENOMEM, "out of memory");
 	}
@@ -734,6 +769,7 @@ int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
 		in->d = renum(p, in->d);
 		in->a = renum(p, in->a);
 		in->b = in->op == OP_NEG || in->op == OP_MOV ? in->a : renum(p, in->b);
+		in->c = in->op == OP_DIVK ? renum(p, in->c) : in->a;
 	}
 	p->reg = calloc(p->nreg + 1, sizeof(double));
 	p->met_reg = calloc(p->nmet + 1, sizeof(uint16_t));
@@ -743,8 +779,30 @@ int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
 	}
 	for (unsigned i = 0; i < p->ncst; i++)
 		p->reg[p->nin + MPC_CFG_COUNT + i] = p->cst[i];
-	for (unsigned i = 0; i < p->nmet; i++)
-		p->met_reg[i] = renum(p, R_MET | i);
+	p->met_base = p->nin + MPC_CFG_COUNT + p->ncst;
+	p->fix = calloc(p->nmet + 1, sizeof(*p->fix));
+	if (!p->fix) {
+		mpc_prog_free(p);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	for (unsigned i = 0; i < p->nmet; i++) {
+		p->met_reg[i] = renum(p, p->met[i].available ? p->alias[i] : (R_MET | i));
+		/* unavailable metrics read as NaN: nothing ever writes their register */
+		p->reg[p->met_base + i] = NAN;
+		if (p->met_reg[i] != p->met_base + i) {
+			p->fix[p->nfix].met = (uint16_t)i;
+			p->fix[p->nfix++].reg = p->met_reg[i];
+		}
+	}
+	p->full_mask = p->cpb == 128 ? 0xffffffffu : 0xffffu;
+	p->shifted = calloc(p->nin + 1, sizeof(*p->shifted));
+	if (!p->shifted) {
+		mpc_prog_free(p);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	for (unsigned i = 0; i < p->nin; i++)
+		if (p->in[i].shift)
+			p->shifted[p->nshifted++] = (uint16_t)i;
 	*out = p;
 	return 0;
 }
@@ -776,73 +834,142 @@ unsigned mpc_prog_ninsns(const struct mpc_prog *p)
 
 static void run(struct mpc_prog *p, const struct mpc_config *c, double *out)
 {
-	double *R = p->reg;
-	const struct insn *in = p->code, *end = p->code + p->ncode;
+	double *restrict R = p->reg;
 
 	memcpy(R + p->nin, c->v, sizeof(c->v));
-	for (; in < end; in++) {
+#if defined(__GNUC__)
+	{
+		/*
+		 * Direct threading: each instruction holds the address of its
+		 * handler and a sentinel ends the program, so an instruction costs
+		 * its operation and one indirect jump. The threaded copy of the
+		 * program is made on the first evaluation.
+		 */
+		static const void *const lab[] = { &&l_add, &&l_sub, &&l_mul, &&l_div, &&l_min,
+						   &&l_max, &&l_neg, &&l_mov, &&l_divk };
+		const struct tinsn *in;
+
+		if (!p->tcode) {
+			struct tinsn *t = calloc(p->ncode + 1, sizeof(*t));
+
+			if (!t) {	/* out of memory: every metric without value */
+				for (unsigned i = 0; i < p->nmet; i++)
+					out[i] = NAN;
+				return;
+			}
+			for (unsigned i = 0; i < p->ncode; i++)
+				t[i] = (struct tinsn){ lab[p->code[i].op], p->code[i].d, p->code[i].a,
+						       p->code[i].b, p->code[i].c };
+			t[p->ncode].lab = &&l_end;
+			p->tcode = t;
+		}
+		in = p->tcode;
+#define NEXT() do { in++; goto *in->lab; } while (0)
+		goto *in->lab;
+l_add:		R[in->d] = R[in->a] + R[in->b];
+		NEXT();
+l_sub:		R[in->d] = R[in->a] - R[in->b];
+		NEXT();
+l_mul:		R[in->d] = R[in->a] * R[in->b];
+		NEXT();
+l_div:		{ double b = R[in->b]; R[in->d] = b == 0 ? NAN : R[in->a] / b; }
+		NEXT();
+l_min:		{ double a = R[in->a], b = R[in->b];
+		  R[in->d] = (a != a || b != b) ? NAN : (a < b ? a : b); }
+		NEXT();
+l_max:		{ double a = R[in->a], b = R[in->b];
+		  R[in->d] = (a != a || b != b) ? NAN : (a > b ? a : b); }
+		NEXT();
+l_neg:		R[in->d] = -R[in->a];
+		NEXT();
+l_mov:		R[in->d] = R[in->a];
+		NEXT();
+l_divk:		{ double b = R[in->b]; R[in->d] = b == 0 ? NAN : R[in->a] / b * R[in->c]; }
+		NEXT();
+#undef NEXT
+l_end:;
+	}
+#else
+	for (const struct insn *in = p->code, *end = p->code + p->ncode; in < end; in++) {
 		double a = R[in->a], b = R[in->b];
 
 		switch (in->op) {
-		case OP_ADD:
-			R[in->d] = a + b;
-			break;
-		case OP_SUB:
-			R[in->d] = a - b;
-			break;
-		case OP_MUL:
-			R[in->d] = a * b;
-			break;
-		case OP_DIV:
-			R[in->d] = b == 0 ? NAN : a / b;
-			break;
-		case OP_MIN:
-			R[in->d] = (a != a || b != b) ? NAN : (a < b ? a : b);
-			break;
-		case OP_MAX:
-			R[in->d] = (a != a || b != b) ? NAN : (a > b ? a : b);
-			break;
-		case OP_NEG:
-			R[in->d] = -a;
-			break;
-		default:
-			R[in->d] = a;
-			break;
+		case OP_ADD: R[in->d] = a + b; break;
+		case OP_SUB: R[in->d] = a - b; break;
+		case OP_MUL: R[in->d] = a * b; break;
+		case OP_DIV: R[in->d] = b == 0 ? NAN : a / b; break;
+		case OP_MIN: R[in->d] = (a != a || b != b) ? NAN : (a < b ? a : b); break;
+		case OP_MAX: R[in->d] = (a != a || b != b) ? NAN : (a > b ? a : b); break;
+		case OP_NEG: R[in->d] = -a; break;
+		case OP_DIVK: R[in->d] = b == 0 ? NAN : a / b * R[in->c]; break;
+		default: R[in->d] = a; break;
 		}
 	}
-	for (unsigned i = 0; i < p->nmet; i++)
-		out[i] = p->met[i].available ? R[p->met_reg[i]] : NAN;
+#endif
+	/* metric results are contiguous and in order; fix up the aliased ones */
+	memcpy(out, R + p->met_base, p->nmet * sizeof(double));
+	for (unsigned i = 0; i < p->nfix; i++)
+		out[p->fix[i].met] = R[p->fix[i].reg];
 }
 
-static void load_inputs(struct mpc_prog *p, const struct mpc_sample *s, unsigned only_kind,
-			int instance)
+/* counter registers from per-kind totals (summed) */
+static void load_inputs(struct mpc_prog *p, const struct mpc_sample *s)
+{
+	const uint64_t *sum = s->kind_sum;
+	double *R = p->reg;
+
+	if (!s->nsamples || s->layout->counters_per_block != p->cpb) {
+		for (unsigned i = 0; i < p->nin; i++)
+			R[i] = NAN;
+		return;
+	}
+	/* values stay far below 2^63: a signed conversion is exact and fast */
+	for (unsigned i = 0; i < p->nin; i++)
+		R[i] = (double)(int64_t)sum[p->in[i].off];
+	for (unsigned i = 0; i < p->nshifted; i++) {
+		const struct input *in = &p->in[p->shifted[i]];
+
+		R[p->shifted[i]] = (double)(int64_t)(sum[in->off] << in->shift);
+	}
+	/* counters outside an enable mask have no value */
+	if ((s->kind_enable[0] & s->kind_enable[1] & s->kind_enable[2] & s->kind_enable[3]) !=
+	    p->full_mask)
+		for (unsigned i = 0; i < p->nin; i++) {
+			const struct input *in = &p->in[i];
+
+			if (!((s->kind_enable[in->kind] >> (in->idx >> 2)) & 1))
+				R[i] = NAN;
+		}
+}
+
+/* counter registers with block kind @only_kind taken from one instance */
+static void load_inputs_instance(struct mpc_prog *p, const struct mpc_sample *s,
+				 unsigned only_kind, int instance)
 {
 	unsigned cpb = p->cpb;
 	uint64_t *sum = p->sum;
 	uint32_t mask[MPC_BLK_KINDS];
 	unsigned seen[MPC_BLK_KINDS] = { 0 };
 
-	for (unsigned k = 0; k < MPC_BLK_KINDS; k++) {
-		mask[k] = 0xffffffffu;
-		if (p->kind_used[k])
-			memset(sum + k * cpb, 0, cpb * sizeof(uint64_t));
+	if (!s->nsamples || s->layout->counters_per_block != cpb) {
+		for (unsigned i = 0; i < p->nin; i++)
+			p->reg[i] = NAN;
+		return;
 	}
-	if (s->layout->counters_per_block == cpb) {
-		for (unsigned i = 0; i < s->nblocks; i++) {
-			const struct mpc_block *b = &s->blk[i];
-			uint64_t *d;
-			const uint64_t *v = b->v;
+	memset(sum, 0, (size_t)MPC_BLK_KINDS * cpb * sizeof(uint64_t));
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
+		mask[k] = 0xffffffffu;
+	for (unsigned i = 0; i < s->nblocks; i++) {
+		const struct mpc_block *b = &s->blk[i];
+		uint64_t *d;
 
-			if (!p->kind_used[b->kind])
-				continue;
-			if (instance >= 0 && b->kind == only_kind && b->instance != instance)
-				continue;
-			d = sum + b->kind * cpb;
-			for (unsigned j = 0; j < cpb; j++)
-				d[j] += v[j];
-			mask[b->kind] &= b->enable;
-			seen[b->kind]++;
-		}
+		if (b->kind == only_kind && b->instance != instance)
+			continue;
+		d = sum + b->kind * cpb;
+		for (unsigned j = 0; j < cpb; j++)
+			d[j] += mpc_block_value(s, b, j);
+		mask[b->kind] &= b->enable;
+		seen[b->kind]++;
 	}
 	for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
 		if (!seen[k])
@@ -850,17 +977,15 @@ static void load_inputs(struct mpc_prog *p, const struct mpc_sample *s, unsigned
 	for (unsigned i = 0; i < p->nin; i++) {
 		const struct input *in = &p->in[i];
 
-		if ((mask[in->kind] >> (in->idx >> 2)) & 1)
-			p->reg[i] = (double)(sum[in->kind * cpb + in->idx] << in->shift);
-		else
-			p->reg[i] = NAN;	/* not collected */
+		p->reg[i] = ((mask[in->kind] >> (in->idx >> 2)) & 1) ?
+			    (double)(int64_t)(sum[in->off] << in->shift) : NAN;
 	}
 }
 
 void mpc_prog_eval(struct mpc_prog *p, const struct mpc_sample *s,
 		   const struct mpc_config *c, double *out)
 {
-	load_inputs(p, s, 0, -1);
+	load_inputs(p, s);
 	run(p, c, out);
 }
 
@@ -868,6 +993,9 @@ void mpc_prog_eval_instance(struct mpc_prog *p, const struct mpc_sample *s,
 			    const struct mpc_config *c, unsigned kind, int instance,
 			    double *out)
 {
-	load_inputs(p, s, kind, instance);
+	if (instance < 0)
+		load_inputs(p, s);
+	else
+		load_inputs_instance(p, s, kind, instance);
 	run(p, c, out);
 }

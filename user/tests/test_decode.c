@@ -61,7 +61,7 @@ static void test_v5_sparse(void)
 		for (unsigned i = 0; i < 7 && !why[0]; i++) {
 			const struct mpc_block *b = find_blk(s, want[i].kind, want[i].inst);
 
-			if (!b || b->v[10] != want[i].slot * 1000 + 10 || b->timestamp != 0x1122334455ull ||
+			if (!b || mpc_block_value(s, b, 10) != want[i].slot * 1000 + 10 || b->timestamp != 0x1122334455ull ||
 			    b->enable != 0xffff)
 				snprintf(why, sizeof(why), "%s.%u: wrong values", mpc_block_name(want[i].kind),
 					 want[i].inst);
@@ -133,7 +133,7 @@ static void test_v4_core_groups(void)
 		for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]) && !why[0]; i++) {
 			const struct mpc_block *b = find_blk(s, want[i].kind, want[i].inst);
 
-			if (!b || b->v[20] != want[i].slot * 1000 + 20)
+			if (!b || mpc_block_value(s, b, 20) != want[i].slot * 1000 + 20)
 				snprintf(why, sizeof(why), "%s.%u: want slot %u", mpc_block_name(want[i].kind),
 					 want[i].inst, want[i].slot);
 		}
