@@ -37,7 +37,16 @@ FIXTURE_VARIANT(mpc) {
 	uint32_t nr_l2;			/* L2 slices, 0: product default */
 	unsigned int gpu_active;	/* JM GPU_ACTIVE index */
 	unsigned int compute_active;	/* shader COMPUTE_ACTIVE index */
+	unsigned int tiler_active;	/* tiler TI_ACTIVE / TILER_ACTIVE */
+	/* L2 lookups and external beats, summed; 0-terminated, may be empty. */
+	unsigned int l2_lookups[3];
+	unsigned int l2_beats[3];
 };
+
+/*
+ * Counter indices are the products' real ones (as in Mesa's and Arm's
+ * counter databases), so named counters decode correctly.
+ */
 
 /* Midgard v4 layout, one core group. */
 FIXTURE_VARIANT_ADD(mpc, t720) {
@@ -49,6 +58,7 @@ FIXTURE_VARIANT_ADD(mpc, t720) {
 	.nr_sets = 1,
 	.gpu_active = 4,
 	.compute_active = 17,
+	.tiler_active = 22,
 };
 
 /* Midgard v5 layout. */
@@ -61,6 +71,9 @@ FIXTURE_VARIANT_ADD(mpc, t860) {
 	.nr_sets = 1,
 	.gpu_active = 6,
 	.compute_active = 22,
+	.tiler_active = 45,
+	.l2_lookups = { 33, 39 },	/* L2_READ_LOOKUP, L2_WRITE_LOOKUP */
+	.l2_beats = { 31, 30 },		/* L2_EXT_READ_BEATS, _WRITE_BEATS */
 };
 
 /* Bifrost with a sparse core mask (a hole at core 2) and two L2 slices. */
@@ -75,6 +88,9 @@ FIXTURE_VARIANT_ADD(mpc, g52) {
 	.nr_l2 = 2,
 	.gpu_active = 6,
 	.compute_active = 22,
+	.tiler_active = 4,
+	.l2_lookups = { 25 },		/* L2_ANY_LOOKUP */
+	.l2_beats = { 32, 47 },		/* L2_EXT_READ_BEATS, _WRITE_BEATS */
 };
 
 /* Valhall-JM (0x9003 is the MediaTek MT8192 G57). */
@@ -88,6 +104,9 @@ FIXTURE_VARIANT_ADD(mpc, g57) {
 	.nr_sets = 2,
 	.gpu_active = 6,
 	.compute_active = 22,
+	.tiler_active = 4,
+	.l2_lookups = { 25 },		/* L2_ANY_LOOKUP */
+	.l2_beats = { 32, 47 },		/* L2_EXT_READ_BEATS, _WRITE_BEATS */
 };
 
 /*

@@ -121,6 +121,60 @@ TEST_F(mpc, shader_activity_le_gpu_active)
 	EXPECT_LT(0, nonzero);
 }
 
+TEST_F(mpc, tiler_activity_le_gpu_active)
+{
+	const uint32_t *tiler;
+	unsigned int slot, inst;
+	uint32_t active;
+	double r;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ASSERT_EQ(0, measure_load(self, variant, 50, 200, &r));
+	active = JM(self)[variant->gpu_active];
+	ASSERT_LT(0, active);
+	for (slot = 0; slot < self->info.nr_blocks; slot++) {
+		if (mpc_block_kind(&self->info, slot, &inst) != MPC_BLK_TILER)
+			continue;
+		tiler = mpc_block(self->buf, slot);
+		EXPECT_LT(0, tiler[variant->tiler_active]);
+		EXPECT_GE(active, tiler[variant->tiler_active]);
+	}
+}
+
+TEST_F(mpc, l2_beats_le_lookups)
+{
+	unsigned int slot, inst, k, slices = 0;
+	uint64_t lookups, beats;
+	const uint32_t *l2;
+	double r;
+
+	if (!variant->l2_lookups[0])
+		SKIP(return, "%s has no L2 lookup/beat counters in its database",
+		     variant->product);
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ASSERT_EQ(0, measure_load(self, variant, 50, 200, &r));
+	for (slot = 0; slot < self->info.nr_blocks; slot++) {
+		if (mpc_block_kind(&self->info, slot, &inst) != MPC_BLK_L2)
+			continue;
+		l2 = mpc_block(self->buf, slot);
+		lookups = beats = 0;
+		for (k = 0; k < 3 && variant->l2_lookups[k]; k++)
+			lookups += l2[variant->l2_lookups[k]];
+		for (k = 0; k < 3 && variant->l2_beats[k]; k++)
+			beats += l2[variant->l2_beats[k]];
+		EXPECT_LT(0, lookups) {
+			TH_LOG("L2 slice %u did no lookup at busy=50", inst);
+		}
+		EXPECT_GE(lookups, beats) {
+			TH_LOG("L2 slice %u: %llu external beats > %llu lookups",
+			       inst, (unsigned long long)beats,
+			       (unsigned long long)lookups);
+		}
+		slices++;
+	}
+	EXPECT_EQ(self->info.nr_l2, slices);
+}
+
 TEST_F(mpc, dump_clears_counters)
 {
 	uint32_t first, second;
