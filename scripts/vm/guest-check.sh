@@ -33,7 +33,7 @@ fi
 if [ -f /mpc/user/tests/e2e.sh ]; then
 	rmmod mali_perfcnt 2>/dev/null
 	if modprobe mali_perfcnt sim=g52 sim_cores=0xb sim_l2=2; then
-		shell=sh
+		shell='sh'
 		[ -x /bin/bash ] && shell=/bin/bash
 		section e2e env MPC_TOOL=/mpc/user/mali-perfcnt \
 			MPC_DEBUGFS="$(mpc_debugfs)" \

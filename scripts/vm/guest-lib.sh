@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 #
 # Helpers for the scripts that run inside the test VM (busybox sh);
 # installed as /mpc/lib.sh.

@@ -18,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
-module= run= selftests= user=0 files=()
+module='' run='' selftests='' user=0 files=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module)	module=$2; shift 2 ;;
@@ -65,7 +65,7 @@ copy_elf() {
 copy_module() {
 	local src=$1 rel dst
 
-	rel=${src#/lib/modules/$krel/}
+	rel=${src#/lib/modules/"$krel"/}
 	dst=$stage/lib/modules/$krel/${rel%.xz}
 	mkdir -p "$(dirname "$dst")"
 	case "$src" in
