@@ -26,6 +26,7 @@ printf 'min(A, B, S, T, L, 3.5e2, MALI_CONFIG_TIME_SPAN) + Two' > "$out/corpus-e
 
 # a Mali-G52 dump, cores 0xb, 2 L2 slices: 4 selector bytes (GPU 4 of the
 # database = g52, cores, L2), then 8 blocks of 64 little-endian words
+# shellcheck disable=SC2059 # the format is the octal escape being built
 le32() { printf "\\$(printf %03o $(($1 & 255)))\\$(printf %03o $((($1 >> 8) & 255)))\\$(printf %03o $((($1 >> 16) & 255)))\\$(printf %03o $((($1 >> 24) & 255)))"; }
 {
 	printf '\004\013\000\002'

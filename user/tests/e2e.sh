@@ -1,0 +1,283 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# End-to-end test of mali-perfcnt against the mali_perfcnt simulator, run
+# inside the test VM under busybox ash (no bash, python or jq needed).
+#
+# Environment (all required unless noted):
+#   MPC_TOOL      path of the mali-perfcnt binary (its shared libraries
+#                 libdrm.so.2 and libkmod.so.2 with their dependencies must be
+#                 in the guest)
+#   MPC_FMTCHECK  path of the static mpc-fmtcheck validator (user/build/)
+#   MPC_DEBUGFS   the mali_perfcnt debugfs directory, /sys/kernel/debug/dri/<N>
+#   MPC_TMP       optional scratch directory (default ${TMPDIR:-/tmp})
+#   MPC_DEVICE    optional render node to pass as --device (default: the tool
+#                 finds it)
+#
+# Expected state: the module loaded with "sim=g52 sim_cores=0xb sim_l2=2" and
+# the counters free. The script sets the simulated load (sim_workload) and
+# leaves it "idle" at the end.
+#
+# Output: TAP ("ok N - name", "not ok N - name", "ok N - name # SKIP why"),
+# then "1..N". Exit status 0 only if no test failed.
+
+tool=${MPC_TOOL:?set MPC_TOOL to the mali-perfcnt binary}
+fmt=${MPC_FMTCHECK:?set MPC_FMTCHECK to the mpc-fmtcheck binary}
+dbg=${MPC_DEBUGFS:?set MPC_DEBUGFS to the mali_perfcnt debugfs directory}
+tmp=${MPC_TMP:-${TMPDIR:-/tmp}}/mpc-e2e.$$
+dev=
+[ -n "${MPC_DEVICE:-}" ] && dev="--device $MPC_DEVICE"
+
+n=0
+fails=0
+mkdir -p "$tmp" || { echo "1..0 # SKIP cannot create $tmp"; exit 1; }
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+notok() {
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n - $1"
+	[ -n "${2:-}" ] && echo "# $2"
+	for f in "$tmp/err" "$tmp/out"; do
+		[ -s "$f" ] && sed -n '1,15s/^/#   /p' "$f"
+	done
+	return 0
+}
+# t NAME CMD...: a test that passes when CMD exits 0
+t() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else notok "$name"; fi
+}
+# every value on stdin within [lo, hi], and exactly $3 of them (0: any count >= 1)
+in_range() {
+	awk -v lo="$1" -v hi="$2" -v want="$3" '
+		{ c++; if ($1 == "" || $1 == "null" || $1 + 0 < lo || $1 + 0 > hi) bad++ }
+		END { exit !(c >= 1 && (want == 0 || c == want) && !bad) }'
+}
+# $dev is empty or "--device PATH": split on purpose
+# shellcheck disable=SC2086
+run() { "$tool" $dev "$@" >"$tmp/out" 2>"$tmp/err"; }
+one_line_error() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^mali-perfcnt: " "$tmp/err"; }
+
+cleanup() {
+	echo 0 >"$dbg/perfcnt_enable" 2>/dev/null
+	echo idle >"$dbg/sim_workload" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+sim=1
+[ -w "$dbg/sim_workload" ] || sim=0
+# the counters must be free (a previous test may have left debugfs holding them)
+echo 0 >"$dbg/perfcnt_enable" 2>/dev/null
+
+# --- basics ----------------------------------------------------------------
+t "tool runs (--version)" run --version
+for c in info list sample stat decode; do
+	t "$c --help is a manual page" sh -c "'$tool' $c --help | grep -q SYNOPSIS"
+done
+
+if run info --format json && "$fmt" json "$tmp/out" >/dev/null &&
+	grep -q '"database_key":"g52"' "$tmp/out" &&
+	grep -q '"shader_present":"0x000000000000000b"' "$tmp/out" &&
+	grep -q '"nr_l2":2,' "$tmp/out" && grep -q '"dump_size":2048,' "$tmp/out"; then
+	ok "info: Mali-G52 recognised, cores 0xb, 2 L2 slices, 2048-byte dumps (JSON valid)"
+else
+	notok "info: Mali-G52 recognised, cores 0xb, 2 L2 slices, 2048-byte dumps (JSON valid)"
+fi
+if run info --format csv && "$fmt" csv "$tmp/out" >/dev/null; then
+	ok "info: CSV valid"
+else
+	notok "info: CSV valid"
+fi
+if run list --format json && "$fmt" json "$tmp/out" >/dev/null && grep -q MaliGPUIRQUtil "$tmp/out"; then
+	ok "list (device's GPU): JSON valid, libGPUCounters metrics present"
+else
+	notok "list (device's GPU): JSON valid, libGPUCounters metrics present"
+fi
+
+# --- live counting at 50 % load ---------------------------------------------
+if [ $sim -eq 1 ] && echo busy=50 >"$dbg/sim_workload"; then
+	ok "sim_workload busy=50"
+	sleep 1
+	if run stat -I 100 -n 5 -e MpcGPUActiveUtil,GPU_ACTIVE --format csv; then
+		cp "$tmp/out" "$tmp/stat.csv"
+		ok "stat -I 100 -n 5 --format csv"
+		t "stat CSV is valid" "$fmt" csv "$tmp/stat.csv"
+		if "$fmt" csv-get "$tmp/stat.csv" MpcGPUActiveUtil | in_range 45 55 5; then
+			ok "stat -I 100 -n 5: GPU active utilisation 50 +- 5 % in each of 5 intervals"
+		else
+			notok "stat -I 100 -n 5: GPU active utilisation 50 +- 5 % in each of 5 intervals" \
+				"got: $("$fmt" csv-get "$tmp/stat.csv" MpcGPUActiveUtil | tr '\n' ' ')"
+		fi
+		if awk -F, '$4 == "metric" && $6 == "MpcGPUActiveUtil" { c++; if ($3 < 0.08 || $3 > 0.15) bad++ }
+			END { exit !(c == 5 && !bad) }' "$tmp/stat.csv"; then
+			ok "stat intervals last about 100 ms"
+		else
+			notok "stat intervals last about 100 ms"
+		fi
+	else
+		notok "stat -I 100 -n 5 --format csv"
+	fi
+	if run stat -I 100 -n 3 --format json && "$fmt" json "$tmp/out" >/dev/null &&
+		[ "$(wc -l <"$tmp/out")" -eq 3 ]; then
+		cp "$tmp/out" "$tmp/stat.json"
+		ok "stat --format json: 3 valid objects, one per line"
+		if "$fmt" json-get "$tmp/stat.json" MpcGPUActiveUtil | in_range 45 55 3; then
+			ok "stat JSON: GPU active utilisation 50 +- 5 %"
+		else
+			notok "stat JSON: GPU active utilisation 50 +- 5 %" \
+				"got: $("$fmt" json-get "$tmp/stat.json" MpcGPUActiveUtil | tr '\n' ' ')"
+		fi
+	else
+		notok "stat --format json: 3 valid objects, one per line"
+	fi
+	if run stat -I 100 -n 2 && grep -q MpcGPUActiveUtil "$tmp/out" && grep -q GPU_ACTIVE "$tmp/out"; then
+		ok "stat text output"
+	else
+		notok "stat text output"
+	fi
+	if run stat -e MpcGPUActiveUtil --format csv -- sleep 1 &&
+		"$fmt" csv-get "$tmp/out" MpcGPUActiveUtil | in_range 40 60 1; then
+		ok "stat -- sleep 1: 50 % over the command's run"
+	else
+		notok "stat -- sleep 1: 50 % over the command's run"
+	fi
+	# shellcheck disable=SC2086
+	"$tool" $dev stat -e GPU_ACTIVE -- sh -c 'exit 3' >/dev/null 2>&1
+	t "stat -- CMD exits with the command's status" [ $? -eq 3 ]
+
+	# --- one sample -------------------------------------------------------
+	if run sample --format csv && "$fmt" csv "$tmp/out" >/dev/null; then
+		cp "$tmp/out" "$tmp/sample.csv"
+		ok "sample --format csv valid"
+		t "sample: GPU_ACTIVE > 0" sh -c "'$fmt' csv-get '$tmp/sample.csv' GPU_ACTIVE | awk '{ exit !(\$1 > 0) }'"
+		t "sample: every counter collected" sh -c "! awk -F, '\$4 == \"counter\" && \$10 != \"ok\"' '$tmp/sample.csv' | grep -q ."
+		if "$fmt" csv-get "$tmp/sample.csv" MpcGPUActiveUtil | in_range 40 60 1; then
+			ok "sample: GPU active utilisation about 50 %"
+		else
+			notok "sample: GPU active utilisation about 50 %"
+		fi
+	else
+		notok "sample --format csv valid"
+	fi
+	if run sample -A --format json && "$fmt" json "$tmp/out" >/dev/null &&
+		grep -q '"block":"shader.3","timestamp"' "$tmp/out" &&
+		grep -q '"block":"l2.1","timestamp"' "$tmp/out" &&
+		! grep -q '"block":"shader.2"' "$tmp/out" &&
+		grep -q '"enable":"0x0000ffff"' "$tmp/out"; then
+		ok "sample -A: blocks jm, tiler, l2.0-1, shader.0/1/3 (hole at core 2), enable masks"
+	else
+		notok "sample -A: blocks jm, tiler, l2.0-1, shader.0/1/3 (hole at core 2), enable masks"
+	fi
+else
+	for x in "sim_workload busy=50" "stat at 50 %" "sample"; do
+		skip "$x" "no writable $dbg/sim_workload (not the simulator)"
+	done
+fi
+
+# --- dumps captured through debugfs, decoded offline ---------------------------
+cap=0
+if echo 1 >"$dbg/perfcnt_enable" && cat "$dbg/perfcnt_dump" >"$tmp/d0" &&
+	sleep 1 && cat "$dbg/perfcnt_dump" >"$tmp/d1" && cat "$dbg/gpu_info" >"$tmp/gpu_info"; then
+	cap=1
+fi
+echo 0 >"$dbg/perfcnt_enable"
+if [ $cap -eq 1 ]; then
+	ok "capture: echo 1 > perfcnt_enable; cat perfcnt_dump; cat gpu_info"
+	size=$(sed -n 's/^dump_size: *//p' "$tmp/gpu_info")
+	t "captured dump is dump_size ($size) bytes" [ "$(wc -c <"$tmp/d1")" -eq "${size:-0}" ]
+	mhz=$(sed -n 's/^gpu_freq_hz: *//p' "$tmp/gpu_info")
+	mhz=$((${mhz:-0} / 1000000))
+	if run decode --gpu-info "$tmp/gpu_info" --interval 1000 --format csv "$tmp/d1" &&
+		"$fmt" csv "$tmp/out" >/dev/null; then
+		cp "$tmp/out" "$tmp/dec-info.csv"
+		ok "decode --gpu-info: valid CSV"
+	else
+		notok "decode --gpu-info: valid CSV"
+	fi
+	if run decode --interval 1000 --format csv "$tmp/d1" && cmp -s "$tmp/out" "$tmp/dec-info.csv"; then
+		ok "decode described by GET_INFO == decode described by gpu_info"
+	else
+		notok "decode described by GET_INFO == decode described by gpu_info"
+	fi
+	if run decode --gpu g52 --cores 0xb --l2 2 --freq "$mhz" --interval 1000 --format csv "$tmp/d1" &&
+		cmp -s "$tmp/out" "$tmp/dec-info.csv"; then
+		ok "decode --gpu g52 --cores 0xb --l2 2 == decode --gpu-info"
+	else
+		notok "decode --gpu g52 --cores 0xb --l2 2 == decode --gpu-info"
+	fi
+	if run decode --gpu-info "$tmp/gpu_info" --format json "$tmp/d0" "$tmp/d1" &&
+		"$fmt" json "$tmp/out" >/dev/null && [ "$(wc -l <"$tmp/out")" -eq 2 ]; then
+		ok "decode of two dump files: two valid JSON objects"
+	else
+		notok "decode of two dump files: two valid JSON objects"
+	fi
+	if [ $sim -eq 1 ]; then
+		if "$fmt" csv-get "$tmp/dec-info.csv" MpcGPUActiveUtil | in_range 40 60 1; then
+			ok "decoded debugfs dump over ~1 s: GPU active utilisation about 50 %"
+		else
+			notok "decoded debugfs dump over ~1 s: GPU active utilisation about 50 %" \
+				"got: $("$fmt" csv-get "$tmp/dec-info.csv" MpcGPUActiveUtil)"
+		fi
+	fi
+	# the live path and the offline path name the same counters, in the same order
+	if [ -f "$tmp/sample.csv" ]; then
+		awk -F, '$4 == "counter" { print $5, $6, $7, $9 }' "$tmp/sample.csv" >"$tmp/live.names"
+		awk -F, '$4 == "counter" { print $5, $6, $7, $9 }' "$tmp/dec-info.csv" >"$tmp/dec.names"
+		if [ -s "$tmp/live.names" ] && cmp -s "$tmp/live.names" "$tmp/dec.names"; then
+			ok "live sample and offline decode report the same counters"
+		else
+			notok "live sample and offline decode report the same counters"
+		fi
+		# GPU_ACTIVE per second agrees between the two paths (both ~50 % load)
+		live=$("$fmt" csv-get "$tmp/sample.csv" MpcGPUActiveUtil)
+		off=$("$fmt" csv-get "$tmp/dec-info.csv" MpcGPUActiveUtil)
+		if echo "$live $off" | awk '{ d = $1 - $2; if (d < 0) d = -d; exit !($1 > 0 && d <= 10) }'; then
+			ok "live and offline GPU active utilisation agree within 10 points ($live, $off)"
+		else
+			notok "live and offline GPU active utilisation agree within 10 points ($live, $off)"
+		fi
+	fi
+	dd if="$tmp/d1" of="$tmp/short" bs=1000 count=1 2>/dev/null
+	if ! run decode --gpu-info "$tmp/gpu_info" "$tmp/short" && one_line_error &&
+		grep -q "whole number" "$tmp/err"; then
+		ok "decode of a truncated dump fails with one clear line"
+	else
+		notok "decode of a truncated dump fails with one clear line"
+	fi
+else
+	notok "capture: echo 1 > perfcnt_enable; cat perfcnt_dump; cat gpu_info"
+fi
+
+# --- errors -----------------------------------------------------------------
+if echo 1 >"$dbg/perfcnt_enable"; then
+	if ! run sample && one_line_error && grep -q debugfs "$tmp/err"; then
+		ok "counters held through debugfs: sample fails naming debugfs (EBUSY)"
+	else
+		notok "counters held through debugfs: sample fails naming debugfs (EBUSY)"
+	fi
+	echo 0 >"$dbg/perfcnt_enable"
+else
+	notok "echo 1 > perfcnt_enable"
+fi
+if ! run stat -e NO_SUCH_COUNTER -I 100 -n 1 && one_line_error; then
+	ok "unknown counter name: one-line error"
+else
+	notok "unknown counter name: one-line error"
+fi
+if [ $sim -eq 1 ] && echo idle >"$dbg/sim_workload" && sleep 1 &&
+	run stat -I 100 -n 2 -e MpcGPUActiveUtil --format csv &&
+	"$fmt" csv-get "$tmp/out" MpcGPUActiveUtil | in_range 0 5 2; then
+	ok "idle GPU: utilisation below 5 %"
+elif [ $sim -eq 1 ]; then
+	notok "idle GPU: utilisation below 5 %"
+fi
+
+echo "1..$n"
+cleanup
+trap - EXIT
+[ $fails -eq 0 ] && exit 0
+exit 1
