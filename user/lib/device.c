@@ -223,9 +223,11 @@ int mpc_dev_open(const char *path, unsigned flags, struct mpc_dev **out, struct 
 		}
 		if (!is_ours(s.fd, drv, sizeof(drv))) {
 			close(s.fd);
-			return mpc_fail(err, -ENODEV, "%s is %s%s%s, not a mali_perfcnt device; pick "
-					"its render node or omit --device", path,
-					drv[0] ? "driven by '" : "not a DRM device", drv, drv[0] ? "'" : "");
+			if (!drv[0])
+				return mpc_fail(err, -ENODEV, "%s is not a DRM device; give the mali_perfcnt "
+						"render node (/dev/dri/renderD*) or omit --device", path);
+			return mpc_fail(err, -ENODEV, "%s is driven by '%s', not mali_perfcnt; give the "
+					"mali_perfcnt render node or omit --device", path, drv);
 		}
 		snprintf(s.path, sizeof(s.path), "%s", path);
 	} else if (!search(&s)) {

@@ -33,17 +33,19 @@ const char *fmt_count(unsigned long long v, char *buf, size_t n)
 
 const char *fmt_value(double v, char *buf, size_t n)
 {
-	if (isnan(v))
+	if (isnan(v)) {
 		snprintf(buf, n, "<no value>");
-	else if (fabs(v) >= 1e6 && fabs(v) < 1e18 && v == floor(v)) {
+	} else if (fabs(v) >= 1000 && fabs(v) < 1e18) {
+		/* large values: whole units with thousands separators */
 		char t[40];
 
-		fmt_count((unsigned long long)fabs(v), t, sizeof(t));
+		fmt_count((unsigned long long)llround(fabs(v)), t, sizeof(t));
 		snprintf(buf, n, "%s%s", v < 0 ? "-" : "", t);
-	} else if (fabs(v) >= 1e6)
+	} else if (fabs(v) >= 1e18) {
 		snprintf(buf, n, "%.6g", v);
-	else
+	} else {
 		snprintf(buf, n, "%.2f", v);
+	}
 	return buf;
 }
 
@@ -88,7 +90,7 @@ void json_num(FILE *f, double v)
 	else if (v == floor(v) && fabs(v) < 9e15)
 		fprintf(f, "%.0f", v);
 	else
-		fprintf(f, "%.17g", v);
+		fprintf(f, "%.15g", v);
 }
 
 static const char *status_of(unsigned fl)
@@ -136,8 +138,8 @@ void out_begin(struct tool *t, struct view *v, const char *what)
 	}
 }
 
-static void text_line(FILE *f, struct view *v, const struct sample_meta *m, const char *value,
-		      const char *unit, const char *name, const char *comment)
+static void text_line(FILE *f, struct view *v, const struct sample_meta *m, const char *blk,
+		      const char *value, const char *unit, const char *name, const char *comment)
 {
 	if (v->stat_style == 2)
 		fprintf(f, "%12.3f ", isnan(m->time_s) ? 0.0 : m->time_s);
@@ -145,7 +147,7 @@ static void text_line(FILE *f, struct view *v, const struct sample_meta *m, cons
 		fprintf(f, "%20s  %-13s %-28s%s%s\n", value, unit ? unit : "", name,
 			comment && *comment ? " # " : "", comment ? comment : "");
 	else
-		fprintf(f, "  %-34s %20s  %-13s %s\n", name, value, unit ? unit : "",
+		fprintf(f, "  %-9s %-34s %20s  %-13s %s\n", blk, name, value, unit ? unit : "",
 			comment ? comment : "");
 }
 
@@ -175,7 +177,7 @@ static void emit_counter(struct tool *t, struct view *v, const struct mpc_sample
 		else
 			snprintf(b2, sizeof(b2), "%s%s", c->lgc ? c->lgc : "",
 				 fl & MPC_VAL_SATURATED ? " (saturated)" : "");
-		text_line(f, v, m, b1, c->unit, c->name, b2);
+		text_line(f, v, m, blk, b1, c->unit, c->name, b2);
 	} else if (t->fmt == FMT_CSV) {
 		char a[32], b[32];
 
@@ -255,7 +257,7 @@ static void emit_metrics(struct tool *t, struct view *v, const struct sample_met
 	if (t->fmt == FMT_JSON)
 		fputs(",\"metrics\":[", f);
 	if (t->fmt == FMT_TEXT && !v->stat_style && v->nmet)
-		fputs(" derived metrics:\n", f);
+		fprintf(f, " %-9s %-34s %20s  %s\n", "", "derived metric", "value", "unit");
 	for (unsigned i = 0; i < v->nmet; i++) {
 		const struct mpc_metric *mt = mpc_prog_metric(v->p, v->met[i]);
 		double x = v->val[v->met[i]];
@@ -263,7 +265,8 @@ static void emit_metrics(struct tool *t, struct view *v, const struct sample_met
 		char b1[48];
 
 		if (t->fmt == FMT_TEXT) {
-			text_line(f, v, m, fmt_value(x, b1, sizeof(b1)), mt->def->unit, mt->def->name, "");
+			text_line(f, v, m, "", fmt_value(x, b1, sizeof(b1)), mt->def->unit, mt->def->name,
+				  "");
 		} else if (t->fmt == FMT_CSV) {
 			char a[32], b[32];
 
@@ -357,7 +360,8 @@ void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 					fprintf(f, "  block %-10s timestamp 0x%016llx enable 0x%08x\n", lbl,
 						(unsigned long long)s->blk[b].timestamp, s->blk[b].enable);
 				}
-			fputs(" counters:\n", f);
+			fprintf(f, " %-9s %-34s %20s  %-13s %s\n", "block", "counter", "value", "unit",
+				"libGPUCounters");
 		}
 		emit_counters(t, v, s, m);
 		emit_metrics(t, v, m);
