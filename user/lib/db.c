@@ -482,7 +482,7 @@ static int parse_metric(struct parser *p, char *line)
 
 static int parse_line(struct parser *p, char *line)
 {
-	char *tok[4];
+	char *tok[4] = { NULL };
 	char copy[MAX_LINE + 1];
 	unsigned n;
 
@@ -492,6 +492,8 @@ static int parse_line(struct parser *p, char *line)
 		return 0;
 	strcpy(copy, line);
 	n = split(copy, tok, 3);
+	if (!n)
+		return 0;
 	if (!strcmp(tok[0], "mali-perfcnt-db")) {
 		if (n != 2 || strcmp(tok[1], "1"))
 			return PFAIL(p, -EINVAL, "unsupported database format '%s'; this tool reads version 1",
