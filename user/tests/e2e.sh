@@ -172,6 +172,21 @@ if [ $sim -eq 1 ] && echo busy=50 >"$dbg/sim_workload"; then
 	else
 		notok "sample -A: blocks jm, tiler, l2.0-1, shader.0/1/3 (hole at core 2), enable masks"
 	fi
+	# ENABLE with explicit block masks: jm group 1 only (GPU_ACTIVE = jm[6])
+	if run sample --masks jm=0x2,shader=0x0 --format csv &&
+		awk -F, '$4 == "counter" && $6 == "GPU_ACTIVE" && $10 == "ok" { a = 1 }
+			$4 == "counter" && $6 == "JS0_JOBS" && $10 == "not-collected" { b = 1 }
+			$4 == "counter" && $5 == "shader" && $10 != "not-collected" { bad = 1 }
+			END { exit !(a && b && !bad) }' "$tmp/out"; then
+		ok "sample --masks: counters outside the enable masks are not collected"
+	else
+		notok "sample --masks: counters outside the enable masks are not collected"
+	fi
+	if ! run sample --masks shader=0x10000 && one_line_error && grep -q "0xffff" "$tmp/err"; then
+		ok "sample --masks with bits beyond a 64-counter block is refused"
+	else
+		notok "sample --masks with bits beyond a 64-counter block is refused"
+	fi
 else
 	for x in "sim_workload busy=50" "stat at 50 %" "sample"; do
 		skip "$x" "no writable $dbg/sim_workload (not the simulator)"

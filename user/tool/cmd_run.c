@@ -15,6 +15,7 @@
 
 struct run_opts {
 	const char *events;
+	const char *masks;
 	unsigned long long interval_ms, count, duration_ms, delay_ms, set;
 	int per_instance, raw;
 	double freq_mhz;
@@ -44,6 +45,7 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 		{ "per-instance", no_argument, NULL, 'A' },
 		{ "raw", no_argument, NULL, 2003 },
 		{ "freq", required_argument, NULL, 2004 },
+		{ "masks", required_argument, NULL, 2005 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -97,6 +99,9 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 			if (tool_parse_double(t, "--freq", optarg, &o->freq_mhz))
 				return 1;
 			break;
+		case 2005:
+			o->masks = optarg;
+			break;
 		default:
 			return tool_error(t, "bad option for '%s'; see 'mali-perfcnt %s --help'", cmd, cmd);
 		}
@@ -125,6 +130,47 @@ static int open_view(struct tool *t, struct mpc_dev **dev, struct view *v, struc
 	if (view_init(t, v, NULL, o->raw) || view_select(t, v, o->events, defaults))
 		return 1;
 	return 0;
+}
+
+/*
+ * --masks jm=0x..,tiler=0x..,shader=0x..,l2=0x..: the ENABLE block masks (bit
+ * n enables counters 4n..4n+3); keys left out stay 0xffff (every counter).
+ */
+static int parse_masks(struct tool *t, const char *spec, unsigned cpb, struct mpc_enable *en)
+{
+	char *copy = strdup(spec), *save = NULL;
+	unsigned long long max = cpb == 128 ? 0xffffffffull : 0xffffull;
+	int r = 0;
+
+	en->use_masks = 1;
+	en->jm = en->tiler = en->shader = en->l2 = (uint32_t)max;
+	for (char *p = strtok_r(copy, ", ", &save); p && !r; p = strtok_r(NULL, ", ", &save)) {
+		char *eq = strchr(p, '=');
+		unsigned long long v;
+		uint32_t *dst;
+
+		if (!eq) {
+			r = tool_error(t, "--masks: '%s' is not KEY=MASK (keys jm, tiler, shader, l2)", p);
+			break;
+		}
+		*eq = 0;
+		dst = !strcmp(p, "jm") ? &en->jm : !strcmp(p, "tiler") ? &en->tiler :
+		      !strcmp(p, "shader") ? &en->shader : !strcmp(p, "l2") ? &en->l2 : NULL;
+		if (!dst) {
+			r = tool_error(t, "--masks: unknown block '%s'; use jm, tiler, shader or l2", p);
+			break;
+		}
+		if (tool_parse_u64(t, "--masks", eq + 1, ~0ull, &v)) {
+			r = 1;
+			break;
+		}
+		if (v > max)
+			r = tool_error(t, "--masks: %s=0x%llx has bits beyond the %u groups of a "
+				       "%u-counter block (at most 0x%llx)", p, v, cpb / 4, cpb, max);
+		*dst = (uint32_t)v;
+	}
+	free(copy);
+	return r;
 }
 
 static void sleep_until(double when)
@@ -186,6 +232,10 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 		double t0;
 
 		en.counter_set = (unsigned)o.set;
+		if (o.masks && parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+			r = 1;
+			goto out_sample;
+		}
 		t0 = now_raw();
 		if (mpc_dev_enable(dev, &en, &e)) {
 			r = tool_err(t, &e);
@@ -208,6 +258,7 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 			out_end(t, &v, NULL);
 		}
 	}
+out_sample:
 	free(buf);
 	mpc_sample_free(s);
 	view_free(&v);
@@ -279,6 +330,10 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
 
 	en.counter_set = (unsigned)o.set;
+	if (o.masks && parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+		r = 1;
+		goto out;
+	}
 	if (mpc_dev_enable(dev, &en, &e)) {
 		r = tool_err(t, &e);
 		goto out;
