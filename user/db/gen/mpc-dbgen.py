@@ -212,14 +212,18 @@ SUFFIX_UNITS = [
     ('Warp', 'warps'), ('Task', 'tasks'), ('Job', 'jobs'), ('Qd', 'quads'),
     ('Thread', 'threads'), ('Instr', 'instructions'), ('Rate', 'percent'),
     ('Util', 'percent'), ('Count', 'instances'), ('Hit', 'requests'),
-    ('Miss', 'requests'), ('Issue', 'issues'), ('Blk', 'cycles'),
+    ('Miss', 'requests'), ('Issue', 'issues'), ('Blk', 'blocks'),
     ('Workload', 'cycles'), ('Msg', 'requests'), ('Lookup', 'requests'),
     ('Rd', 'transactions'), ('Wr', 'transactions'), ('Pix', 'pixels'),
     ('Tile', 'tiles'), ('Ray', 'rays'),
 ]
 NAME_UNITS = {'MaliGPUThreadCount': 'threads', 'MaliALUSlotIssuePerCy': 'issues',
               'MaliVarIssuePerCy': 'issues', 'MaliCoreWarpsRegs128': 'warps',
-              'MaliCoreWarpsRegs32': 'warps', 'MaliCoreWarpsRegs80': 'warps'}
+              'MaliCoreWarpsRegs32': 'warps', 'MaliCoreWarpsRegs80': 'warps',
+              # what the G2 reference says these count
+              'MaliNXCEWorkload': 'operations', 'MaliNXVEWorkload': 'operations',
+              'MaliRTUOMMOpaqueHit': 'tests', 'MaliRTUOMMNonOpaqueHit': 'tests',
+              'MaliRTUOMMMiss': 'tests', 'MaliRTUBoxResumeIssue': 'tests'}
 
 
 def infer_unit(name, expr=None):
