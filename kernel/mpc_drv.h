@@ -215,14 +215,13 @@ struct mpc_stats {
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
- * @last_timestamp_ns: CPU time of the last sample.
+ * @last_timestamp_ns: CPU time the last sample was requested at.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
- * @irq_lock: protects @stats, @wait, @result and @irq_timestamp_ns, shared
- *	with the IRQ handlers.
+ * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
+ *	handlers.
  * @wait: what the sampler waits for.
  * @result: 0, or -EIO when a fault ended the wait.
- * @irq_timestamp_ns: CPU time PERFCNT_SAMPLE_COMPLETED arrived.
  * @done: completed by the IRQ handlers when @wait is over.
  */
 struct mpc_perfcnt {
@@ -238,11 +237,10 @@ struct mpc_perfcnt {
 	u64 last_timestamp_ns;
 	struct mpc_stats stats;
 
-	/* protects stats, wait, result, irq_timestamp_ns; taken in hard IRQs */
+	/* protects stats, wait and result; taken in hard IRQs */
 	spinlock_t irq_lock;
 	enum mpc_wait wait;
 	int result;
-	u64 irq_timestamp_ns;
 	struct completion done;
 };
 

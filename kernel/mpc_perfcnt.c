@@ -108,10 +108,13 @@ err:
 
 /*
  * Issue @cmd and sleep until the IRQ handlers report that @wait is over.
+ * @issued_ns, if not NULL, receives the CPU time the command was written:
+ * the GPU latches its counters when it receives PERFCNT_SAMPLE, so this is
+ * the instant a sample describes (the dump itself lands later).
  * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT.
  */
 static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
-				   u32 cmd)
+				   u32 cmd, u64 *issued_ns)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	unsigned long left;
@@ -125,6 +128,8 @@ static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 
 	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_PERFCNT_SAMPLE_COMPLETED |
 				       GPU_IRQ_CLEAN_CACHES_COMPLETED);
+	if (issued_ns)
+		*issued_ns = ktime_get_raw_ns();
 	gpu_write(mdev, GPU_CMD, cmd);
 
 	left = wait_for_completion_timeout(&pc->done,
@@ -168,7 +173,7 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 
 	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
 	gpu_write(mdev, GPU_CMD, GPU_CMD_PERFCNT_CLEAR);
-	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_CLEAN, GPU_CMD_CLEAN_INV_CACHES);
+	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_CLEAN, GPU_CMD_CLEAN_INV_CACHES, NULL);
 	if (ret)
 		return ret;
 
@@ -359,7 +364,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
  * @ubuf: user destination, or NULL.
  * @kbuf: kernel destination when @ubuf is NULL.
  * @seqno: set to the sample's sequence number.
- * @timestamp_ns: set to the CLOCK_MONOTONIC_RAW time it completed.
+ * @timestamp_ns: set to the CLOCK_MONOTONIC_RAW time it was requested.
  *
  * The destination holds at least the dump size. A user buffer is faulted in
  * before sampling, so a bad pointer fails without consuming a sample.
@@ -389,7 +394,8 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 	}
 
 	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
-	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE);
+	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE,
+				      timestamp_ns);
 	if (ret) {
 		/* Keep the owner's counters running for the next sample */
 		mpc_perfcnt_recover_locked(mdev);
@@ -402,7 +408,6 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 
 	spin_lock_irq(&pc->irq_lock);
 	pc->stats.samples++;
-	*timestamp_ns = pc->irq_timestamp_ns;
 	spin_unlock_irq(&pc->irq_lock);
 	*seqno = ++pc->seqno;
 	pc->last_timestamp_ns = *timestamp_ns;
@@ -500,7 +505,6 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status)
 			mpc_perfcnt_finish(pc, -EIO);
 	}
 	if ((status & GPU_IRQ_PERFCNT_SAMPLE_COMPLETED) && pc->wait == MPC_WAIT_SAMPLE) {
-		pc->irq_timestamp_ns = ktime_get_raw_ns();
 		pc->wait = MPC_WAIT_CLEAN;
 		/* The dump may still sit in the GPU's L2: write it back */
 		gpu_write(mdev, GPU_CMD, GPU_CMD_CLEAN_CACHES);

@@ -144,6 +144,9 @@ struct sim_line_work {
  * @load_pct: modelled load, 0..100.
  * @last_ns: time the model was last advanced to.
  * @acc: 64-bit counters, 64 per unit (SIM_UNIT_*).
+ * @latched: the counters latched by the sample command in progress.
+ * @latched_ts: TIMESTAMP when they were latched.
+ * @latched_valid: the sample command found the counters running.
  * @l2_data: the modelled L2's copy of the dump.
  * @l2_dirty: granules of @l2_data not yet written to memory.
  * @l2_pa: physical address of each page of the dump, from the last sample.
@@ -201,6 +204,9 @@ struct mpc_sim {
 	u32 load_pct;
 	u64 last_ns;
 	struct mpc_sim_row *acc;
+	struct mpc_sim_row *latched;
+	u64 latched_ts;
+	bool latched_valid;
 	__le32 *l2_data;
 	unsigned long *l2_dirty;
 	phys_addr_t *l2_pa;
@@ -467,7 +473,7 @@ static void sim_stage_dump(struct mpc_sim *sim, u64 ts)
 	u32 tiler_en = sim->tiler_broken ? 0 : sim->en_tiler;
 	unsigned int g, i, core;
 
-#define ROW(unit) (primary ? sim->acc[unit].c : NULL)
+#define ROW(unit) (primary ? sim->latched[unit].c : NULL)
 	if (sim->prod->v4) {
 		for (g = 0; g < sim->nr_l2; g++) {
 			unsigned int base = g * MPC_V4_BLOCKS_PER_GROUP;
@@ -502,14 +508,16 @@ static void sim_stage_dump(struct mpc_sim *sim, u64 ts)
 #undef ROW
 }
 
-/* Translate the dump's pages, then stage it. Return: 0, or -EFAULT on a fault. */
+/*
+ * Translate the dump's pages, then stage the latched counters.
+ * Return: 0, or -EFAULT on a fault.
+ */
 static int sim_do_sample(struct mpc_sim *sim)
 {
 	u64 base = sim->sample_base & SIM_PERFCNT_BASE_MASK;
 	u32 off = offset_in_page(base);
 	unsigned int i, nr_pages = DIV_ROUND_UP(off + sim->dump_size, PAGE_SIZE);
 	struct sim_xlate_fault fault;
-	u64 now = ktime_get_raw_ns();
 
 	for (i = 0; i < nr_pages; i++) {
 		u64 va = (base & PAGE_MASK) + (u64)i * PAGE_SIZE;
@@ -522,10 +530,7 @@ static int sim_do_sample(struct mpc_sim *sim)
 		sim->l2_pa[i] = pa & PAGE_MASK;
 	}
 	sim->l2_base_off = off;
-
-	sim_advance(sim, now);
-	sim_stage_dump(sim, sim_timestamp());
-	sim_clear_counters(sim, now);
+	sim_stage_dump(sim, sim->latched_ts);
 	return 0;
 }
 
@@ -559,7 +564,7 @@ static enum hrtimer_restart sim_sample_done(struct hrtimer *t)
 		sim->fault_status = GPU_FAULT_BUS;
 		sim->fault_address = sim->sample_base;
 		sim->gpu_irq_raw |= GPU_IRQ_FAULT;
-	} else if (!sim_counting(sim) || !sim_do_sample(sim)) {
+	} else if (!sim->latched_valid || !sim_do_sample(sim)) {
 		/* A sample while the counters are off completes, writing nothing */
 		if (!sim->sample_drop_irq)
 			sim->gpu_irq_raw |= GPU_IRQ_PERFCNT_SAMPLE_COMPLETED;
@@ -667,6 +672,14 @@ static void sim_command(struct mpc_sim *sim, u32 cmd)
 		sim->sample_base = sim->perfcnt_base;
 		sim->sample_as = PERFCNT_CFG_GET_AS(sim->perfcnt_cfg);
 		sim->sample_pending = true;
+		/* The counters are latched (and cleared) now; written later */
+		sim->latched_valid = sim_counting(sim);
+		if (sim->latched_valid) {
+			sim_advance(sim, now);
+			memcpy(sim->latched, sim->acc, sim->nr_units * sizeof(*sim->acc));
+			sim->latched_ts = sim_timestamp();
+			sim_clear_counters(sim, now);
+		}
 		sim_start(&sim->sample_timer, latency);
 		break;
 	case GPU_CMD_CYCLE_COUNT_START:
@@ -1144,6 +1157,7 @@ void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root)
 static void sim_free(struct mpc_sim *sim)
 {
 	kfree(sim->acc);
+	kfree(sim->latched);
 	kfree(sim->l2_data);
 	bitmap_free(sim->l2_dirty);
 	kfree(sim->l2_pa);
@@ -1209,10 +1223,11 @@ int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 	nr_pages = DIV_ROUND_UP(sim->dump_size, PAGE_SIZE) + 1;
 
 	sim->acc = kcalloc(sim->nr_units, sizeof(*sim->acc), GFP_KERNEL);
+	sim->latched = kcalloc(sim->nr_units, sizeof(*sim->latched), GFP_KERNEL);
 	sim->l2_data = kzalloc(sim->dump_size, GFP_KERNEL);
 	sim->l2_dirty = bitmap_zalloc(sim->dump_size / SIM_L2_GRANULE, GFP_KERNEL);
 	sim->l2_pa = kcalloc(nr_pages, sizeof(*sim->l2_pa), GFP_KERNEL);
-	if (!sim->acc || !sim->l2_data || !sim->l2_dirty || !sim->l2_pa)
+	if (!sim->acc || !sim->latched || !sim->l2_data || !sim->l2_dirty || !sim->l2_pa)
 		goto err_free;
 
 	spin_lock_init(&sim->lock);

@@ -186,7 +186,12 @@ struct drm_mali_perfcnt_dump {
 	__u32 flags;
 	/** @seqno: out, sample sequence number, strictly increasing. */
 	__u64 seqno;
-	/** @timestamp_ns: out, CLOCK_MONOTONIC_RAW time the sample completed. */
+	/**
+	 * @timestamp_ns: out, CLOCK_MONOTONIC_RAW time the sample was taken:
+	 * when the driver asked the GPU, which latches its counters on the
+	 * request. The difference between two dumps' timestamps is the span
+	 * the second dump's counters cover.
+	 */
 	__u64 timestamp_ns;
 	/** @reserved: must be zero. */
 	__u64 reserved[2];
