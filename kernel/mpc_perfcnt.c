@@ -34,12 +34,11 @@ static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 	mpc_vm_free(mdev, &buf->vm);
 	if (buf->vaddr)
 		vunmap(buf->vaddr);
+	/* A page is kept only once it is DMA-mapped */
 	for (i = 0; buf->pages && i < buf->nr_pages; i++) {
 		if (!buf->pages[i])
 			continue;
-		if (buf->dma[i])
-			dma_unmap_page(mdev->dev, buf->dma[i], PAGE_SIZE,
-				       DMA_FROM_DEVICE);
+		dma_unmap_page(mdev->dev, buf->dma[i], PAGE_SIZE, DMA_FROM_DEVICE);
 		__free_page(buf->pages[i]);
 		mpc_track_free(mdev, PAGE_SIZE);
 	}
@@ -75,16 +74,17 @@ static int mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
 	buf->nr_pages = n;
 
 	for (i = 0; i < n; i++) {
-		buf->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!buf->pages[i])
+		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+		if (!page)
 			goto err;
-		mpc_track_alloc(mdev, PAGE_SIZE);
-		buf->dma[i] = dma_map_page(mdev->dev, buf->pages[i], 0, PAGE_SIZE,
-					   DMA_FROM_DEVICE);
+		buf->dma[i] = dma_map_page(mdev->dev, page, 0, PAGE_SIZE, DMA_FROM_DEVICE);
 		if (dma_mapping_error(mdev->dev, buf->dma[i])) {
-			buf->dma[i] = 0;
+			__free_page(page);
 			goto err;
 		}
+		buf->pages[i] = page;
+		mpc_track_alloc(mdev, PAGE_SIZE);
 	}
 
 	buf->vaddr = vmap(buf->pages, n, VM_MAP, pgprot_writecombine(PAGE_KERNEL));
@@ -205,12 +205,8 @@ static void mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 	mpc_gpu_power_off(mdev);
 }
 
-/*
- * After a timeout or a fault the GPU's state is unknown: reset it, restore
- * the buffer's translation if it was removed, and program everything again,
- * so the owner keeps working counters.
- */
-static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
+/* Soft-reset a GPU whose state is unknown; every register is lost. */
+static int mpc_perfcnt_reset_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	int ret;
@@ -220,9 +216,24 @@ static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 	spin_unlock_irq(&pc->irq_lock);
 
 	ret = mpc_gpu_soft_reset(mdev);
+	if (!ret)
+		mpc_gpu_irq_mask_set(mdev);
+	return ret;
+}
+
+/*
+ * After a timeout or a fault: reset, restore the buffer's translation if it
+ * was removed, and program everything again, so the owner keeps working
+ * counters.
+ */
+static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	int ret;
+
+	ret = mpc_perfcnt_reset_locked(mdev);
 	if (ret)
 		return ret;
-	mpc_gpu_irq_mask_set(mdev);
 	if (!pc->buf.mapped) {
 		ret = mpc_vm_map(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.dma,
 				 pc->buf.nr_pages);
@@ -307,6 +318,8 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	return 0;
 
 err_hw:
+	/* Whatever the GPU was stuck in, the next enable starts afresh */
+	mpc_perfcnt_reset_locked(mdev);
 	mpc_perfcnt_hw_teardown_locked(mdev);
 	mpc_dump_buf_free(mdev, &pc->buf);
 err_pm:
