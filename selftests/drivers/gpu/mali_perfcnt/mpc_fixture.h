@@ -110,22 +110,23 @@ FIXTURE_VARIANT_ADD(mpc, g57) {
 };
 
 /*
- * (Re)load the module as @variant with @extra parameters appended, then
- * open the device and read its description into @self.
+ * (Re)load the module as @variant with @extra parameters and then
+ * mpc_extra_params() ($MPC_MODULE_PARAMS) appended, then open the device
+ * and read its description into @self.
  */
 static void mpc_fixture_load(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(mpc) *self,
 			     const FIXTURE_VARIANT(mpc) *variant,
 			     const char *extra)
 {
-	char params[256];
+	char params[512];
 	int ret;
 
 	if (self->fd >= 0)
 		close(self->fd);
 	self->fd = -1;
-	snprintf(params, sizeof(params), "%s %s", variant->params,
-		 extra ?: "");
+	snprintf(params, sizeof(params), "%s %s %s", variant->params,
+		 extra ?: "", mpc_extra_params());
 	ASSERT_EQ(0, mpc_module_unload());
 	ret = mpc_module_load(params);
 	ASSERT_EQ(0, ret) {

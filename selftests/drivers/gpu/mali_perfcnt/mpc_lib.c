@@ -40,6 +40,65 @@ const char *mpc_module_path(void)
 	return path;
 }
 
+const char *mpc_extra_params(void)
+{
+	const char *env = getenv("MPC_MODULE_PARAMS");
+
+	return env ?: "";
+}
+
+bool mpc_kernel_has_symbol(const char *name)
+{
+	char line[512], *sym, *save;
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return false;
+	/* "address type name [module]" */
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (!strtok_r(line, " \t\n", &save) ||
+		    !strtok_r(NULL, " \t\n", &save))
+			continue;
+		sym = strtok_r(NULL, " \t\n", &save);
+		found = sym && !strcmp(sym, name);
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * The writer MPC_MODULE_PARAMS forces with pgtable=, if any; else
+ * io-pgtable on arm64, whose Debian kernels have the ARM_MALI_LPAE
+ * io-pgtable, and builtin elsewhere (x86_64), unless that kernel has
+ * io-pgtable too (debug kernels built with COMPILE_TEST): its allocator is
+ * in /proc/kallsyms then.
+ */
+const char *mpc_expected_pgtable(void)
+{
+	static const char key[] = "pgtable=";
+	static char forced[32];
+	char buf[512], *tok, *save;
+
+	/* The last one counts, as when the kernel parses them. */
+	forced[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", mpc_extra_params());
+	for (tok = strtok_r(buf, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save))
+		if (!strncmp(tok, key, sizeof(key) - 1))
+			snprintf(forced, sizeof(forced), "%s",
+				 tok + sizeof(key) - 1);
+	if (forced[0] && strcmp(forced, "auto"))
+		return forced;
+#if defined(__aarch64__)
+	return "io-pgtable";
+#else
+	return mpc_kernel_has_symbol("arm_mali_lpae_alloc_pgtable") ?
+	       "io-pgtable" : "builtin";
+#endif
+}
+
 bool mpc_module_loaded(void)
 {
 	return access("/sys/module/" MPC_MODULE_NAME, F_OK) == 0;

@@ -36,6 +36,19 @@ enum mpc_block_kind {
 
 /* Path of the module file the tests load (MPC_MODULE overrides). */
 const char *mpc_module_path(void);
+/*
+ * Parameters appended to every load of the module: $MPC_MODULE_PARAMS, or
+ * "" (e.g. MPC_MODULE_PARAMS=pgtable=builtin runs a suite on the other
+ * translation table writer).
+ */
+const char *mpc_extra_params(void);
+/*
+ * The translation table writer the driver should pick ("io-pgtable" or
+ * "builtin"), as gpu_info's "pgtable:" line names it.
+ */
+const char *mpc_expected_pgtable(void);
+/* Whether /proc/kallsyms lists the kernel symbol @name. */
+bool mpc_kernel_has_symbol(const char *name);
 /* Load the module with @params; loads its in-tree dependencies if needed. */
 int mpc_module_load(const char *params);
 /* Unload the module (waits up to 2 s for users to go); 0 if not loaded. */

@@ -2,8 +2,13 @@
 /*
  * mali_perfcnt selftests against the simulator's model: counters are deltas
  * that follow the configured load at the modelled clock, sequence numbers
- * and timestamps increase, and the driver recovers from every fault the
- * simulator can inject (sim_fault, perfcnt_va).
+ * and timestamps increase, the driver recovers from every fault the
+ * simulator can inject (sim_fault, perfcnt_va), and it uses the translation
+ * table writer expected on this architecture.
+ *
+ * MPC_MODULE_PARAMS (e.g. "pgtable=builtin") is appended to every module
+ * load: on arm64 `make check` runs this file a second time that way, so
+ * both table writers are proven against the simulator's table walk.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -459,6 +464,27 @@ TEST_F(mpc, stats_count_samples)
 		DUMP_OK(self, NULL, NULL);
 	EXPECT_EQ(before + 5,
 		  mpc_dbg_num(self->dbg, "perfcnt_stats", "samples"));
+}
+
+/* 9. The address space the GPU writes the dump through */
+
+/*
+ * gpu_info names the translation table writer (struct mpc_vm_backend) the
+ * driver picked: io-pgtable on arm64, builtin on x86_64, or the one
+ * MPC_MODULE_PARAMS forces. The fault and perfcnt_va tests above then prove
+ * that writer's tables: the simulator walks them to find the buffer.
+ */
+TEST_F(mpc, pgtable_backend_matches_arch)
+{
+	const char *want = mpc_expected_pgtable();
+	char val[64];
+
+	ASSERT_EQ(0, mpc_dbg_key(self->dbg, "gpu_info", "pgtable", val,
+				 sizeof(val)));
+	EXPECT_STREQ(want, val) {
+		TH_LOG("gpu_info pgtable: %s, want %s (MPC_MODULE_PARAMS '%s')",
+		       val, want, mpc_extra_params());
+	}
 }
 
 TEST_HARNESS_MAIN
