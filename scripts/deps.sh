@@ -3,24 +3,52 @@
 #
 # Install the Debian packages the build and the tests need, and nothing else.
 #
-#   scripts/deps.sh          everything: kernels, headers, QEMU, initramfs tools
+#   scripts/deps.sh          everything: kernels, headers, QEMU, initramfs
+#                            tools and, unless MPC_ARCHES leaves arm64 out,
+#                            the arm64 cross toolchain, qemu-system-arm and
+#                            the arm64 kernels and guest userland
 #   scripts/deps.sh --host   only what the host-side userspace tests need
 #
-# A fast no-op when everything is already installed.
+# The arm64 packages are downloaded (apt-get download, never installed) into
+# $MPC_ARM64_CACHE/debs (default /var/cache/mali-perfcnt/arm64) and
+# extracted into $MPC_ARM64_CACHE/root, one arm64 kernel per installed amd64
+# kernel with the same ABI (6.1.0-N-arm64, 6.12.*+deb12-arm64).
+#
+# A fast no-op when everything is already in place.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 host_pkgs=(gcc make pkg-config libdrm-dev libkmod-dev clang libclang-rt-14-dev)
 vm_pkgs=(linux-image-amd64 linux-headers-amd64
 	 linux-image-6.12-amd64 linux-headers-6.12-amd64
 	 linux-source-6.1 linux-source-6.12
 	 qemu-system-x86 busybox-static cpio kmod xz-utils sparse)
+arm64_host_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
+# The arm64 guest's userland: busybox, and the tool's shared libraries with
+# theirs (libkmod2: liblzma5, libssl3, libzstd1); the -dev packages for the
+# cross build of the tool.
+arm64_user_debs=(busybox-static libc6 libdrm2 libdrm-dev libkmod2 libkmod-dev
+		 liblzma5 libssl3 libzstd1)
 
+arm64=0
 case "${1:-}" in
 --host)	want=("${host_pkgs[@]}") ;;
-"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}") ;;
+"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}")
+	if mpc_want_arch arm64; then
+		arm64=1
+		want+=("${arm64_host_pkgs[@]}")
+	fi ;;
 *)	echo "usage: $0 [--host]" >&2; exit 2 ;;
 esac
 
+export DEBIAN_FRONTEND=noninteractive
+need_root() {
+	[ "$(id -u)" -eq 0 ] && return 0
+	echo "deps: $* (run as root)" >&2
+	exit 1
+}
+
+# 1. Host packages.
 installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "${want[@]}" \
 	2>/dev/null || true) "
 missing=()
@@ -30,16 +58,122 @@ for p in "${want[@]}"; do
 	*) missing+=("$p") ;;
 	esac
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing packages (run as root): ${missing[*]}" >&2
-	exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+	need_root "missing packages: ${missing[*]}"
+	echo "deps: installing ${missing[*]}"
+	if ! apt-get install -y --no-install-recommends "${missing[@]}" </dev/null; then
+		apt-get update </dev/null
+		apt-get install -y --no-install-recommends "${missing[@]}" </dev/null
+	fi
 fi
+[ "$arm64" = 1 ] || exit 0
 
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y --no-install-recommends "${missing[@]}" </dev/null; then
+# 2. arm64 kernels and guest userland, in the cache.
+debs=$MPC_ARM64_CACHE/debs
+root=$MPC_ARM64_ROOT
+stamps=$root/.mpc-extracted
+user_stamp=$stamps/userland
+
+arm64_ready() {
+	local rel
+
+	[ "$(cat "$user_stamp" 2>/dev/null)" = "${arm64_user_debs[*]}" ] || return 1
+	for rel in $(mpc_arm64_wanted); do
+		case " $(mpc_arm64_kernels | tr '\n' ' ') " in
+		*" $rel "*) ;;
+		*) return 1 ;;
+		esac
+		[ -e "$root/usr/src/linux-headers-$rel/scripts/Makefile.build" ] ||
+			return 1
+	done
+}
+arm64_ready && exit 0
+need_root "the arm64 packages are not all in $MPC_ARM64_CACHE"
+mkdir -p "$debs" "$stamps"
+# One writer at a time; readers (check.sh) only start after deps.sh.
+exec 8>"$MPC_ARM64_CACHE/.lock"
+flock 8
+
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "deps: dpkg --add-architecture arm64"
+	dpkg --add-architecture arm64
 	apt-get update </dev/null
-	apt-get install -y --no-install-recommends "${missing[@]}" </dev/null
 fi
+
+# find_deb PKG [VERSION]: the newest PKG_*.deb in $debs (of VERSION if
+# given), or nothing.
+find_deb() {
+	local f
+
+	for f in $(find "$debs" -maxdepth 1 -name "${1}_*.deb" | sort -rV); do
+		if [ -z "${2:-}" ] || [ "$(dpkg-deb -f "$f" Version)" = "$2" ]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# fetch PKG [VERSION]: PKG:arm64 (=VERSION) in $debs, downloaded unless
+# there already; prints the .deb's path.
+fetch() {
+	local spec=$1:arm64 try
+
+	[ -n "${2:-}" ] && spec=$spec=$2
+	find_deb "$@" && return 0
+	for try in 1 2; do
+		echo "deps: downloading $spec" >&2
+		(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root \
+			"$spec" </dev/null >&2) && break
+		[ "$try" = 1 ] && apt-get update </dev/null >&2
+	done
+	find_deb "$@"
+}
+
+# extract DEB: into the root, once.
+extract() {
+	local stamp
+	stamp=$stamps/$(basename "$1")
+
+	[ -e "$stamp" ] && return 0
+	echo "deps: extracting $(basename "$1")"
+	dpkg-deb -x "$1" "$root"
+	touch "$stamp"
+}
+
+for rel in $(mpc_arm64_wanted); do
+	abi=${rel%-arm64}
+	# The same upload as the amd64 headers: kbuild and -common come from it.
+	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$abi-amd64")
+	for p in "linux-image-$rel-unsigned" "linux-headers-$rel"; do
+		deb=$(fetch "$p" "$ver") || {
+			echo "deps: $p:arm64 $ver is not in the archive (the amd64 $abi" \
+				"kernel is outdated: apt-get upgrade)" >&2
+			exit 1
+		}
+		extract "$deb"
+	done
+	hdr=$root/usr/src/linux-headers-$rel
+	# scripts and tools link to ../../lib/linux-kbuild-<v>: the host's
+	# (amd64 executables) are the ones that run here.
+	kbuild=$(readlink "$hdr/scripts" | sed -n 's|^\.\./\.\./lib/\(linux-kbuild-[^/]*\)/scripts$|\1|p')
+	[ -n "$kbuild" ] || { echo "deps: $hdr/scripts: unexpected link" >&2; exit 1; }
+	[ -d "/usr/lib/$kbuild" ] || { echo "deps: /usr/lib/$kbuild missing" >&2; exit 1; }
+	ln -sfn "/usr/lib/$kbuild" "$root/usr/lib/$kbuild"
+	common=$(sed -n 's|^include \(/usr/src/[^ ]*-common\)/Makefile$|\1|p' "$hdr/Makefile")
+	[ -z "$common" ] || [ -d "$common" ] ||
+		{ echo "deps: $common missing (linux-headers-$abi-common)" >&2; exit 1; }
+	if [ ! -e "$root/lib/modules/$rel/modules.dep" ]; then
+		echo "deps: depmod $rel"
+		depmod -b "$root" "$rel"
+	fi
+done
+
+if [ "$(cat "$user_stamp" 2>/dev/null)" != "${arm64_user_debs[*]}" ]; then
+	for p in "${arm64_user_debs[@]}"; do
+		deb=$(fetch "$p") || { echo "deps: cannot download $p:arm64" >&2; exit 1; }
+		extract "$deb"
+	done
+	echo "${arm64_user_debs[*]}" >"$user_stamp"
+fi
+arm64_ready || { echo "deps: the arm64 cache is still incomplete" >&2; exit 1; }

@@ -38,3 +38,97 @@ mpc_extract_linux_src() {
 	tar -xJf "$MPC_LINUX_SRC" -C "$dest" --strip-components=1 \
 		"${need[@]/#/$top/}"
 }
+
+# ---- arm64 -------------------------------------------------------------------
+#
+# The arm64 kernels are Debian's arm64 packages, downloaded (never installed)
+# by scripts/deps.sh into a cache and extracted into one staging root:
+# $MPC_ARM64_ROOT/{boot,lib/modules,usr/src} hold each kernel, the rest is the
+# guest's userland (arm64 busybox, libc, libdrm, libkmod). Their release
+# matches an installed amd64 kernel's ABI, whose kbuild tools and -common
+# headers (the same for every architecture) the cross build uses.
+
+MPC_ARM64_CACHE=${MPC_ARM64_CACHE:-/var/cache/mali-perfcnt/arm64}
+MPC_ARM64_ROOT=$MPC_ARM64_CACHE/root
+MPC_ARM64_CROSS=aarch64-linux-gnu-
+
+# Architectures `make check` covers: MPC_ARCHES, default "x86_64 arm64".
+mpc_arches() {
+	echo "${MPC_ARCHES:-x86_64 arm64}"
+}
+
+mpc_want_arch() {
+	case " $(mpc_arches) " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# mpc_arch KREL: arm64 for a Debian -arm64 release, else x86_64 (the host).
+mpc_arch() {
+	case $1 in
+	*-arm64)	echo arm64 ;;
+	*)		echo x86_64 ;;
+	esac
+}
+
+# The arm64 releases matching the installed amd64 kernels (mpc_kernels),
+# one per line, whether downloaded yet or not.
+mpc_arm64_wanted() {
+	mpc_kernels | sed -n 's/-amd64$/-arm64/p'
+}
+
+# The arm64 kernels ready in $MPC_ARM64_ROOT (image, headers, modules.dep).
+mpc_arm64_kernels() {
+	local rel
+
+	for rel in $(mpc_arm64_wanted); do
+		[ -e "$MPC_ARM64_ROOT/boot/vmlinuz-$rel" ] &&
+			[ -e "$MPC_ARM64_ROOT/usr/src/linux-headers-$rel/Makefile" ] &&
+			[ -e "$MPC_ARM64_ROOT/lib/modules/$rel/modules.dep" ] &&
+			echo "$rel"
+	done
+}
+
+# Every kernel `make check` runs on, for the architectures wanted.
+mpc_check_kernels() {
+	mpc_want_arch x86_64 && mpc_kernels
+	mpc_want_arch arm64 && mpc_arm64_kernels
+	return 0
+}
+
+# mpc_sysroot KREL: the directory holding KREL's /boot and /lib/modules
+# ("" for the host's own kernels).
+mpc_sysroot() {
+	case $(mpc_arch "$1") in
+	arm64)	echo "$MPC_ARM64_ROOT" ;;
+	*)	echo "" ;;
+	esac
+}
+
+# mpc_kdir KREL: the kernel build directory to build modules against.
+mpc_kdir() {
+	case $(mpc_arch "$1") in
+	arm64)	echo "$MPC_ARM64_ROOT/usr/src/linux-headers-$1" ;;
+	*)	echo "/lib/modules/$1/build" ;;
+	esac
+}
+
+# mpc_kmake_args KREL: extra make arguments of a module build for KREL.
+mpc_kmake_args() {
+	case $(mpc_arch "$1") in
+	arm64)	echo "ARCH=arm64 CROSS_COMPILE=$MPC_ARM64_CROSS" ;;
+	esac
+}
+
+# mpc_copy_kernel_tree DEST: the module's sources (Kbuild, Makefile,
+# kernel/, uapi/) into a fresh DEST, where it is built; objects of a build
+# in the source tree are left behind.
+mpc_copy_kernel_tree() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	tar -C "$MPC_ROOT" --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		--exclude='*.mod' --exclude='*.mod.c' --exclude=modules.order \
+		--exclude=Module.symvers -cf - Kbuild Makefile kernel uapi |
+		tar -C "$1" -xf -
+}
