@@ -5,41 +5,67 @@
 #
 #   boot.sh KREL INITRD LOGDIR [TIMEOUT_S]
 #
-# LOGDIR/console.log gets ttyS0 (kernel console), LOGDIR/output.log gets
-# ttyS1 (what /mpc/run printed). Exit status: the guest's result byte, or
-# 125 when the guest died without reporting (panic, triple fault...) and
-# 124 when it hung past TIMEOUT_S (default 600).
+# LOGDIR/console.log gets the kernel console, LOGDIR/output.log what
+# /mpc/run printed (see scripts/vm/init). Exit status: the guest's result
+# byte, or 125 when the guest died without reporting (panic, triple
+# fault...) and 124 when it hung past TIMEOUT_S (default 600).
+#
+# x86_64 kernels (/boot/vmlinuz-KREL): qemu-system-x86_64 -M pc, console
+# ttyS0, output ttyS1, result through isa-debug-exit (QEMU exits with
+# (rc << 1) | 1). arm64 kernels (*-arm64, from the arm64 root of
+# scripts/deps.sh): qemu-system-aarch64 -M virt -cpu cortex-a57, console
+# ttyAMA0, output on a virtio console, result through semihosting SYS_EXIT
+# (QEMU exits with rc). Either way the exit code counts only together with
+# the guest's "=== RESULT <rc>" line.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -ge 3 ] || die "usage: $0 KREL INITRD LOGDIR [TIMEOUT_S]"
 krel=$1 initrd=$2 logdir=$3 tmo=${4:-600}
-kernel=/boot/vmlinuz-$krel
+arch=$(mpc_arch "$krel")
+kernel=$(mpc_sysroot "$krel")/boot/vmlinuz-$krel
 [ -r "$kernel" ] || die "$kernel missing"
 mkdir -p "$logdir"
 rm -f "$logdir/console.log" "$logdir/output.log"
 
-accel=tcg
-[ -w /dev/kvm ] && accel=kvm
+case $arch in
+arm64)
+	# -cpu max would be 2.5x slower (pointer authentication emulation).
+	qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m 1G -smp 2
+	      -display none -monitor none -no-reboot
+	      -kernel "$kernel" -initrd "$initrd"
+	      -append "console=ttyAMA0 panic=-1 quiet loglevel=4"
+	      -serial "file:$logdir/console.log"
+	      -semihosting-config "enable=on,target=native,userspace=on"
+	      -device virtio-serial-device
+	      -chardev "file,id=out,path=$logdir/output.log"
+	      -device "virtconsole,chardev=out")
+	;;
+*)
+	accel=tcg
+	[ -w /dev/kvm ] && accel=kvm
+	qemu=(qemu-system-x86_64 -accel "$accel" -m 1G -smp 2 -cpu max
+	      -display none -monitor none -no-reboot
+	      -kernel "$kernel" -initrd "$initrd"
+	      -append "console=ttyS0 panic=-1 quiet loglevel=4"
+	      -serial "file:$logdir/console.log"
+	      -serial "file:$logdir/output.log"
+	      -device "isa-debug-exit,iobase=0xf4,iosize=0x04")
+	;;
+esac
 
-timeout --foreground -k 10 "$tmo" qemu-system-x86_64 \
-	-accel "$accel" -m 1G -smp 2 -cpu max \
-	-display none -monitor none -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=4" \
-	-serial "file:$logdir/console.log" \
-	-serial "file:$logdir/output.log" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	</dev/null >"$logdir/qemu.log" 2>&1
+timeout --foreground -k 10 "$tmo" "${qemu[@]}" </dev/null >"$logdir/qemu.log" 2>&1
 rc=$?
 
 case $rc in
 124|137)	echo "timeout after ${tmo}s" >>"$logdir/qemu.log"; exit 124 ;;
-0)		exit 125 ;;	# guest powered off or panicked: no report
 esac
-# QEMU's own errors also exit 1: trust the code only with the guest's line.
-if [ $((rc & 1)) -eq 1 ] &&
-   grep -qx "=== RESULT $((rc >> 1))" "$logdir/output.log" 2>/dev/null; then
+# QEMU's own errors also exit 1, a poweroff or a panic 0: trust the code
+# only with the guest's line.
+if [ "$arch" = arm64 ]; then
+	grep -qx "=== RESULT $rc" "$logdir/output.log" 2>/dev/null && exit "$rc"
+elif [ "$rc" -ne 0 ] && [ $((rc & 1)) -eq 1 ] &&
+     grep -qx "=== RESULT $((rc >> 1))" "$logdir/output.log" 2>/dev/null; then
 	exit $((rc >> 1))
 fi
 exit 125

@@ -5,6 +5,10 @@
 # and then the userspace end-to-end test, each as a TAP section between
 # "=== BEGIN name" and "=== END name rc=N" lines that scripts/check.sh
 # parses on the host. Exit status: 0 when every section exited 0.
+#
+# /mpc/sim-pgtables (optional) lists more translation table writers to run
+# sim_test on: section "sim_test-pgtable=W" loads the module with
+# pgtable=W (MPC_MODULE_PARAMS) on top of each variant's parameters.
 
 . /mpc/lib.sh
 rc=0
@@ -27,6 +31,13 @@ if [ -d /mpc/selftests ]; then
 		# shellcheck disable=SC2046 # harness options, e.g. -v g52 -t name
 		section "$t" timeout "${tmo:-600}" "/mpc/selftests/$t" \
 			$(cat /mpc/selftest-args 2>/dev/null)
+		[ "$t" = sim_test ] || continue
+		for w in $(cat /mpc/sim-pgtables 2>/dev/null); do
+			# shellcheck disable=SC2046 # as above
+			section "$t-pgtable=$w" env MPC_MODULE_PARAMS="pgtable=$w" \
+				timeout "${tmo:-600}" "/mpc/selftests/$t" \
+				$(cat /mpc/selftest-args 2>/dev/null)
+		done
 	done
 fi
 

@@ -9,22 +9,32 @@
 #     --selftests DIR copy the executables of DIR to /mpc/selftests
 #     --user          add user/build/mali-perfcnt (+ its shared libraries),
 #                     user/build/mpc-fmtcheck and user/tests/ if they exist
+#     --user-dir DIR  the same from DIR instead of user/build (a cross build)
 #     --file SRC:DST  add one more file at DST
 #
 # Layout of the image: /init (scripts/vm/init), /bin/busybox with its
 # applets, /lib/modules/KREL/{kernel,extra} with the in-tree modules the
 # driver needs (decompressed) and a depmod index, /mpc/... for the tests.
+#
+# An arm64 KREL (*-arm64, see scripts/lib.sh) takes its kernel modules,
+# busybox and shared libraries from the arm64 root of scripts/deps.sh and
+# adds what the `virt` machine's result channel needs: the virtio-mmio and
+# virtio-console modules (/mpc/early-deps, loaded first by /init) and
+# /mpc/semihost-exit (scripts/vm/semihost-exit.c, cross-built once into
+# build/vm-tools). No bash there: the test scripts run under busybox ash.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 module='' run='' selftests='' user=0 files=()
+ub=$MPC_ROOT/user/build
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module)	module=$2; shift 2 ;;
 	--run)		run=$2; shift 2 ;;
 	--selftests)	selftests=$2; shift 2 ;;
 	--user)		user=1; shift ;;
+	--user-dir)	user=1; ub=$2; shift 2 ;;
 	--file)		files+=("$2"); shift 2 ;;
 	-*)		die "unknown option $1" ;;
 	*)		break ;;
@@ -33,14 +43,16 @@ done
 [ $# -eq 2 ] || die "usage: $0 [options] KREL OUT"
 krel=$1 out=$2
 [ -n "$run" ] || die "--run is required"
-[ -d "/lib/modules/$krel" ] || die "kernel $krel is not installed"
+arch=$(mpc_arch "$krel")
+root=$(mpc_sysroot "$krel")
+[ -d "$root/lib/modules/$krel" ] || die "kernel $krel is not installed${root:+ in $root (scripts/deps.sh)}"
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/mpc-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,mpc,lib64,usr/bin}
 mkdir -p "$stage/lib/modules/$krel/extra"
 
-cp /bin/busybox "$stage/bin/busybox"
+cp "$root/bin/busybox" "$stage/bin/busybox"
 install -m 0755 "$MPC_ROOT/scripts/vm/init" "$stage/init"
 install -m 0755 "$run" "$stage/mpc/run"
 install -m 0644 "$MPC_ROOT/scripts/vm/guest-lib.sh" "$stage/mpc/lib.sh"
@@ -51,6 +63,10 @@ echo "$krel" > "$stage/mpc/krel"
 copy_elf() {
 	local f=$1 lib
 
+	if [ "$arch" = arm64 ]; then
+		copy_elf_cross "$f" "$f"
+		return
+	fi
 	mkdir -p "$stage$(dirname "$f")"
 	cp -L "$f" "$stage$f"
 	# A static executable has no libraries (ldd then fails).
@@ -61,11 +77,44 @@ copy_elf() {
 	done
 }
 
+# copy_elf_cross SRC DST: an arm64 executable or library at DST in the
+# image, then its interpreter and the libraries it needs (DT_NEEDED, read
+# with readelf, recursively), taken from the arm64 root at the same paths.
+copy_elf_cross() {
+	local src=$1 dst=$2 interp lib dir found
+
+	mkdir -p "$stage$(dirname "$dst")"
+	cp -L "$src" "$stage$dst"
+	interp=$("${MPC_ARM64_CROSS}readelf" -lW "$src" |
+		sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$stage$interp" ]; then
+		[ -e "$root$interp" ] || die "$src: interpreter $interp not in $root"
+		mkdir -p "$stage$(dirname "$interp")"
+		cp -L "$root$interp" "$stage$interp"
+	fi
+	for lib in $("${MPC_ARM64_CROSS}readelf" -dW "$src" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		found=''
+		for dir in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu; do
+			if [ -e "$stage$dir/$lib" ]; then
+				found=staged
+				break
+			fi
+			if [ -e "$root$dir/$lib" ]; then
+				copy_elf_cross "$root$dir/$lib" "$dir/$lib"
+				found=copied
+				break
+			fi
+		done
+		[ -n "$found" ] || die "$src needs $lib, not in $root (scripts/deps.sh)"
+	done
+}
+
 # copy_module PATH: an in-tree module, decompressed, at its usual path.
 copy_module() {
 	local src=$1 rel dst
 
-	rel=${src#/lib/modules/"$krel"/}
+	rel=${src#"$root"/lib/modules/"$krel"/}
 	dst=$stage/lib/modules/$krel/${rel%.xz}
 	mkdir -p "$(dirname "$dst")"
 	case "$src" in
@@ -83,16 +132,31 @@ if [ -n "$module" ]; then
 	[ -n "$deps" ] || deps=drm
 fi
 echo "$deps" > "$stage/mpc/deps"
-for d in $deps; do
-	modprobe -S "$krel" --show-depends "$d" | awk '$1 == "insmod" { print $2 }'
+early=''
+[ "$arch" = arm64 ] && early='virtio_mmio virtio_console'
+echo "$early" > "$stage/mpc/early-deps"
+for d in $deps $early; do
+	modprobe ${root:+-d "$root"} -S "$krel" --show-depends "$d" |
+		awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r m; do
 	copy_module "$m"
 done
 for f in modules.builtin modules.builtin.modinfo modules.order; do
-	[ -e "/lib/modules/$krel/$f" ] && cp "/lib/modules/$krel/$f" \
+	[ -e "$root/lib/modules/$krel/$f" ] && cp "$root/lib/modules/$krel/$f" \
 		"$stage/lib/modules/$krel/"
 done
 depmod -b "$stage" "$krel"
+
+if [ "$arch" = arm64 ]; then
+	tool=$MPC_BUILD/vm-tools/arm64/mpc-semihost-exit
+	src=$MPC_ROOT/scripts/vm/semihost-exit.c
+	if [ ! -x "$tool" ] || [ "$src" -nt "$tool" ]; then
+		mkdir -p "$(dirname "$tool")"
+		"${MPC_ARM64_CROSS}gcc" -static -O2 -Wall -Wextra -o "$tool.tmp" "$src"
+		mv "$tool.tmp" "$tool"
+	fi
+	install -m 0755 "$tool" "$stage/mpc/semihost-exit"
+fi
 
 if [ -n "$selftests" ]; then
 	mkdir -p "$stage/mpc/selftests"
@@ -102,7 +166,6 @@ if [ -n "$selftests" ]; then
 fi
 
 if [ "$user" = 1 ]; then
-	ub=$MPC_ROOT/user/build
 	if [ -x "$ub/mali-perfcnt" ]; then
 		copy_elf "$ub/mali-perfcnt"
 		mkdir -p "$stage/mpc/user"
@@ -116,8 +179,9 @@ if [ "$user" = 1 ]; then
 	if [ -d "$MPC_ROOT/user/tests" ]; then
 		mkdir -p "$stage/mpc/user"
 		cp -r "$MPC_ROOT/user/tests" "$stage/mpc/user/tests"
-		# Test scripts may want bash; busybox has only ash.
-		copy_elf /bin/bash
+		# Test scripts may want bash; busybox has only ash. (Not in
+		# the arm64 image: e2e.sh is written for ash.)
+		[ "$arch" = arm64 ] || copy_elf /bin/bash
 	fi
 fi
 
