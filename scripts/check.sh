@@ -1,24 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# `make check`: host unit tests, then for every installed Debian kernel
-# (newest 6.1 and 6.12) build mali_perfcnt.ko with W=1, boot a QEMU VM and
-# run the kselftest suite and the userspace end-to-end test inside it.
+# `make check`: host unit tests, then for every Debian kernel of each
+# architecture (x86_64: the newest installed 6.1 and 6.12; arm64: the same
+# releases' arm64 packages, cross-built, see scripts/deps.sh) build
+# mali_perfcnt.ko with W=1 (arm64: and sparse), boot a QEMU VM and run the
+# kselftest suite and the userspace end-to-end test inside it. On arm64
+# sim_test runs a second time with pgtable=builtin, so both translation
+# table writers are proven against the simulator's table walk.
 #
 # Prints per-kernel results, the TAP output of every failing test, the
-# skipped tests with their reasons, and ends with exactly one line
-# "N passed, N failed" (TAP test cases over the host and both kernels; a
-# build that fails or a VM that does not report counts as a failed case).
-# Exits non-zero on any failure.
+# skipped tests with their reasons, the time taken per architecture, and
+# ends with exactly one line "N passed, N failed" (TAP test cases over the
+# host and every kernel; a build that fails or a VM that does not report
+# counts as a failed case). Exits non-zero on any failure.
 #
-# Environment: MPC_KERNELS="rel ..." limits the kernels, MPC_SELFTEST_ARGS
-# passes harness options (e.g. "-v g52 -t busy50_gpu_active_ratio"),
-# MPC_VM_TIMEOUT bounds each boot in seconds (default 720).
+# Environment: MPC_ARCHES="x86_64 arm64" (the default) limits the
+# architectures, MPC_KERNELS="rel ..." the kernels (e.g. 6.1.0-57-arm64),
+# MPC_SELFTEST_ARGS passes harness options (e.g. "-v g52 -t
+# busy50_gpu_active_ratio"), MPC_VM_TIMEOUT bounds each boot in seconds
+# (default 720 on x86_64, 1200 on arm64).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$MPC_ROOT" || exit 1
 
+t_start=$(date +%s)
 "$MPC_ROOT/scripts/deps.sh" || die "scripts/deps.sh failed"
+
+# One make check at a time: they share build/check and build/kmod.
+mkdir -p "$MPC_BUILD"
+exec 9>"$MPC_BUILD/.check.lock"
+flock -n 9 || { log "check: waiting for another make check"; flock 9; }
 
 out=$MPC_BUILD/check
 rm -rf "$out"
@@ -28,7 +40,9 @@ faillog=$out/failures.log
 : >"$res"
 : >"$faillog"
 tap=$MPC_ROOT/scripts/tap-parse.awk
-st_dir=$MPC_BUILD/selftests
+a64root=$MPC_ARM64_ROOT
+declare -A st_dir=([x86_64]=$MPC_BUILD/selftests [arm64]=$MPC_BUILD/selftests-arm64)
+declare -A have_st=() user_dir=() secs=([x86_64]=0 [arm64]=0)
 
 # fail_case SCOPE NAME REASON [LOG]: one failed case, LOG shown on the host.
 fail_case() {
@@ -43,6 +57,19 @@ count() { # count SCOPE STATUS
 	awk -F'\t' -v s="$1" -v st="$2" \
 		'($1 == s || s == "") && $2 == st { n++ } END { print n + 0 }' "$res"
 }
+
+# spent ARCH T0: add the seconds since T0 to ARCH's total.
+spent() {
+	secs[$1]=$((secs[$1] + $(date +%s) - $2))
+}
+
+kernels=${MPC_KERNELS:-$(mpc_check_kernels)}
+[ -n "$kernels" ] || fail_case host kernels "no Debian 6.1/6.12 kernel installed"
+if [ -z "${MPC_KERNELS:-}" ] && mpc_want_arch arm64 &&
+   [ "$(mpc_arm64_kernels)" != "$(mpc_arm64_wanted)" ]; then
+	fail_case arm64 kernels "not all of $(mpc_arm64_wanted | tr '\n' ' ')in $a64root (scripts/deps.sh)"
+fi
+arches=$(for krel in $kernels; do mpc_arch "$krel"; done | sort -u)
 
 # 1. Userspace: build, host unit tests.
 have_user=0
@@ -61,71 +88,119 @@ if [ -f user/Makefile ]; then
 		"$(count host skip) skipped"
 fi
 
-# 2. The selftests (static binaries, run in the VMs).
-log "== host: make selftests"
-have_st=1
-if ! make -C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="$st_dir" \
-		>"$out/selftests-build.log" 2>&1; then
-	fail_case host build/selftests "selftests do not build" \
-		"$out/selftests-build.log"
-	have_st=0
-fi
+# 2. The selftests (static binaries, run in the VMs) and, for arm64, the
+# tool, cross-built against the arm64 libdrm and libkmod (a warning fails).
+for arch in $arches; do
+	t0=$(date +%s)
+	have_st[$arch]=1
+	mk=(-C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="${st_dir[$arch]}")
+	[ "$arch" = arm64 ] && mk+=(CC="${MPC_ARM64_CROSS}gcc"
+		LIBDRM_CFLAGS="-I$a64root/usr/include/libdrm")
+	log "== $arch: make selftests"
+	if ! make "${mk[@]}" >"$out/selftests-build-$arch.log" 2>&1; then
+		fail_case "$arch" build/selftests "selftests do not build" \
+			"$out/selftests-build-$arch.log"
+		have_st[$arch]=0
+	fi
+	user_dir[$arch]=''
+	if [ "$arch" = x86_64 ] && [ "$have_user" = 1 ]; then
+		user_dir[$arch]=$MPC_ROOT/user/build
+	elif [ "$arch" = arm64 ] && [ "$have_user" = 1 ]; then
+		ub=$MPC_BUILD/user-arm64
+		log "== arm64: make -C user (cross)"
+		rm -rf "$ub"
+		if ! PKG_CONFIG_SYSROOT_DIR=$a64root \
+		     PKG_CONFIG_LIBDIR=$a64root/usr/lib/aarch64-linux-gnu/pkgconfig:$a64root/usr/share/pkgconfig \
+		     make -C user -j2 O="$ub" CC="${MPC_ARM64_CROSS}gcc" \
+			AR="${MPC_ARM64_CROSS}ar" \
+			LDFLAGS="-L$a64root/usr/lib/aarch64-linux-gnu -Wl,-rpath-link,$a64root/lib/aarch64-linux-gnu:$a64root/usr/lib/aarch64-linux-gnu" \
+			all >"$out/user-build-arm64.log" 2>&1; then
+			fail_case arm64 build/user "make -C user (arm64) failed" \
+				"$out/user-build-arm64.log"
+		elif grep -q 'warning:' "$out/user-build-arm64.log"; then
+			grep -A3 'warning:' "$out/user-build-arm64.log" \
+				>"$out/user-warnings-arm64.log"
+			fail_case arm64 build/user-warnings \
+				"$(grep -c 'warning:' "$out/user-build-arm64.log") warnings" \
+				"$out/user-warnings-arm64.log"
+		fi
+		user_dir[$arch]=$ub
+	fi
+	spent "$arch" "$t0"
+done
 
 # 3. Each kernel: module build, VM run.
-kernels=${MPC_KERNELS:-$(mpc_kernels)}
-[ -n "$kernels" ] || fail_case host kernels "no Debian 6.1/6.12 kernel installed"
 for krel in $kernels; do
+	t0=$(date +%s)
+	arch=$(mpc_arch "$krel")
 	kout=$out/$krel
 	kdir=$MPC_BUILD/kmod/$krel
 	mkdir -p "$kout"
-	log "== $krel: build mali_perfcnt.ko (W=1)"
-	rm -rf "$kdir"
-	mkdir -p "$kdir"
-	tar -C "$MPC_ROOT" -cf - Kbuild Makefile kernel uapi | tar -C "$kdir" -xf -
-	if ! make -C "$kdir" KDIR="/lib/modules/$krel/build" W=1 -j2 \
-			>"$kout/build.log" 2>&1 || [ ! -f "$kdir/mali_perfcnt.ko" ]; then
+	kmake=(KDIR="$(mpc_kdir "$krel")" W=1)
+	# shellcheck disable=SC2207 # ARCH=... CROSS_COMPILE=..., no spaces
+	kmake+=($(mpc_kmake_args "$krel"))
+	what="W=1"
+	if [ "$arch" = arm64 ]; then
+		# The issue's endianness/width checks: sparse on arm64.
+		kmake+=(C=1)
+		what="W=1, sparse"
+	fi
+	log "== $krel: build mali_perfcnt.ko ($what)"
+	mpc_copy_kernel_tree "$kdir"
+	if ! make -C "$kdir" "${kmake[@]}" -j2 >"$kout/build.log" 2>&1 ||
+			[ ! -f "$kdir/mali_perfcnt.ko" ]; then
 		fail_case "$krel" build/module "mali_perfcnt.ko does not build" \
 			"$kout/build.log"
+		spent "$arch" "$t0"
 		continue
 	fi
 	if grep -q 'warning:' "$kout/build.log"; then
 		grep -A3 'warning:' "$kout/build.log" >"$kout/warnings.log"
 		fail_case "$krel" build/module-warnings \
-			"$(grep -c 'warning:' "$kout/build.log") W=1 warnings" \
+			"$(grep -c 'warning:' "$kout/build.log") $what warnings" \
 			"$kout/warnings.log"
 	fi
 
 	args=()
-	[ "$have_st" = 1 ] && args+=(--selftests "$st_dir")
-	[ "$have_user" = 1 ] && args+=(--user)
+	[ "${have_st[$arch]}" = 1 ] && args+=(--selftests "${st_dir[$arch]}")
+	[ -n "${user_dir[$arch]}" ] && args+=(--user-dir "${user_dir[$arch]}")
 	if [ -n "${MPC_SELFTEST_ARGS:-}" ]; then
 		echo "$MPC_SELFTEST_ARGS" >"$kout/selftest-args"
 		args+=(--file "$kout/selftest-args:/mpc/selftest-args")
+	fi
+	if [ "$arch" = arm64 ]; then
+		# auto = io-pgtable here; prove the builtin writer too.
+		echo builtin >"$kout/sim-pgtables"
+		args+=(--file "$kout/sim-pgtables:/mpc/sim-pgtables")
 	fi
 	if ! scripts/vm/mkinitramfs.sh --module "$kdir/mali_perfcnt.ko" \
 			--run scripts/vm/guest-check.sh "${args[@]}" \
 			"$krel" "$kout/initramfs.cpio.gz" >"$kout/initramfs.log" 2>&1; then
 		fail_case "$krel" vm/initramfs "initramfs build failed" \
 			"$kout/initramfs.log"
+		spent "$arch" "$t0"
 		continue
 	fi
 
-	log "== $krel: boot QEMU and run the tests"
-	t0=$(date +%s)
-	scripts/vm/boot.sh "$krel" "$kout/initramfs.cpio.gz" "$kout/vm" \
-		"${MPC_VM_TIMEOUT:-720}"
+	tmo=720
+	[ "$arch" = arm64 ] && tmo=1200
+	tmo=${MPC_VM_TIMEOUT:-$tmo}
+	log "== $krel: boot QEMU ($arch) and run the tests"
+	t1=$(date +%s)
+	scripts/vm/boot.sh "$krel" "$kout/initramfs.cpio.gz" "$kout/vm" "$tmo"
 	rc=$?
-	secs=$(($(date +%s) - t0))
+	vm_secs=$(($(date +%s) - t1))
 	awk -v scope="$krel" -v faillog="$faillog" -f "$tap" \
 		"$kout/vm/output.log" >>"$res"
 	case $rc in
-	124)	fail_case "$krel" vm/timeout "no result after ${MPC_VM_TIMEOUT:-720}s" \
+	124)	fail_case "$krel" vm/timeout "no result after ${tmo}s" \
 			"$kout/vm/console.log" ;;
 	125)	fail_case "$krel" vm/no-report "guest died without reporting (panic?)" \
 			"$kout/vm/console.log" ;;
 	esac
+	spent "$arch" "$t0"
 	echo "$krel: $(count "$krel" pass) passed, $(count "$krel" fail) failed," \
-		"$(count "$krel" skip) skipped (VM ${secs}s, logs in ${kout#"$MPC_ROOT"/})"
+		"$(count "$krel" skip) skipped (VM ${vm_secs}s, logs in ${kout#"$MPC_ROOT"/})"
 done
 
 if [ -s "$faillog" ]; then
@@ -141,5 +216,10 @@ fi
 passed=$(count "" pass)
 failed=$(count "" fail)
 echo
+times=''
+for arch in $arches; do
+	times+=", $arch ${secs[$arch]}s"
+done
+echo "time: $(($(date +%s) - t_start))s in all$times (builds + VMs)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

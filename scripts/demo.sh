@@ -16,9 +16,7 @@ kdir=$MPC_BUILD/kmod/$krel
 mkdir -p "$out"
 
 log "== build mali_perfcnt.ko for $krel"
-rm -rf "$kdir"
-mkdir -p "$kdir"
-tar -C "$MPC_ROOT" -cf - Kbuild Makefile kernel uapi | tar -C "$kdir" -xf -
+mpc_copy_kernel_tree "$kdir"
 make -C "$kdir" KDIR="/lib/modules/$krel/build" -j2 >"$out/build.log" 2>&1 ||
 	{ cat "$out/build.log"; die "module build failed"; }
 user=()

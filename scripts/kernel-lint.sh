@@ -4,8 +4,9 @@
 # Static checks of the kernel side.
 #
 #   kernel-lint.sh sparse      build with C=2 W=1 (sparse + extra gcc
-#                              warnings) for every installed Debian kernel;
-#                              any warning fails
+#                              warnings) for every installed Debian kernel
+#                              and, cross-built, every arm64 kernel of
+#                              scripts/deps.sh; any warning fails
 #   kernel-lint.sh checkpatch  checkpatch.pl --strict on kernel/ uapi/ Kbuild,
 #                              taken from Debian's linux-source-6.12 (cached
 #                              in build/linux-src)
@@ -16,15 +17,13 @@ cd "$MPC_ROOT" || exit 1
 do_sparse() {
 	local krel kdir logf rc=0
 
-	for krel in $(mpc_kernels); do
+	for krel in $(mpc_kernels) $(mpc_arm64_kernels); do
 		kdir=$MPC_BUILD/lint/$krel
 		logf=$MPC_BUILD/lint/$krel.log
-		rm -rf "$kdir"
-		mkdir -p "$kdir"
-		tar -C "$MPC_ROOT" -cf - Kbuild Makefile kernel uapi |
-			tar -C "$kdir" -xf -
-		if ! make -C "$kdir" KDIR="/lib/modules/$krel/build" C=2 W=1 \
-				-j2 >"$logf" 2>&1; then
+		mpc_copy_kernel_tree "$kdir"
+		# shellcheck disable=SC2046 # ARCH=... CROSS_COMPILE=... for arm64
+		if ! make -C "$kdir" KDIR="$(mpc_kdir "$krel")" C=2 W=1 \
+				$(mpc_kmake_args "$krel") -j2 >"$logf" 2>&1; then
 			echo "$krel: build failed"
 			tail -n 30 "$logf"
 			rc=1
