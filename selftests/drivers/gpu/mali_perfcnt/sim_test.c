@@ -360,6 +360,16 @@ TEST_F(mpc, stuck_clean_times_out_and_recovers)
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 }
 
+/* The cache clean of ENABLE never completes: the retry at once works. */
+TEST_F(mpc, stuck_clean_at_enable_then_enable_works)
+{
+	ARM_FAULT(self, "stuck_clean\n");
+	EXPECT_EQ(-ETIMEDOUT, mpc_enable_all(self->fd));
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
 TEST_F(mpc, gpu_fault_returns_eio)
 {
 	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "gpu_faults");
