@@ -167,14 +167,20 @@ fi
 
 if [ "$user" = 1 ]; then
 	if [ -x "$ub/mali-perfcnt" ]; then
+		# The libraries; the binary itself goes to a fixed guest path (a
+		# link to the host path breaks when the checkout is under /tmp,
+		# which the guest mounts a tmpfs over).
 		copy_elf "$ub/mali-perfcnt"
 		mkdir -p "$stage/mpc/user"
-		ln -s "$ub/mali-perfcnt" "$stage/mpc/user/mali-perfcnt"
+		cp -L "$ub/mali-perfcnt" "$stage/mpc/user/mali-perfcnt"
 	fi
 	if [ -x "$ub/mpc-fmtcheck" ]; then
+		# The libraries; the binary itself goes to a fixed guest path (a
+		# link to the host path breaks when the checkout is under /tmp,
+		# which the guest mounts a tmpfs over).
 		copy_elf "$ub/mpc-fmtcheck"
 		mkdir -p "$stage/mpc/user"
-		ln -s "$ub/mpc-fmtcheck" "$stage/mpc/user/mpc-fmtcheck"
+		cp -L "$ub/mpc-fmtcheck" "$stage/mpc/user/mpc-fmtcheck"
 	fi
 	if [ -d "$MPC_ROOT/user/tests" ]; then
 		mkdir -p "$stage/mpc/user"
