@@ -105,7 +105,7 @@ if [ $sim -eq 1 ] && echo busy=50 >"$dbg/sim_workload"; then
 	if run stat -I 100 -n 5 -e MpcGPUActiveUtil,GPU_ACTIVE --format csv; then
 		cp "$tmp/out" "$tmp/stat.csv"
 		ok "stat -I 100 -n 5 --format csv"
-		t "stat CSV is valid" "$fmt" csv "$tmp/stat.csv" >/dev/null
+		t "stat CSV is valid" sh -c "'$fmt' csv '$tmp/stat.csv' >/dev/null"
 		if "$fmt" csv-get "$tmp/stat.csv" MpcGPUActiveUtil | in_range 45 55 5; then
 			ok "stat -I 100 -n 5: GPU active utilisation 50 +- 5 % in each of 5 intervals"
 		else
