@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of mali_perfcnt's pure logic (kernel/mpc_layout.c): GPU_ID
+ * recognition, the PRLAM-8186 check, dump layout and size for the v4 and v5
+ * layouts, block slots, the enable masks and the debugfs enable text.
+ *
+ * Expected values come from the hardware's documented layouts and the
+ * uAPI/interfaces documentation, never from the code under test. The file
+ * includes mpc_layout.c so that its static table can be checked too.
+ */
+#include <kunit/test.h>
+#include <linux/bitops.h>
+#include <linux/string.h>
+
+#include "../mpc_layout.c"
+
+/* GPU_ID recognition */
+
+struct mpc_id_case {
+	u32 gpu_id;
+	const char *name;
+	bool v4;
+	u8 nr_sets;
+};
+
+static const struct mpc_id_case mpc_id_cases[] = {
+	/* Midgard: the whole product id must match */
+	{ 0x69560001, "Mali-T600", true, 1 },
+	{ 0x06201000, "Mali-T620", true, 1 },
+	{ 0x07201000, "Mali-T720", true, 1 },
+	{ 0x07500010, "Mali-T760", false, 1 },
+	{ 0x08201010, "Mali-T820", false, 1 },
+	{ 0x08301000, "Mali-T830", false, 1 },
+	{ 0x08602000, "Mali-T860", false, 1 },
+	{ 0x08802000, "Mali-T880", false, 1 },
+	/* Bifrost: arch major and product major, minor/rev ignored */
+	{ 0x60000000, "Mali-G71", false, 2 },
+	{ 0x62210030, "Mali-G72", false, 2 },
+	{ 0x70901000, "Mali-G51", false, 2 },
+	{ 0x72110000, "Mali-G76", false, 2 },
+	{ 0x72120000, "Mali-G52", false, 2 },
+	{ 0x7ff2ffff, "Mali-G52", false, 2 },
+	{ 0x70930000, "Mali-G31", false, 2 },
+	/* Valhall-JM, including MediaTek's own G57 product major */
+	{ 0x90000000, "Mali-G77", false, 2 },
+	{ 0x90010000, "Mali-G57", false, 2 },
+	{ 0x90930000, "Mali-G57", false, 2 },
+	{ 0x90020000, "Mali-G78", false, 2 },
+	{ 0x90040000, "Mali-G68", false, 2 },
+	/* Unknown ids still get raw counters */
+	{ 0x09990000, "Mali-unknown-midgard", false, 1 },
+	{ 0x700f0000, "Mali-unknown", false, 2 },
+	{ 0xa0070000, "Mali-unknown", false, 2 },
+	/* A Midgard-style id must not match a Bifrost entry by its mask */
+	{ 0x07020000, "Mali-unknown-midgard", false, 1 },
+};
+
+/*
+ * Table-driven cases loop inside one KUnit case: 6.1 keeps only 512 bytes of
+ * log per case, too little for the per-parameter lines of a long table.
+ */
+static void mpc_test_product_lookup(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mpc_id_cases); i++) {
+		const struct mpc_id_case *c = &mpc_id_cases[i];
+		const struct mpc_product *p = mpc_product_lookup(c->gpu_id);
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		KUNIT_EXPECT_STREQ_MSG(test, p->name, c->name, "GPU_ID 0x%08x", c->gpu_id);
+		KUNIT_EXPECT_EQ_MSG(test, p->v4_layout, c->v4, "GPU_ID 0x%08x", c->gpu_id);
+		KUNIT_EXPECT_EQ_MSG(test, p->nr_sets, c->nr_sets, "GPU_ID 0x%08x",
+				    c->gpu_id);
+	}
+}
+
+/* Every entry is found by its own id, and no id matches two entries. */
+static void mpc_test_product_table(struct kunit *test)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(mpc_products); i++) {
+		const struct mpc_product *p = &mpc_products[i];
+
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_product_lookup((u32)p->id << 16), p,
+					"%s (0x%04x)", p->name, p->id);
+		KUNIT_EXPECT_EQ_MSG(test, p->id & p->mask, p->id, "%s", p->name);
+		KUNIT_EXPECT_EQ_MSG(test, p->v4_layout ? 1 : 0,
+				    p->id == GPU_PROD_T600 || p->id == 0x0620 ||
+				    p->id == 0x0720 ? 1 : 0, "%s", p->name);
+		for (j = i + 1; j < ARRAY_SIZE(mpc_products); j++) {
+			const struct mpc_product *q = &mpc_products[j];
+
+			KUNIT_EXPECT_FALSE_MSG(test, (q->id & p->mask) == p->id ||
+					       (p->id & q->mask) == q->id,
+					       "%s and %s overlap", p->name, q->name);
+		}
+	}
+}
+
+static void mpc_test_hw_issue_8186(struct kunit *test)
+{
+	/* Only T600 r0p0 with version status 1 ("15dev0") */
+	KUNIT_EXPECT_TRUE(test, mpc_has_hw_issue_8186(0x69560001));
+	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69560000));
+	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69560002));
+	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69560011));
+	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69561001));
+	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x07200001));
+	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x72120001));
+}
+
+static struct kunit_case mpc_gpu_id_cases[] = {
+	KUNIT_CASE(mpc_test_product_lookup),
+	KUNIT_CASE(mpc_test_product_table),
+	KUNIT_CASE(mpc_test_hw_issue_8186),
+	{}
+};
+
+static struct kunit_suite mpc_gpu_id_suite = {
+	.name = "mali_perfcnt_gpu_id",
+	.test_cases = mpc_gpu_id_cases,
+};
+
+/* Dump layout and size */
+
+struct mpc_layout_case {
+	const char *what;
+	bool v4;
+	u64 shader_present;
+	u64 l2_present;
+	u32 mem_features;
+	int ret;
+	u32 nr_l2, nr_core_groups, nr_shader_blocks, nr_blocks, dump_size;
+};
+
+static const struct mpc_layout_case mpc_layout_cases[] = {
+	/* v5: jm, tiler, one block per L2 slice, one per core bit position */
+	{ "v5 g52 0xb 2 slices", false, 0xb, 0x1, 0x101, 0, 2, 1, 4, 8, 2048 },
+	{ "v5 t860 0xf", false, 0xf, 0x1, 0x0, 0, 1, 1, 4, 7, 1792 },
+	{ "v5 one core", false, 0x1, 0x1, 0x0, 0, 1, 1, 1, 4, 1024 },
+	{ "v5 core 63 only", false, BIT_ULL(63), 0x1, 0x0, 0, 1, 1, 64, 67, 17152 },
+	{ "v5 16 slices", false, 0xff, 0x1, 0xf00, 0, 16, 1, 8, 26, 6656 },
+	{ "v5 slices field only", false, 0x3, 0x1, 0xfffff0ff, 0, 1, 1, 2, 5, 1280 },
+	/* v4: 8 blocks per core group, one core group per L2 */
+	{ "v4 t720 0x3", true, 0x3, 0x1, 0x0, 0, 1, 1, 4, 8, 2048 },
+	{ "v4 two groups", true, 0xff, 0x3, 0x0, 0, 2, 2, 8, 16, 4096 },
+	{ "v4 second group sparse", true, 0x1f, 0x3, 0x0, 0, 2, 2, 8, 16, 4096 },
+	{ "v4 core past its group", true, 0x10, 0x1, 0x0, -EINVAL },
+	{ "no shader cores", false, 0x0, 0x1, 0x0, -EINVAL },
+	{ "no L2", false, 0x1, 0x0, 0x0, -EINVAL },
+	{ "v4 no L2", true, 0x1, 0x0, 0x0, -EINVAL },
+};
+
+static void mpc_test_layout_compute(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mpc_layout_cases); i++) {
+		const struct mpc_layout_case *c = &mpc_layout_cases[i];
+		struct mpc_layout l;
+		int ret;
+
+		memset(&l, 0xa5, sizeof(l));
+		ret = mpc_layout_compute(&l, c->v4, c->shader_present, c->l2_present,
+					 c->mem_features);
+		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "%s", c->what);
+		if (ret || c->ret) {
+			/* A rejected GPU leaves no stale layout behind */
+			KUNIT_EXPECT_EQ_MSG(test, l.dump_size, 0, "%s", c->what);
+			KUNIT_EXPECT_EQ_MSG(test, l.nr_blocks, 0, "%s", c->what);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, l.v4, c->v4, "%s", c->what);
+		KUNIT_EXPECT_EQ_MSG(test, l.nr_l2, c->nr_l2, "%s", c->what);
+		KUNIT_EXPECT_EQ_MSG(test, l.nr_core_groups, c->nr_core_groups, "%s", c->what);
+		KUNIT_EXPECT_EQ_MSG(test, l.nr_shader_blocks, c->nr_shader_blocks, "%s",
+				    c->what);
+		KUNIT_EXPECT_EQ_MSG(test, l.nr_blocks, c->nr_blocks, "%s", c->what);
+		KUNIT_EXPECT_EQ_MSG(test, l.dump_size, c->dump_size, "%s", c->what);
+		/* uAPI: dump_size = nr_blocks * counters_per_block * 4 */
+		KUNIT_EXPECT_EQ_MSG(test, l.dump_size, l.nr_blocks * 64 * 4, "%s", c->what);
+	}
+}
+
+struct mpc_slot {
+	int off;		/* byte offset, or -ENOENT / -EINVAL */
+	const char *kind;
+	unsigned int instance;
+};
+
+static void mpc_check_slots(struct kunit *test, bool v4, u64 shader_present,
+			    u64 l2_present, u32 mem_features,
+			    const struct mpc_slot *want, unsigned int n)
+{
+	struct mpc_layout l;
+	unsigned int slot;
+
+	KUNIT_ASSERT_EQ(test, mpc_layout_compute(&l, v4, shader_present, l2_present,
+						 mem_features), 0);
+	KUNIT_ASSERT_EQ(test, l.nr_blocks + 1, n);
+	for (slot = 0; slot < n; slot++) {
+		const char *kind = NULL;
+		unsigned int instance = ~0U;
+		int off = mpc_layout_block_offset(&l, shader_present, slot, &kind,
+						  &instance);
+
+		KUNIT_EXPECT_EQ_MSG(test, off, want[slot].off, "slot %u", slot);
+		if (off < 0 || want[slot].off < 0)
+			continue;
+		KUNIT_EXPECT_STREQ_MSG(test, kind, want[slot].kind, "slot %u", slot);
+		KUNIT_EXPECT_EQ_MSG(test, instance, want[slot].instance, "slot %u", slot);
+	}
+}
+
+/* Mali-G52, cores 0, 1 and 3, two L2 slices: the documented example. */
+static void mpc_test_slots_v5_sparse(struct kunit *test)
+{
+	static const struct mpc_slot want[] = {
+		{ 0, "jm", 0 }, { 256, "tiler", 0 }, { 512, "l2", 0 },
+		{ 768, "l2", 1 }, { 1024, "shader", 0 }, { 1280, "shader", 1 },
+		{ -ENOENT }, { 1792, "shader", 3 }, { -EINVAL },
+	};
+
+	mpc_check_slots(test, false, 0xb, 0x1, 0x101, want, ARRAY_SIZE(want));
+}
+
+/* Mali-T720 with two cores: slots 2 and 3 are absent cores. */
+static void mpc_test_slots_v4_one_group(struct kunit *test)
+{
+	static const struct mpc_slot want[] = {
+		{ 0, "shader", 0 }, { 256, "shader", 1 }, { -ENOENT }, { -ENOENT },
+		{ 1024, "tiler", 0 }, { 1280, "l2", 0 }, { -ENOENT },
+		{ 1792, "jm", 0 }, { -EINVAL },
+	};
+
+	mpc_check_slots(test, true, 0x3, 0x1, 0, want, ARRAY_SIZE(want));
+}
+
+/* Two core groups: the job manager block exists in group 0 only. */
+static void mpc_test_slots_v4_two_groups(struct kunit *test)
+{
+	static const struct mpc_slot want[] = {
+		{ 0, "shader", 0 }, { 256, "shader", 1 }, { 512, "shader", 2 },
+		{ 768, "shader", 3 }, { 1024, "tiler", 0 }, { 1280, "l2", 0 },
+		{ -ENOENT }, { 1792, "jm", 0 },
+		{ 2048, "shader", 4 }, { -ENOENT }, { 2560, "shader", 6 },
+		{ -ENOENT }, { 3072, "tiler", 1 }, { 3328, "l2", 1 }, { -ENOENT },
+		{ -ENOENT }, { -EINVAL },
+	};
+
+	mpc_check_slots(test, true, 0x5f, 0x3, 0, want, ARRAY_SIZE(want));
+}
+
+/* Whatever the masks, each present core appears exactly once. */
+static void mpc_test_slots_cover_cores(struct kunit *test)
+{
+	static const u64 masks[] = { 0x1, 0xb, 0xf0, 0x8000000000000001ULL, ~0ULL };
+	unsigned int i, slot;
+
+	for (i = 0; i < ARRAY_SIZE(masks); i++) {
+		u64 seen = 0;
+		struct mpc_layout l;
+
+		KUNIT_ASSERT_EQ(test, mpc_layout_compute(&l, false, masks[i], 1, 0x300), 0);
+		for (slot = 0; slot < l.nr_blocks; slot++) {
+			const char *kind;
+			unsigned int inst;
+
+			if (mpc_layout_block_offset(&l, masks[i], slot, &kind, &inst) < 0)
+				continue;
+			if (strcmp(kind, "shader"))
+				continue;
+			KUNIT_EXPECT_FALSE(test, seen & BIT_ULL(inst));
+			seen |= BIT_ULL(inst);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, seen, masks[i], "mask 0x%llx", masks[i]);
+	}
+}
+
+static struct kunit_case mpc_layout_test_cases[] = {
+	KUNIT_CASE(mpc_test_layout_compute),
+	KUNIT_CASE(mpc_test_slots_v5_sparse),
+	KUNIT_CASE(mpc_test_slots_v4_one_group),
+	KUNIT_CASE(mpc_test_slots_v4_two_groups),
+	KUNIT_CASE(mpc_test_slots_cover_cores),
+	{}
+};
+
+static struct kunit_suite mpc_layout_suite = {
+	.name = "mali_perfcnt_layout",
+	.test_cases = mpc_layout_test_cases,
+};
+
+/* Enable masks and the debugfs enable text */
+
+static void mpc_test_check_masks(struct kunit *test)
+{
+	struct mpc_perfcnt_config cfg = {
+		.jm = 0xffff, .tiler = 0xffff, .shader = 0xffff, .mmu_l2 = 0xffff,
+	};
+
+	KUNIT_EXPECT_EQ(test, mpc_check_masks(&cfg), 0);
+	cfg.jm = 0;
+	KUNIT_EXPECT_EQ(test, mpc_check_masks(&cfg), 0);
+	cfg.tiler = 0x10000;
+	KUNIT_EXPECT_EQ(test, mpc_check_masks(&cfg), -EINVAL);
+	cfg.tiler = 0;
+	cfg.shader = 0x80000000;
+	KUNIT_EXPECT_EQ(test, mpc_check_masks(&cfg), -EINVAL);
+	cfg.shader = 0;
+	cfg.mmu_l2 = 0x1ffff;
+	KUNIT_EXPECT_EQ(test, mpc_check_masks(&cfg), -EINVAL);
+	cfg.mmu_l2 = 0;
+	cfg.jm = 0x20000;
+	KUNIT_EXPECT_EQ(test, mpc_check_masks(&cfg), -EINVAL);
+}
+
+struct mpc_text_case {
+	const char *text;
+	u32 nr_sets;
+	int ret;
+	bool enable;
+	u32 set, jm, tiler, shader, l2;
+};
+
+#define ALL 0xffff
+
+static const struct mpc_text_case mpc_text_cases[] = {
+	{ "1", 1, 0, true, 0, ALL, ALL, ALL, ALL },
+	{ "1\n", 1, 0, true, 0, ALL, ALL, ALL, ALL },
+	{ "0", 2, 0, false },
+	{ "0\n", 2, 0, false },
+	{ "set=1 jm=0x1 tiler=0x2 shader=0x3 l2=0x4", 2, 0, true, 1, 1, 2, 3, 4 },
+	{ "l2=4 shader=3 tiler=2 jm=1 set=1\n", 2, 0, true, 1, 1, 2, 3, 4 },
+	{ "shader=0xf0", 1, 0, true, 0, ALL, ALL, 0xf0, ALL },
+	{ "set=0 jm=0 tiler=0 shader=0 l2=0", 1, 0, true, 0, 0, 0, 0, 0 },
+	{ "jm=017\ttiler=10  l2=0xF", 1, 0, true, 0, 15, 10, ALL, 15 },
+	{ "set=1", 1, -EINVAL },
+	{ "set=2", 2, -EINVAL },
+	{ "jm=0x10000", 2, -EINVAL },
+	{ "l2=65536", 2, -EINVAL },
+	{ "", 1, -EINVAL },
+	{ "\n", 1, -EINVAL },
+	{ "2", 1, -EINVAL },
+	{ "on", 1, -EINVAL },
+	{ "foo=1", 1, -EINVAL },
+	{ "jm", 1, -EINVAL },
+	{ "jm=", 1, -EINVAL },
+	{ "jm=zz", 1, -EINVAL },
+	{ "jm=-1", 1, -EINVAL },
+	{ "set=4294967296", 2, -EINVAL },
+	{ "1\n\n", 1, -EINVAL },
+};
+
+static void mpc_test_enable_text(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mpc_text_cases); i++) {
+		const struct mpc_text_case *c = &mpc_text_cases[i];
+		struct mpc_perfcnt_config cfg;
+		bool enable = !c->enable;
+		int ret;
+
+		memset(&cfg, 0xa5, sizeof(cfg));
+		ret = mpc_parse_enable_text(c->text, c->nr_sets, &cfg, &enable);
+		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "case %u \"%s\"", i, c->text);
+		if (ret || c->ret)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, enable, c->enable, "case %u", i);
+		if (!c->enable)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, cfg.set, c->set, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, cfg.jm, c->jm, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, cfg.tiler, c->tiler, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, cfg.shader, c->shader, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, cfg.mmu_l2, c->l2, "case %u", i);
+	}
+}
+
+/* The text is limited to 127 characters, plus one trailing newline. */
+static void mpc_test_enable_text_length(struct kunit *test)
+{
+	struct mpc_perfcnt_config cfg;
+	char text[130];
+	bool enable;
+	size_t len;
+
+	/* "jm=0x000...01" of exactly 127 characters */
+	memset(text, '0', sizeof(text));
+	memcpy(text, "jm=0x", 5);
+	text[126] = '1';
+	text[127] = '\0';
+	len = strlen(text);
+	KUNIT_ASSERT_EQ(test, len, 127);
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &enable), 0);
+	KUNIT_EXPECT_EQ(test, cfg.jm, 1);
+	KUNIT_EXPECT_TRUE(test, enable);
+
+	text[127] = '\n';
+	text[128] = '\0';
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &enable), 0);
+
+	text[127] = '0';
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &enable), -EINVAL);
+}
+
+static struct kunit_case mpc_enable_text_cases[] = {
+	KUNIT_CASE(mpc_test_check_masks),
+	KUNIT_CASE(mpc_test_enable_text),
+	KUNIT_CASE(mpc_test_enable_text_length),
+	{}
+};
+
+static struct kunit_suite mpc_enable_text_suite = {
+	.name = "mali_perfcnt_enable_text",
+	.test_cases = mpc_enable_text_cases,
+};
+
+kunit_test_suites(&mpc_gpu_id_suite, &mpc_layout_suite, &mpc_enable_text_suite);
