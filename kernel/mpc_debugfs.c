@@ -37,6 +37,28 @@ static void mpc_snapshot_free(struct mpc_device *mdev, void *buf)
 	mpc_track_free(mdev, mdev->features.layout.dump_size);
 }
 
+/**
+ * mpc_debugfs_text() - fetch the short text written to a debugfs file
+ * @dst: receives the text, NUL-terminated, surrounding blanks removed.
+ * @size: size of @dst.
+ * @ubuf: user buffer given to the write handler.
+ * @count: its length.
+ * @ppos: file position given to the write handler.
+ *
+ * Return: the text, -EINVAL for a write that is not one piece shorter than
+ * @size, -EFAULT.
+ */
+char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
+		       size_t count, const loff_t *ppos)
+{
+	if (*ppos || count >= size)
+		return ERR_PTR(-EINVAL);
+	if (copy_from_user(dst, ubuf, count))
+		return ERR_PTR(-EFAULT);
+	dst[count] = '\0';
+	return strim(dst);
+}
+
 static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 {
 	struct mpc_device *mdev = m->private;
@@ -122,16 +144,15 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 {
 	struct mpc_device *mdev = file->private_data;
 	struct mpc_perfcnt_config cfg;
-	char text[128];
+	char buf[128], *text;
 	bool enable;
 	int ret;
 
-	if (*ppos || count >= sizeof(text))
-		return MPC_REJECT(mdev, -EINVAL, "perfcnt_enable: write at most %zu bytes at once",
-				  sizeof(text) - 1);
-	if (copy_from_user(text, ubuf, count))
-		return -EFAULT;
-	text[count] = '\0';
+	text = mpc_debugfs_text(buf, sizeof(buf), ubuf, count, ppos);
+	if (IS_ERR(text))
+		return MPC_REJECT(mdev, PTR_ERR(text),
+				  "perfcnt_enable: write one line of at most %zu bytes",
+				  sizeof(buf) - 1);
 
 	ret = mpc_parse_enable_text(text, mdev->features.product->nr_sets, &cfg, &enable);
 	if (ret)
@@ -281,16 +302,13 @@ static ssize_t mpc_va_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct mpc_device *mdev = file->private_data;
-	char text[32];
+	char buf[32], *text;
 	u64 va;
 	int ret;
 
-	if (*ppos || count >= sizeof(text))
-		return MPC_REJECT(mdev, -EINVAL, "perfcnt_va: write one value");
-	if (copy_from_user(text, ubuf, count))
-		return -EFAULT;
-	text[count] = '\0';
-	strim(text);
+	text = mpc_debugfs_text(buf, sizeof(buf), ubuf, count, ppos);
+	if (IS_ERR(text))
+		return MPC_REJECT(mdev, PTR_ERR(text), "perfcnt_va: write one value");
 
 	if (!strcmp(text, "unmap"))
 		ret = mpc_perfcnt_unmap(mdev);

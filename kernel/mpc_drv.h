@@ -379,6 +379,8 @@ int mpc_ioctl_dump(struct drm_device *drm, void *data, struct drm_file *file);
 
 /* mpc_debugfs.c */
 void mpc_debugfs_init(struct drm_minor *minor);
+char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
+		       size_t count, const loff_t *ppos);
 
 /* sim/mpc_sim.c: the simulated GPU */
 int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,

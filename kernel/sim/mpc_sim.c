@@ -720,79 +720,76 @@ static void sim_set_hi(u64 *r, u32 v)
 	*r = (*r & GENMASK_ULL(31, 0)) | ((u64)v << 32);
 }
 
+/* The 64-bit AS register at @off (its LO or HI half), NULL for others. */
+static u64 *sim_as_reg64(struct sim_as *as, u32 off)
+{
+	switch (off & ~4U) {
+	case 0x00:
+		return &as->transtab;
+	case 0x08:
+		return &as->memattr;
+	case 0x10:
+		return &as->lockaddr;
+	case 0x20:
+		return &as->faultaddress;
+	case 0x30:
+		return &as->transcfg;
+	default:
+		return NULL;
+	}
+}
+
+static struct sim_as *sim_as_of(struct mpc_sim *sim, u32 reg, u32 *off)
+{
+	u32 asn = (reg - MMU_AS(0)) >> 6;
+
+	*off = (reg - MMU_AS(0)) & 0x3f;
+	return asn < SIM_NR_AS ? &sim->as[asn] : NULL;
+}
+
 static u32 sim_as_read(struct mpc_sim *sim, u32 reg)
 {
-	u32 asn = (reg - MMU_AS(0)) >> 6, off = (reg - MMU_AS(0)) & 0x3f;
 	struct sim_as *as;
+	u64 *r;
+	u32 off;
 
-	if (asn >= SIM_NR_AS)
+	as = sim_as_of(sim, reg, &off);
+	if (!as)
 		return 0;
-	as = &sim->as[asn];
-	switch (off) {
-	case 0x00:
-		return lower_32_bits(as->transtab);
-	case 0x04:
-		return upper_32_bits(as->transtab);
-	case 0x08:
-		return lower_32_bits(as->memattr);
-	case 0x0c:
-		return upper_32_bits(as->memattr);
-	case 0x10:
-		return lower_32_bits(as->lockaddr);
-	case 0x14:
-		return upper_32_bits(as->lockaddr);
-	case 0x1c:
+	if (off == 0x1c)
 		return as->faultstatus;
-	case 0x20:
-		return lower_32_bits(as->faultaddress);
-	case 0x24:
-		return upper_32_bits(as->faultaddress);
-	case 0x28:
-		return 0;	/* AS_STATUS: commands complete at once */
-	case 0x30:
-		return lower_32_bits(as->transcfg);
-	case 0x34:
-		return upper_32_bits(as->transcfg);
-	default:
+	/* AS_STATUS reads 0: commands complete at once */
+	r = sim_as_reg64(as, off);
+	if (!r)
 		return 0;
-	}
+	return off & 4 ? upper_32_bits(*r) : lower_32_bits(*r);
 }
 
 static void sim_as_write(struct mpc_sim *sim, u32 reg, u32 val)
 {
-	u32 asn = (reg - MMU_AS(0)) >> 6, off = (reg - MMU_AS(0)) & 0x3f;
 	struct sim_as *as;
+	u64 *r;
+	u32 off;
 
-	if (asn >= SIM_NR_AS)
+	as = sim_as_of(sim, reg, &off);
+	if (!as)
 		return;
-	as = &sim->as[asn];
-	switch (off) {
-	case 0x00:
-		sim_set_lo(&as->transtab, val); break;
-	case 0x04:
-		sim_set_hi(&as->transtab, val); break;
-	case 0x08:
-		sim_set_lo(&as->memattr, val); break;
-	case 0x0c:
-		sim_set_hi(&as->memattr, val); break;
-	case 0x10:
-		sim_set_lo(&as->lockaddr, val); break;
-	case 0x14:
-		sim_set_hi(&as->lockaddr, val); break;
-	case 0x30:
-		sim_set_lo(&as->transcfg, val); break;
-	case 0x34:
-		sim_set_hi(&as->transcfg, val); break;
-	case 0x18:
+	if (off == 0x18) {
 		/* No TLB is modelled: LOCK, UNLOCK and the flushes are no-ops */
 		if (val == AS_COMMAND_UPDATE) {
 			as->live_transtab = as->transtab;
 			as->live_transcfg = as->transcfg;
 		}
-		break;
-	default:
-		break;
+		return;
 	}
+	r = sim_as_reg64(as, off);
+	/* AS_FAULTADDRESS is read-only */
+	if (!r || r == &as->faultaddress)
+		return;
+	if (off & 4)
+		sim_set_hi(r, val);
+	else
+		sim_set_lo(r, val);
 }
 
 static u32 sim_read_locked(struct mpc_sim *sim, u32 reg)
@@ -919,25 +916,35 @@ static void sim_write_locked(struct mpc_sim *sim, u32 reg, u32 val)
 
 	switch (reg) {
 	case GPU_INT_CLEAR:
-		sim->gpu_irq_raw &= ~val; break;
+		sim->gpu_irq_raw &= ~val;
+		break;
 	case GPU_INT_MASK:
-		sim->gpu_irq_mask = val; break;
+		sim->gpu_irq_mask = val;
+		break;
 	case GPU_CMD:
-		sim_command(sim, val); break;
+		sim_command(sim, val);
+		break;
 	case GPU_PERFCNT_BASE_LO:
-		sim_set_lo(&sim->perfcnt_base, val); break;
+		sim_set_lo(&sim->perfcnt_base, val);
+		break;
 	case GPU_PERFCNT_BASE_HI:
-		sim_set_hi(&sim->perfcnt_base, val); break;
+		sim_set_hi(&sim->perfcnt_base, val);
+		break;
 	case GPU_PERFCNT_CFG:
-		sim_write_cfg(sim, val); break;
+		sim_write_cfg(sim, val);
+		break;
 	case GPU_PRFCNT_JM_EN:
-		sim->en_jm = val; break;
+		sim->en_jm = val;
+		break;
 	case GPU_PRFCNT_SHADER_EN:
-		sim->en_shader = val; break;
+		sim->en_shader = val;
+		break;
 	case GPU_PRFCNT_TILER_EN:
-		sim->en_tiler = val; break;
+		sim->en_tiler = val;
+		break;
 	case GPU_PRFCNT_MMU_L2_EN:
-		sim->en_mmu_l2 = val; break;
+		sim->en_mmu_l2 = val;
+		break;
 	case GPU_SHADER_PWRON_LO:
 	case GPU_SHADER_PWRON_HI:
 	case GPU_SHADER_PWROFF_LO:
@@ -957,13 +964,17 @@ static void sim_write_locked(struct mpc_sim *sim, u32 reg, u32 val)
 			  reg & 4 ? v << 32 : v, reg < GPU_L2_PWROFF_LO);
 		break;
 	case JOB_INT_CLEAR:
-		sim->job_irq_raw &= ~val; break;
+		sim->job_irq_raw &= ~val;
+		break;
 	case JOB_INT_MASK:
-		sim->job_irq_mask = val; break;
+		sim->job_irq_mask = val;
+		break;
 	case MMU_INT_CLEAR:
-		sim->mmu_irq_raw &= ~val; break;
+		sim->mmu_irq_raw &= ~val;
+		break;
 	case MMU_INT_MASK:
-		sim->mmu_irq_mask = val; break;
+		sim->mmu_irq_mask = val;
+		break;
 	default:
 		if (reg >= MMU_AS(0) && reg < MMU_AS(SIM_NR_AS))
 			sim_as_write(sim, reg, val);
@@ -1042,22 +1053,19 @@ static ssize_t sim_workload_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct mpc_sim *sim = file->private_data;
-	char text[16];
+	char buf[16], *text;
 	u32 load;
 
-	if (*ppos || count >= sizeof(text))
-		return -EINVAL;
-	if (copy_from_user(text, ubuf, count))
-		return -EFAULT;
-	text[count] = '\0';
-	strim(text);
+	text = mpc_debugfs_text(buf, sizeof(buf), ubuf, count, ppos);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
 
-	if (!strcmp(text, "idle"))
+	if (!strcmp(text, "idle")) {
 		load = 0;
-	else if (!strncmp(text, "busy=", 5) && !kstrtou32(text + 5, 10, &load) && load <= 100)
-		;
-	else
+	} else if (strncmp(text, "busy=", 5) || kstrtou32(text + 5, 10, &load) || load > 100) {
+		pr_debug(MPC_DRIVER_NAME ": sim_workload: want \"idle\" or \"busy=N\", N in 0..100\n");
 		return -EINVAL;
+	}
 
 	spin_lock_irq(&sim->lock);
 	sim_advance(sim, ktime_get_raw_ns());
@@ -1074,16 +1082,17 @@ static const struct file_operations sim_workload_fops = {
 	.llseek = default_llseek,
 };
 
+static const char * const sim_fault_names[] = {
+	[SIM_FAULT_NONE] = "none",
+	[SIM_FAULT_DROP_IRQ] = "drop_irq",
+	[SIM_FAULT_DELAY] = "delay",
+	[SIM_FAULT_STUCK_CLEAN] = "stuck_clean",
+	[SIM_FAULT_GPU_FAULT] = "gpu_fault",
+};
+
 static ssize_t sim_fault_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	static const char * const names[] = {
-		[SIM_FAULT_NONE] = "none",
-		[SIM_FAULT_DROP_IRQ] = "drop_irq",
-		[SIM_FAULT_DELAY] = "delay",
-		[SIM_FAULT_STUCK_CLEAN] = "stuck_clean",
-		[SIM_FAULT_GPU_FAULT] = "gpu_fault",
-	};
 	struct mpc_sim *sim = file->private_data;
 	char text[32];
 	int len;
@@ -1092,7 +1101,7 @@ static ssize_t sim_fault_read(struct file *file, char __user *ubuf,
 	if (sim->armed == SIM_FAULT_DELAY)
 		len = scnprintf(text, sizeof(text), "delay=%u\n", sim->armed_delay_ms);
 	else
-		len = scnprintf(text, sizeof(text), "%s\n", names[sim->armed]);
+		len = scnprintf(text, sizeof(text), "%s\n", sim_fault_names[sim->armed]);
 	spin_unlock_irq(&sim->lock);
 	return simple_read_from_buffer(ubuf, count, ppos, text, len);
 }
@@ -1101,30 +1110,26 @@ static ssize_t sim_fault_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct mpc_sim *sim = file->private_data;
-	enum sim_fault fault;
+	unsigned int fault;
+	char buf[32], *text;
 	u32 delay = 0;
-	char text[32];
 
-	if (*ppos || count >= sizeof(text))
-		return -EINVAL;
-	if (copy_from_user(text, ubuf, count))
-		return -EFAULT;
-	text[count] = '\0';
-	strim(text);
+	text = mpc_debugfs_text(buf, sizeof(buf), ubuf, count, ppos);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
 
-	if (!strcmp(text, "none"))
-		fault = SIM_FAULT_NONE;
-	else if (!strcmp(text, "drop_irq"))
-		fault = SIM_FAULT_DROP_IRQ;
-	else if (!strcmp(text, "stuck_clean"))
-		fault = SIM_FAULT_STUCK_CLEAN;
-	else if (!strcmp(text, "gpu_fault"))
-		fault = SIM_FAULT_GPU_FAULT;
-	else if (!strncmp(text, "delay=", 6) && !kstrtou32(text + 6, 10, &delay) &&
-		 delay <= SIM_MAX_DELAY_MS)
+	for (fault = SIM_FAULT_NONE; fault < ARRAY_SIZE(sim_fault_names); fault++)
+		if (fault != SIM_FAULT_DELAY && !strcmp(text, sim_fault_names[fault]))
+			break;
+	if (fault == ARRAY_SIZE(sim_fault_names)) {
+		if (strncmp(text, "delay=", 6) || kstrtou32(text + 6, 10, &delay) ||
+		    delay > SIM_MAX_DELAY_MS) {
+			pr_debug(MPC_DRIVER_NAME ": sim_fault: want none, drop_irq, delay=MS (<= %d), stuck_clean or gpu_fault\n",
+				 SIM_MAX_DELAY_MS);
+			return -EINVAL;
+		}
 		fault = SIM_FAULT_DELAY;
-	else
-		return -EINVAL;
+	}
 
 	spin_lock_irq(&sim->lock);
 	sim->armed = fault;
