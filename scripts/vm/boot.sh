@@ -56,6 +56,7 @@ esac
 
 timeout --foreground -k 10 "$tmo" "${qemu[@]}" </dev/null >"$logdir/qemu.log" 2>&1
 rc=$?
+echo "qemu exit status $rc" >>"$logdir/qemu.log"
 
 case $rc in
 124|137)	echo "timeout after ${tmo}s" >>"$logdir/qemu.log"; exit 124 ;;
