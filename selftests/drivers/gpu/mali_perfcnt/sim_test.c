@@ -437,6 +437,26 @@ TEST_F(mpc, perfcnt_va_moves_buffer)
 	}
 }
 
+/*
+ * At a GPU address whose translation uses other tables than the default's
+ * at every level (index 1 at each of the four), the dumps hold the counts
+ * of their own interval: the simulator found the buffer by walking the
+ * new tables, not at a stale or identity-mapped place.
+ */
+TEST_F(mpc, perfcnt_va_moved_buffer_counts_load)
+{
+	double r;
+
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "0x8040201000"));
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ASSERT_EQ(0, measure_load(self, variant, 50, 300, &r));
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+	EXPECT_TRUE(r >= 0.475 && r <= 0.525) {
+		TH_LOG("GPU_ACTIVE ratio %.4f at busy=50 with the buffer at 0x8040201000",
+		       r);
+	}
+}
+
 TEST_F(mpc, sim_fault_reads_back)
 {
 	char val[64];
