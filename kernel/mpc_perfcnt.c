@@ -401,7 +401,7 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
 		goto out_unlock;
 	}
-	if (ubuf && fault_in_writeable(ubuf, size)) {
+	if (ubuf && fault_in_safe_writeable(ubuf, size)) {
 		ret = MPC_REJECT(mdev, -EFAULT, "dump buffer is not writable");
 		goto out_unlock;
 	}
