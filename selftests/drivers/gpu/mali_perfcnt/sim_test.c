@@ -393,6 +393,21 @@ TEST_F(mpc, gpu_fault_then_dump_works)
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 }
 
+/* A dump that fails leaves the caller's buffer exactly as it was. */
+TEST_F(mpc, failed_dump_leaves_buffer_untouched)
+{
+	size_t i, changed = 0;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	memset(self->buf, 0xa5, self->info.dump_size);
+	ARM_FAULT(self, "gpu_fault\n");
+	ASSERT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+				 NULL, NULL));
+	for (i = 0; i < self->info.dump_size; i++)
+		changed += ((unsigned char *)self->buf)[i] != 0xa5;
+	EXPECT_EQ(0, changed);
+}
+
 TEST_F(mpc, unmapped_buffer_faults_eio)
 {
 	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "mmu_faults");
