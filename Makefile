@@ -4,8 +4,9 @@
 #
 #   make                 build mali_perfcnt.ko for the running kernel (or KDIR=)
 #   make user            build libmaliperfcnt and the mali-perfcnt tool
-#   make check           host unit tests + the kselftest suite in QEMU on every
-#                        installed Debian kernel; ends with "N passed, N failed"
+#   make check           host unit tests + the kselftest suite in QEMU on Debian's
+#                        6.1 and 6.12 kernels, x86_64 and arm64; ends with
+#                        "N passed, N failed"
 #   make check-debug     the same on a debug kernel (KASAN, lockdep, kmemleak,
 #                        fault injection) with KUnit; ends with "N passed, N failed"
 #   make demo            boot a VM with the simulator at 50% load, print counters
