@@ -329,7 +329,7 @@ static int dbg_open(const char *file, int flags)
 }
 
 /* perfcnt_stats: live_allocs, or -1 */
-static long live_allocs(void)
+static long held_allocs(void)
 {
 	char buf[512], *p;
 	int fd = dbg_open("perfcnt_stats", O_RDONLY);
@@ -439,7 +439,7 @@ static bool device_works(int n, const char *when)
 		fail(n, "%s: GET_INFO/ENABLE/DUMP/disable: %s", when, strerror(-ret));
 		return false;
 	}
-	live = live_allocs();
+	live = held_allocs();
 	if (live != 0) {
 		fail(n, "%s: perfcnt_stats live_allocs %ld after disabling", when, live);
 		return false;
@@ -618,7 +618,7 @@ static void op_teardown(int n, int ret, bool injected)
 			if (err)
 				fail(n, "delete_module: %s", strerror(-err));
 			if (!works && injected)
-				diag("N=%d: the instance that survived the failure at %s does not work",
+				diag("N=%d: the instance that survived the failure at %s fails",
 				     n, iter_site[0] ? iter_site : "(no mali_perfcnt frame)");
 		}
 		if (!injected || works || (ret && !iter_site[0]))
@@ -657,7 +657,7 @@ static void op_teardown(int n, int ret, bool injected)
 	device_works(n, what);
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: mpc-fail-nth [-m KO] [-p PARAMS] [-l LOG] [-b REGEX] [-n MAX] [-v] OP\n"
@@ -686,7 +686,7 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			if (regcomp(&bad_re, optarg, REG_EXTENDED | REG_NOSUB))
-				usage();
+				print_usage();
 			have_bad_re = true;
 			break;
 		case 'n':
@@ -696,14 +696,14 @@ int main(int argc, char **argv)
 			verbose++;
 			break;
 		default:
-			usage();
+			print_usage();
 		}
 	}
 	if (optind != argc - 1)
-		usage();
+		print_usage();
 	op = argv[optind];
 	if (!strcmp(op, "load") && !ko_path)
-		usage();
+		print_usage();
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
