@@ -204,11 +204,6 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg)
 	return 0;
 }
 
-static int mpc_parse_u32(const char *s, u32 *out)
-{
-	return kstrtou32(s, 0, out);
-}
-
 /**
  * mpc_parse_enable_text() - parse what was written to perfcnt_enable
  * @text: NUL-terminated text, one trailing newline allowed.
@@ -252,7 +247,6 @@ int mpc_parse_enable_text(const char *text, u32 nr_sets,
 	while ((tok = strsep(&cur, " \t")) != NULL) {
 		char *val;
 		u32 *dst;
-		int ret;
 
 		if (!*tok)
 			continue;
@@ -272,8 +266,7 @@ int mpc_parse_enable_text(const char *text, u32 nr_sets,
 			dst = &cfg->mmu_l2;
 		else
 			return -EINVAL;
-		ret = mpc_parse_u32(val, dst);
-		if (ret)
+		if (kstrtou32(val, 0, dst))
 			return -EINVAL;
 	}
 	if (cfg->set >= nr_sets)
