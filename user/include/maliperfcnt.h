@@ -358,6 +358,8 @@ int mpc_dev_fd(const struct mpc_dev *d);
 const struct mpc_desc *mpc_dev_desc(const struct mpc_dev *d);
 /** mpc_dev_debugfs() - the device's debugfs directory, or NULL. */
 const char *mpc_dev_debugfs(const struct mpc_dev *d);
+/** mpc_dev_owner() - who holds the counters ("" when debugfs cannot tell). */
+void mpc_dev_owner(const struct mpc_dev *d, char *out, size_t n);
 
 struct mpc_enable {
 	unsigned counter_set;

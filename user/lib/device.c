@@ -316,7 +316,7 @@ const char *mpc_dev_debugfs(const struct mpc_dev *d)
 }
 
 /* Who holds the counters, from the owner: line of debugfs gpu_info. */
-static void owner_of(const struct mpc_dev *d, char *out, size_t n)
+void mpc_dev_owner(const struct mpc_dev *d, char *out, size_t n)
 {
 	char p[300], line[100];
 	FILE *f;
@@ -345,7 +345,7 @@ static int busy_error(const struct mpc_dev *d, struct mpc_err *err)
 {
 	char who[128];
 
-	owner_of(d, who, sizeof(who));
+	mpc_dev_owner(d, who, sizeof(who));
 	if (!strcmp(who, "debugfs"))
 		return mpc_fail(err, -EBUSY, "the counters of %s are held through debugfs; release "
 				"them with 'echo 0 > %s/perfcnt_enable'", d->path, d->debugfs);

@@ -57,28 +57,6 @@ static void kv_num(struct kv *k, const char *key, unsigned long long v, int hex)
 	kv_str(k, key, b);
 }
 
-static void read_owner(const char *dir, char *out, size_t n)
-{
-	char p[300], line[90];
-	FILE *f;
-
-	out[0] = 0;
-	snprintf(p, sizeof(p), "%s/gpu_info", dir);
-	f = fopen(p, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "owner:", 6)) {
-			char *v = line + 6;
-
-			while (*v == ' ')
-				v++;
-			v[strcspn(v, "\n")] = 0;
-			snprintf(out, n, "%s", v);
-		}
-	fclose(f);
-}
-
 int cmd_info(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -139,8 +117,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 		d = *mpc_dev_desc(dev);
 		path = mpc_dev_path(dev);
 		debugfs = mpc_dev_debugfs(dev);
-		if (debugfs)
-			read_owner(debugfs, owner, sizeof(owner));
+		mpc_dev_owner(dev, owner, sizeof(owner));
 	}
 	g = mpc_db_match_gpu_id(t->db, d.gpu_id);
 	k.fmt = t->fmt;
