@@ -154,6 +154,13 @@ struct mpc_desc {
 	char owner[64];
 };
 
+/**
+ * mpc_read_file() - read a whole file ("-": standard input) into a new
+ * NUL-terminated buffer, to be freed by the caller. Fails with -EFBIG when
+ * it holds more than @limit bytes.
+ */
+int mpc_read_file(const char *path, size_t limit, char **buf, size_t *len, struct mpc_err *err);
+
 struct drm_mali_perfcnt_get_info;
 
 /** mpc_desc_from_get_info() - from the GET_INFO ioctl result. */
@@ -162,6 +169,8 @@ int mpc_desc_from_get_info(struct mpc_desc *d, const struct drm_mali_perfcnt_get
 /** mpc_desc_parse_gpu_info() - from the debugfs gpu_info text. */
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 			    const char *origin, struct mpc_err *err);
+/** mpc_desc_load_gpu_info() - from a saved gpu_info file ("-": standard input). */
+int mpc_desc_load_gpu_info(struct mpc_desc *d, const char *path, struct mpc_err *err);
 /**
  * mpc_desc_from_gpu() - an explicit description: database GPU, shader core
  * mask, and @l2 = L2 slices (v5) or core groups (v4).

@@ -13,6 +13,9 @@
 #include "mpc_internal.h"
 #include "mali_perfcnt_drm.h"
 
+/* a debugfs gpu_info text is well under 1 KiB; anything this big is not one */
+#define GPU_INFO_MAX 65536
+
 unsigned mpc_desc_bus_bytes(const struct mpc_desc *d)
 {
 	unsigned v = (d->l2_features >> 24) & 0xff;	/* log2(bus width in bits) */
@@ -165,6 +168,19 @@ static const char *const keys[K_NKEYS] = {
 	"simulated", "hw_issue_8186", "enabled", "counter_set", "masks", "owner",
 };
 
+int mpc_desc_load_gpu_info(struct mpc_desc *d, const char *path, struct mpc_err *err)
+{
+	char *text;
+	size_t len;
+	int ret = mpc_read_file(path, GPU_INFO_MAX, &text, &len, err);
+
+	if (ret)
+		return ret;
+	ret = mpc_desc_parse_gpu_info(d, text, len, path, err);
+	free(text);
+	return ret;
+}
+
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 			    const char *origin, struct mpc_err *err)
 {
@@ -177,7 +193,7 @@ int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 	desc_init(d);
 	if (!origin)
 		origin = "gpu_info";
-	if (len > 65536)
+	if (len > GPU_INFO_MAX)
 		return mpc_fail(err, -EFBIG, "%s is too large for a gpu_info file", origin);
 	if (memchr(text, 0, len))
 		return mpc_fail(err, -EINVAL, "%s contains NUL bytes; give the text of debugfs gpu_info, "

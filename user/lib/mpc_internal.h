@@ -44,9 +44,6 @@ char *mpc_arena_strndup(struct mpc_arena *a, const char *s, size_t n);
 void *mpc_arena_alloc(struct mpc_arena *a, size_t n);
 void mpc_arena_free(struct mpc_arena *a);
 
-/* Read a whole (small) file; *buf must be freed. Limit in bytes. */
-int mpc_read_file(const char *path, size_t limit, char **buf, size_t *len, struct mpc_err *err);
-
 /* Expression internals shared by db.c and expr.c */
 struct mpc_expr *mpc_metric_expr(const struct mpc_db *db, unsigned i);
 

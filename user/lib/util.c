@@ -135,7 +135,9 @@ void mpc_arena_free(struct mpc_arena *a)
 
 int mpc_read_file(const char *path, size_t limit, char **buf, size_t *len, struct mpc_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a duplicate of standard input closes like any other file */
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+				     fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 	size_t cap = 4096, n = 0;
 	char *b;
 

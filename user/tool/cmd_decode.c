@@ -1,73 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* "decode": offline decoding of dumps captured with cat .../perfcnt_dump. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tool.h"
 
 #define MAX_DUMP_FILE (256u << 20)
-
-static int read_all(struct tool *t, const char *path, unsigned char **buf, size_t *len)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	size_t cap = 1 << 16, n = 0;
-	unsigned char *b;
-
-	if (fd < 0)
-		return tool_error(t, "cannot open dump %s: %s", path, strerror(errno));
-	b = malloc(cap);
-	if (!b)
-		return tool_error(t, "out of memory");
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			unsigned char *nb;
-
-			if (cap >= MAX_DUMP_FILE) {
-				free(b);
-				if (fd)
-					close(fd);
-				return tool_error(t, "%s is larger than %u MiB; split it", path,
-						  MAX_DUMP_FILE >> 20);
-			}
-			cap *= 2;
-			nb = realloc(b, cap);
-			if (!nb) {
-				free(b);
-				if (fd)
-					close(fd);
-				return tool_error(t, "out of memory");
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			free(b);
-			if (fd)
-				close(fd);
-			return tool_error(t, "cannot read %s: %s", path, strerror(e));
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	if (fd)
-		close(fd);
-	*buf = b;
-	*len = n;
-	return 0;
-}
 
 int cmd_decode(struct tool *t, int argc, char **argv)
 {
@@ -151,17 +92,9 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	if (tool_load_db(t))
 		return 1;
 	if (gpu_info) {
-		unsigned char *txt;
-		size_t len;
-		int x;
-
 		if (have_cores || have_l2)
 			return tool_error(t, "--cores/--l2 and --gpu-info both describe the device; give one");
-		if (read_all(t, gpu_info, &txt, &len))
-			return 1;
-		x = mpc_desc_parse_gpu_info(&v.desc, (const char *)txt, len, gpu_info, &e);
-		free(txt);
-		if (x)
+		if (mpc_desc_load_gpu_info(&v.desc, gpu_info, &e))
 			return tool_err(t, &e);
 		if (v.desc.counter_set > 0)
 			v.counter_set = (unsigned)v.desc.counter_set;
@@ -203,12 +136,13 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	unsigned idx = 0;
 
 	for (int a = optind; a < argc && !r; a++) {
-		unsigned char *buf;
+		char *buf;
 		size_t len;
 
-		r = read_all(t, argv[a], &buf, &len);
-		if (r)
+		if (mpc_read_file(argv[a], MAX_DUMP_FILE, &buf, &len, &e)) {
+			r = tool_err(t, &e);
 			break;
+		}
 		if (!len || len % v.desc.dump_size) {
 			r = tool_error(t, "%s is %zu bytes, not a whole number of %u-byte dumps of this "
 				       "GPU (%s); check the description against the board the dump "

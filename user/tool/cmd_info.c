@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* "info": the device (GET_INFO or a saved gpu_info) and the GPU recognised. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,21 +92,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	if (tool_load_db(t))
 		return 1;
 	if (gpu_info) {
-		char *txt = NULL;
-		size_t len = 0;
-		FILE *f = fopen(gpu_info, "re");
-
-		if (!f)
-			return tool_error(t, "cannot open %s: %s", gpu_info, strerror(errno));
-		txt = malloc(65537);
-		len = txt ? fread(txt, 1, 65537, f) : 0;
-		fclose(f);
-		if (!txt)
-			return tool_error(t, "out of memory");
-		int x = mpc_desc_parse_gpu_info(&d, txt, len, gpu_info, &e);
-
-		free(txt);
-		if (x)
+		if (mpc_desc_load_gpu_info(&d, gpu_info, &e))
 			return tool_err(t, &e);
 		path = gpu_info;
 		snprintf(owner, sizeof(owner), "%s", d.owner);
