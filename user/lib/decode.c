@@ -35,8 +35,12 @@ int mpc_layout_new(const struct mpc_desc *d, struct mpc_layout **out, struct mpc
 	unsigned n = d->nr_blocks, cpb = d->counters_per_block;
 
 	*out = NULL;
-	if (!n || !cpb || d->dump_size != n * cpb * 4)
-		return mpc_fail(err, -EINVAL, "device description not finished (internal error)");
+	if (!n || !cpb || d->dump_size != n * cpb * 4 ||
+	    d->nr_shader_blocks > 64 || d->nr_core_groups > 16 ||
+	    (d->layout == MPC_LAYOUT_V5 ? n != 2 + d->nr_l2 + d->nr_shader_blocks
+					 : n != 8 * d->nr_core_groups))
+		return mpc_fail(err, -EINVAL, "device description not finished or changed after "
+				"mpc_desc_finish(); finish it again");
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return mpc_fail(err, -ENOMEM, "out of memory");

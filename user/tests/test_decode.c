@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Decoding synthetic v4 and v5 dumps. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,6 +330,31 @@ static void test_gpu_info_example(void)
 	      "fields parsed wrongly");
 }
 
+/* a description edited after mpc_desc_finish() cannot make the layout overrun */
+static void test_layout_refuses_edited_desc(void)
+{
+	struct mpc_db *db = t_db();
+	struct mpc_desc d, e;
+	struct mpc_layout *l = NULL;
+	struct mpc_err err = { 0 };
+	int r;
+
+	r = mpc_desc_from_gpu(&d, mpc_db_find_gpu(db, "g52"), 0xb, 2, &err);
+	mpc_db_free(db);
+	CHECK(r == 0, "%s", err.msg);
+	e = d;
+	e.nr_l2 = 16;			/* more slots than nr_blocks */
+	CHECK(mpc_layout_new(&e, &l, &err) == -EINVAL && !l && strstr(err.msg, "mpc_desc_finish"),
+	      "nr_l2 16 with 8 blocks accepted: %s", err.msg);
+	e = d;
+	e.nr_shader_blocks = 70;	/* consistent counts, but past 64 cores */
+	e.nr_blocks = 2 + e.nr_l2 + 70;
+	e.dump_size = e.nr_blocks * e.counters_per_block * 4;
+	CHECK(mpc_layout_new(&e, &l, &err) == -EINVAL && !l, "70 shader blocks accepted");
+	CHECK(mpc_layout_new(&d, &l, &err) == 0 && l, "the finished description: %s", err.msg);
+	mpc_layout_free(l);
+}
+
 TESTS(tests_decode) = {
 	{ "decode: v5 dump, sparse core mask 0xb, 2 L2 slices, unaligned buffer", test_v5_sparse },
 	{ "decode: v4 dump, two core groups, absent cores and reserved blocks", test_v4_core_groups },
@@ -338,5 +364,6 @@ TESTS(tests_decode) = {
 	{ "decode: counters outside the enable mask are not collected", test_enable_mask },
 	{ "decode: Mali G1 128-counter blocks and shift", test_g1_128 },
 	{ "decode: gpu_info text of interfaces.rst", test_gpu_info_example },
+	{ "decode: a description edited after finishing is refused", test_layout_refuses_edited_desc },
 	END_TESTS
 };
