@@ -230,6 +230,11 @@ static void test_errors_one_line(void)
 		{ "list --gpu g2 --layout @/gpu_info", "mali-perfcnt-db 1" },
 		{ "stat -n 5", "-I" },
 		{ "stat -I 5", "at least 10 ms" },
+		{ "stat -I 100 -n 3 --duration 1000", "give one of them" },
+		{ "stat --delay 5", "'sample' option" },
+		{ "sample -I 100", "'stat' option" },
+		{ "sample --count 2", "'stat' option" },
+		{ "sample --duration 100", "'stat' option" },
 		{ "help nope", "no help" },
 	};
 	CHECK(setup() == 0, "setup failed");
@@ -245,11 +250,12 @@ static void test_errors_one_line(void)
 		int st = run("%s %s", T, cmd);
 
 		CHECK(st == 1, "'%s' exited %d", cmd, st);
-		/* 'no command' also prints the main page: check the last line */
 		char *last = errbuf + strlen(errbuf);
 
 		while (last > errbuf && last[-1] == '\n')
 			*--last = 0;
+		/* 'no command' also prints the main page; every other error is one line */
+		CHECK(!cases[i][0][0] || t_one_line(errbuf), "'%s': more than one line:\n%s", cmd, errbuf);
 		last = strrchr(errbuf, '\n') ? strrchr(errbuf, '\n') + 1 : errbuf;
 		CHECK(strstr(last, cases[i][1]) && !strncmp(last, "mali-perfcnt: ", 14),
 		      "'%s': error '%s' lacks '%s'", cmd, last, cases[i][1]);
@@ -271,6 +277,13 @@ static void test_list_and_info(void)
 		  fmtcheck(), dir) == 0, "info json: %s", errbuf);
 	CHECK(run("%s info --gpu-info %s/gpu_info", T, dir) == 0 && strstr(out, "Mali-G52") &&
 	      strstr(out, "ext_bus_bytes        16"), "info text: %s", out);
+	/* "-" reads the description, or the dumps, from standard input */
+	CHECK(run("%s info --gpu-info - < %s/gpu_info", T, dir) == 0 && strstr(out, "Mali-G52"),
+	      "info --gpu-info -: %s", errbuf);
+	CHECK(run("%s decode --gpu-info - -f csv -e GPU_ACTIVE %s/dump.bin < %s/gpu_info", T, dir, dir) == 0 &&
+	      strstr(out, ",GPU_ACTIVE,MaliGPUActiveCy,400000000,"), "decode --gpu-info -: %s", errbuf);
+	CHECK(run("%s decode " EXPLICIT " -f csv -e GPU_ACTIVE - < %s/dump2.bin | grep -c GPU_ACTIVE", T,
+		  dir) == 0 && atoi(out) == 2, "decode - (two dumps on stdin): %s", out);
 }
 
 static void test_fmtcheck_rejects(void)

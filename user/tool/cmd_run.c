@@ -50,13 +50,19 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, is_stat ? "+f:he:I:n:d:A" : "+f:he:A", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+f:he:I:n:d:A", opts, NULL)) != -1) {
 		int r = tool_common_opt(t, c, optarg);
 
 		if (r > 0)
 			return 1;
 		if (r == 0)
 			continue;
+		/* one table for both commands: refuse what belongs to the other */
+		if (!is_stat && (c == 'I' || c == 'n' || c == 'd'))
+			return tool_error(t, "-%c/--%s is a 'stat' option; 'sample' takes one dump (see 'mali-perfcnt sample --help')",
+					  c, c == 'I' ? "interval" : c == 'n' ? "count" : "duration");
+		if (is_stat && c == 2001)
+			return tool_error(t, "--delay is a 'sample' option; 'stat' counts over -I, --duration or a command");
 		switch (c) {
 		case 'h':
 			help(t, cmd, stdout);
@@ -65,7 +71,7 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 			o->events = optarg;
 			break;
 		case 'I':
-			if (!is_stat || tool_parse_u64(t, "-I", optarg, 3600000, &o->interval_ms))
+			if (tool_parse_u64(t, "-I", optarg, 3600000, &o->interval_ms))
 				return 1;
 			if (o->interval_ms < 10)
 				return tool_error(t, "-I %llu: the interval must be at least 10 ms",
@@ -106,8 +112,14 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 			return tool_error(t, "bad option for '%s'; see 'mali-perfcnt %s --help'", cmd, cmd);
 		}
 	}
-	if (o->count && !o->interval_ms && is_stat)
+	if (o->count && !o->interval_ms)
 		return tool_error(t, "-n counts intervals; give -I MS too");
+	if (o->interval_ms && o->duration_ms) {
+		if (o->count)
+			return tool_error(t, "-n and --duration both bound -I; give one of them");
+		/* --duration with -I: as many whole intervals as cover it */
+		o->count = (o->duration_ms + o->interval_ms - 1) / o->interval_ms;
+	}
 	return 0;
 }
 
@@ -365,9 +377,10 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	if (o.interval_ms) {
 		for (unsigned long long k = 1;; k++) {
 			sleep_until(start + (double)k * (double)o.interval_ms / 1000.0);
-			if (child > 0 && got_sigchld && waitpid(child, &status, WNOHANG) == child)
-				child_done = 1;
+			/* SIGCHLD only cuts the sleep short: always ask */
 			got_sigchld = 0;
+			if (child > 0 && waitpid(child, &status, WNOHANG) == child)
+				child_done = 1;
 			r = grab(t, dev, buf, s, &seq, &ts);
 			if (r)
 				break;
