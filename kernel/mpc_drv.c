@@ -279,7 +279,6 @@ static void mpc_unplug_action(void *data)
 	drm_dev_unplug(&mdev->drm);
 	/* Whoever still owns the counters loses them: the GPU is going away */
 	mpc_perfcnt_release(mdev, NULL);
-	pm_runtime_dont_use_autosuspend(mdev->dev);
 }
 
 static int mpc_probe(struct platform_device *pdev)
@@ -308,13 +307,14 @@ static int mpc_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	/* Before mpc_gpu_init() installs the IRQ handlers that use it */
+	ret = mpc_perfcnt_init(mdev);
+	if (ret)
+		return ret;
 	ret = mpc_gpu_init(mdev);
 	if (ret)
 		return ret;
 	ret = mpc_mmu_init(mdev);
-	if (ret)
-		return ret;
-	ret = mpc_perfcnt_init(mdev);
 	if (ret)
 		return ret;
 

@@ -215,7 +215,6 @@ struct mpc_stats {
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
- * @last_timestamp_ns: CPU time the last sample was requested at.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
@@ -225,7 +224,7 @@ struct mpc_stats {
  * @done: completed by the IRQ handlers when @wait is over.
  */
 struct mpc_perfcnt {
-	/* serialises enable/disable/sample; protects owner..last_timestamp_ns */
+	/* serialises enable/disable/sample; protects owner..seqno */
 	struct mutex lock;
 	struct drm_file *owner;
 	pid_t owner_pid;
@@ -234,7 +233,6 @@ struct mpc_perfcnt {
 	struct mpc_dump_buf buf;
 	u64 next_gpu_va;
 	u64 seqno;
-	u64 last_timestamp_ns;
 	struct mpc_stats stats;
 
 	/* protects stats, wait and result; taken in hard IRQs */
@@ -349,7 +347,9 @@ void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 /* mpc_mmu.c */
 int mpc_mmu_init(struct mpc_device *mdev);
 const char *mpc_vm_backend_name(struct mpc_device *mdev);
+u32 mpc_mmu_pa_bits(struct mpc_device *mdev);
 int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
+int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
 int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 	       const dma_addr_t *dma, unsigned int nr_pages);
 void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,

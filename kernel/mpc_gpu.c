@@ -4,7 +4,6 @@
  * the GPU interrupt line.
  */
 #include <linux/bitops.h>
-#include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
 
@@ -186,7 +185,6 @@ static void mpc_gpu_read_features(struct mpc_device *mdev)
 int mpc_gpu_init(struct mpc_device *mdev)
 {
 	struct mpc_features *f = &mdev->features;
-	u32 pa_bits;
 	int ret;
 
 	ret = mpc_gpu_soft_reset(mdev);
@@ -207,11 +205,6 @@ int mpc_gpu_init(struct mpc_device *mdev)
 			MPC_PERFCNT_AS, f->as_present);
 		return -ENODEV;
 	}
-
-	pa_bits = MMU_FEATURES_PA_BITS(f->mmu_features);
-	ret = dma_set_mask_and_coherent(mdev->dev, DMA_BIT_MASK(pa_bits ? min(pa_bits, 48U) : 32));
-	if (ret)
-		return ret;
 
 	drm_info(&mdev->drm, "%s id 0x%08x (r%up%u status %u)%s\n",
 		 f->product->name, f->gpu_id, GPU_ID_VERSION_MAJOR(f->gpu_id),

@@ -5,7 +5,6 @@
  */
 #include <linux/bitops.h>
 #include <linux/string.h>
-#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
 
@@ -110,7 +109,7 @@ int mpc_ioctl_dump(struct drm_device *drm, void *data,
 	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_dump *args = data;
 	u32 size = mdev->features.layout.dump_size;
-	int ret, idx;
+	int ret;
 
 	if (args->flags)
 		return MPC_REJECT(mdev, -EINVAL, "DUMP: flags 0x%x must be 0", args->flags);
@@ -126,11 +125,8 @@ int mpc_ioctl_dump(struct drm_device *drm, void *data,
 	if (!args->buf_ptr)
 		return MPC_REJECT(mdev, -EFAULT, "DUMP: NULL buffer");
 
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
 	ret = mpc_perfcnt_sample(mdev, file, u64_to_user_ptr(args->buf_ptr), NULL,
 				 &args->seqno, &args->timestamp_ns);
-	drm_dev_exit(idx);
 	if (!ret)
 		args->buf_size = size;
 	return ret;

@@ -39,6 +39,7 @@ MODULE_PARM_DESC(pgtable, "Translation table writer: auto, builtin or io-pgtable
 /**
  * struct mpc_vm_backend - a writer of Mali LPAE translation tables
  * @name: shown in debugfs gpu_info.
+ * @max_pa_bits: widest output (physical) address it can put in a descriptor.
  * @init: create empty tables; set &mpc_vm.transtab and &mpc_vm.memattr.
  * @map: map one 4 KiB page read-write.
  * @unmap: remove the translation of one page.
@@ -46,6 +47,7 @@ MODULE_PARM_DESC(pgtable, "Translation table writer: auto, builtin or io-pgtable
  */
 struct mpc_vm_backend {
 	const char *name;
+	u32 max_pa_bits;
 	int (*init)(struct mpc_device *mdev, struct mpc_vm *vm);
 	int (*map)(struct mpc_device *mdev, struct mpc_vm *vm, u64 va, dma_addr_t dma);
 	void (*unmap)(struct mpc_device *mdev, struct mpc_vm *vm, u64 va);
@@ -179,6 +181,8 @@ static void mpc_builtin_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va
 
 static const struct mpc_vm_backend mpc_builtin_backend = {
 	.name = "builtin",
+	/* MPC_PTE_ADDR_MASK */
+	.max_pa_bits = 48,
 	.init = mpc_builtin_init,
 	.map = mpc_builtin_map,
 	.unmap = mpc_builtin_unmap,
@@ -211,11 +215,10 @@ static const struct iommu_flush_ops mpc_iop_tlb_ops = {
 
 static int mpc_iop_init(struct mpc_device *mdev, struct mpc_vm *vm)
 {
-	u32 pa_bits = MMU_FEATURES_PA_BITS(mdev->features.mmu_features);
 	struct io_pgtable_cfg cfg = {
 		.pgsize_bitmap = SZ_4K,
 		.ias = MPC_PT_VA_BITS,
-		.oas = min(pa_bits, 40U),
+		.oas = mpc_mmu_pa_bits(mdev),
 		.coherent_walk = mdev->coherent,
 		.tlb = &mpc_iop_tlb_ops,
 		.iommu_dev = mdev->dev,
@@ -253,6 +256,8 @@ static void mpc_iop_fini(struct mpc_device *mdev, struct mpc_vm *vm)
 
 static const struct mpc_vm_backend mpc_iop_backend = {
 	.name = "io-pgtable",
+	/* The most alloc_io_pgtable_ops(ARM_MALI_LPAE) accepts as oas */
+	.max_pa_bits = 40,
 	.init = mpc_iop_init,
 	.map = mpc_iop_map,
 	.unmap = mpc_iop_unmap,
@@ -275,6 +280,23 @@ static const struct mpc_vm_backend mpc_iop_backend = {
 const char *mpc_vm_backend_name(struct mpc_device *mdev)
 {
 	return mdev->vm_backend->name;
+}
+
+/**
+ * mpc_mmu_pa_bits() - width of the physical addresses the GPU is given
+ * @mdev: device whose features were read and table writer picked.
+ *
+ * The one width for both the DMA mask and the table writer, so every DMA
+ * address the device hands out fits in a descriptor: what MMU_FEATURES
+ * reports (32 when it reports nothing), capped to what the writer encodes.
+ *
+ * Return: bits.
+ */
+u32 mpc_mmu_pa_bits(struct mpc_device *mdev)
+{
+	u32 pa_bits = MMU_FEATURES_PA_BITS(mdev->features.mmu_features);
+
+	return min(pa_bits ?: 32, mdev->vm_backend->max_pa_bits);
 }
 
 /**
@@ -309,6 +331,31 @@ void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
 }
 
 /**
+ * mpc_vm_check_range() - check that a GPU VA range fits the address space
+ * @mdev: device, for the debug messages.
+ * @va: first GPU virtual address.
+ * @size: bytes.
+ *
+ * Return: 0, or -EINVAL when @va is not page aligned, @size is 0 or the
+ * range does not end at or below 2^48.
+ */
+int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size)
+{
+	const u64 limit = BIT_ULL(MPC_PT_VA_BITS);
+
+	if (!IS_ALIGNED(va, PAGE_SIZE))
+		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0x%llx not page aligned", va);
+	if (!size)
+		return MPC_REJECT(mdev, -EINVAL, "empty GPU VA range at 0x%llx", va);
+	/* Written so that it cannot overflow, unlike va + size > limit */
+	if (size > limit || va > limit - size)
+		return MPC_REJECT(mdev, -EINVAL,
+				  "GPU VA range 0x%llx + 0x%llx beyond %d bits",
+				  va, size, MPC_PT_VA_BITS);
+	return 0;
+}
+
+/**
  * mpc_vm_map() - map pages at a GPU virtual address, read-write
  * @mdev: device.
  * @vm: initialised address space.
@@ -318,7 +365,7 @@ void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
  *
  * On failure the tables may hold partial state: callers free the whole vm.
  *
- * Return: 0, -EINVAL for a bad address, -ENOMEM.
+ * Return: 0, -EINVAL for a bad range (mpc_vm_check_range()), -ENOMEM.
  */
 int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 	       const dma_addr_t *dma, unsigned int nr_pages)
@@ -326,9 +373,9 @@ int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 	unsigned int i;
 	int ret;
 
-	if (!IS_ALIGNED(va, PAGE_SIZE) || !nr_pages ||
-	    va + (u64)nr_pages * PAGE_SIZE > BIT_ULL(MPC_PT_VA_BITS))
-		return -EINVAL;
+	ret = mpc_vm_check_range(mdev, va, (u64)nr_pages * PAGE_SIZE);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < nr_pages; i++, va += PAGE_SIZE) {
 		ret = vm->backend->map(mdev, vm, va, dma[i]);
@@ -356,14 +403,15 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		vm->backend->unmap(mdev, vm, va);
 }
 
+/* Every caller can sleep: it holds perfcnt.lock or probes or unbinds. */
 static int mpc_as_wait_ready(struct mpc_device *mdev)
 {
 	u32 status;
 	int ret;
 
-	ret = read_poll_timeout_atomic(gpu_read, status, !(status & AS_STATUS_ACTIVE),
-				       1, MPC_AS_TIMEOUT_US, false, mdev,
-				       AS_STATUS(MPC_PERFCNT_AS));
+	ret = read_poll_timeout(gpu_read, status, !(status & AS_STATUS_ACTIVE),
+				10, MPC_AS_TIMEOUT_US, false, mdev,
+				AS_STATUS(MPC_PERFCNT_AS));
 	if (ret)
 		drm_err(&mdev->drm, "address space %d stuck active\n", MPC_PERFCNT_AS);
 	return ret;
@@ -420,18 +468,23 @@ void mpc_mmu_as_disable(struct mpc_device *mdev)
  * mpc_mmu_flush() - drop cached translations of a VA range
  * @mdev: device, powered.
  * @va: start of the range.
- * @size: bytes.
+ * @size: bytes, at least 1; the range ends at or below 2^48.
  *
  * Return: 0 or -ETIMEDOUT.
  */
 int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
 {
 	const int as = MPC_PERFCNT_AS;
-	/* LOCKADDR: region base | log2(region size) - 1, at least 32 KiB */
-	u32 region = max_t(u32, 15, fls64(size - 1)) - 1;
+	/*
+	 * LOCKADDR: region base | log2(region size) - 1. The region is a
+	 * naturally aligned power of two of at least 32 KiB: the smallest
+	 * one that holds both va and va + size - 1 is as wide as the
+	 * highest bit in which they differ.
+	 */
+	u32 width = max_t(u32, 15, fls64(va ^ (va + size - 1)));
 	int ret;
 
-	gpu_write64(mdev, AS_LOCKADDR_LO(as), (va & ~(BIT_ULL(region + 1) - 1)) | region);
+	gpu_write64(mdev, AS_LOCKADDR_LO(as), (va & ~(BIT_ULL(width) - 1)) | (width - 1));
 	ret = mpc_as_command(mdev, AS_COMMAND_LOCK);
 	if (ret)
 		return ret;
@@ -443,14 +496,18 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
 
 /**
  * mpc_mmu_init() - pick the table writer, leave the address space unmapped
- * @mdev: device, powered and reset.
+ * @mdev: device, powered and reset, its features read.
  *
- * Return: 0, or -EINVAL when the pgtable parameter asks for a writer this
- * kernel does not have.
+ * Also limits the device's DMA addresses to what the writer can translate
+ * (mpc_mmu_pa_bits()).
+ *
+ * Return: 0, -EINVAL when the pgtable parameter asks for a writer this
+ * kernel does not have, or an error from dma_set_mask_and_coherent().
  */
 int mpc_mmu_init(struct mpc_device *mdev)
 {
 	const struct mpc_vm_backend *iop = MPC_IOP_BACKEND;
+	int ret;
 
 	if (!strcmp(mpc_pgtable, "builtin")) {
 		mdev->vm_backend = &mpc_builtin_backend;
@@ -466,6 +523,9 @@ int mpc_mmu_init(struct mpc_device *mdev)
 		drm_err(&mdev->drm, "pgtable=%s: want auto, builtin or io-pgtable\n", mpc_pgtable);
 		return -EINVAL;
 	}
+	ret = dma_set_mask_and_coherent(mdev->dev, DMA_BIT_MASK(mpc_mmu_pa_bits(mdev)));
+	if (ret)
+		return ret;
 	mpc_mmu_as_disable(mdev);
 	return 0;
 }

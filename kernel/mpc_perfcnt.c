@@ -22,6 +22,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
@@ -59,7 +60,6 @@ static int mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
 	unsigned int i, n = DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE);
 	int ret = -ENOMEM;
 
-	INIT_LIST_HEAD(&buf->vm.tables);
 	buf->pages = kcalloc(n, sizeof(*buf->pages), GFP_KERNEL);
 	buf->dma = kcalloc(n, sizeof(*buf->dma), GFP_KERNEL);
 	if (!buf->pages || !buf->dma) {
@@ -267,13 +267,14 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
  * @cfg: counter set and block masks, validated here.
  *
  * Return: 0, -EALREADY (already enabled by @owner), -EBUSY (someone else
- * owns them), -EACCES, -EINVAL, or an error from the hardware.
+ * owns them), -EACCES, -EINVAL, -ENODEV (the device is unplugged), or an
+ * error from the hardware.
  */
 int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 		       const struct mpc_perfcnt_config *cfg)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
-	int ret;
+	int ret, idx;
 
 	if (!perfmon_capable() && !mpc_unprivileged)
 		return MPC_REJECT(mdev, -EACCES,
@@ -285,6 +286,14 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	if (mpc_check_masks(cfg))
 		return MPC_REJECT(mdev, -EINVAL,
 				  "enable masks use bits above 15 (64-counter blocks have 16 groups)");
+
+	/*
+	 * SRCU read side, taken outside pc->lock: drm_dev_unplug() in
+	 * mpc_unplug_action() waits for it before it takes pc->lock to
+	 * release whatever this enable set up.
+	 */
+	if (!drm_dev_enter(&mdev->drm, &idx))
+		return MPC_REJECT(mdev, -ENODEV, "device unplugged");
 
 	mutex_lock(&pc->lock);
 	if (pc->owner == owner) {
@@ -315,6 +324,7 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	pc->owner_pid = task_tgid_nr(current);
 	get_task_comm(pc->owner_comm, current);
 	mutex_unlock(&pc->lock);
+	drm_dev_exit(idx);
 	return 0;
 
 err_hw:
@@ -327,6 +337,7 @@ err_pm:
 	pm_runtime_put_autosuspend(mdev->dev);
 out_unlock:
 	mutex_unlock(&pc->lock);
+	drm_dev_exit(idx);
 	return ret;
 }
 
@@ -382,7 +393,12 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
  * The destination holds at least the dump size. A user buffer is faulted in
  * before sampling, so a bad pointer fails without consuming a sample.
  *
- * Return: 0, -ENODATA, -EPERM, -EFAULT, -ETIMEDOUT or -EIO.
+ * After a timeout or a fault the GPU is reset and the counters restarted for
+ * the next sample. When that fails too, the counters are disabled as if the
+ * owner had done it: later samples fail at once with -ENODATA.
+ *
+ * Return: 0, -ENODATA, -EPERM, -EFAULT, -ENODEV (the device is unplugged),
+ * -ETIMEDOUT or -EIO.
  */
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns)
@@ -390,7 +406,11 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	u32 size = mdev->features.layout.dump_size;
 	unsigned int i;
-	int ret;
+	int ret, idx;
+
+	/* SRCU read side, outside pc->lock: see mpc_perfcnt_enable() */
+	if (!drm_dev_enter(&mdev->drm, &idx))
+		return MPC_REJECT(mdev, -ENODEV, "device unplugged");
 
 	mutex_lock(&pc->lock);
 	if (!pc->owner) {
@@ -411,7 +431,13 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 				      timestamp_ns);
 	if (ret) {
 		/* Keep the owner's counters running for the next sample */
-		mpc_perfcnt_recover_locked(mdev);
+		if (mpc_perfcnt_recover_locked(mdev)) {
+			drm_err(&mdev->drm, "GPU not recovered, counters disabled\n");
+			/* As a failed enable does: the next one starts afresh */
+			mpc_perfcnt_reset_locked(mdev);
+			mpc_perfcnt_disable_locked(mdev);
+			ret = -EIO;
+		}
 		goto out_unlock;
 	}
 
@@ -423,7 +449,6 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 	pc->stats.samples++;
 	spin_unlock_irq(&pc->irq_lock);
 	*seqno = ++pc->seqno;
-	pc->last_timestamp_ns = *timestamp_ns;
 
 	if (ubuf) {
 		if (copy_to_user(ubuf, pc->buf.vaddr, size))
@@ -434,25 +459,26 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 
 out_unlock:
 	mutex_unlock(&pc->lock);
+	drm_dev_exit(idx);
 	return ret;
 }
 
 /**
  * mpc_perfcnt_set_gpu_va() - choose where the next enable maps the buffer
  * @mdev: device.
- * @va: page-aligned GPU virtual address below 2^48.
+ * @va: page-aligned GPU virtual address; the buffer must end at or below
+ *	2^48 (mpc_vm_check_range()).
  *
  * Return: 0, -EINVAL, or -EBUSY while the counters are enabled.
  */
 int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
-	u64 size = (u64)DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE) * PAGE_SIZE;
-	int ret = 0;
+	int ret;
 
-	if (!IS_ALIGNED(va, PAGE_SIZE) || va + size > BIT_ULL(MPC_PT_VA_BITS))
-		return MPC_REJECT(mdev, -EINVAL,
-				  "GPU VA 0x%llx not page aligned or beyond 48 bits", va);
+	ret = mpc_vm_check_range(mdev, va, PAGE_ALIGN((u64)mdev->features.layout.dump_size));
+	if (ret)
+		return ret;
 
 	mutex_lock(&pc->lock);
 	if (pc->owner)
@@ -558,6 +584,9 @@ void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status)
  * mpc_perfcnt_init() - set up the counter state of a new device
  * @mdev: device.
  *
+ * Software state only, no hardware access: the probe calls it before
+ * mpc_gpu_init() installs the IRQ handlers that use it.
+ *
  * Return: 0 or -ENOMEM.
  */
 int mpc_perfcnt_init(struct mpc_device *mdev)
@@ -566,7 +595,6 @@ int mpc_perfcnt_init(struct mpc_device *mdev)
 
 	spin_lock_init(&pc->irq_lock);
 	init_completion(&pc->done);
-	INIT_LIST_HEAD(&pc->buf.vm.tables);
 	pc->next_gpu_va = MPC_DEFAULT_GPU_VA;
 	return drmm_mutex_init(&mdev->drm, &pc->lock);
 }

@@ -140,7 +140,8 @@ struct drm_mali_perfcnt_get_info {
  * the counters are released when it is closed for the last time. Others
  * get -EBUSY. Enabling needs CAP_PERFMON (or CAP_SYS_ADMIN) unless the module
  * was loaded with unprivileged=1 (-EACCES otherwise). Enabling twice, or
- * disabling counters that are not enabled, gives -EALREADY.
+ * disabling counters that are not enabled, gives -EALREADY. Once the device
+ * is gone (unbound), -ENODEV.
  */
 struct drm_mali_perfcnt_enable {
 	/** @enable: in, 1 to enable, 0 to disable; other values -EINVAL. */
@@ -174,8 +175,10 @@ struct drm_mali_perfcnt_enable {
  * owns the counters, -ENODATA when they are not enabled, -ENOSPC when
  * @buf_size is smaller than the dump (the needed size is written back to
  * @buf_size), -EFAULT for a bad pointer, -ETIMEDOUT when the GPU did not
- * finish the sample in time, -EIO when the GPU faulted. The counters stay
- * enabled after -ETIMEDOUT and -EIO.
+ * finish the sample in time, -EIO when the GPU faulted, -ENODEV once the
+ * device is gone (unbound). The counters stay enabled after -ETIMEDOUT and
+ * -EIO, unless the GPU could not be recovered: then they are disabled and
+ * later dumps get -ENODATA until the next ENABLE.
  */
 struct drm_mali_perfcnt_dump {
 	/** @buf_ptr: in, user address of the destination buffer. */
