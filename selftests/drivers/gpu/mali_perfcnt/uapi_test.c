@@ -893,6 +893,14 @@ TEST_F(mpc, perfcnt_va_above_48_bits_einval)
 	ASSERT_DEVICE_WORKS(self);
 }
 
+/* A buffer that would wrap past 2^64 does not fit below 2^48 either. */
+TEST_F(mpc, perfcnt_va_wrapping_einval)
+{
+	EXPECT_EQ(-EINVAL, mpc_dbg_write(self->dbg, "perfcnt_va",
+					 "0xfffffffffffff000\n"));
+	ASSERT_DEVICE_WORKS(self);
+}
+
 TEST_F(mpc, perfcnt_va_while_enabled_rejected)
 {
 	char before[64], after[64];
