@@ -193,6 +193,11 @@ case $rc in
 125)	fail_case vm/no-report "guest died without reporting (panic?)" \
 		"$out/vm/console.log" ;;
 97)	fail_case vm/namespace "could not bind-mount the debug kernel" ;;
+0)	;;
+*)	# e.g. the guest runner died before its first section
+	[ "$(count fail)" -gt 0 ] ||
+		fail_case vm/exit-status "the guest reported status $rc but no failing test" \
+			"$out/vm/output.log" ;;
 esac
 
 # What the instruments covered.

@@ -197,6 +197,12 @@ for krel in $kernels; do
 			"$kout/vm/console.log" ;;
 	125)	fail_case "$krel" vm/no-report "guest died without reporting (panic?)" \
 			"$kout/vm/console.log" ;;
+	0)	;;
+	*)	# e.g. the guest runner died before its first section
+		[ "$(count "$krel" fail)" -gt 0 ] ||
+			fail_case "$krel" vm/exit-status \
+				"the guest reported status $rc but no failing test" \
+				"$kout/vm/output.log" ;;
 	esac
 	spent "$arch" "$t0"
 	echo "$krel: $(count "$krel" pass) passed, $(count "$krel" fail) failed," \
