@@ -642,7 +642,7 @@ static void sim_reset_state(struct mpc_sim *sim)
 
 static void sim_start(struct hrtimer *t, u64 ns)
 {
-	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_REL_HARD);
+	hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_REL);
 }
 
 static void sim_command(struct mpc_sim *sim, u32 cmd)
@@ -676,7 +676,8 @@ static void sim_command(struct mpc_sim *sim, u32 cmd)
 		sim->latched_valid = sim_counting(sim);
 		if (sim->latched_valid) {
 			sim_advance(sim, now);
-			memcpy(sim->latched, sim->acc, sim->nr_units * sizeof(*sim->acc));
+			/* Same size: the live rows become the latched ones */
+			swap(sim->latched, sim->acc);
 			sim->latched_ts = sim_timestamp();
 			sim_clear_counters(sim, now);
 		}
@@ -1236,11 +1237,11 @@ int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 		goto err_free;
 
 	spin_lock_init(&sim->lock);
-	hrtimer_init(&sim->sample_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hrtimer_init(&sim->sample_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	sim->sample_timer.function = sim_sample_done;
-	hrtimer_init(&sim->clean_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hrtimer_init(&sim->clean_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	sim->clean_timer.function = sim_clean_done;
-	hrtimer_init(&sim->reset_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hrtimer_init(&sim->reset_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	sim->reset_timer.function = sim_reset_done;
 	for (i = 0; i < SIM_NR_LINES; i++) {
 		sim->lines[i].work = IRQ_WORK_INIT_HARD(sim_line_work_fn);
