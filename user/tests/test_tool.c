@@ -197,6 +197,9 @@ static void test_decode_multi_and_select(void)
 	      strstr(out, ",counter,jm,GPU_ACTIVE,"), "libGPUCounters name selection");
 	CHECK(run("%s decode " EXPLICIT " -f csv -e FRAG_ACTIVE -A %s/dump.bin", T, dir) == 0 &&
 	      strstr(out, "shader.3") && !strstr(out, "shader.2"), "per-instance: %s", out);
+	/* a leading zero is decimal, not octal: --cores 011 is cores 0, 1, 3 (0xb) */
+	CHECK(run("%s decode --gpu g52 --cores 011 --l2 2 --freq 800 -f csv -e GPU_ACTIVE %s/dump.bin",
+		  T, dir) == 0 && strstr(out, ",400000000,"), "--cores 011: %s", errbuf);
 	CHECK(run("%s decode " EXPLICIT " -f csv -e shader:4 %s/dump.bin", T, dir) == 0 &&
 	      strstr(out, ",12,"), "BLOCK:INDEX selection: %s", out);
 }
@@ -232,6 +235,8 @@ static void test_errors_one_line(void)
 		{ "stat -I 5", "at least 10 ms" },
 		{ "stat -I 100 -n 3 --duration 1000", "give one of them" },
 		{ "stat --delay 5", "'sample' option" },
+		{ "decode --gpu g52 --cores 0x @/dump.bin", "0x hex" },
+		{ "decode --gpu g52 --cores 0xb --l2 0x3g @/dump.bin", "0x hex" },
 		{ "sample -I 100", "'stat' option" },
 		{ "sample --count 2", "'stat' option" },
 		{ "sample --duration 100", "'stat' option" },

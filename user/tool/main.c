@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "tool.h"
@@ -52,9 +53,11 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 	errno = 0;
 	if (!s || !*s || *s == '-' || *s == ' ')
 		return tool_error(t, "%s needs a number, got '%s'", opt, s ? s : "");
-	*out = strtoull(s, &end, 0);
-	if (errno || *end || *out > max)
-		return tool_error(t, "%s: '%s' is not a number in 0..%llu", opt, s, max);
+	/* decimal or 0x hex, as in gpu_info: a leading 0 is not octal */
+	*out = strncasecmp(s, "0x", 2) ? strtoull(s, &end, 10) : strtoull(s + 2, &end, 16);
+	if (errno || *end || end == s + 2 * !strncasecmp(s, "0x", 2) || *out > max)
+		return tool_error(t, "%s: '%s' is not a decimal or 0x hex number in 0..%llu",
+				  opt, s, max);
 	return 0;
 }
 
