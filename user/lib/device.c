@@ -22,6 +22,7 @@
 
 static const struct mpc_backend_ops *const backends[] = {
 	&mpc_be_mali_perfcnt,
+	&mpc_be_panfrost,
 };
 
 unsigned mpc_backend_count(void)
