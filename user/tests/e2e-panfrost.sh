@@ -184,6 +184,7 @@ if run stat -I 1000 -n 3 --freq "$mhz" -e MpcGPUActiveUtil,GPU_ACTIVE --format c
 	cp "$tmp/out" "$tmp/stat.csv"
 	ok "stat -I 1000 -n 3 --format csv"
 	t "stat CSV is valid" sh -c "'$fmt' csv '$tmp/stat.csv' >/dev/null"
+	echo "# utilisation per interval: $("$fmt" csv-get "$tmp/stat.csv" MpcGPUActiveUtil | tr '\n' ' ')"
 	if "$fmt" csv-get "$tmp/stat.csv" MpcGPUActiveUtil | in_range "$lo" "$hi" 3; then
 		ok "stat -I 1000: GPU active utilisation $busy +- 5 % in each of 3 intervals"
 	else
