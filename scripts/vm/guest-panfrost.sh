@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /mpc/run of a qemu-gpu panfrost VM (busybox sh): the kernel's own
+# panfrost.ko on the emulated Mali GPU of -M virt,mali=PRODUCT. Loads it
+# with unstable_ioctls=1 (the perfcnt ioctls), shows what it said, then
+# runs /mpc/selftests/panfrost_test against /mpc/panfrost-expect as the
+# TAP section "panfrost_test". Exit status: 0 when the section passed.
+
+rc=0
+if ! modprobe panfrost unstable_ioctls=1; then
+	echo "=== BEGIN panfrost_load"
+	echo "1..1"
+	echo "not ok 1 modprobe_panfrost # modprobe panfrost unstable_ioctls=1 failed"
+	echo "=== END panfrost_load rc=1"
+	exit 1
+fi
+# The probe ran inside modprobe (a platform device of the device tree).
+dmesg | grep -i -E 'panfrost|mali' | sed 's/^/# /'
+cat /mpc/panfrost-expect | sed 's/^/# expect: /'
+
+tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
+echo "=== BEGIN panfrost_test"
+# shellcheck disable=SC2046 # harness options, e.g. -t dump_layout
+timeout "${tmo:-600}" /mpc/selftests/panfrost_test \
+	$(cat /mpc/selftest-args 2>/dev/null)
+r=$?
+echo "=== END panfrost_test rc=$r"
+[ "$r" -eq 0 ] || rc=1
+exit $rc
