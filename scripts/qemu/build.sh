@@ -26,6 +26,8 @@ set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 ver=$MPC_QEMU_SRC_VERSION
+[ -f "$MPC_ROOT/model/mali_model.c" ] ||
+	die "qemu: model/mali_model.c missing: the device has no GPU model to host"
 uver=${ver#*:}			# no epoch in file names
 bin=$(mpc_qemu_binary)
 if [ -x "$bin" ]; then
@@ -137,8 +139,15 @@ sync() {
 while read -r f; do
 	sync "$MPC_ROOT/qemu/$f" "$work/$f"
 done
+dev=$work/hw/misc/mali
 for f in "$MPC_ROOT"/model/*.[ch]; do
-	sync "$f" "$work/hw/misc/mali/$(basename "$f")"
+	sync "$f" "$dev/$(basename "$f")"
+done
+# Nothing else in the device's directory (a file the model dropped).
+for f in "$dev"/*; do
+	b=$(basename "$f")
+	[ -e "$MPC_ROOT/qemu/hw/misc/mali/$b" ] || [ -e "$MPC_ROOT/model/$b" ] ||
+		rm -f "$f"
 done
 
 if [ ! -f "$work/build/build.ninja" ]; then
