@@ -269,6 +269,8 @@ for krel in $a64_kernels; do
 			echo "l2_present=0x1"
 			echo "v4=$v4"
 			echo "busy=$qemu_busy"
+			# The model's TIMESTAMP (block headers) runs at 24 MHz.
+			echo "timestamp_hz=24000000"
 			for o in $opts; do echo "$o"; done | tr '-' '_'
 		} >"$gout/panfrost-expect"
 		args=(--selftests "${st_dir[arm64]}" --in-tree panfrost
