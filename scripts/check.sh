@@ -96,6 +96,18 @@ if [ -f user/Makefile ] && [ "$gpu_only" != 1 ]; then
 		"$(count host skip) skipped"
 fi
 
+# 1b. The GPU model as plain userspace C (-Wall -Wextra -Werror), and its
+# host unit tests.
+log "== host: make -C model check"
+make -C model check >"$out/model-test.log" 2>&1
+rc=$?
+awk -v scope=host -v section=model-unit -v exit_rc=$rc \
+	-v faillog="$faillog" -f "$tap" "$out/model-test.log" >>"$res"
+grep -q '^ok \|^not ok ' "$out/model-test.log" ||
+	fail_case host build/model "make -C model check failed" "$out/model-test.log"
+echo "host: model: $(awk -F'\t' '$1 == "host" && $3 ~ /^model-unit/ && $2 == "pass" { n++ } END { print n + 0 }' "$res") passed," \
+	"$(awk -F'\t' '$1 == "host" && $3 ~ /^model-unit/ && $2 == "fail" { n++ } END { print n + 0 }' "$res") failed"
+
 # 2. The selftests (static binaries, run in the VMs) and, for arm64, the
 # tool, cross-built against the arm64 libdrm and libkmod (a warning fails).
 for arch in $arches; do

@@ -129,7 +129,7 @@ mpc_copy_kernel_tree() {
 	mkdir -p "$1"
 	tar -C "$MPC_ROOT" --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		--exclude='*.mod' --exclude='*.mod.c' --exclude=modules.order \
-		--exclude=Module.symvers -cf - Kbuild Makefile kernel uapi |
+		--exclude=Module.symvers -cf - Kbuild Makefile kernel model uapi |
 		tar -C "$1" -xf -
 }
 
