@@ -247,6 +247,7 @@ qemu_gpus=(
 )
 qemu_busy=50
 a64_kernels=$(for krel in $kernels; do [ "$(mpc_arch "$krel")" = arm64 ] && echo "$krel"; done)
+[ "${MPC_QEMU_GPUS:-}" = none ] && a64_kernels=''
 qemu_bin=''
 if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
 	t0=$(date +%s)
