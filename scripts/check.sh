@@ -278,6 +278,16 @@ if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
 		fail_case arm64 build/qemu "scripts/qemu/build.sh failed" "$out/qemu-build.log"
 		qemu_bin=''
 	fi
+	if [ -n "$qemu_bin" ]; then
+		# The board's GPU node and the device's options, no guest.
+		log "== arm64: scripts/qemu/device-test.sh"
+		scripts/qemu/device-test.sh "$qemu_bin" >"$out/qemu-device-test.log" 2>&1
+		rc=$?
+		awk -v scope="qemu-gpu device" -v section=device-test -v exit_rc=$rc \
+			-v faillog="$faillog" -f "$tap" "$out/qemu-device-test.log" >>"$res"
+		echo "qemu-gpu device: $(count "qemu-gpu device" pass) passed," \
+			"$(count "qemu-gpu device" fail) failed (scripts/qemu/device-test.sh)"
+	fi
 	spent arm64 "$t0"
 fi
 for krel in $a64_kernels; do
