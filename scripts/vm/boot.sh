@@ -57,7 +57,7 @@ arm64)
 	# multi-threaded TCG a vCPU can execute the half-patched code: the
 	# oops in sched_clock_cpu of the 6.12 kernel. With thread=single only
 	# one vCPU runs at a time, so no vCPU sees a patch half done.
-	[ "$accel" = tcg ] && accel=tcg,thread=single
+	[ "$accel" = tcg ] && accel=tcg,thread=${MPC_TCG_THREAD:-single}
 	qemu=(qemu-system-x86_64 -accel "$accel" -m 1G -smp 2 -cpu "$cpu"
 	      -display none -monitor none -no-reboot
 	      -kernel "$kernel" -initrd "$initrd"
