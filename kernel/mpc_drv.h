@@ -356,8 +356,8 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages);
 void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
 int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
-void mpc_mmu_as_disable(struct mpc_device *mdev);
-int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size);
+int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
+int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
 
 /* mpc_perfcnt.c */
 int mpc_perfcnt_init(struct mpc_device *mdev);

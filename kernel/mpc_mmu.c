@@ -432,17 +432,34 @@ static bool mpc_has_transcfg(struct mpc_device *mdev)
 	return mdev->features.product->nr_sets > 1;
 }
 
+/*
+ * Lock the whole address space and FLUSH_MEM it: outstanding GPU writes and
+ * dirty L2 lines reach memory and the MMU drops every cached translation
+ * (AS_COMMAND_UPDATE is not documented to do either).
+ */
+static int mpc_mmu_flush_all(struct mpc_device *mdev)
+{
+	return mpc_mmu_flush(mdev, 0, BIT_ULL(MPC_PT_VA_BITS), AS_COMMAND_FLUSH_MEM);
+}
+
 /**
  * mpc_mmu_as_enable() - point the perfcnt address space at @vm's tables
  * @mdev: device, powered.
  * @vm: address space with a root table.
+ *
+ * Flushes first, as panfrost does: no translation the GPU cached from
+ * earlier tables (which may be freed by now) survives into @vm's.
  *
  * Return: 0 or -ETIMEDOUT.
  */
 int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
 {
 	const int as = MPC_PERFCNT_AS;
+	int ret;
 
+	ret = mpc_mmu_flush_all(mdev);
+	if (ret)
+		return ret;
 	gpu_write64(mdev, AS_TRANSTAB_LO(as), vm->transtab);
 	gpu_write64(mdev, AS_MEMATTR_LO(as), vm->memattr);
 	/* Bifrost and later can also walk AArch64 tables: ask for legacy */
@@ -454,14 +471,23 @@ int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
 /**
  * mpc_mmu_as_disable() - make the perfcnt address space translate nothing
  * @mdev: device, powered.
+ *
+ * Flushes first: once this returns 0 the GPU holds no dirty line and no
+ * translation of the old tables, so they and the pages they map may be
+ * freed. On an error it may still hold them: reset the GPU before freeing.
+ *
+ * Return: 0 or -ETIMEDOUT.
  */
-void mpc_mmu_as_disable(struct mpc_device *mdev)
+int mpc_mmu_as_disable(struct mpc_device *mdev)
 {
 	const int as = MPC_PERFCNT_AS;
+	int ret, ret2;
 
+	ret = mpc_mmu_flush_all(mdev);
 	gpu_write64(mdev, AS_TRANSTAB_LO(as), AS_TRANSTAB_ADRMODE_UNMAPPED);
 	gpu_write64(mdev, AS_MEMATTR_LO(as), 0);
-	mpc_as_command(mdev, AS_COMMAND_UPDATE);
+	ret2 = mpc_as_command(mdev, AS_COMMAND_UPDATE);
+	return ret ?: ret2;
 }
 
 /**
@@ -469,10 +495,14 @@ void mpc_mmu_as_disable(struct mpc_device *mdev)
  * @mdev: device, powered.
  * @va: start of the range.
  * @size: bytes, at least 1; the range ends at or below 2^48.
+ * @cmd: AS_COMMAND_FLUSH_PT (translations only) or AS_COMMAND_FLUSH_MEM
+ *	(outstanding writes and the L2 first, then the translations).
+ *
+ * The range is locked around the flush (LOCK, @cmd, UNLOCK).
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
+int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd)
 {
 	const int as = MPC_PERFCNT_AS;
 	/*
@@ -488,7 +518,7 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
 	ret = mpc_as_command(mdev, AS_COMMAND_LOCK);
 	if (ret)
 		return ret;
-	ret = mpc_as_command(mdev, AS_COMMAND_FLUSH_PT);
+	ret = mpc_as_command(mdev, cmd);
 	if (ret)
 		return ret;
 	return mpc_as_command(mdev, AS_COMMAND_UNLOCK);
@@ -502,7 +532,8 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
  * (mpc_mmu_pa_bits()).
  *
  * Return: 0, -EINVAL when the pgtable parameter asks for a writer this
- * kernel does not have, or an error from dma_set_mask_and_coherent().
+ * kernel does not have, -ETIMEDOUT when the address space does not answer,
+ * or an error from dma_set_mask_and_coherent().
  */
 int mpc_mmu_init(struct mpc_device *mdev)
 {
@@ -526,6 +557,5 @@ int mpc_mmu_init(struct mpc_device *mdev)
 	ret = dma_set_mask_and_coherent(mdev->dev, DMA_BIT_MASK(mpc_mmu_pa_bits(mdev)));
 	if (ret)
 		return ret;
-	mpc_mmu_as_disable(mdev);
-	return 0;
+	return mpc_mmu_as_disable(mdev);
 }

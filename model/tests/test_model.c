@@ -354,6 +354,102 @@ static void t_fault_unmapped(void)
 	      "a faulting sample completed");
 }
 
+/* One sample, cleaned: the dump is in memory */
+static void sample_and_clean(void)
+{
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_CLEAN_CACHES);
+	fire(MALI_MODEL_TIMER_CLEAN);
+}
+
+/* Lock the whole VA space, then @cmd, then unlock, as panfrost does. */
+static void flush_as(uint32_t cmd)
+{
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 47);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_LOCK);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), cmd);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UNLOCK);
+}
+
+/* New tables map DUMP_VA to a new page; returns that page. */
+static uint64_t remap(void)
+{
+	uint64_t root = ram_alloc(), pa = ram_alloc();
+
+	map_page(root, DUMP_VA, pa);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root | MALI_HW_TRANSTAB_ADRMODE_TABLE);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	return pa;
+}
+
+static void t_tlb_stale(void)
+{
+	uint64_t old, new;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	old = bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(ram_get32(old + 8) == 0xffff, "first dump missing");
+	memset(fh.ram + (old - RAM_BASE), 0, 4096);
+	/* UPDATE alone keeps the TLB: the old translation is used */
+	new = remap();
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "%u reports", fh.nr_reports);
+	CHECK(strstr(fh.last_report, "stale TLB entry: AS0 VA 0x1000000"),
+	      "report: %s", fh.last_report);
+	CHECK(ram_get32(old + 8) == 0, "written through the stale entry");
+	CHECK(ram_get32(new + 8) == 0, "written where the TLB did not point");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "the sample did not complete");
+}
+
+static void t_tlb_flushed(void)
+{
+	static const uint32_t cmds[] = {
+		MALI_HW_AS_COMMAND_FLUSH_MEM, MALI_HW_AS_COMMAND_FLUSH_PT,
+	};
+	uint64_t new;
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		CHECK(setup("g52", 0, 0) == 0, "setup");
+		bring_up(1, NULL);
+		sample_and_clean();
+		flush_as(cmds[k]);
+		new = remap();
+		sample_and_clean();
+		CHECK(fh.nr_reports == 0, "cmd %u: report: %s", cmds[k], fh.last_report);
+		CHECK(ram_get32(new + 8) == 0xffff, "cmd %u: new page not written", cmds[k]);
+	}
+	/* A flush of another region keeps the entry */
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	bring_up(1, NULL);
+	sample_and_clean();
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 0x40000000ULL | 14);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_FLUSH_MEM);
+	remap();
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "flush outside the region dropped the entry");
+}
+
+static void t_flush_mem_writes_back(void)
+{
+	uint64_t pa;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	pa = bring_up(1, NULL);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(ram_get32(pa + 8) == 0, "in memory before any flush");
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_PT);
+	CHECK(ram_get32(pa + 8) == 0, "FLUSH_PT wrote the L2 back");
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_MEM);
+	CHECK(ram_get32(pa + 8) == 0xffff, "FLUSH_MEM did not write the L2 back");
+	CHECK(!(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_CLEAN_CACHES_COMPLETED),
+	      "FLUSH_MEM raised CLEAN_CACHES_COMPLETED");
+}
+
 static void t_text(void)
 {
 	static const char * const bad_load[] = { "busy=101", "busy=", "busy=-1", "fast" };
@@ -403,6 +499,9 @@ static const struct {
 	{ "model: soft reset, IRQ RAWSTAT/MASK/STATUS/CLEAR and the line", t_irq_reset },
 	{ "model: sample lands in L2, clean writes it through the tables", t_sample_clean },
 	{ "model: unmapped dump page is a write translation fault", t_fault_unmapped },
+	{ "model: UPDATE keeps the TLB: a stale translation is reported, not written", t_tlb_stale },
+	{ "model: FLUSH_MEM/FLUSH_PT of the LOCKADDR region drop the TLB entries", t_tlb_flushed },
+	{ "model: FLUSH_MEM writes the L2 back, FLUSH_PT does not", t_flush_mem_writes_back },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

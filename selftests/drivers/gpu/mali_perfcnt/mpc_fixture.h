@@ -160,8 +160,29 @@ FIXTURE_SETUP(mpc)
 	mpc_fixture_load(_metadata, self, variant, NULL);
 }
 
+/*
+ * Driver errors the GPU model reported since the module was loaded
+ * (debugfs sim_reports), or -1 when the file cannot be read (the module was
+ * unloaded by the test).
+ */
+static inline long long mpc_sim_reports(FIXTURE_DATA(mpc) *self)
+{
+	char val[32];
+
+	if (!self->dbg[0] || mpc_dbg_read(self->dbg, "sim_reports", val, sizeof(val)) <= 0)
+		return -1;
+	return strtoll(val, NULL, 10);
+}
+
 FIXTURE_TEARDOWN(mpc)
 {
+	long long reports = mpc_sim_reports(self);
+
+	/* Whatever the test checked, the GPU model saw no driver error */
+	EXPECT_GE(0, reports) {
+		TH_LOG("the GPU model reported %lld driver error(s): see dmesg",
+		       reports);
+	}
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->buf);

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -485,6 +486,38 @@ TEST_F(mpc, unmapped_buffer_recovers_on_reenable)
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	DUMP_OK(self, NULL, NULL);
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+/*
+ * Sessions back to back at the same GPU address, within the autosuspend
+ * delay, so no reset comes between them: the GPU's TLB still holds the
+ * previous session's translation, to pages the driver has freed, unless
+ * the driver flushed the address space before disabling it and before
+ * programming it again. The model then reports the write (sim_reports)
+ * and drops it, so the new buffer stays zero. Each session runs on another
+ * CPU, so the page allocator does not hand the freed page straight back
+ * (the stale translation would then happen to be right).
+ */
+TEST_F(mpc, reenable_same_va_flushes_tlb)
+{
+	long nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int k;
+	cpu_set_t set;
+
+	if (nr_cpus < 2)
+		SKIP(return, "needs two CPUs to get new pages for each session");
+	for (k = 0; k < 4; k++) {
+		CPU_ZERO(&set);
+		CPU_SET(k % 2, &set);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+		ASSERT_EQ(0, mpc_enable_all(self->fd));
+		DUMP_OK(self, NULL, NULL);
+		EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]) {
+			TH_LOG("session %u: the dump did not reach the buffer", k);
+		}
+		ASSERT_EQ(0, mpc_disable(self->fd));
+	}
+	EXPECT_EQ(0, mpc_sim_reports(self));
 }
 
 TEST_F(mpc, perfcnt_va_moves_buffer)
