@@ -327,6 +327,7 @@ void mpc_track_free(struct mpc_device *mdev, size_t bytes);
 /* mpc_layout.c: pure functions, no hardware access */
 const struct mpc_product *mpc_product_lookup(u32 gpu_id);
 bool mpc_has_hw_issue_8186(u32 gpu_id);
+bool mpc_gpu_has_transcfg(u32 gpu_id);
 int mpc_layout_compute(struct mpc_layout *layout, bool v4, u64 shader_present,
 		       u64 l2_present, u32 mem_features);
 int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,

@@ -429,7 +429,7 @@ static int mpc_as_command(struct mpc_device *mdev, u32 cmd)
 
 static bool mpc_has_transcfg(struct mpc_device *mdev)
 {
-	return mdev->features.product->nr_sets > 1;
+	return mpc_gpu_has_transcfg(mdev->features.gpu_id);
 }
 
 /*
@@ -475,6 +475,8 @@ int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
  * Flushes first: once this returns 0 the GPU holds no dirty line and no
  * translation of the old tables, so they and the pages they map may be
  * freed. On an error it may still hold them: reset the GPU before freeing.
+ * "Unmapped" is TRANSTAB ADRMODE 0 in the legacy format (1 is reserved)
+ * and, from Bifrost on, TRANSCFG ADRMODE UNMAPPED.
  *
  * Return: 0 or -ETIMEDOUT.
  */
@@ -486,6 +488,8 @@ int mpc_mmu_as_disable(struct mpc_device *mdev)
 	ret = mpc_mmu_flush_all(mdev);
 	gpu_write64(mdev, AS_TRANSTAB_LO(as), AS_TRANSTAB_ADRMODE_UNMAPPED);
 	gpu_write64(mdev, AS_MEMATTR_LO(as), 0);
+	if (mpc_has_transcfg(mdev))
+		gpu_write64(mdev, AS_TRANSCFG_LO(as), AS_TRANSCFG_ADRMODE_UNMAPPED);
 	ret2 = mpc_as_command(mdev, AS_COMMAND_UPDATE);
 	return ret ?: ret2;
 }

@@ -803,6 +803,43 @@ static void mm_lock_region(const struct mm_as *as, uint64_t *base, uint64_t *siz
 	*base = log2 >= 64 ? 0 : as->lockaddr & ~(*size - 1) & MM_PAGE_MASK;
 }
 
+/*
+ * A reserved address mode was latched: what the MMU then does is undefined
+ * (the legacy TRANSTAB format's UNMAPPED is 0, not 1, which is TRANSCFG's
+ * UNMAPPED). Report it; a sample through it faults.
+ */
+static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
+{
+	unsigned int asn = as - m->as;
+	uint64_t cfg = as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK;
+	char msg[MM_MSG];
+
+	if (m->prod->has_transcfg) {
+		switch (cfg) {
+		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
+			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_UNMAPPED:
+		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K:
+			return;
+		default:
+			snprintf(msg, sizeof(msg),
+				 "AS%u: TRANSCFG ADRMODE %llu is reserved", asn,
+				 (unsigned long long)cfg);
+			mm_report(m, msg);
+			return;
+		}
+	}
+	if ((as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) ==
+	    MALI_HW_TRANSTAB_ADRMODE_RESERVED) {
+		snprintf(msg, sizeof(msg),
+			 "AS%u: TRANSTAB ADRMODE 1 is reserved (UNMAPPED is 0)%s", asn,
+			 m->prod->has_transcfg ? ", with TRANSCFG LEGACY" : "");
+		mm_report(m, msg);
+	}
+}
+
 static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
 {
 	uint64_t base, size;
@@ -813,6 +850,7 @@ static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
 		/* Broadcasts the configuration; the TLB is kept */
 		as->live_transtab = as->transtab;
 		as->live_transcfg = as->transcfg;
+		mm_check_modes(m, as);
 		break;
 	case MALI_HW_AS_COMMAND_LOCK:
 		as->locked = true;

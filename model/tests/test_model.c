@@ -450,6 +450,33 @@ static void t_flush_mem_writes_back(void)
 	      "FLUSH_MEM raised CLEAN_CACHES_COMPLETED");
 }
 
+static void t_reserved_modes(void)
+{
+	CHECK(setup("t860", 0, 0) == 0, "setup");
+	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_UNMAPPED);
+	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 0, "UNMAPPED (0) reported: %s", fh.last_report);
+	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
+	CHECK(fh.nr_reports == 0, "reported before UPDATE");
+	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "AS1: TRANSTAB ADRMODE 1 is reserved"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+
+	/* Bifrost: TRANSCFG UNMAPPED makes TRANSTAB irrelevant */
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_UNMAPPED);
+	wr64(as_reg(0, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
+	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 0, "reported under TRANSCFG UNMAPPED: %s", fh.last_report);
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_LEGACY);
+	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 1, "TRANSTAB 1 under TRANSCFG LEGACY not reported");
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), 3);
+	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 2 && strstr(fh.last_report, "TRANSCFG ADRMODE 3 is reserved"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
 static void t_text(void)
 {
 	static const char * const bad_load[] = { "busy=101", "busy=", "busy=-1", "fast" };
@@ -502,6 +529,7 @@ static const struct {
 	{ "model: UPDATE keeps the TLB: a stale translation is reported, not written", t_tlb_stale },
 	{ "model: FLUSH_MEM/FLUSH_PT of the LOCKADDR region drop the TLB entries", t_tlb_flushed },
 	{ "model: FLUSH_MEM writes the L2 back, FLUSH_PT does not", t_flush_mem_writes_back },
+	{ "model: reserved TRANSTAB/TRANSCFG modes are reported at UPDATE", t_reserved_modes },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

@@ -520,6 +520,25 @@ TEST_F(mpc, reenable_same_va_flushes_tlb)
 	EXPECT_EQ(0, mpc_sim_reports(self));
 }
 
+/*
+ * The address space is left "unmapped" at probe and after every disable.
+ * In the legacy TRANSTAB format that is ADRMODE 0 (1 is reserved, its
+ * effect undefined); on Bifrost and later TRANSCFG says UNMAPPED (1). The
+ * model reports a reserved mode when AS_COMMAND_UPDATE latches it.
+ */
+TEST_F(mpc, as_disable_uses_unmapped_encodings)
+{
+	EXPECT_EQ(0, mpc_sim_reports(self)) {
+		TH_LOG("the probe left the address space in a reserved mode");
+	}
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	EXPECT_EQ(0, mpc_sim_reports(self)) {
+		TH_LOG("disable left the address space in a reserved mode");
+	}
+}
+
 TEST_F(mpc, perfcnt_va_moves_buffer)
 {
 	static const char * const vas[] = { "0x40000000", "0x7ffffff000" };
