@@ -47,6 +47,14 @@ static unsigned int mpc_sim_mhz;
 module_param_named(sim_mhz, mpc_sim_mhz, uint, 0444);
 MODULE_PARM_DESC(sim_mhz, "Modelled clock of the simulated GPU in MHz (0: product default)");
 
+static unsigned int mpc_sim_va_bits;
+module_param_named(sim_va_bits, mpc_sim_va_bits, uint, 0444);
+MODULE_PARM_DESC(sim_va_bits, "MMU_FEATURES VA bits of the simulated GPU, 32..48 (0: product default)");
+
+static unsigned int mpc_sim_pa_bits;
+module_param_named(sim_pa_bits, mpc_sim_pa_bits, uint, 0444);
+MODULE_PARM_DESC(sim_pa_bits, "MMU_FEATURES PA bits of the simulated GPU, 32..48 (0: product default)");
+
 /* The simulated GPU and its platform device, when sim= is set. */
 static struct mpc_sim *mpc_sim_instance;
 static struct platform_device *mpc_sim_pdev;
@@ -386,7 +394,8 @@ static int mpc_sim_start(void)
 	int ret;
 
 	ret = mpc_sim_create(mpc_sim_product, mpc_sim_cores, mpc_sim_l2,
-			     mpc_sim_mhz, &mpc_sim_instance);
+			     mpc_sim_mhz, mpc_sim_va_bits, mpc_sim_pa_bits,
+			     &mpc_sim_instance);
 	if (ret)
 		return ret;
 

@@ -349,6 +349,7 @@ void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 int mpc_mmu_init(struct mpc_device *mdev);
 const char *mpc_vm_backend_name(struct mpc_device *mdev);
 u32 mpc_mmu_pa_bits(struct mpc_device *mdev);
+u32 mpc_mmu_va_bits(struct mpc_device *mdev);
 int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
 int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
 int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
@@ -385,7 +386,7 @@ char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 
 /* sim/mpc_sim.c: the simulated GPU */
 int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
-		   struct mpc_sim **out);
+		   u32 va_bits, u32 pa_bits, struct mpc_sim **out);
 void mpc_sim_destroy(struct mpc_sim *sim);
 const struct mpc_io *mpc_sim_io(void);
 int mpc_sim_irq(struct mpc_sim *sim, const char *name);

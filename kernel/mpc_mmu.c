@@ -300,6 +300,24 @@ u32 mpc_mmu_pa_bits(struct mpc_device *mdev)
 }
 
 /**
+ * mpc_mmu_va_bits() - width of the GPU virtual addresses the MMU translates
+ * @mdev: device whose features were read.
+ *
+ * What MMU_FEATURES reports, e.g. 33 on a Mali-G31 and 35 on a G52 of
+ * RK356x or MediaTek boards, at most the 48 bits the four-level tables
+ * resolve (48 when the register reports nothing). A VA at or above it makes
+ * the GPU raise an address size fault, so the dump buffer goes below it.
+ *
+ * Return: bits.
+ */
+u32 mpc_mmu_va_bits(struct mpc_device *mdev)
+{
+	u32 va_bits = MMU_FEATURES_VA_BITS(mdev->features.mmu_features);
+
+	return min_t(u32, va_bits ?: MPC_PT_VA_BITS, MPC_PT_VA_BITS);
+}
+
+/**
  * mpc_vm_init() - create empty translation tables
  * @mdev: device.
  * @vm: address space to set up.
@@ -336,13 +354,17 @@ void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
  * @va: first GPU virtual address.
  * @size: bytes.
  *
- * Return: 0, or -EINVAL when @va is not page aligned, @size is 0 or the
- * range does not end at or below 2^48.
+ * Return: 0, or -EINVAL when @va is 0 or not page aligned, @size is 0 or
+ * the range does not end at or below 2^mpc_mmu_va_bits().
  */
 int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size)
 {
-	const u64 limit = BIT_ULL(MPC_PT_VA_BITS);
+	const u32 va_bits = mpc_mmu_va_bits(mdev);
+	const u64 limit = BIT_ULL(va_bits);
 
+	/* As kbase: a dump buffer at GPU address 0 is refused */
+	if (!va)
+		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0");
 	if (!IS_ALIGNED(va, PAGE_SIZE))
 		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0x%llx not page aligned", va);
 	if (!size)
@@ -350,8 +372,8 @@ int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size)
 	/* Written so that it cannot overflow, unlike va + size > limit */
 	if (size > limit || va > limit - size)
 		return MPC_REJECT(mdev, -EINVAL,
-				  "GPU VA range 0x%llx + 0x%llx beyond %d bits",
-				  va, size, MPC_PT_VA_BITS);
+				  "GPU VA range 0x%llx + 0x%llx beyond the GPU's %u VA bits (MMU_FEATURES)",
+				  va, size, va_bits);
 	return 0;
 }
 
@@ -439,7 +461,7 @@ static bool mpc_has_transcfg(struct mpc_device *mdev)
  */
 static int mpc_mmu_flush_all(struct mpc_device *mdev)
 {
-	return mpc_mmu_flush(mdev, 0, BIT_ULL(MPC_PT_VA_BITS), AS_COMMAND_FLUSH_MEM);
+	return mpc_mmu_flush(mdev, 0, BIT_ULL(mpc_mmu_va_bits(mdev)), AS_COMMAND_FLUSH_MEM);
 }
 
 /**
@@ -498,7 +520,7 @@ int mpc_mmu_as_disable(struct mpc_device *mdev)
  * mpc_mmu_flush() - drop cached translations of a VA range
  * @mdev: device, powered.
  * @va: start of the range.
- * @size: bytes, at least 1; the range ends at or below 2^48.
+ * @size: bytes, at least 1; the range ends at or below 2^mpc_mmu_va_bits().
  * @cmd: AS_COMMAND_FLUSH_PT (translations only) or AS_COMMAND_FLUSH_MEM
  *	(outstanding writes and the L2 first, then the translations).
  *

@@ -372,6 +372,11 @@ static unsigned int mm_va_bits(const struct mali_model *m)
 	return m->mmu_features & 0xff;
 }
 
+static unsigned int mm_pa_bits(const struct mali_model *m)
+{
+	return (m->mmu_features >> 8) & 0xff;
+}
+
 static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 {
 	uint8_t b[8];
@@ -399,6 +404,7 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		uint64_t type, size;
 
 		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
+			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
 			fault->bus_error = true;
 			return -1;
 		}
@@ -417,6 +423,11 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		}
 		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
 		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
+		/* An output address wider than MMU_FEATURES says the bus has */
+		if (*pa >> mm_pa_bits(m)) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
+			return -1;
+		}
 		return 0;
 	}
 	return -1;
@@ -470,8 +481,13 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 
 	fault->bus_error = false;
 	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
-	if (asn >= MM_NR_AS || va >= MALI_HW_BIT64(mm_va_bits(m)))
+	if (asn >= MM_NR_AS)
 		return -1;
+	/* An input address wider than MMU_FEATURES says the MMU translates */
+	if (va >> mm_va_bits(m)) {
+		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+		return -1;
+	}
 	as = &m->as[asn];
 	if (m->prod->has_transcfg &&
 	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=

@@ -477,6 +477,46 @@ static void t_reserved_modes(void)
 	      "%u reports: %s", fh.nr_reports, fh.last_report);
 }
 
+static void t_address_size_fault(void)
+{
+	uint64_t root;
+	uint32_t st;
+
+	CHECK(setup("g31", 0, 0) == 0, "setup");
+	CHECK(rd(MALI_HW_MMU_FEATURES) == 0x2821, "G31 MMU_FEATURES 0x%x",
+	      rd(MALI_HW_MMU_FEATURES));
+	bring_up(1, &root);
+	map_page(root, 1ULL << 33, ram_alloc());
+	wr64(MALI_HW_PRFCNT_BASE_LO, 1ULL << 33);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(st == (MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0) | MALI_HW_ACCESS_WRITE << 8),
+	      "AS_FAULTSTATUS 0x%x", st);
+	CHECK(rd(MALI_HW_MMU_IRQ_RAWSTAT) == MALI_HW_MMU_IRQ_PAGE_FAULT(AS), "no page fault");
+	/* the last page below 2^33 translates */
+	CHECK(setup("g31", 0, 0) == 0, "setup");
+	bring_up(1, &root);
+	map_page(root, (1ULL << 33) - 4096, ram_alloc());
+	wr64(MALI_HW_PRFCNT_BASE_LO, (1ULL << 33) - 4096);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "last page below the VA width faulted");
+	/* a configured width */
+	{
+		struct mali_model_config cfg = { .product = "g52", .va_bits = 40, .pa_bits = 36 };
+		char err[128];
+
+		CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == 0, "%s", err);
+		CHECK(rd(MALI_HW_MMU_FEATURES) == 0x2428, "MMU_FEATURES 0x%x",
+		      rd(MALI_HW_MMU_FEATURES));
+		cfg.va_bits = 49;
+		CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1,
+		      "49 VA bits accepted");
+	}
+}
+
 static void t_text(void)
 {
 	static const char * const bad_load[] = { "busy=101", "busy=", "busy=-1", "fast" };
@@ -530,6 +570,7 @@ static const struct {
 	{ "model: FLUSH_MEM/FLUSH_PT of the LOCKADDR region drop the TLB entries", t_tlb_flushed },
 	{ "model: FLUSH_MEM writes the L2 back, FLUSH_PT does not", t_flush_mem_writes_back },
 	{ "model: reserved TRANSTAB/TRANSCFG modes are reported at UPDATE", t_reserved_modes },
+	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

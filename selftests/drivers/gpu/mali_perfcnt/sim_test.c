@@ -539,12 +539,15 @@ TEST_F(mpc, as_disable_uses_unmapped_encodings)
 	}
 }
 
+/* Low, and the last page below the GPU's VA width (MMU_FEATURES). */
 TEST_F(mpc, perfcnt_va_moves_buffer)
 {
-	static const char * const vas[] = { "0x40000000", "0x7ffffff000" };
+	char vas[2][32], val[64];
 	unsigned int k;
-	char val[64];
 
+	snprintf(vas[0], sizeof(vas[0]), "0x40000000");
+	snprintf(vas[1], sizeof(vas[1]), "0x%llx",
+		 (1ULL << mpc_va_bits(variant)) - 0x1000);
 	for (k = 0; k < ARRAY_SIZE(vas); k++) {
 		ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", vas[k]));
 		ASSERT_LT(0, mpc_dbg_read(self->dbg, "perfcnt_va", val,
@@ -561,21 +564,23 @@ TEST_F(mpc, perfcnt_va_moves_buffer)
 
 /*
  * At a GPU address whose translation uses other tables than the default's
- * at every level (index 1 at each of the four), the dumps hold the counts
- * of their own interval: the simulator found the buffer by walking the
- * new tables, not at a stale or identity-mapped place.
+ * at every level (index 1 at each of the four, or of the three below level
+ * 0 when the GPU has fewer than 40 VA bits), the dumps hold the counts of
+ * their own interval: the simulator found the buffer by walking the new
+ * tables, not at a stale or identity-mapped place.
  */
 TEST_F(mpc, perfcnt_va_moved_buffer_counts_load)
 {
+	const char *va = mpc_va_bits(variant) >= 40 ? "0x8040201000" : "0x40201000";
 	double r;
 
-	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "0x8040201000"));
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", va));
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	ASSERT_EQ(0, measure_load(self, variant, 50, 300, &r));
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 	EXPECT_TRUE(r >= 0.475 && r <= 0.525) {
-		TH_LOG("GPU_ACTIVE ratio %.4f at busy=50 with the buffer at 0x8040201000",
-		       r);
+		TH_LOG("GPU_ACTIVE ratio %.4f at busy=50 with the buffer at %s",
+		       r, va);
 	}
 }
 
