@@ -29,6 +29,8 @@
 #define MM_SAMPLE_LATENCY_NS	(20 * MM_NS_PER_US)
 #define MM_CLEAN_LATENCY_NS	(10 * MM_NS_PER_US)
 #define MM_RESET_LATENCY_NS	(50 * MM_NS_PER_US)
+#define MM_POWER_LATENCY_NS	(200 * MM_NS_PER_US)
+#define MM_AS_LATENCY_NS	(5 * MM_NS_PER_US)
 #define MM_MAX_DELAY_MS		5000
 #define MM_MAX_MHZ		5000
 /* The hardware ignores the low bits of PRFCNT_BASE */
@@ -41,6 +43,18 @@
 #define MM_MAX_DUMP_PAGES	(MM_MAX_DUMP / MALI_HW_PAGE_SIZE + 2)
 #define MM_PAGE_MASK		(~(MALI_HW_PAGE_SIZE - 1))
 #define MM_MSG			160
+/* Translations each address space's TLB holds (4 KiB pages) */
+#define MM_TLB_ENTRIES		16
+/* l2_pa of a page the model must not write (a stale translation) */
+#define MM_PA_NONE		(~0ULL)
+
+/* Power domains */
+enum mm_pwr {
+	MM_PWR_SHADER,
+	MM_PWR_TILER,
+	MM_PWR_L2,
+	MM_NR_PWR,
+};
 
 enum mm_fault {
 	MM_FAULT_NONE,
@@ -60,6 +74,18 @@ static const char * const mm_fault_names[MM_NR_FAULTS] = {
 };
 
 /**
+ * struct mm_tlb_entry - one cached translation
+ * @va: page-aligned GPU virtual address.
+ * @pa: page-aligned physical address it translated to.
+ * @valid: the entry holds a translation.
+ */
+struct mm_tlb_entry {
+	uint64_t va;
+	uint64_t pa;
+	bool valid;
+};
+
+/**
  * struct mm_as - one address space of the MMU
  * @transtab: AS_TRANSTAB as written.
  * @memattr: AS_MEMATTR as written.
@@ -69,6 +95,15 @@ static const char * const mm_fault_names[MM_NR_FAULTS] = {
  * @live_transcfg: AS_TRANSCFG latched by AS_COMMAND_UPDATE.
  * @faultstatus: AS_FAULTSTATUS.
  * @faultaddress: AS_FAULTADDRESS.
+ * @active: AS_STATUS ACTIVE: a command runs (until MALI_MODEL_TIMER_AS).
+ * @locked: a LOCK is in force (until UNLOCK).
+ * @lock_base: start of the locked region.
+ * @lock_size: bytes of the locked region.
+ * @tlb: cached translations. As on hardware, AS_COMMAND_UPDATE does not
+ *	drop them (it only broadcasts TRANSTAB/MEMATTR/TRANSCFG); UNLOCK,
+ *	FLUSH_PT and FLUSH_MEM drop those in the LOCKADDR region, a reset
+ *	drops all.
+ * @tlb_next: entry the next miss replaces (round robin).
  */
 struct mm_as {
 	uint64_t transtab;
@@ -79,6 +114,12 @@ struct mm_as {
 	uint64_t live_transcfg;
 	uint32_t faultstatus;
 	uint64_t faultaddress;
+	bool active;
+	bool locked;
+	uint64_t lock_base;
+	uint64_t lock_size;
+	struct mm_tlb_entry tlb[MM_TLB_ENTRIES];
+	unsigned int tlb_next;
 };
 
 /**
@@ -107,6 +148,10 @@ struct mm_as {
  * @shader_ready: SHADER_READY.
  * @tiler_ready: TILER_READY.
  * @l2_ready: L2_READY.
+ * @pwr_on: per &enum mm_pwr, cores that become ready when the power
+ *	transition in progress completes (MALI_MODEL_TIMER_POWER).
+ * @pwr_off: per &enum mm_pwr, cores that stop being ready then. PWRTRANS
+ *	reads @pwr_on | @pwr_off.
  * @prfcnt_base: PRFCNT_BASE.
  * @prfcnt_config: PRFCNT_CONFIG.
  * @en_jm: PRFCNT_JM_EN.
@@ -165,6 +210,8 @@ struct mali_model {
 	uint64_t shader_ready;
 	uint64_t tiler_ready;
 	uint64_t l2_ready;
+	uint64_t pwr_on[MM_NR_PWR];
+	uint64_t pwr_off[MM_NR_PWR];
 	uint64_t prfcnt_base;
 	uint32_t prfcnt_config;
 	uint32_t en_jm;
@@ -343,6 +390,11 @@ static unsigned int mm_va_bits(const struct mali_model *m)
 	return m->mmu_features & 0xff;
 }
 
+static unsigned int mm_pa_bits(const struct mali_model *m)
+{
+	return (m->mmu_features >> 8) & 0xff;
+}
+
 static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 {
 	uint8_t b[8];
@@ -356,40 +408,21 @@ static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 	return 0;
 }
 
-/* Walk the live tables of @asn for a write to @va, as the GPU's MMU does. */
-static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
-			uint64_t *pa, struct mm_xlate_fault *fault)
+/* Walk the live tables of @as for a write to @va (TABLE mode). */
+static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
+		   uint64_t *pa, struct mm_xlate_fault *fault)
 {
-	struct mm_as *as;
 	uint64_t table, desc;
 	unsigned int lvl;
 
 	fault->bus_error = false;
 	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
-	if (asn >= MM_NR_AS || va >= MALI_HW_BIT64(mm_va_bits(m)))
-		return -1;
-	as = &m->as[asn];
-	if (m->prod->has_transcfg &&
-	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=
-	    MALI_HW_TRANSCFG_ADRMODE_LEGACY)
-		return -1;
-
-	switch (as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) {
-	case MALI_HW_TRANSTAB_ADRMODE_IDENTITY:
-		*pa = va;
-		return 0;
-	case MALI_HW_TRANSTAB_ADRMODE_TABLE:
-		break;
-	default:
-		/* UNMAPPED, and the reserved encoding */
-		return -1;
-	}
-
 	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
 	for (lvl = 0; lvl < MALI_HW_PT_LEVELS; lvl++) {
 		uint64_t type, size;
 
 		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
+			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
 			fault->bus_error = true;
 			return -1;
 		}
@@ -408,9 +441,105 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 		}
 		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
 		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
+		/* An output address wider than MMU_FEATURES says the bus has */
+		if (*pa >> mm_pa_bits(m)) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
+			return -1;
+		}
 		return 0;
 	}
 	return -1;
+}
+
+static struct mm_tlb_entry *mm_tlb_find(struct mm_as *as, uint64_t va)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_TLB_ENTRIES; i++)
+		if (as->tlb[i].valid && as->tlb[i].va == va)
+			return &as->tlb[i];
+	return NULL;
+}
+
+static void mm_tlb_insert(struct mm_as *as, uint64_t va, uint64_t pa)
+{
+	struct mm_tlb_entry *e = &as->tlb[as->tlb_next];
+
+	as->tlb_next = (as->tlb_next + 1) % MM_TLB_ENTRIES;
+	e->va = va;
+	e->pa = pa;
+	e->valid = true;
+}
+
+/* Drop the cached translations of [@base, @base + @size). */
+static void mm_tlb_flush(struct mm_as *as, uint64_t base, uint64_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_TLB_ENTRIES; i++)
+		if (as->tlb[i].va >= base && as->tlb[i].va - base < size)
+			as->tlb[i].valid = false;
+}
+
+/*
+ * Translate the page at @va of address space @asn for a write, as the GPU's
+ * MMU does: from the TLB, else by walking the live tables (and caching the
+ * result). *@pa is MM_PA_NONE when the TLB gave a translation the tables no
+ * longer have: the model reports it and does not write there (on a board
+ * the GPU would write into memory the driver may have freed).
+ * Return: 0, or -1 for an MMU fault described in @fault.
+ */
+static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
+			uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	struct mm_tlb_entry *hit;
+	struct mm_as *as;
+	char msg[MM_MSG];
+	uint64_t now_pa;
+
+	fault->bus_error = false;
+	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	if (asn >= MM_NR_AS)
+		return -1;
+	/* An input address wider than MMU_FEATURES says the MMU translates */
+	if (va >> mm_va_bits(m)) {
+		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+		return -1;
+	}
+	as = &m->as[asn];
+	if (m->prod->has_transcfg &&
+	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=
+	    MALI_HW_TRANSCFG_ADRMODE_LEGACY)
+		return -1;
+
+	switch (as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) {
+	case MALI_HW_TRANSTAB_ADRMODE_IDENTITY:
+		*pa = va;
+		return 0;
+	case MALI_HW_TRANSTAB_ADRMODE_TABLE:
+		break;
+	default:
+		/* UNMAPPED, and the reserved encoding */
+		return -1;
+	}
+
+	hit = mm_tlb_find(as, va);
+	if (!hit) {
+		if (mm_walk(m, as, va, pa, fault))
+			return -1;
+		mm_tlb_insert(as, va, *pa);
+		return 0;
+	}
+	/* The cached translation is used; is it still what the tables say? */
+	*pa = hit->pa;
+	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+		snprintf(msg, sizeof(msg),
+			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
+			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
+		mm_report(m, msg);
+		*pa = MM_PA_NONE;
+	}
+	return 0;
 }
 
 static void mm_mmu_fault(struct mali_model *m, uint32_t asn, uint64_t va,
@@ -520,7 +649,7 @@ static int mm_do_sample(struct mali_model *m)
 			mm_mmu_fault(m, m->sample_as, va, &fault);
 			return -1;
 		}
-		m->l2_pa[i] = pa & MM_PAGE_MASK;
+		m->l2_pa[i] = pa == MM_PA_NONE ? pa : pa & MM_PAGE_MASK;
 	}
 	m->l2_base_off = off;
 	mm_stage_dump(m, m->latched_ts);
@@ -539,7 +668,11 @@ static void mm_l2_writeback(struct mali_model *m)
 
 		if (!(m->l2_dirty[g / 8] & (1U << (g % 8))))
 			continue;
-		pa = m->l2_pa[pos / MALI_HW_PAGE_SIZE] + pos % MALI_HW_PAGE_SIZE;
+		pa = m->l2_pa[pos / MALI_HW_PAGE_SIZE];
+		/* Reported when it was translated */
+		if (pa == MM_PA_NONE)
+			continue;
+		pa += pos % MALI_HW_PAGE_SIZE;
 		if (m->ops->mem_write(m->host, pa, m->l2_data + g * MM_L2_GRANULE,
 				      MM_L2_GRANULE)) {
 			snprintf(msg, sizeof(msg),
@@ -603,6 +736,8 @@ static void mm_reset_state(struct mali_model *m)
 	m->shader_ready = 0;
 	m->tiler_ready = 0;
 	m->l2_ready = 0;
+	memset(m->pwr_on, 0, sizeof(m->pwr_on));
+	memset(m->pwr_off, 0, sizeof(m->pwr_off));
 	m->prfcnt_base = 0;
 	m->prfcnt_config = 0;
 	m->en_jm = 0;
@@ -693,6 +828,101 @@ static void mm_command(struct mali_model *m, uint32_t cmd)
 
 /* ---- register file -------------------------------------------------------- */
 
+/* The region AS_LOCKADDR names: 2^(width + 1) bytes, naturally aligned. */
+static void mm_lock_region(const struct mm_as *as, uint64_t *base, uint64_t *size)
+{
+	unsigned int log2 = (as->lockaddr & MALI_HW_LOCKADDR_SIZE_MASK) + 1;
+
+	if (log2 < MALI_HW_LOCKADDR_MIN_LOG2)
+		log2 = MALI_HW_LOCKADDR_MIN_LOG2;
+	*size = log2 >= 64 ? ~0ULL : MALI_HW_BIT64(log2);
+	*base = log2 >= 64 ? 0 : as->lockaddr & ~(*size - 1) & MM_PAGE_MASK;
+}
+
+/*
+ * A reserved address mode was latched: what the MMU then does is undefined
+ * (the legacy TRANSTAB format's UNMAPPED is 0, not 1, which is TRANSCFG's
+ * UNMAPPED). Report it; a sample through it faults.
+ */
+static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
+{
+	unsigned int asn = as - m->as;
+	uint64_t cfg = as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK;
+	char msg[MM_MSG];
+
+	if (m->prod->has_transcfg) {
+		switch (cfg) {
+		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
+			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_UNMAPPED:
+		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K:
+			return;
+		default:
+			snprintf(msg, sizeof(msg),
+				 "AS%u: TRANSCFG ADRMODE %llu is reserved", asn,
+				 (unsigned long long)cfg);
+			mm_report(m, msg);
+			return;
+		}
+	}
+	if ((as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) ==
+	    MALI_HW_TRANSTAB_ADRMODE_RESERVED) {
+		snprintf(msg, sizeof(msg),
+			 "AS%u: TRANSTAB ADRMODE 1 is reserved (UNMAPPED is 0)%s", asn,
+			 m->prod->has_transcfg ? ", with TRANSCFG LEGACY" : "");
+		mm_report(m, msg);
+	}
+}
+
+static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
+{
+	uint64_t base, size;
+	char msg[MM_MSG];
+
+	if (cmd == MALI_HW_AS_COMMAND_NOP)
+		return;
+	/* A driver polls AS_STATUS until ACTIVE clears before each command */
+	if (as->active) {
+		snprintf(msg, sizeof(msg),
+			 "AS%u: AS_COMMAND %u written while AS_STATUS is ACTIVE",
+			 (unsigned int)(as - m->as), cmd);
+		mm_report(m, msg);
+	}
+	as->active = true;
+	mm_timer_arm(m, MALI_MODEL_TIMER_AS, MM_AS_LATENCY_NS);
+	mm_lock_region(as, &base, &size);
+	switch (cmd) {
+	case MALI_HW_AS_COMMAND_UPDATE:
+		/* Broadcasts the configuration; the TLB is kept */
+		as->live_transtab = as->transtab;
+		as->live_transcfg = as->transcfg;
+		mm_check_modes(m, as);
+		break;
+	case MALI_HW_AS_COMMAND_LOCK:
+		as->locked = true;
+		as->lock_base = base;
+		as->lock_size = size;
+		break;
+	case MALI_HW_AS_COMMAND_UNLOCK:
+		/* A flush of the region, then the lock is released */
+		mm_tlb_flush(as, base, size);
+		as->locked = false;
+		break;
+	case MALI_HW_AS_COMMAND_FLUSH_MEM:
+		/* Outstanding writes reach memory first: the L2 is written back */
+		mm_l2_writeback(m);
+		mm_tlb_flush(as, base, size);
+		break;
+	case MALI_HW_AS_COMMAND_FLUSH_PT:
+		mm_tlb_flush(as, base, size);
+		break;
+	default:
+		break;
+	}
+}
+
 /* The 64-bit AS register at @off (its LO or HI half), NULL for others. */
 static uint64_t *mm_as_reg64(struct mm_as *as, uint32_t off)
 {
@@ -737,7 +967,8 @@ static uint32_t mm_as_read(struct mali_model *m, uint32_t reg)
 		return 0;
 	if (off == MALI_HW_AS_FAULTSTATUS)
 		return as->faultstatus;
-	/* AS_STATUS reads 0: commands complete at once */
+	if (off == MALI_HW_AS_STATUS)
+		return as->active ? MALI_HW_AS_STATUS_ACTIVE : 0;
 	r = mm_as_reg64(as, off);
 	if (!r)
 		return 0;
@@ -754,11 +985,7 @@ static void mm_as_write(struct mali_model *m, uint32_t reg, uint32_t val)
 	if (!as)
 		return;
 	if (off == MALI_HW_AS_COMMAND) {
-		/* No TLB is modelled: LOCK, UNLOCK and the flushes are no-ops */
-		if (val == MALI_HW_AS_COMMAND_UPDATE) {
-			as->live_transtab = as->transtab;
-			as->live_transcfg = as->transcfg;
-		}
+		mm_as_command(m, as, val);
 		return;
 	}
 	r = mm_as_reg64(as, off);
@@ -796,7 +1023,13 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 	    mm_reg64(reg, MALI_HW_L2_PRESENT, m->l2_present, &v) ||
 	    mm_reg64(reg, MALI_HW_SHADER_READY, m->shader_ready, &v) ||
 	    mm_reg64(reg, MALI_HW_TILER_READY, m->tiler_ready, &v) ||
-	    mm_reg64(reg, MALI_HW_L2_READY, m->l2_ready, &v))
+	    mm_reg64(reg, MALI_HW_L2_READY, m->l2_ready, &v) ||
+	    mm_reg64(reg, MALI_HW_SHADER_PWRTRANS,
+		     m->pwr_on[MM_PWR_SHADER] | m->pwr_off[MM_PWR_SHADER], &v) ||
+	    mm_reg64(reg, MALI_HW_TILER_PWRTRANS,
+		     m->pwr_on[MM_PWR_TILER] | m->pwr_off[MM_PWR_TILER], &v) ||
+	    mm_reg64(reg, MALI_HW_L2_PWRTRANS,
+		     m->pwr_on[MM_PWR_L2] | m->pwr_off[MM_PWR_L2], &v))
 		return v;
 	if (mm_is_as_reg(reg))
 		return mm_as_read(m, reg);
@@ -864,17 +1097,84 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 	}
 }
 
-/* Power a domain up or down; the model is advanced first. */
-static void mm_power(struct mali_model *m, uint64_t *ready, uint64_t present,
-		     uint64_t mask, bool on)
+static uint64_t *mm_ready(struct mali_model *m, unsigned int d)
 {
+	return d == MM_PWR_SHADER ? &m->shader_ready :
+	       d == MM_PWR_TILER ? &m->tiler_ready : &m->l2_ready;
+}
+
+static uint64_t mm_present(const struct mali_model *m, unsigned int d)
+{
+	return d == MM_PWR_SHADER ? m->shader_present :
+	       d == MM_PWR_TILER ? 1 : m->l2_present;
+}
+
+/* Cores of domain @d that are powered or being powered (up or down). */
+static uint64_t mm_powered(struct mali_model *m, unsigned int d)
+{
+	return *mm_ready(m, d) | m->pwr_on[d];
+}
+
+/*
+ * Start powering cores of domain @d up or down: PWRTRANS is set now, READY
+ * changes when MALI_MODEL_TIMER_POWER fires, with POWER_CHANGED. Powering
+ * the L2 down while shader cores or the tiler are still powered (or still
+ * powering down) is reported: they need it.
+ */
+static void mm_power(struct mali_model *m, unsigned int d, uint64_t mask, bool on)
+{
+	char msg[MM_MSG];
+
+	mask &= mm_present(m, d);
+	if (on) {
+		m->pwr_on[d] |= mask & ~*mm_ready(m, d);
+		m->pwr_off[d] &= ~mask;
+	} else {
+		if (d == MM_PWR_L2 && (mask & mm_powered(m, d)) &&
+		    (mm_powered(m, MM_PWR_SHADER) || mm_powered(m, MM_PWR_TILER))) {
+			snprintf(msg, sizeof(msg),
+				 "L2 powered off while shader cores 0x%llx and tiler 0x%llx are on",
+				 (unsigned long long)mm_powered(m, MM_PWR_SHADER),
+				 (unsigned long long)mm_powered(m, MM_PWR_TILER));
+			mm_report(m, msg);
+		}
+		m->pwr_off[d] |= mask & mm_powered(m, d);
+		m->pwr_on[d] &= ~mask;
+	}
+	if (m->pwr_on[d] | m->pwr_off[d])
+		mm_timer_arm(m, MALI_MODEL_TIMER_POWER, MM_POWER_LATENCY_NS);
+}
+
+/* The power transitions in progress complete; the model is advanced first. */
+static void mm_power_done(struct mali_model *m)
+{
+	bool changed = false;
+	unsigned int d;
+
 	mm_advance(m, mm_now(m));
-	if (on)
-		*ready |= mask & present;
-	else
-		*ready &= ~mask;
-	m->gpu_irq_raw |= MALI_HW_GPU_IRQ_POWER_CHANGED_SINGLE |
-			  MALI_HW_GPU_IRQ_POWER_CHANGED_ALL;
+	for (d = 0; d < MM_NR_PWR; d++) {
+		uint64_t *ready = mm_ready(m, d);
+
+		if (!(m->pwr_on[d] | m->pwr_off[d]))
+			continue;
+		*ready = (*ready | m->pwr_on[d]) & ~m->pwr_off[d];
+		m->pwr_on[d] = 0;
+		m->pwr_off[d] = 0;
+		changed = true;
+	}
+	if (changed) {
+		m->gpu_irq_raw |= MALI_HW_GPU_IRQ_POWER_CHANGED_SINGLE |
+				  MALI_HW_GPU_IRQ_POWER_CHANGED_ALL;
+		mm_update_lines(m);
+	}
+}
+
+static void mm_as_done(struct mali_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_NR_AS; i++)
+		m->as[i].active = false;
 }
 
 static void mm_write_config(struct mali_model *m, uint32_t val)
@@ -902,20 +1202,18 @@ static bool mm_write_power(struct mali_model *m, uint32_t reg, uint32_t val)
 	switch (base) {
 	case MALI_HW_SHADER_PWRON:
 	case MALI_HW_SHADER_PWROFF:
-		mm_power(m, &m->shader_ready, m->shader_present, mask,
-			 base == MALI_HW_SHADER_PWRON);
+		mm_power(m, MM_PWR_SHADER, mask, base == MALI_HW_SHADER_PWRON);
 		return true;
 	case MALI_HW_TILER_PWRON:
 	case MALI_HW_TILER_PWROFF:
 		/* Only the LO half: there is one tiler */
 		if (reg & 4)
 			return false;
-		mm_power(m, &m->tiler_ready, 1, mask, base == MALI_HW_TILER_PWRON);
+		mm_power(m, MM_PWR_TILER, mask, base == MALI_HW_TILER_PWRON);
 		return true;
 	case MALI_HW_L2_PWRON:
 	case MALI_HW_L2_PWROFF:
-		mm_power(m, &m->l2_ready, m->l2_present, mask,
-			 base == MALI_HW_L2_PWRON);
+		mm_power(m, MM_PWR_L2, mask, base == MALI_HW_L2_PWRON);
 		return true;
 	default:
 		return false;
@@ -999,6 +1297,12 @@ void mali_model_timer(struct mali_model *m, unsigned int timer)
 		break;
 	case MALI_MODEL_TIMER_RESET:
 		mm_reset_done(m);
+		break;
+	case MALI_MODEL_TIMER_POWER:
+		mm_power_done(m);
+		break;
+	case MALI_MODEL_TIMER_AS:
+		mm_as_done(m);
 		break;
 	default:
 		break;
