@@ -11,13 +11,15 @@
 #                        fault injection) with KUnit; ends with "N passed, N failed"
 #   make demo            boot a VM with the simulator at 50% load, print counters
 #   make bench           userspace decode/derive benchmark
+#   make qemu            build (or find cached) qemu-system-aarch64 with the
+#                        emulated Mali GPU (scripts/qemu/build.sh)
 #   make deps            install the Debian packages the above need
 
 KREL	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KREL)/build
 PWD	:= $(shell pwd)
 
-.PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch
+.PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch qemu
 
 all: modules
 
@@ -47,6 +49,10 @@ check-debug:
 
 demo:
 	./scripts/demo.sh
+
+# qemu-system-aarch64 with the mali-gpu device (qemu/) and the model (model/).
+qemu:
+	./scripts/qemu/build.sh
 
 bench:
 	./scripts/deps.sh --host

@@ -140,7 +140,7 @@ fi
 log "== $KREL: build mali_perfcnt.ko, mali_perfcnt_kunit.ko (W=1, sparse)"
 kdir=$out/kmod
 mkdir -p "$kdir"
-tar -C "$MPC_ROOT" -cf - Kbuild Makefile kernel uapi | tar -C "$kdir" -xf -
+tar -C "$MPC_ROOT" -cf - Kbuild Makefile kernel model uapi | tar -C "$kdir" -xf -
 # shellcheck disable=SC2153 # KDIR is set by build.sh --env
 if ! make -C "$kdir" KDIR="$KDIR" W=1 C=2 -j2 >"$out/module-build.log" 2>&1 ||
    [ ! -f "$kdir/mali_perfcnt.ko" ] || [ ! -f "$kdir/mali_perfcnt_kunit.ko" ]; then

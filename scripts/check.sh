@@ -20,6 +20,15 @@
 # MPC_SELFTEST_ARGS passes harness options (e.g. "-v g52 -t
 # busy50_gpu_active_ratio"), MPC_VM_TIMEOUT bounds each boot in seconds
 # (default 720 on x86_64, 1200 on arm64).
+#
+# The qemu-gpu targets: on each arm64 kernel, the kernel's own panfrost.ko
+# on the emulated Mali GPU of the project's QEMU (scripts/qemu/build.sh,
+# built here when its cache is cold), one boot per product, one result line
+# "<release> qemu-gpu panfrost: N passed, ..." per kernel. MPC_QEMU_GPUS
+# ("g52 t720", "none") limits the products; MPC_QEMU_GPU_ONLY=1 runs only
+# these targets (no host tests, module builds or mali_perfcnt VMs). When
+# the tool is cross-built, its user/tests/e2e-panfrost.sh runs in the
+# guests of t720, g52 and g57 (MPC_QEMU_E2E="..." names others).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$MPC_ROOT" || exit 1
@@ -77,8 +86,9 @@ esac
 
 # 1. Userspace: build, host unit tests.
 have_user=0
-if [ -f user/Makefile ]; then
-	have_user=1
+gpu_only=${MPC_QEMU_GPU_ONLY:-0}
+[ -f user/Makefile ] && have_user=1
+if [ "$have_user" = 1 ] && [ "$gpu_only" != 1 ]; then
 	log "== host: make -C user"
 	if ! make -C user -j2 >"$out/user-build.log" 2>&1; then
 		fail_case host build/user "make -C user failed" "$out/user-build.log"
@@ -100,6 +110,18 @@ for t in scripts/tests/*_test.sh; do
 done
 echo "host: $(count host pass) passed, $(count host fail) failed," \
 	"$(count host skip) skipped"
+
+# 1b. The GPU model as plain userspace C (-Wall -Wextra -Werror), and its
+# host unit tests.
+log "== host: make -C model check"
+make -C model check >"$out/model-test.log" 2>&1
+rc=$?
+awk -v scope=host -v section=model-unit -v exit_rc=$rc \
+	-v faillog="$faillog" -f "$tap" "$out/model-test.log" >>"$res"
+grep -q '^ok \|^not ok ' "$out/model-test.log" ||
+	fail_case host build/model "make -C model check failed" "$out/model-test.log"
+echo "host: model: $(awk -F'\t' '$1 == "host" && $3 ~ /^model-unit/ && $2 == "pass" { n++ } END { print n + 0 }' "$res") passed," \
+	"$(awk -F'\t' '$1 == "host" && $3 ~ /^model-unit/ && $2 == "fail" { n++ } END { print n + 0 }' "$res") failed"
 
 # 2. The selftests (static binaries, run in the VMs) and, for arm64, the
 # tool, cross-built against the arm64 libdrm and libkmod (a warning fails).
@@ -144,6 +166,7 @@ done
 
 # 3. Each kernel: module build, VM run.
 for krel in $kernels; do
+	[ "$gpu_only" = 1 ] && break
 	t0=$(date +%s)
 	arch=$(mpc_arch "$krel")
 	kout=$out/$krel
@@ -223,6 +246,150 @@ for krel in $kernels; do
 	spent "$arch" "$t0"
 	echo "$krel: $(count "$krel" pass) passed, $(count "$krel" fail) failed," \
 		"$(count "$krel" skip) skipped (VM ${vm_secs}s, logs in ${kout#"$MPC_ROOT"/})"
+done
+
+# 4. qemu-gpu: the arm64 kernels' own panfrost.ko on the emulated Mali GPU
+# of our QEMU (scripts/qemu/build.sh, built when its cache is cold), one
+# boot per (kernel, product). Columns: product, the oldest kernel series
+# whose panfrost knows it, the product's GPU_ID, v4 layout, and the
+# device's options; the guest checks what they say
+# (/mpc/panfrost-expect). g31 and g52 have the narrow VA widths of real
+# RK356x/MediaTek integrations (MMU_FEATURES 0x2821/0x2823).
+qemu_gpus=(
+	"t720 6.1 0x07201000 1 shader-present=0x3 l2-slices=1 mhz=600 va-bits=48 pa-bits=40"
+	"t860 6.1 0x08602000 0 shader-present=0xf l2-slices=1 mhz=800 va-bits=48 pa-bits=40"
+	"g31 6.1 0x70930000 0 shader-present=0x3 l2-slices=1 mhz=650 va-bits=33 pa-bits=40"
+	"g52 6.1 0x72120000 0 shader-present=0xb l2-slices=2 mhz=800 va-bits=35 pa-bits=40"
+	"g72 6.1 0x62210030 0 shader-present=0x7 l2-slices=1 mhz=800 va-bits=48 pa-bits=40"
+	"g57 6.12 0x90930000 0 shader-present=0x1f l2-slices=1 mhz=950 va-bits=48 pa-bits=40"
+)
+# Boots with a fault of the model armed (mali-gpu.fault): product, fault;
+# panfrost_test then runs only its test fault_<fault>.
+qemu_faults=("g52 drop_irq")
+qemu_busy=50
+# The layouts the tool must get right: v4, sparse cores with two L2
+# slices, Valhall.
+qemu_e2e=${MPC_QEMU_E2E:-t720 g52 g57}
+a64_kernels=$(for krel in $kernels; do [ "$(mpc_arch "$krel")" = arm64 ] && echo "$krel"; done)
+[ "${MPC_QEMU_GPUS:-}" = none ] && a64_kernels=''
+qemu_bin=''
+if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
+	t0=$(date +%s)
+	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
+	if ! qemu_bin=$(scripts/qemu/build.sh 2>"$out/qemu-build.log" | tail -n 1) ||
+	   [ ! -x "$qemu_bin" ]; then
+		fail_case arm64 build/qemu "scripts/qemu/build.sh failed" "$out/qemu-build.log"
+		qemu_bin=''
+	fi
+	if [ -n "$qemu_bin" ]; then
+		# The board's GPU node and the device's options, no guest.
+		log "== arm64: scripts/qemu/device-test.sh"
+		scripts/qemu/device-test.sh "$qemu_bin" >"$out/qemu-device-test.log" 2>&1
+		rc=$?
+		awk -v scope="qemu-gpu device" -v section=device-test -v exit_rc=$rc \
+			-v faillog="$faillog" -f "$tap" "$out/qemu-device-test.log" >>"$res"
+		echo "qemu-gpu device: $(count "qemu-gpu device" pass) passed," \
+			"$(count "qemu-gpu device" fail) failed (scripts/qemu/device-test.sh)"
+	fi
+	spent arm64 "$t0"
+fi
+for krel in $a64_kernels; do
+	[ -n "$qemu_bin" ] || break
+	t0=$(date +%s)
+	scope="$krel qemu-gpu panfrost"
+	series=${krel%%.*}.$(echo "$krel" | cut -d. -f2 | cut -d- -f1)
+	done_gpus='' vm_secs=0
+	# Each run: name, fault (- for none), then a row of qemu_gpus.
+	runs=()
+	for row in "${qemu_gpus[@]}"; do
+		runs+=("${row%% *} - $row")
+	done
+	for f in "${qemu_faults[@]}"; do
+		for row in "${qemu_gpus[@]}"; do
+			[ "${row%% *}" = "${f%% *}" ] && runs+=("${f/ /-} ${f#* } $row")
+		done
+	done
+	for run in "${runs[@]}"; do
+		read -r name fault product since gpu_id v4 opts <<<"$run"
+		case " ${MPC_QEMU_GPUS:-$product} " in
+		*" $product "*) ;;
+		*) continue ;;
+		esac
+		# 6.1's panfrost has no Valhall GPU_ID 0x9003.
+		[ "$(printf '%s\n%s\n' "$since" "$series" | sort -V | head -n 1)" = "$since" ] ||
+			continue
+		gout=$out/$krel/qemu-gpu-$name
+		mkdir -p "$gout"
+		{
+			echo "product=$product"
+			echo "gpu_id=$gpu_id"
+			echo "l2_present=0x1"
+			echo "v4=$v4"
+			echo "busy=$qemu_busy"
+			# The model's TIMESTAMP (block headers) runs at 24 MHz.
+			echo "timestamp_hz=24000000"
+			for o in $opts; do echo "$o"; done | tr '-' '_'
+			[ "$fault" = - ] || echo "fault=$fault"
+		} >"$gout/panfrost-expect"
+		args=(--selftests "${st_dir[arm64]}" --in-tree panfrost
+		      --file "$gout/panfrost-expect:/mpc/panfrost-expect")
+		# The tool's e2e-panfrost.sh (about 12 s a boot) runs there too
+		# when it was built, on the products of $qemu_e2e.
+		case " $qemu_e2e " in
+		*" $name "*)
+			[ -n "${user_dir[arm64]:-}" ] &&
+				args+=(--user-dir "${user_dir[arm64]}") ;;
+		esac
+		if [ -n "${MPC_SELFTEST_ARGS:-}" ]; then
+			echo "$MPC_SELFTEST_ARGS" >"$gout/selftest-args"
+			args+=(--file "$gout/selftest-args:/mpc/selftest-args")
+		fi
+		if ! scripts/vm/mkinitramfs.sh --run scripts/vm/guest-panfrost.sh \
+				"${args[@]}" "$krel" "$gout/initramfs.cpio.gz" \
+				>"$gout/initramfs.log" 2>&1; then
+			fail_case "$scope" "$name/vm/initramfs" "initramfs build failed" \
+				"$gout/initramfs.log"
+			continue
+		fi
+		qargs=(--qemu "$qemu_bin" --machine "mali=$product"
+		       --qemu-arg -global --qemu-arg "mali-gpu.workload=busy=$qemu_busy")
+		for o in $opts; do
+			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
+		done
+		[ "$fault" = - ] ||
+			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.fault=$fault")
+		log "== $krel: qemu-gpu $name, stock panfrost.ko"
+		t1=$(date +%s)
+		scripts/vm/boot.sh "${qargs[@]}" "$krel" "$gout/initramfs.cpio.gz" \
+			"$gout/vm" "${MPC_VM_TIMEOUT:-300}"
+		rc=$?
+		vm_secs=$((vm_secs + $(date +%s) - t1))
+		awk -v scope="$scope" -v faillog="$faillog" -f "$tap" \
+			"$gout/vm/output.log" | sed "s|\t|\t$name/|2" >>"$res"
+		case $rc in
+		124)	fail_case "$scope" "$name/vm/timeout" "no result" "$gout/vm/console.log" ;;
+		125)	fail_case "$scope" "$name/vm/no-report" "guest died without reporting" \
+				"$gout/vm/console.log" ;;
+		126)	fail_case "$scope" "$name/vm/qemu-error" "QEMU failed before the guest ran" \
+				"$gout/vm/qemu.log" ;;
+		0)	;;
+		*)	[ "$(count "$scope" fail)" -gt 0 ] ||
+				fail_case "$scope" "$name/vm/exit-status" \
+					"the guest reported status $rc but no failing test" \
+					"$gout/vm/output.log" ;;
+		esac
+		# What the model saw the driver do wrong (mali_model_host_ops.report).
+		if grep -q 'mali_model: driver error' "$gout/vm/qemu.log"; then
+			fail_case "$scope" "$name/model-reports" \
+				"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
+				"$gout/vm/qemu.log"
+		fi
+		done_gpus+=" $name"
+	done
+	spent arm64 "$t0"
+	echo "$scope: $(count "$scope" pass) passed, $(count "$scope" fail) failed," \
+		"$(count "$scope" skip) skipped (${done_gpus# }; VMs ${vm_secs}s," \
+		"logs in ${out#"$MPC_ROOT"/}/$krel/qemu-gpu-*)"
 done
 
 if [ -s "$faillog" ]; then

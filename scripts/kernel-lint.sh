@@ -8,6 +8,7 @@
 #                              and, cross-built, every arm64 kernel of
 #                              scripts/deps.sh; any warning fails
 #   kernel-lint.sh checkpatch  checkpatch.pl --strict on kernel/ uapi/ Kbuild,
+#                              and on model/ (stdint types allowed),
 #                              taken from Debian's linux-source-6.12 (cached
 #                              in build/linux-src)
 set -uo pipefail
@@ -46,6 +47,8 @@ do_checkpatch() {
 
 	mpc_extract_linux_src scripts/checkpatch.pl scripts/spelling.txt \
 		scripts/const_structs.checkpatch || return 1
+	local model rc=0
+
 	mapfile -t files < <(find kernel uapi -type f -name '*.[ch]' | sort)
 	files+=(Kbuild)
 	if perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse \
@@ -53,8 +56,20 @@ do_checkpatch() {
 		echo "checkpatch --strict: ${#files[@]} files clean"
 	else
 		echo "checkpatch --strict: problems above"
-		return 1
+		rc=1
 	fi
+	# The GPU model is kernel-style C that also builds outside the kernel
+	# (QEMU, host tests): <stdint.h> types and no BIT(), else the same rules.
+	mapfile -t model < <(find model -maxdepth 1 -type f -name '*.[ch]' | sort)
+	if perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse \
+			--show-types --ignore PREFER_KERNEL_TYPES,BIT_MACRO \
+			-f "${model[@]}"; then
+		echo "checkpatch --strict (model/, stdint types allowed): ${#model[@]} files clean"
+	else
+		echo "checkpatch --strict (model/): problems above"
+		rc=1
+	fi
+	return $rc
 }
 
 case "${1:-}" in

@@ -148,6 +148,31 @@ mpc_copy_kernel_tree() {
 	mkdir -p "$1"
 	tar -C "$MPC_ROOT" --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		--exclude='*.mod' --exclude='*.mod.c' --exclude=modules.order \
-		--exclude=Module.symvers -cf - Kbuild Makefile kernel uapi |
+		--exclude=Module.symvers -cf - Kbuild Makefile kernel model uapi |
 		tar -C "$1" -xf -
+}
+
+# ---- the project's QEMU (scripts/qemu/build.sh) ------------------------------
+#
+# qemu-system-aarch64 from Debian 12's QEMU source with the mali-gpu device
+# (qemu/) and the GPU model (model/) compiled in, cached per source version
+# and hash of the files it is made of.
+
+MPC_QEMU_CACHE=${MPC_QEMU_CACHE:-/var/cache/mali-perfcnt/qemu}
+# The version Debian 12 ships (bookworm + bookworm-security, checked with
+# the private index of scripts/qemu/build.sh).
+MPC_QEMU_SRC_VERSION=1:7.2+dfsg-7+deb12u18
+
+# mpc_qemu_key: sha256 (first 16 hex digits) over the names and contents of
+# qemu/, model/ and scripts/qemu/build.sh.
+mpc_qemu_key() {
+	(cd "$MPC_ROOT" && find qemu model scripts/qemu/build.sh -type f \
+		! -name '*.o' ! -name '*~' ! -name '.*' -print0 |
+		LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
+}
+
+# mpc_qemu_binary: where the binary for the current sources is (or would
+# be) cached.
+mpc_qemu_binary() {
+	echo "$MPC_QEMU_CACHE/${MPC_QEMU_SRC_VERSION#*:}-$(mpc_qemu_key)/qemu-system-aarch64"
 }

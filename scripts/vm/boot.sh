@@ -3,7 +3,13 @@
 #
 # Boot a test VM (QEMU) and wait for its result.
 #
-#   boot.sh KREL INITRD LOGDIR [TIMEOUT_S]
+#   boot.sh [options] KREL INITRD LOGDIR [TIMEOUT_S]
+#     --qemu BIN        arm64: this qemu-system-aarch64 (e.g. the one of
+#                       scripts/qemu/build.sh, which has no PCI NIC: the
+#                       command line gets -nic none)
+#     --machine OPTS    arm64: more -M virt options, e.g. mali=g52
+#     --qemu-arg ARG    one more QEMU argument (repeatable), e.g.
+#                       --qemu-arg -global --qemu-arg mali-gpu.mhz=800
 #
 # LOGDIR/console.log gets the kernel console, LOGDIR/output.log what
 # /mpc/run printed (see scripts/vm/init), LOGDIR/qemu.log QEMU's own output
@@ -26,7 +32,17 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 3 ] || die "usage: $0 KREL INITRD LOGDIR [TIMEOUT_S]"
+qemu_a64=qemu-system-aarch64 machine=virt extra=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--qemu)		qemu_a64=$2; extra+=(-nic none); shift 2 ;;
+	--machine)	machine+=",$2"; shift 2 ;;
+	--qemu-arg)	extra+=("$2"); shift 2 ;;
+	-*)		die "unknown option $1" ;;
+	*)		break ;;
+	esac
+done
+[ $# -ge 3 ] || die "usage: $0 [options] KREL INITRD LOGDIR [TIMEOUT_S]"
 krel=$1 initrd=$2 logdir=$3 tmo=${4:-600}
 arch=$(mpc_arch "$krel")
 kernel=$(mpc_sysroot "$krel")/boot/vmlinuz-$krel
@@ -37,7 +53,7 @@ rm -f "$logdir/console.first-boot.log"
 case $arch in
 arm64)
 	# -cpu max would be 2.5x slower (pointer authentication emulation).
-	qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m 1G -smp 2
+	qemu=("$qemu_a64" -M "$machine" -cpu cortex-a57 -m 1G -smp 2
 	      -display none -monitor none -no-reboot
 	      -kernel "$kernel" -initrd "$initrd"
 	      -append "console=ttyAMA0 panic=-1 quiet loglevel=4"
@@ -45,7 +61,8 @@ arm64)
 	      -semihosting-config "enable=on,target=native,userspace=on"
 	      -device virtio-serial-device
 	      -chardev "file,id=out,path=$logdir/output.log"
-	      -device "virtconsole,chardev=out")
+	      -device "virtconsole,chardev=out"
+	      ${extra[@]+"${extra[@]}"})
 	;;
 *)
 	mpc_accel --quiet
@@ -64,7 +81,8 @@ arm64)
 	      -append "console=ttyS0 panic=-1 quiet loglevel=4"
 	      -serial "file:$logdir/console.log"
 	      -serial "file:$logdir/output.log"
-	      -device "isa-debug-exit,iobase=0xf4,iosize=0x04")
+	      -device "isa-debug-exit,iobase=0xf4,iosize=0x04"
+	      ${extra[@]+"${extra[@]}"})
 	;;
 esac
 

@@ -5,6 +5,8 @@
 #
 #   mkinitramfs.sh [options] KREL OUT.cpio.gz
 #     --module KO     the mali_perfcnt.ko built for KREL (optional)
+#     --in-tree MOD   also ship the kernel's own module MOD (e.g. panfrost)
+#                     with its dependencies; /mpc/run loads it (repeatable)
 #     --run SCRIPT    becomes /mpc/run, started by /init (required)
 #     --selftests DIR copy the executables of DIR to /mpc/selftests
 #     --user          add user/build/mali-perfcnt (+ its shared libraries),
@@ -26,11 +28,12 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
-module='' run='' selftests='' user=0 files=()
+module='' run='' selftests='' user=0 files=() in_tree=''
 ub=$MPC_ROOT/user/build
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module)	module=$2; shift 2 ;;
+	--in-tree)	in_tree+=" $2"; shift 2 ;;
 	--run)		run=$2; shift 2 ;;
 	--selftests)	selftests=$2; shift 2 ;;
 	--user)		user=1; shift ;;
@@ -135,7 +138,7 @@ echo "$deps" > "$stage/mpc/deps"
 early=''
 [ "$arch" = arm64 ] && early='virtio_mmio virtio_console'
 echo "$early" > "$stage/mpc/early-deps"
-for d in $deps $early; do
+for d in $deps $early $in_tree; do
 	modprobe ${root:+-d "$root"} -S "$krel" --show-depends "$d" |
 		awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r m; do

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The register file of a job-manager Mali GPU (Midgard, Bifrost, Valhall-JM)
+ * as the hardware sees it: byte offsets in its register window, field
+ * encodings, interrupt bits, translation table descriptors and the counter
+ * dump layout.
+ *
+ * Written for the model only and on purpose shared with no driver, so that a
+ * wrong constant in a driver is not mirrored here. The values are the
+ * hardware's public facts (panfrost and kbase agree on all of them); where
+ * two formats exist (TRANSTAB legacy vs TRANSCFG), both are spelled out.
+ */
+#ifndef MALI_HW_REGS_H
+#define MALI_HW_REGS_H
+
+#define MALI_HW_BIT(n)			(1U << (n))
+#define MALI_HW_BIT64(n)		(1ULL << (n))
+
+/* ---- GPU control ---------------------------------------------------------- */
+
+#define MALI_HW_GPU_ID			0x000
+#define MALI_HW_L2_FEATURES		0x004
+#define MALI_HW_CORE_FEATURES		0x008
+#define MALI_HW_TILER_FEATURES		0x00c
+#define MALI_HW_MEM_FEATURES		0x010
+#define   MALI_HW_MEM_FEATURES_COHERENT_CORE_GROUP	MALI_HW_BIT(0)
+#define   MALI_HW_MEM_FEATURES_L2_SLICES_SHIFT		8	/* slices - 1, 4 bits */
+#define MALI_HW_MMU_FEATURES		0x014	/* [7:0] VA bits, [15:8] PA bits */
+#define   MALI_HW_MMU_FEATURES_VAL(va, pa)	((va) | ((pa) << 8))
+#define MALI_HW_AS_PRESENT		0x018
+#define MALI_HW_JS_PRESENT		0x01c
+
+#define MALI_HW_GPU_IRQ_RAWSTAT		0x020
+#define MALI_HW_GPU_IRQ_CLEAR		0x024
+#define MALI_HW_GPU_IRQ_MASK		0x028
+#define MALI_HW_GPU_IRQ_STATUS		0x02c
+#define   MALI_HW_GPU_IRQ_FAULT				MALI_HW_BIT(0)
+#define   MALI_HW_GPU_IRQ_MULTIPLE_FAULT		MALI_HW_BIT(7)
+#define   MALI_HW_GPU_IRQ_RESET_COMPLETED		MALI_HW_BIT(8)
+#define   MALI_HW_GPU_IRQ_POWER_CHANGED_SINGLE		MALI_HW_BIT(9)
+#define   MALI_HW_GPU_IRQ_POWER_CHANGED_ALL		MALI_HW_BIT(10)
+#define   MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED	MALI_HW_BIT(16)
+#define   MALI_HW_GPU_IRQ_CLEAN_CACHES_COMPLETED	MALI_HW_BIT(17)
+
+#define MALI_HW_GPU_COMMAND		0x030
+#define   MALI_HW_GPU_COMMAND_NOP		0x00
+#define   MALI_HW_GPU_COMMAND_SOFT_RESET	0x01
+#define   MALI_HW_GPU_COMMAND_HARD_RESET	0x02
+#define   MALI_HW_GPU_COMMAND_PRFCNT_CLEAR	0x03
+#define   MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE	0x04
+#define   MALI_HW_GPU_COMMAND_CYCLE_COUNT_START	0x05
+#define   MALI_HW_GPU_COMMAND_CYCLE_COUNT_STOP	0x06
+#define   MALI_HW_GPU_COMMAND_CLEAN_CACHES	0x07
+#define   MALI_HW_GPU_COMMAND_CLEAN_INV_CACHES	0x08
+#define MALI_HW_GPU_STATUS		0x034
+#define   MALI_HW_GPU_STATUS_GPU_ACTIVE		MALI_HW_BIT(0)
+#define   MALI_HW_GPU_STATUS_PRFCNT_ACTIVE	MALI_HW_BIT(2)
+#define MALI_HW_GPU_FAULTSTATUS		0x03c
+#define   MALI_HW_EXCEPTION_BUS_FAULT		0x80
+#define MALI_HW_GPU_FAULTADDRESS_LO	0x040
+#define MALI_HW_GPU_FAULTADDRESS_HI	0x044
+
+/* Performance counter unit */
+#define MALI_HW_PRFCNT_BASE_LO		0x060
+#define MALI_HW_PRFCNT_BASE_HI		0x064
+#define MALI_HW_PRFCNT_CONFIG		0x068
+#define   MALI_HW_PRFCNT_CONFIG_MODE(v)		((v) & 0xf)
+#define   MALI_HW_PRFCNT_CONFIG_MODE_OFF	0
+#define   MALI_HW_PRFCNT_CONFIG_MODE_MANUAL	1
+#define   MALI_HW_PRFCNT_CONFIG_MODE_TILE	2
+#define   MALI_HW_PRFCNT_CONFIG_AS(v)		(((v) >> 4) & 0xf)
+#define   MALI_HW_PRFCNT_CONFIG_SETSEL(v)	(((v) >> 8) & 0x3)
+#define MALI_HW_PRFCNT_JM_EN		0x06c
+#define MALI_HW_PRFCNT_SHADER_EN	0x070
+#define MALI_HW_PRFCNT_TILER_EN		0x074
+#define MALI_HW_PRFCNT_MMU_L2_EN	0x07c
+
+#define MALI_HW_CYCLE_COUNT_LO		0x090
+#define MALI_HW_CYCLE_COUNT_HI		0x094
+#define MALI_HW_TIMESTAMP_LO		0x098
+#define MALI_HW_TIMESTAMP_HI		0x09c
+
+/* Power domains: 64-bit masks, LO at the offset, HI at offset + 4 */
+#define MALI_HW_SHADER_PRESENT		0x100
+#define MALI_HW_TILER_PRESENT		0x110
+#define MALI_HW_L2_PRESENT		0x120
+#define MALI_HW_SHADER_READY		0x140
+#define MALI_HW_TILER_READY		0x150
+#define MALI_HW_L2_READY		0x160
+#define MALI_HW_SHADER_PWRON		0x180
+#define MALI_HW_TILER_PWRON		0x190
+#define MALI_HW_L2_PWRON		0x1a0
+#define MALI_HW_SHADER_PWROFF		0x1c0
+#define MALI_HW_TILER_PWROFF		0x1d0
+#define MALI_HW_L2_PWROFF		0x1e0
+#define MALI_HW_SHADER_PWRTRANS		0x200
+#define MALI_HW_TILER_PWRTRANS		0x210
+#define MALI_HW_L2_PWRTRANS		0x220
+#define MALI_HW_SHADER_PWRACTIVE	0x240
+#define MALI_HW_TILER_PWRACTIVE		0x250
+#define MALI_HW_L2_PWRACTIVE		0x260
+
+/* ---- Job control: only its interrupt block is modelled -------------------- */
+
+#define MALI_HW_JOB_IRQ_RAWSTAT		0x1000
+#define MALI_HW_JOB_IRQ_CLEAR		0x1004
+#define MALI_HW_JOB_IRQ_MASK		0x1008
+#define MALI_HW_JOB_IRQ_STATUS		0x100c
+
+/* ---- MMU ------------------------------------------------------------------ */
+
+#define MALI_HW_MMU_IRQ_RAWSTAT		0x2000
+#define MALI_HW_MMU_IRQ_CLEAR		0x2004
+#define MALI_HW_MMU_IRQ_MASK		0x2008
+#define MALI_HW_MMU_IRQ_STATUS		0x200c
+#define   MALI_HW_MMU_IRQ_PAGE_FAULT(as)	MALI_HW_BIT(as)
+#define   MALI_HW_MMU_IRQ_BUS_ERROR(as)		MALI_HW_BIT((as) + 16)
+
+/* Address space n: 64 bytes at MALI_HW_AS_BASE + n * MALI_HW_AS_STRIDE */
+#define MALI_HW_AS_BASE			0x2400
+#define MALI_HW_AS_STRIDE		0x40
+#define MALI_HW_AS_TRANSTAB		0x00	/* LO, HI at +4 */
+#define MALI_HW_AS_MEMATTR		0x08
+#define MALI_HW_AS_LOCKADDR		0x10
+#define MALI_HW_AS_COMMAND		0x18
+#define   MALI_HW_AS_COMMAND_NOP		0x00
+#define   MALI_HW_AS_COMMAND_UPDATE		0x01
+#define   MALI_HW_AS_COMMAND_LOCK		0x02
+#define   MALI_HW_AS_COMMAND_UNLOCK		0x03
+#define   MALI_HW_AS_COMMAND_FLUSH_PT		0x04
+#define   MALI_HW_AS_COMMAND_FLUSH_MEM		0x05
+#define MALI_HW_AS_FAULTSTATUS		0x1c
+#define MALI_HW_AS_FAULTADDRESS		0x20
+#define MALI_HW_AS_STATUS		0x28
+#define   MALI_HW_AS_STATUS_ACTIVE		MALI_HW_BIT(0)
+#define MALI_HW_AS_TRANSCFG		0x30	/* Bifrost and later */
+
+/*
+ * AS_FAULTSTATUS: [7:0] exception type, [9:8] access type. Exception types
+ * of the MMU, each with the table level in its low bits.
+ */
+#define MALI_HW_AS_FAULTSTATUS_ACCESS_SHIFT	8
+#define   MALI_HW_ACCESS_ATOMIC			0
+#define   MALI_HW_ACCESS_EXECUTE		1
+#define   MALI_HW_ACCESS_READ			2
+#define   MALI_HW_ACCESS_WRITE			3
+#define MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl)	(0xc0 + (lvl))
+#define MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl)		(0xc8 + (lvl))
+/* A bus error while reading a descriptor of table level lvl */
+#define MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl)	(0xd0 + (lvl))
+#define MALI_HW_EXCEPTION_ACCESS_FLAG(lvl)		(0xd8 + (lvl))
+/* Input (VA beyond MMU_FEATURES) and output (PA) address size faults */
+#define MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(lvl)	(0xe0 + (lvl))
+#define MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl)	(0xe4 + (lvl))
+
+/*
+ * AS_TRANSTAB in the legacy (Mali LPAE) format: [1:0] address mode, then
+ * cacheability/shareability of the walk, then the table address. Mode 1 is
+ * reserved: it does not mean "unmapped".
+ */
+#define MALI_HW_TRANSTAB_ADRMODE_MASK		0x3ULL
+#define   MALI_HW_TRANSTAB_ADRMODE_UNMAPPED	0x0ULL
+#define   MALI_HW_TRANSTAB_ADRMODE_RESERVED	0x1ULL
+#define   MALI_HW_TRANSTAB_ADRMODE_IDENTITY	0x2ULL
+#define   MALI_HW_TRANSTAB_ADRMODE_TABLE	0x3ULL
+#define MALI_HW_TRANSTAB_ADDR_MASK		0x0000fffffffff000ULL
+
+/* AS_TRANSCFG [3:0]: which table format the address space walks */
+#define MALI_HW_TRANSCFG_ADRMODE_MASK		0xfULL
+#define   MALI_HW_TRANSCFG_ADRMODE_LEGACY	0x0ULL
+#define   MALI_HW_TRANSCFG_ADRMODE_UNMAPPED	0x1ULL
+#define   MALI_HW_TRANSCFG_ADRMODE_IDENTITY	0x2ULL
+#define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K	0x6ULL
+#define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K	0x8ULL
+
+/* AS_LOCKADDR: region base in the high bits, log2(size) - 1 in [5:0] */
+#define MALI_HW_LOCKADDR_SIZE_MASK		0x3fULL
+#define MALI_HW_LOCKADDR_MIN_LOG2		15
+
+/*
+ * Mali LPAE descriptors: 4 KiB granule, 4 levels of 512 entries. Type 3 is
+ * a table at levels 0-2; type 1 is a block at levels 1-2 and a page at level
+ * 3. Stage-2-like permissions, no access flag.
+ */
+#define MALI_HW_PT_LEVELS		4
+#define MALI_HW_PT_DESC_TYPE_MASK	0x3ULL
+#define   MALI_HW_PT_DESC_TABLE		0x3ULL
+#define   MALI_HW_PT_DESC_LEAF		0x1ULL
+#define MALI_HW_PT_DESC_READ		MALI_HW_BIT64(6)
+#define MALI_HW_PT_DESC_WRITE		MALI_HW_BIT64(7)
+#define MALI_HW_PT_DESC_ADDR_MASK	0x0000fffffffff000ULL
+#define MALI_HW_PT_LEVEL_SHIFT(lvl)	(12 + 9 * (3 - (lvl)))
+#define MALI_HW_PT_INDEX(va, lvl)	(((va) >> MALI_HW_PT_LEVEL_SHIFT(lvl)) & 0x1ff)
+#define MALI_HW_PAGE_SIZE		4096ULL
+
+/* ---- Counter dump --------------------------------------------------------- */
+
+#define MALI_HW_DUMP_COUNTERS_PER_BLOCK	64
+#define MALI_HW_DUMP_BLOCK_BYTES	256
+#define MALI_HW_DUMP_HDR_TIMESTAMP_LO	0
+#define MALI_HW_DUMP_HDR_TIMESTAMP_HI	1
+#define MALI_HW_DUMP_HDR_PRFCNT_EN	2
+/* One enable bit per group of 4 counters (16 groups); bit 0 = the header */
+#define MALI_HW_DUMP_EN_GROUPS		16
+/* v4 (Midgard T60x/T62x/T72x): 8 blocks per core group */
+#define MALI_HW_V4_BLOCKS_PER_GROUP	8
+#define MALI_HW_V4_SC_PER_GROUP		4
+#define MALI_HW_V4_BLK_TILER		4
+#define MALI_HW_V4_BLK_MMU_L2		5
+#define MALI_HW_V4_BLK_JM		7
+
+#endif /* MALI_HW_REGS_H */

@@ -1,0 +1,1594 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mali_model: a job-manager Mali GPU as a bus device (see mali_model.h).
+ *
+ * It stands behind the same boundary as real hardware: 32-bit register reads
+ * and writes and three interrupt lines. Like a bus master it reads
+ * translation tables and writes dumps through physical addresses only, which
+ * it finds by walking the tables the driver programmed into the address
+ * space PRFCNT_CONFIG.AS selects.
+ *
+ * Timing is asynchronous as on hardware: a sample, a cache clean and a reset
+ * complete after a short delay (host timers), then raise their interrupt.
+ * The dump lands in a model of the GPU's L2 first and reaches memory only
+ * when the driver cleans the caches, so a driver that skips the clean reads
+ * stale data, as it would on a real board.
+ */
+#include "mali_model_port.h"
+#include "mali_model.h"
+#include "mali_model_products.h"
+#include "mali_hw_regs.h"
+
+#define MM_NR_AS		8
+#define MM_JS_PRESENT		0x7
+/* TIMESTAMP ticks at 24 MHz: ns * 3 / 125 */
+#define MM_TIMESTAMP_MUL	3
+#define MM_TIMESTAMP_DIV	125
+#define MM_NS_PER_US		1000ULL
+#define MM_NS_PER_MS		1000000ULL
+#define MM_SAMPLE_LATENCY_NS	(20 * MM_NS_PER_US)
+#define MM_CLEAN_LATENCY_NS	(10 * MM_NS_PER_US)
+#define MM_RESET_LATENCY_NS	(50 * MM_NS_PER_US)
+#define MM_POWER_LATENCY_NS	(200 * MM_NS_PER_US)
+#define MM_AS_LATENCY_NS	(5 * MM_NS_PER_US)
+#define MM_MAX_DELAY_MS		5000
+#define MM_MAX_MHZ		5000
+/* The hardware ignores the low bits of PRFCNT_BASE */
+#define MM_PRFCNT_BASE_MASK	(~0xffULL)
+/* Dirty tracking granule of the modelled L2: one 4-counter group */
+#define MM_L2_GRANULE		16
+#define MM_MAX_DUMP		(MM_MAX_UNITS * MALI_HW_DUMP_BLOCK_BYTES)
+#define MM_MAX_GRANULES		(MM_MAX_DUMP / MM_L2_GRANULE)
+/* Pages a dump can touch: it need not start on a page boundary */
+#define MM_MAX_DUMP_PAGES	(MM_MAX_DUMP / MALI_HW_PAGE_SIZE + 2)
+#define MM_PAGE_MASK		(~(MALI_HW_PAGE_SIZE - 1))
+#define MM_MSG			160
+/* Translations each address space's TLB holds (4 KiB pages) */
+#define MM_TLB_ENTRIES		16
+/* l2_pa of a page the model must not write (a stale translation) */
+#define MM_PA_NONE		(~0ULL)
+
+/* Power domains */
+enum mm_pwr {
+	MM_PWR_SHADER,
+	MM_PWR_TILER,
+	MM_PWR_L2,
+	MM_NR_PWR,
+};
+
+enum mm_fault {
+	MM_FAULT_NONE,
+	MM_FAULT_DROP_IRQ,
+	MM_FAULT_DELAY,
+	MM_FAULT_STUCK_CLEAN,
+	MM_FAULT_GPU_FAULT,
+	MM_NR_FAULTS,
+};
+
+static const char * const mm_fault_names[MM_NR_FAULTS] = {
+	[MM_FAULT_NONE] = "none",
+	[MM_FAULT_DROP_IRQ] = "drop_irq",
+	[MM_FAULT_DELAY] = "delay",
+	[MM_FAULT_STUCK_CLEAN] = "stuck_clean",
+	[MM_FAULT_GPU_FAULT] = "gpu_fault",
+};
+
+/**
+ * struct mm_tlb_entry - one cached translation
+ * @va: page-aligned GPU virtual address.
+ * @pa: page-aligned physical address it translated to.
+ * @valid: the entry holds a translation.
+ */
+struct mm_tlb_entry {
+	uint64_t va;
+	uint64_t pa;
+	bool valid;
+};
+
+/**
+ * struct mm_as - one address space of the MMU
+ * @transtab: AS_TRANSTAB as written.
+ * @memattr: AS_MEMATTR as written.
+ * @transcfg: AS_TRANSCFG as written.
+ * @lockaddr: AS_LOCKADDR as written.
+ * @live_transtab: AS_TRANSTAB latched by AS_COMMAND_UPDATE, used to walk.
+ * @live_transcfg: AS_TRANSCFG latched by AS_COMMAND_UPDATE.
+ * @faultstatus: AS_FAULTSTATUS.
+ * @faultaddress: AS_FAULTADDRESS.
+ * @active: AS_STATUS ACTIVE: a command runs (until MALI_MODEL_TIMER_AS).
+ * @locked: a LOCK is in force (until UNLOCK).
+ * @lock_base: start of the locked region.
+ * @lock_size: bytes of the locked region.
+ * @tlb: cached translations. As on hardware, AS_COMMAND_UPDATE does not
+ *	drop them (it only broadcasts TRANSTAB/MEMATTR/TRANSCFG); UNLOCK,
+ *	FLUSH_PT and FLUSH_MEM drop those in the LOCKADDR region, a reset
+ *	drops all.
+ * @tlb_next: entry the next miss replaces (round robin).
+ */
+struct mm_as {
+	uint64_t transtab;
+	uint64_t memattr;
+	uint64_t transcfg;
+	uint64_t lockaddr;
+	uint64_t live_transtab;
+	uint64_t live_transcfg;
+	uint32_t faultstatus;
+	uint64_t faultaddress;
+	bool active;
+	bool locked;
+	uint64_t lock_base;
+	uint64_t lock_size;
+	struct mm_tlb_entry tlb[MM_TLB_ENTRIES];
+	unsigned int tlb_next;
+};
+
+/**
+ * struct mali_model - one modelled GPU
+ * @ops: host interface.
+ * @host: its context.
+ * @prod: product being modelled.
+ * @shader_present: SHADER_PRESENT.
+ * @l2_present: L2_PRESENT.
+ * @nr_l2: L2 slices (v5) or core groups (v4).
+ * @mem_features: MEM_FEATURES.
+ * @mmu_features: MMU_FEATURES.
+ * @mhz: modelled clock.
+ * @hw_issue_8186: this revision has PRLAM-8186.
+ * @dump_size: bytes of one dump.
+ * @nr_units: rows of counters in use.
+ * @nr_reports: driver errors reported.
+ * @gpu_irq_raw: GPU_IRQ_RAWSTAT.
+ * @gpu_irq_mask: GPU_IRQ_MASK.
+ * @mmu_irq_raw: MMU_IRQ_RAWSTAT.
+ * @mmu_irq_mask: MMU_IRQ_MASK.
+ * @job_irq_raw: JOB_IRQ_RAWSTAT.
+ * @job_irq_mask: JOB_IRQ_MASK.
+ * @fault_status: GPU_FAULTSTATUS.
+ * @fault_address: GPU_FAULTADDRESS.
+ * @shader_ready: SHADER_READY.
+ * @tiler_ready: TILER_READY.
+ * @l2_ready: L2_READY.
+ * @pwr_on: per &enum mm_pwr, cores that become ready when the power
+ *	transition in progress completes (MALI_MODEL_TIMER_POWER).
+ * @pwr_off: per &enum mm_pwr, cores that stop being ready then. PWRTRANS
+ *	reads @pwr_on | @pwr_off.
+ * @prfcnt_base: PRFCNT_BASE.
+ * @prfcnt_config: PRFCNT_CONFIG.
+ * @en_jm: PRFCNT_JM_EN.
+ * @en_shader: PRFCNT_SHADER_EN.
+ * @en_tiler: PRFCNT_TILER_EN.
+ * @en_mmu_l2: PRFCNT_MMU_L2_EN.
+ * @tiler_broken: PRLAM-8186 struck: tiler counters are not collected.
+ * @cycle_counting: CYCLE_COUNT runs.
+ * @cycle_acc: cycles counted before @cycle_start_ns.
+ * @cycle_start_ns: when the cycle counter last started.
+ * @as: address spaces.
+ * @load_pct: modelled load, 0..100.
+ * @last_ns: time the model was last advanced to.
+ * @rows: two sets of 64-bit counters, 64 per unit (MM_UNIT_*): the live
+ *	ones (@acc_set) and those latched by the sample command in progress.
+ * @acc_set: index of the live set in @rows.
+ * @latched_ts: TIMESTAMP when the latched set was latched.
+ * @latched_valid: the sample command found the counters running.
+ * @l2_data: the modelled L2's copy of the dump, little-endian.
+ * @l2_dirty: granules of @l2_data not yet written to memory, a bitmap.
+ * @l2_pa: physical address of each page of the dump, from the last sample.
+ * @l2_base_off: offset of the dump in its first page.
+ * @sample_pending: a sample is in progress.
+ * @sample_base: PRFCNT_BASE captured by the sample command.
+ * @sample_as: address space captured by the sample command.
+ * @sample_drop_irq: the sample in progress will not raise its interrupt.
+ * @sample_gpu_fault: the sample in progress will fault.
+ * @clean_pending: a cache clean is in progress.
+ * @clean_stuck: cache cleans never complete until the next reset.
+ * @armed: fault armed for the next sample or clean.
+ * @armed_delay_ms: sample latency of %MM_FAULT_DELAY.
+ */
+struct mali_model {
+	const struct mali_model_host_ops *ops;
+	void *host;
+	const struct mali_model_product *prod;
+	uint64_t shader_present;
+	uint64_t l2_present;
+	uint32_t nr_l2;
+	uint32_t mem_features;
+	uint32_t mmu_features;
+	uint32_t mhz;
+	bool hw_issue_8186;
+	uint32_t dump_size;
+	uint32_t nr_units;
+	uint32_t nr_reports;
+
+	uint32_t gpu_irq_raw;
+	uint32_t gpu_irq_mask;
+	uint32_t mmu_irq_raw;
+	uint32_t mmu_irq_mask;
+	uint32_t job_irq_raw;
+	uint32_t job_irq_mask;
+	uint32_t fault_status;
+	uint64_t fault_address;
+	uint64_t shader_ready;
+	uint64_t tiler_ready;
+	uint64_t l2_ready;
+	uint64_t pwr_on[MM_NR_PWR];
+	uint64_t pwr_off[MM_NR_PWR];
+	uint64_t prfcnt_base;
+	uint32_t prfcnt_config;
+	uint32_t en_jm;
+	uint32_t en_shader;
+	uint32_t en_tiler;
+	uint32_t en_mmu_l2;
+	bool tiler_broken;
+	bool cycle_counting;
+	uint64_t cycle_acc;
+	uint64_t cycle_start_ns;
+	struct mm_as as[MM_NR_AS];
+	uint32_t load_pct;
+	uint64_t last_ns;
+	struct mali_model_row rows[2][MM_MAX_UNITS];
+	unsigned int acc_set;
+	uint64_t latched_ts;
+	bool latched_valid;
+	uint8_t l2_data[MM_MAX_DUMP];
+	uint8_t l2_dirty[MM_MAX_GRANULES / 8];
+	uint64_t l2_pa[MM_MAX_DUMP_PAGES];
+	uint32_t l2_base_off;
+	bool sample_pending;
+	uint64_t sample_base;
+	uint32_t sample_as;
+	bool sample_drop_irq;
+	bool sample_gpu_fault;
+	bool clean_pending;
+	bool clean_stuck;
+	enum mm_fault armed;
+	uint32_t armed_delay_ms;
+};
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static unsigned int mm_fls64(uint64_t x)
+{
+	unsigned int n = 0;
+
+	while (x) {
+		n++;
+		x >>= 1;
+	}
+	return n;
+}
+
+static unsigned int mm_hweight64(uint64_t x)
+{
+	unsigned int n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+static uint32_t mm_lo(uint64_t v)
+{
+	return (uint32_t)v;
+}
+
+static uint32_t mm_hi(uint64_t v)
+{
+	return (uint32_t)(v >> 32);
+}
+
+static void mm_set_lo(uint64_t *r, uint32_t v)
+{
+	*r = (*r & 0xffffffff00000000ULL) | v;
+}
+
+static void mm_set_hi(uint64_t *r, uint32_t v)
+{
+	*r = (*r & 0xffffffffULL) | ((uint64_t)v << 32);
+}
+
+static void mm_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void mm_set_bit(uint8_t *map, unsigned int bit)
+{
+	map[bit / 8] |= 1U << (bit % 8);
+}
+
+static void mm_report(struct mali_model *m, const char *msg)
+{
+	m->nr_reports++;
+	m->ops->report(m->host, msg);
+}
+
+static uint64_t mm_now(struct mali_model *m)
+{
+	return m->ops->now_ns(m->host);
+}
+
+/* ---- interrupt lines ------------------------------------------------------ */
+
+/* Drive the lines after a raw or mask change: high while RAWSTAT & MASK. */
+static void mm_update_lines(struct mali_model *m)
+{
+	m->ops->set_irq(m->host, MALI_MODEL_IRQ_JOB, m->job_irq_raw & m->job_irq_mask);
+	m->ops->set_irq(m->host, MALI_MODEL_IRQ_MMU, m->mmu_irq_raw & m->mmu_irq_mask);
+	m->ops->set_irq(m->host, MALI_MODEL_IRQ_GPU, m->gpu_irq_raw & m->gpu_irq_mask);
+}
+
+/* ---- workload model and counters ----------------------------------------- */
+
+static struct mali_model_row *mm_acc(struct mali_model *m)
+{
+	return m->rows[m->acc_set];
+}
+
+static struct mali_model_row *mm_latched(struct mali_model *m)
+{
+	return m->rows[!m->acc_set];
+}
+
+static bool mm_counting(struct mali_model *m)
+{
+	return MALI_HW_PRFCNT_CONFIG_MODE(m->prfcnt_config) ==
+	       MALI_HW_PRFCNT_CONFIG_MODE_MANUAL;
+}
+
+/* Bring the counters up to @now under the current load and power state. */
+static void mm_advance(struct mali_model *m, uint64_t now)
+{
+	struct mali_model_step in = {
+		.prod = m->prod,
+		.load_pct = m->load_pct,
+		.nr_l2 = m->nr_l2,
+		.shader_powered = m->shader_ready & m->shader_present,
+		.tiler_powered = m->tiler_ready & 1,
+		.l2_powered = m->l2_ready & m->l2_present,
+	};
+	uint64_t dt = now - m->last_ns;
+
+	m->last_ns = now;
+	if (!mm_counting(m) || !dt)
+		return;
+	in.cycles = mali_model_div64(dt * m->mhz, 1000);
+	mali_model_workload_step(&in, mm_acc(m));
+}
+
+static void mm_clear_counters(struct mali_model *m, uint64_t now)
+{
+	memset(mm_acc(m), 0, m->nr_units * sizeof(struct mali_model_row));
+	m->last_ns = now;
+}
+
+static uint64_t mm_timestamp(struct mali_model *m)
+{
+	return mali_model_div64(mm_now(m) * MM_TIMESTAMP_MUL, MM_TIMESTAMP_DIV);
+}
+
+static uint64_t mm_cycle_count(struct mali_model *m)
+{
+	uint64_t c = m->cycle_acc;
+
+	if (m->cycle_counting)
+		c += mali_model_div64((mm_now(m) - m->cycle_start_ns) * m->mhz, 1000);
+	return c;
+}
+
+/* ---- MMU ------------------------------------------------------------------ */
+
+struct mm_xlate_fault {
+	uint32_t exception;
+	bool bus_error;
+};
+
+static unsigned int mm_va_bits(const struct mali_model *m)
+{
+	return m->mmu_features & 0xff;
+}
+
+static unsigned int mm_pa_bits(const struct mali_model *m)
+{
+	return (m->mmu_features >> 8) & 0xff;
+}
+
+static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
+{
+	uint8_t b[8];
+	unsigned int i;
+
+	if (m->ops->mem_read(m->host, pa, b, sizeof(b)))
+		return -1;
+	*desc = 0;
+	for (i = 0; i < 8; i++)
+		*desc |= (uint64_t)b[i] << (8 * i);
+	return 0;
+}
+
+/* Walk the live tables of @as for a write to @va (TABLE mode). */
+static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
+		   uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	uint64_t table, desc;
+	unsigned int lvl;
+
+	fault->bus_error = false;
+	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
+	for (lvl = 0; lvl < MALI_HW_PT_LEVELS; lvl++) {
+		uint64_t type, size;
+
+		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
+			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
+			fault->bus_error = true;
+			return -1;
+		}
+		type = desc & MALI_HW_PT_DESC_TYPE_MASK;
+		fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl);
+		if (lvl < MALI_HW_PT_LEVELS - 1 && type == MALI_HW_PT_DESC_TABLE) {
+			table = desc & MALI_HW_PT_DESC_ADDR_MASK;
+			continue;
+		}
+		/* A level-3 page, or a level-1/2 block: both use type 1 */
+		if (type != MALI_HW_PT_DESC_LEAF || lvl == 0)
+			return -1;
+		if (!(desc & MALI_HW_PT_DESC_WRITE)) {
+			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
+			return -1;
+		}
+		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
+		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
+		/* An output address wider than MMU_FEATURES says the bus has */
+		if (*pa >> mm_pa_bits(m)) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static struct mm_tlb_entry *mm_tlb_find(struct mm_as *as, uint64_t va)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_TLB_ENTRIES; i++)
+		if (as->tlb[i].valid && as->tlb[i].va == va)
+			return &as->tlb[i];
+	return NULL;
+}
+
+static void mm_tlb_insert(struct mm_as *as, uint64_t va, uint64_t pa)
+{
+	struct mm_tlb_entry *e = &as->tlb[as->tlb_next];
+
+	as->tlb_next = (as->tlb_next + 1) % MM_TLB_ENTRIES;
+	e->va = va;
+	e->pa = pa;
+	e->valid = true;
+}
+
+/* Drop the cached translations of [@base, @base + @size). */
+static void mm_tlb_flush(struct mm_as *as, uint64_t base, uint64_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_TLB_ENTRIES; i++)
+		if (as->tlb[i].va >= base && as->tlb[i].va - base < size)
+			as->tlb[i].valid = false;
+}
+
+/*
+ * Translate the page at @va of address space @asn for a write, as the GPU's
+ * MMU does: from the TLB, else by walking the live tables (and caching the
+ * result). *@pa is MM_PA_NONE when the TLB gave a translation the tables no
+ * longer have: the model reports it and does not write there (on a board
+ * the GPU would write into memory the driver may have freed).
+ * Return: 0, or -1 for an MMU fault described in @fault.
+ */
+static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
+			uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	struct mm_tlb_entry *hit;
+	struct mm_as *as;
+	char msg[MM_MSG];
+	uint64_t now_pa;
+
+	fault->bus_error = false;
+	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	if (asn >= MM_NR_AS)
+		return -1;
+	/* An input address wider than MMU_FEATURES says the MMU translates */
+	if (va >> mm_va_bits(m)) {
+		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+		return -1;
+	}
+	as = &m->as[asn];
+	if (m->prod->has_transcfg &&
+	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=
+	    MALI_HW_TRANSCFG_ADRMODE_LEGACY)
+		return -1;
+
+	switch (as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) {
+	case MALI_HW_TRANSTAB_ADRMODE_IDENTITY:
+		*pa = va;
+		return 0;
+	case MALI_HW_TRANSTAB_ADRMODE_TABLE:
+		break;
+	default:
+		/* UNMAPPED, and the reserved encoding */
+		return -1;
+	}
+
+	hit = mm_tlb_find(as, va);
+	if (!hit) {
+		if (mm_walk(m, as, va, pa, fault))
+			return -1;
+		mm_tlb_insert(as, va, *pa);
+		return 0;
+	}
+	/* The cached translation is used; is it still what the tables say? */
+	*pa = hit->pa;
+	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+		snprintf(msg, sizeof(msg),
+			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
+			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
+		mm_report(m, msg);
+		*pa = MM_PA_NONE;
+	}
+	return 0;
+}
+
+static void mm_mmu_fault(struct mali_model *m, uint32_t asn, uint64_t va,
+			 const struct mm_xlate_fault *fault)
+{
+	if (asn < MM_NR_AS) {
+		m->as[asn].faultstatus = fault->exception |
+			(MALI_HW_ACCESS_WRITE << MALI_HW_AS_FAULTSTATUS_ACCESS_SHIFT);
+		m->as[asn].faultaddress = va;
+	} else {
+		asn = 0;
+	}
+	m->mmu_irq_raw |= fault->bus_error ? MALI_HW_MMU_IRQ_BUS_ERROR(asn) :
+					     MALI_HW_MMU_IRQ_PAGE_FAULT(asn);
+}
+
+/* ---- sampling ------------------------------------------------------------- */
+
+/* Put one block into the modelled L2: header, then enabled counter groups. */
+static void mm_stage_block(struct mali_model *m, unsigned int slot,
+			   const uint64_t *row, uint32_t enable, uint64_t ts)
+{
+	uint8_t *blk = m->l2_data + slot * MALI_HW_DUMP_BLOCK_BYTES;
+	unsigned int group, i;
+	unsigned int first = slot * (MALI_HW_DUMP_BLOCK_BYTES / MM_L2_GRANULE);
+
+	enable &= (1U << MALI_HW_DUMP_EN_GROUPS) - 1;
+	mm_put_le32(blk + 4 * MALI_HW_DUMP_HDR_TIMESTAMP_LO, mm_lo(ts));
+	mm_put_le32(blk + 4 * MALI_HW_DUMP_HDR_TIMESTAMP_HI, mm_hi(ts));
+	mm_put_le32(blk + 4 * MALI_HW_DUMP_HDR_PRFCNT_EN, enable);
+	mm_put_le32(blk + 4 * 3, 0);
+	mm_set_bit(m->l2_dirty, first);
+
+	for (group = 1; group < MALI_HW_DUMP_EN_GROUPS; group++) {
+		if (!(enable & (1U << group)))
+			continue;
+		for (i = group * 4; i < group * 4 + 4; i++) {
+			uint64_t v = row ? row[i] : 0;
+
+			mm_put_le32(blk + 4 * i, v > 0xffffffffULL ? 0xffffffffU : (uint32_t)v);
+		}
+		mm_set_bit(m->l2_dirty, first + group);
+	}
+}
+
+static void mm_stage_dump(struct mali_model *m, uint64_t ts)
+{
+	/* Secondary counter sets are not modelled: their counters read 0 */
+	bool primary = MALI_HW_PRFCNT_CONFIG_SETSEL(m->prfcnt_config) == 0;
+	uint32_t tiler_en = m->tiler_broken ? 0 : m->en_tiler;
+	struct mali_model_row *latched = mm_latched(m);
+	unsigned int g, i, core;
+
+#define ROW(unit) (primary ? latched[unit].c : NULL)
+	if (m->prod->v4) {
+		for (g = 0; g < m->nr_l2; g++) {
+			unsigned int base = g * MALI_HW_V4_BLOCKS_PER_GROUP;
+
+			for (i = 0; i < MALI_HW_V4_SC_PER_GROUP; i++) {
+				core = g * MALI_HW_V4_SC_PER_GROUP + i;
+				if (m->shader_present & MALI_HW_BIT64(core))
+					mm_stage_block(m, base + i,
+						       ROW(MM_UNIT_CORE(m->nr_l2, core)),
+						       m->en_shader, ts);
+			}
+			mm_stage_block(m, base + MALI_HW_V4_BLK_TILER,
+				       g ? NULL : ROW(MM_UNIT_TILER), tiler_en, ts);
+			mm_stage_block(m, base + MALI_HW_V4_BLK_MMU_L2,
+				       ROW(MM_UNIT_L2(g)), m->en_mmu_l2, ts);
+			if (!g)
+				mm_stage_block(m, base + MALI_HW_V4_BLK_JM,
+					       ROW(MM_UNIT_JM), m->en_jm, ts);
+		}
+	} else {
+		mm_stage_block(m, 0, ROW(MM_UNIT_JM), m->en_jm, ts);
+		mm_stage_block(m, 1, ROW(MM_UNIT_TILER), tiler_en, ts);
+		for (i = 0; i < m->nr_l2; i++)
+			mm_stage_block(m, 2 + i, ROW(MM_UNIT_L2(i)),
+				       m->en_mmu_l2, ts);
+		for (core = 0; core < MM_MAX_CORES; core++)
+			if (m->shader_present & MALI_HW_BIT64(core))
+				mm_stage_block(m, 2 + m->nr_l2 + core,
+					       ROW(MM_UNIT_CORE(m->nr_l2, core)),
+					       m->en_shader, ts);
+	}
+#undef ROW
+}
+
+/*
+ * Translate the dump's pages, then stage the latched counters.
+ * Return: 0, or -1 on an MMU fault.
+ */
+static int mm_do_sample(struct mali_model *m)
+{
+	uint64_t base = m->sample_base & MM_PRFCNT_BASE_MASK;
+	uint32_t off = base & (MALI_HW_PAGE_SIZE - 1);
+	unsigned int i;
+	unsigned int nr_pages = (off + m->dump_size + MALI_HW_PAGE_SIZE - 1) /
+				MALI_HW_PAGE_SIZE;
+	struct mm_xlate_fault fault;
+
+	for (i = 0; i < nr_pages; i++) {
+		uint64_t va = (base & MM_PAGE_MASK) + (uint64_t)i * MALI_HW_PAGE_SIZE;
+		uint64_t pa;
+
+		if (mm_translate(m, m->sample_as, va, &pa, &fault)) {
+			mm_mmu_fault(m, m->sample_as, va, &fault);
+			return -1;
+		}
+		m->l2_pa[i] = pa == MM_PA_NONE ? pa : pa & MM_PAGE_MASK;
+	}
+	m->l2_base_off = off;
+	mm_stage_dump(m, m->latched_ts);
+	return 0;
+}
+
+/* Write the dirty part of the modelled L2 back to memory. */
+static void mm_l2_writeback(struct mali_model *m)
+{
+	unsigned int nbits = m->dump_size / MM_L2_GRANULE, g;
+	char msg[MM_MSG];
+
+	for (g = 0; g < nbits; g++) {
+		uint32_t pos = m->l2_base_off + g * MM_L2_GRANULE;
+		uint64_t pa;
+
+		if (!(m->l2_dirty[g / 8] & (1U << (g % 8))))
+			continue;
+		pa = m->l2_pa[pos / MALI_HW_PAGE_SIZE];
+		/* Reported when it was translated */
+		if (pa == MM_PA_NONE)
+			continue;
+		pa += pos % MALI_HW_PAGE_SIZE;
+		if (m->ops->mem_write(m->host, pa, m->l2_data + g * MM_L2_GRANULE,
+				      MM_L2_GRANULE)) {
+			snprintf(msg, sizeof(msg),
+				 "L2 writeback to PA 0x%llx: no memory there",
+				 (unsigned long long)pa);
+			mm_report(m, msg);
+		}
+	}
+	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
+}
+
+static void mm_sample_done(struct mali_model *m)
+{
+	if (!m->sample_pending)
+		return;
+	m->sample_pending = false;
+
+	if (m->sample_gpu_fault) {
+		m->fault_status = MALI_HW_EXCEPTION_BUS_FAULT;
+		m->fault_address = m->sample_base;
+		m->gpu_irq_raw |= MALI_HW_GPU_IRQ_FAULT;
+	} else if (!m->latched_valid || !mm_do_sample(m)) {
+		/* A sample while the counters are off completes, writing nothing */
+		if (!m->sample_drop_irq)
+			m->gpu_irq_raw |= MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED;
+	}
+	/* else: an MMU fault; the sample never completes */
+	mm_update_lines(m);
+}
+
+static void mm_clean_done(struct mali_model *m)
+{
+	if (m->clean_pending && !m->clean_stuck) {
+		m->clean_pending = false;
+		mm_l2_writeback(m);
+		m->gpu_irq_raw |= MALI_HW_GPU_IRQ_CLEAN_CACHES_COMPLETED;
+		mm_update_lines(m);
+	}
+}
+
+static void mm_reset_done(struct mali_model *m)
+{
+	m->gpu_irq_raw |= MALI_HW_GPU_IRQ_RESET_COMPLETED;
+	mm_update_lines(m);
+}
+
+/* Every register back to its reset value; the L2's contents are lost. */
+static void mm_reset_state(struct mali_model *m)
+{
+	uint64_t now = mm_now(m);
+	unsigned int i;
+
+	m->gpu_irq_raw = 0;
+	m->gpu_irq_mask = 0;
+	m->mmu_irq_raw = 0;
+	m->mmu_irq_mask = 0;
+	m->job_irq_raw = 0;
+	m->job_irq_mask = 0;
+	m->fault_status = 0;
+	m->fault_address = 0;
+	m->shader_ready = 0;
+	m->tiler_ready = 0;
+	m->l2_ready = 0;
+	memset(m->pwr_on, 0, sizeof(m->pwr_on));
+	memset(m->pwr_off, 0, sizeof(m->pwr_off));
+	m->prfcnt_base = 0;
+	m->prfcnt_config = 0;
+	m->en_jm = 0;
+	m->en_shader = 0;
+	m->en_tiler = 0;
+	m->en_mmu_l2 = 0;
+	m->tiler_broken = false;
+	m->cycle_counting = false;
+	m->cycle_acc = 0;
+	memset(m->as, 0, sizeof(m->as));
+	for (i = 0; i < MM_NR_AS; i++)
+		m->as[i].live_transtab = MALI_HW_TRANSTAB_ADRMODE_UNMAPPED;
+	m->sample_pending = false;
+	m->clean_pending = false;
+	m->clean_stuck = false;
+	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
+	mm_clear_counters(m, now);
+}
+
+static void mm_timer_arm(struct mali_model *m, unsigned int timer, uint64_t ns)
+{
+	m->ops->timer_arm(m->host, timer, ns);
+}
+
+static void mm_command(struct mali_model *m, uint32_t cmd)
+{
+	uint64_t now = mm_now(m);
+	uint64_t latency;
+
+	switch (cmd) {
+	case MALI_HW_GPU_COMMAND_SOFT_RESET:
+	case MALI_HW_GPU_COMMAND_HARD_RESET:
+		mm_reset_state(m);
+		mm_timer_arm(m, MALI_MODEL_TIMER_RESET, MM_RESET_LATENCY_NS);
+		break;
+	case MALI_HW_GPU_COMMAND_PRFCNT_CLEAR:
+		mm_clear_counters(m, now);
+		break;
+	case MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE:
+		if (m->sample_pending)
+			break;
+		latency = MM_SAMPLE_LATENCY_NS;
+		m->sample_drop_irq = m->armed == MM_FAULT_DROP_IRQ;
+		m->sample_gpu_fault = m->armed == MM_FAULT_GPU_FAULT;
+		if (m->armed == MM_FAULT_DELAY)
+			latency = (uint64_t)m->armed_delay_ms * MM_NS_PER_MS;
+		if (m->armed != MM_FAULT_STUCK_CLEAN)
+			m->armed = MM_FAULT_NONE;
+		m->sample_base = m->prfcnt_base;
+		m->sample_as = MALI_HW_PRFCNT_CONFIG_AS(m->prfcnt_config);
+		m->sample_pending = true;
+		/* The counters are latched (and cleared) now; written later */
+		m->latched_valid = mm_counting(m);
+		if (m->latched_valid) {
+			mm_advance(m, now);
+			/* Same size: the live rows become the latched ones */
+			m->acc_set = !m->acc_set;
+			m->latched_ts = mm_timestamp(m);
+			mm_clear_counters(m, now);
+		}
+		mm_timer_arm(m, MALI_MODEL_TIMER_SAMPLE, latency);
+		break;
+	case MALI_HW_GPU_COMMAND_CYCLE_COUNT_START:
+		if (!m->cycle_counting) {
+			m->cycle_counting = true;
+			m->cycle_start_ns = now;
+		}
+		break;
+	case MALI_HW_GPU_COMMAND_CYCLE_COUNT_STOP:
+		m->cycle_acc = mm_cycle_count(m);
+		m->cycle_counting = false;
+		break;
+	case MALI_HW_GPU_COMMAND_CLEAN_CACHES:
+	case MALI_HW_GPU_COMMAND_CLEAN_INV_CACHES:
+		if (m->armed == MM_FAULT_STUCK_CLEAN) {
+			m->armed = MM_FAULT_NONE;
+			m->clean_stuck = true;
+		}
+		if (m->clean_stuck || m->clean_pending)
+			break;
+		m->clean_pending = true;
+		mm_timer_arm(m, MALI_MODEL_TIMER_CLEAN, MM_CLEAN_LATENCY_NS);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- register file -------------------------------------------------------- */
+
+/* The region AS_LOCKADDR names: 2^(width + 1) bytes, naturally aligned. */
+static void mm_lock_region(const struct mm_as *as, uint64_t *base, uint64_t *size)
+{
+	unsigned int log2 = (as->lockaddr & MALI_HW_LOCKADDR_SIZE_MASK) + 1;
+
+	if (log2 < MALI_HW_LOCKADDR_MIN_LOG2)
+		log2 = MALI_HW_LOCKADDR_MIN_LOG2;
+	*size = log2 >= 64 ? ~0ULL : MALI_HW_BIT64(log2);
+	*base = log2 >= 64 ? 0 : as->lockaddr & ~(*size - 1) & MM_PAGE_MASK;
+}
+
+/*
+ * A reserved address mode was latched: what the MMU then does is undefined
+ * (the legacy TRANSTAB format's UNMAPPED is 0, not 1, which is TRANSCFG's
+ * UNMAPPED). Report it; a sample through it faults.
+ */
+static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
+{
+	unsigned int asn = as - m->as;
+	uint64_t cfg = as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK;
+	char msg[MM_MSG];
+
+	if (m->prod->has_transcfg) {
+		switch (cfg) {
+		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
+			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_UNMAPPED:
+		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K:
+			return;
+		default:
+			snprintf(msg, sizeof(msg),
+				 "AS%u: TRANSCFG ADRMODE %llu is reserved", asn,
+				 (unsigned long long)cfg);
+			mm_report(m, msg);
+			return;
+		}
+	}
+	if ((as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) ==
+	    MALI_HW_TRANSTAB_ADRMODE_RESERVED) {
+		snprintf(msg, sizeof(msg),
+			 "AS%u: TRANSTAB ADRMODE 1 is reserved (UNMAPPED is 0)%s", asn,
+			 m->prod->has_transcfg ? ", with TRANSCFG LEGACY" : "");
+		mm_report(m, msg);
+	}
+}
+
+static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
+{
+	uint64_t base, size;
+	char msg[MM_MSG];
+
+	if (cmd == MALI_HW_AS_COMMAND_NOP)
+		return;
+	/* A driver polls AS_STATUS until ACTIVE clears before each command */
+	if (as->active) {
+		snprintf(msg, sizeof(msg),
+			 "AS%u: AS_COMMAND %u written while AS_STATUS is ACTIVE",
+			 (unsigned int)(as - m->as), cmd);
+		mm_report(m, msg);
+	}
+	as->active = true;
+	mm_timer_arm(m, MALI_MODEL_TIMER_AS, MM_AS_LATENCY_NS);
+	mm_lock_region(as, &base, &size);
+	switch (cmd) {
+	case MALI_HW_AS_COMMAND_UPDATE:
+		/* Broadcasts the configuration; the TLB is kept */
+		as->live_transtab = as->transtab;
+		as->live_transcfg = as->transcfg;
+		mm_check_modes(m, as);
+		break;
+	case MALI_HW_AS_COMMAND_LOCK:
+		as->locked = true;
+		as->lock_base = base;
+		as->lock_size = size;
+		break;
+	case MALI_HW_AS_COMMAND_UNLOCK:
+		/* A flush of the region, then the lock is released */
+		mm_tlb_flush(as, base, size);
+		as->locked = false;
+		break;
+	case MALI_HW_AS_COMMAND_FLUSH_MEM:
+		/* Outstanding writes reach memory first: the L2 is written back */
+		mm_l2_writeback(m);
+		mm_tlb_flush(as, base, size);
+		break;
+	case MALI_HW_AS_COMMAND_FLUSH_PT:
+		mm_tlb_flush(as, base, size);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The 64-bit AS register at @off (its LO or HI half), NULL for others. */
+static uint64_t *mm_as_reg64(struct mm_as *as, uint32_t off)
+{
+	switch (off & ~4U) {
+	case MALI_HW_AS_TRANSTAB:
+		return &as->transtab;
+	case MALI_HW_AS_MEMATTR:
+		return &as->memattr;
+	case MALI_HW_AS_LOCKADDR:
+		return &as->lockaddr;
+	case MALI_HW_AS_FAULTADDRESS:
+		return &as->faultaddress;
+	case MALI_HW_AS_TRANSCFG:
+		return &as->transcfg;
+	default:
+		return NULL;
+	}
+}
+
+static struct mm_as *mm_as_of(struct mali_model *m, uint32_t reg, uint32_t *off)
+{
+	uint32_t asn = (reg - MALI_HW_AS_BASE) / MALI_HW_AS_STRIDE;
+
+	*off = (reg - MALI_HW_AS_BASE) % MALI_HW_AS_STRIDE;
+	return asn < MM_NR_AS ? &m->as[asn] : NULL;
+}
+
+static bool mm_is_as_reg(uint32_t reg)
+{
+	return reg >= MALI_HW_AS_BASE &&
+	       reg < MALI_HW_AS_BASE + MM_NR_AS * MALI_HW_AS_STRIDE;
+}
+
+static uint32_t mm_as_read(struct mali_model *m, uint32_t reg)
+{
+	struct mm_as *as;
+	uint64_t *r;
+	uint32_t off;
+
+	as = mm_as_of(m, reg, &off);
+	if (!as)
+		return 0;
+	if (off == MALI_HW_AS_FAULTSTATUS)
+		return as->faultstatus;
+	if (off == MALI_HW_AS_STATUS)
+		return as->active ? MALI_HW_AS_STATUS_ACTIVE : 0;
+	r = mm_as_reg64(as, off);
+	if (!r)
+		return 0;
+	return off & 4 ? mm_hi(*r) : mm_lo(*r);
+}
+
+static void mm_as_write(struct mali_model *m, uint32_t reg, uint32_t val)
+{
+	struct mm_as *as;
+	uint64_t *r;
+	uint32_t off;
+
+	as = mm_as_of(m, reg, &off);
+	if (!as)
+		return;
+	if (off == MALI_HW_AS_COMMAND) {
+		mm_as_command(m, as, val);
+		return;
+	}
+	r = mm_as_reg64(as, off);
+	/* AS_FAULTADDRESS is read-only */
+	if (!r || r == &as->faultaddress)
+		return;
+	if (off & 4)
+		mm_set_hi(r, val);
+	else
+		mm_set_lo(r, val);
+}
+
+/* LO/HI halves of a 64-bit register at @base */
+static bool mm_reg64(uint32_t reg, uint32_t base, uint64_t v, uint32_t *out)
+{
+	if (reg == base)
+		*out = mm_lo(v);
+	else if (reg == base + 4)
+		*out = mm_hi(v);
+	else
+		return false;
+	return true;
+}
+
+static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
+{
+	uint32_t v = 0;
+
+	if (mm_reg64(reg, MALI_HW_GPU_FAULTADDRESS_LO, m->fault_address, &v) ||
+	    mm_reg64(reg, MALI_HW_PRFCNT_BASE_LO, m->prfcnt_base, &v) ||
+	    mm_reg64(reg, MALI_HW_CYCLE_COUNT_LO, mm_cycle_count(m), &v) ||
+	    mm_reg64(reg, MALI_HW_TIMESTAMP_LO, mm_timestamp(m), &v) ||
+	    mm_reg64(reg, MALI_HW_SHADER_PRESENT, m->shader_present, &v) ||
+	    mm_reg64(reg, MALI_HW_TILER_PRESENT, 1, &v) ||
+	    mm_reg64(reg, MALI_HW_L2_PRESENT, m->l2_present, &v) ||
+	    mm_reg64(reg, MALI_HW_SHADER_READY, m->shader_ready, &v) ||
+	    mm_reg64(reg, MALI_HW_TILER_READY, m->tiler_ready, &v) ||
+	    mm_reg64(reg, MALI_HW_L2_READY, m->l2_ready, &v) ||
+	    mm_reg64(reg, MALI_HW_SHADER_PWRTRANS,
+		     m->pwr_on[MM_PWR_SHADER] | m->pwr_off[MM_PWR_SHADER], &v) ||
+	    mm_reg64(reg, MALI_HW_TILER_PWRTRANS,
+		     m->pwr_on[MM_PWR_TILER] | m->pwr_off[MM_PWR_TILER], &v) ||
+	    mm_reg64(reg, MALI_HW_L2_PWRTRANS,
+		     m->pwr_on[MM_PWR_L2] | m->pwr_off[MM_PWR_L2], &v))
+		return v;
+	if (mm_is_as_reg(reg))
+		return mm_as_read(m, reg);
+	return 0;
+}
+
+/**
+ * mali_model_read() - a 32-bit register read
+ * @m: model.
+ * @reg: byte offset in the register window.
+ *
+ * Return: the register's value; 0 for registers the model does not have.
+ */
+uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
+{
+	switch (reg) {
+	case MALI_HW_GPU_ID:
+		return m->prod->gpu_id;
+	case MALI_HW_L2_FEATURES:
+		return m->prod->l2_features;
+	case MALI_HW_MEM_FEATURES:
+		return m->mem_features;
+	case MALI_HW_MMU_FEATURES:
+		return m->mmu_features;
+	case MALI_HW_AS_PRESENT:
+		return (1U << MM_NR_AS) - 1;
+	case MALI_HW_JS_PRESENT:
+		return MM_JS_PRESENT;
+	case MALI_HW_GPU_IRQ_RAWSTAT:
+		return m->gpu_irq_raw;
+	case MALI_HW_GPU_IRQ_MASK:
+		return m->gpu_irq_mask;
+	case MALI_HW_GPU_IRQ_STATUS:
+		return m->gpu_irq_raw & m->gpu_irq_mask;
+	case MALI_HW_GPU_STATUS:
+		return (m->sample_pending || m->clean_pending ?
+			MALI_HW_GPU_STATUS_GPU_ACTIVE : 0) |
+		       (m->sample_pending ? MALI_HW_GPU_STATUS_PRFCNT_ACTIVE : 0);
+	case MALI_HW_GPU_FAULTSTATUS:
+		return m->fault_status;
+	case MALI_HW_PRFCNT_CONFIG:
+		return m->prfcnt_config;
+	case MALI_HW_PRFCNT_JM_EN:
+		return m->en_jm;
+	case MALI_HW_PRFCNT_SHADER_EN:
+		return m->en_shader;
+	case MALI_HW_PRFCNT_TILER_EN:
+		return m->en_tiler;
+	case MALI_HW_PRFCNT_MMU_L2_EN:
+		return m->en_mmu_l2;
+	case MALI_HW_JOB_IRQ_RAWSTAT:
+		return m->job_irq_raw;
+	case MALI_HW_JOB_IRQ_MASK:
+		return m->job_irq_mask;
+	case MALI_HW_JOB_IRQ_STATUS:
+		return m->job_irq_raw & m->job_irq_mask;
+	case MALI_HW_MMU_IRQ_RAWSTAT:
+		return m->mmu_irq_raw;
+	case MALI_HW_MMU_IRQ_MASK:
+		return m->mmu_irq_mask;
+	case MALI_HW_MMU_IRQ_STATUS:
+		return m->mmu_irq_raw & m->mmu_irq_mask;
+	default:
+		return mm_read_reg64(m, reg);
+	}
+}
+
+static uint64_t *mm_ready(struct mali_model *m, unsigned int d)
+{
+	return d == MM_PWR_SHADER ? &m->shader_ready :
+	       d == MM_PWR_TILER ? &m->tiler_ready : &m->l2_ready;
+}
+
+static uint64_t mm_present(const struct mali_model *m, unsigned int d)
+{
+	return d == MM_PWR_SHADER ? m->shader_present :
+	       d == MM_PWR_TILER ? 1 : m->l2_present;
+}
+
+/* Cores of domain @d that are powered or being powered (up or down). */
+static uint64_t mm_powered(struct mali_model *m, unsigned int d)
+{
+	return *mm_ready(m, d) | m->pwr_on[d];
+}
+
+/*
+ * Start powering cores of domain @d up or down: PWRTRANS is set now, READY
+ * changes when MALI_MODEL_TIMER_POWER fires, with POWER_CHANGED. Powering
+ * the L2 down while shader cores or the tiler are still powered (or still
+ * powering down) is reported: they need it.
+ */
+static void mm_power(struct mali_model *m, unsigned int d, uint64_t mask, bool on)
+{
+	char msg[MM_MSG];
+
+	mask &= mm_present(m, d);
+	if (on) {
+		m->pwr_on[d] |= mask & ~*mm_ready(m, d);
+		m->pwr_off[d] &= ~mask;
+	} else {
+		if (d == MM_PWR_L2 && (mask & mm_powered(m, d)) &&
+		    (mm_powered(m, MM_PWR_SHADER) || mm_powered(m, MM_PWR_TILER))) {
+			snprintf(msg, sizeof(msg),
+				 "L2 powered off while shader cores 0x%llx and tiler 0x%llx are on",
+				 (unsigned long long)mm_powered(m, MM_PWR_SHADER),
+				 (unsigned long long)mm_powered(m, MM_PWR_TILER));
+			mm_report(m, msg);
+		}
+		m->pwr_off[d] |= mask & mm_powered(m, d);
+		m->pwr_on[d] &= ~mask;
+	}
+	if (m->pwr_on[d] | m->pwr_off[d])
+		mm_timer_arm(m, MALI_MODEL_TIMER_POWER, MM_POWER_LATENCY_NS);
+}
+
+/* The power transitions in progress complete; the model is advanced first. */
+static void mm_power_done(struct mali_model *m)
+{
+	bool changed = false;
+	unsigned int d;
+
+	mm_advance(m, mm_now(m));
+	for (d = 0; d < MM_NR_PWR; d++) {
+		uint64_t *ready = mm_ready(m, d);
+
+		if (!(m->pwr_on[d] | m->pwr_off[d]))
+			continue;
+		*ready = (*ready | m->pwr_on[d]) & ~m->pwr_off[d];
+		m->pwr_on[d] = 0;
+		m->pwr_off[d] = 0;
+		changed = true;
+	}
+	if (changed) {
+		m->gpu_irq_raw |= MALI_HW_GPU_IRQ_POWER_CHANGED_SINGLE |
+				  MALI_HW_GPU_IRQ_POWER_CHANGED_ALL;
+		mm_update_lines(m);
+	}
+}
+
+static void mm_as_done(struct mali_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_NR_AS; i++)
+		m->as[i].active = false;
+}
+
+static void mm_write_config(struct mali_model *m, uint32_t val)
+{
+	uint64_t now = mm_now(m);
+	bool was_on = mm_counting(m);
+
+	mm_advance(m, now);
+	m->prfcnt_config = val;
+	if (!was_on && mm_counting(m))
+		mm_clear_counters(m, now);
+	/* Our model of PRLAM-8186: tiler enabled when MANUAL is set breaks it */
+	if (MALI_HW_PRFCNT_CONFIG_MODE(val) == MALI_HW_PRFCNT_CONFIG_MODE_OFF)
+		m->tiler_broken = false;
+	else if (m->hw_issue_8186 && !was_on && m->en_tiler)
+		m->tiler_broken = true;
+}
+
+/* PWRON/PWROFF of the three domains; false for other registers. */
+static bool mm_write_power(struct mali_model *m, uint32_t reg, uint32_t val)
+{
+	uint64_t mask = reg & 4 ? (uint64_t)val << 32 : val;
+	uint32_t base = reg & ~4U;
+
+	switch (base) {
+	case MALI_HW_SHADER_PWRON:
+	case MALI_HW_SHADER_PWROFF:
+		mm_power(m, MM_PWR_SHADER, mask, base == MALI_HW_SHADER_PWRON);
+		return true;
+	case MALI_HW_TILER_PWRON:
+	case MALI_HW_TILER_PWROFF:
+		/* Only the LO half: there is one tiler */
+		if (reg & 4)
+			return false;
+		mm_power(m, MM_PWR_TILER, mask, base == MALI_HW_TILER_PWRON);
+		return true;
+	case MALI_HW_L2_PWRON:
+	case MALI_HW_L2_PWROFF:
+		mm_power(m, MM_PWR_L2, mask, base == MALI_HW_L2_PWRON);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * mali_model_write() - a 32-bit register write
+ * @m: model.
+ * @reg: byte offset in the register window.
+ * @val: value; writes to read-only or absent registers are ignored.
+ */
+void mali_model_write(struct mali_model *m, uint32_t reg, uint32_t val)
+{
+	switch (reg) {
+	case MALI_HW_GPU_IRQ_CLEAR:
+		m->gpu_irq_raw &= ~val;
+		break;
+	case MALI_HW_GPU_IRQ_MASK:
+		m->gpu_irq_mask = val;
+		break;
+	case MALI_HW_GPU_COMMAND:
+		mm_command(m, val);
+		break;
+	case MALI_HW_PRFCNT_BASE_LO:
+		mm_set_lo(&m->prfcnt_base, val);
+		break;
+	case MALI_HW_PRFCNT_BASE_HI:
+		mm_set_hi(&m->prfcnt_base, val);
+		break;
+	case MALI_HW_PRFCNT_CONFIG:
+		mm_write_config(m, val);
+		break;
+	case MALI_HW_PRFCNT_JM_EN:
+		m->en_jm = val;
+		break;
+	case MALI_HW_PRFCNT_SHADER_EN:
+		m->en_shader = val;
+		break;
+	case MALI_HW_PRFCNT_TILER_EN:
+		m->en_tiler = val;
+		break;
+	case MALI_HW_PRFCNT_MMU_L2_EN:
+		m->en_mmu_l2 = val;
+		break;
+	case MALI_HW_JOB_IRQ_CLEAR:
+		m->job_irq_raw &= ~val;
+		break;
+	case MALI_HW_JOB_IRQ_MASK:
+		m->job_irq_mask = val;
+		break;
+	case MALI_HW_MMU_IRQ_CLEAR:
+		m->mmu_irq_raw &= ~val;
+		break;
+	case MALI_HW_MMU_IRQ_MASK:
+		m->mmu_irq_mask = val;
+		break;
+	default:
+		if (mm_write_power(m, reg, val))
+			break;
+		if (mm_is_as_reg(reg))
+			mm_as_write(m, reg, val);
+		break;
+	}
+	mm_update_lines(m);
+}
+
+/**
+ * mali_model_timer() - a timer the model armed fired
+ * @m: model.
+ * @timer: &enum mali_model_timer.
+ */
+void mali_model_timer(struct mali_model *m, unsigned int timer)
+{
+	switch (timer) {
+	case MALI_MODEL_TIMER_SAMPLE:
+		mm_sample_done(m);
+		break;
+	case MALI_MODEL_TIMER_CLEAN:
+		mm_clean_done(m);
+		break;
+	case MALI_MODEL_TIMER_RESET:
+		mm_reset_done(m);
+		break;
+	case MALI_MODEL_TIMER_POWER:
+		mm_power_done(m);
+		break;
+	case MALI_MODEL_TIMER_AS:
+		mm_as_done(m);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- text controls -------------------------------------------------------- */
+
+static bool mm_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Copy @text into @buf without surrounding blanks; false when too long. */
+static bool mm_trim(char *buf, size_t size, const char *text)
+{
+	size_t len;
+
+	while (mm_is_space(*text))
+		text++;
+	len = strlen(text);
+	while (len && mm_is_space(text[len - 1]))
+		len--;
+	if (len >= size)
+		return false;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return true;
+}
+
+/* A decimal number of at most @max, digits only; false otherwise. */
+static bool mm_parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > max)
+			return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static int mm_error(char *err, size_t errlen, const char *msg)
+{
+	if (errlen)
+		snprintf(err, errlen, "%s", msg);
+	return -1;
+}
+
+/**
+ * mali_model_set_workload() - set the modelled load
+ * @m: model.
+ * @text: "idle" or "busy=N", N in 0..100.
+ * @err: receives one line on error.
+ * @errlen: size of @err.
+ *
+ * Return: 0, or -1 for text it does not accept.
+ */
+int mali_model_set_workload(struct mali_model *m, const char *text,
+			    char *err, size_t errlen)
+{
+	char buf[16];
+	uint32_t load;
+
+	if (!mm_trim(buf, sizeof(buf), text))
+		goto bad;
+	if (!strcmp(buf, "idle"))
+		load = 0;
+	else if (strncmp(buf, "busy=", 5) || !mm_parse_u32(buf + 5, 100, &load))
+		goto bad;
+
+	mm_advance(m, mm_now(m));
+	m->load_pct = load;
+	return 0;
+bad:
+	return mm_error(err, errlen, "want \"idle\" or \"busy=N\", N in 0..100");
+}
+
+/**
+ * mali_model_show_workload() - the load, as mali_model_set_workload() takes it
+ * @m: model.
+ * @buf: receives the text, no newline.
+ * @len: size of @buf.
+ */
+void mali_model_show_workload(struct mali_model *m, char *buf, size_t len)
+{
+	if (m->load_pct)
+		snprintf(buf, len, "busy=%u", m->load_pct);
+	else
+		snprintf(buf, len, "idle");
+}
+
+/**
+ * mali_model_set_fault() - arm a fault for the next sample or cache clean
+ * @m: model.
+ * @text: "none", "drop_irq" (the next sample raises no interrupt),
+ *	"delay=MS" (the next sample takes MS ms, at most 5000), "stuck_clean"
+ *	(cache cleans never complete until a reset) or "gpu_fault" (the next
+ *	sample raises a GPU bus fault instead).
+ * @err: receives one line on error.
+ * @errlen: size of @err.
+ *
+ * Return: 0, or -1 for text it does not accept.
+ */
+int mali_model_set_fault(struct mali_model *m, const char *text,
+			 char *err, size_t errlen)
+{
+	unsigned int fault;
+	uint32_t delay = 0;
+	char buf[32];
+
+	if (!mm_trim(buf, sizeof(buf), text))
+		goto bad;
+	for (fault = MM_FAULT_NONE; fault < MM_NR_FAULTS; fault++)
+		if (fault != MM_FAULT_DELAY && !strcmp(buf, mm_fault_names[fault]))
+			break;
+	if (fault == MM_NR_FAULTS) {
+		if (strncmp(buf, "delay=", 6) ||
+		    !mm_parse_u32(buf + 6, MM_MAX_DELAY_MS, &delay))
+			goto bad;
+		fault = MM_FAULT_DELAY;
+	}
+	m->armed = fault;
+	m->armed_delay_ms = delay;
+	return 0;
+bad:
+	return mm_error(err, errlen,
+			"want none, drop_irq, delay=MS (<= 5000), stuck_clean or gpu_fault");
+}
+
+/**
+ * mali_model_show_fault() - the armed fault, as mali_model_set_fault() takes it
+ * @m: model.
+ * @buf: receives the text, no newline.
+ * @len: size of @buf.
+ */
+void mali_model_show_fault(struct mali_model *m, char *buf, size_t len)
+{
+	if (m->armed == MM_FAULT_DELAY)
+		snprintf(buf, len, "delay=%u", m->armed_delay_ms);
+	else
+		snprintf(buf, len, "%s", mm_fault_names[m->armed]);
+}
+
+/* ---- creation ------------------------------------------------------------- */
+
+/**
+ * mali_model_size() - bytes the host allocates for a struct mali_model
+ *
+ * Return: the size.
+ */
+size_t mali_model_size(void)
+{
+	return sizeof(struct mali_model);
+}
+
+static int mm_init_error(char *err, size_t errlen, const char *msg)
+{
+	return mm_error(err, errlen, msg);
+}
+
+/**
+ * mali_model_init() - set a model up, in its reset state
+ * @m: zeroed memory of mali_model_size() bytes.
+ * @cfg: the GPU to model.
+ * @ops: host interface.
+ * @host: its context, passed to every op.
+ * @err: receives one line on error.
+ * @errlen: size of @err.
+ *
+ * Return: 0, or -1 for a configuration it cannot model.
+ */
+int mali_model_init(struct mali_model *m, const struct mali_model_config *cfg,
+		    const struct mali_model_host_ops *ops, void *host,
+		    char *err, size_t errlen)
+{
+	const struct mali_model_product *prod;
+	uint64_t cores;
+	uint32_t l2_slices, mhz, va_bits, pa_bits, blocks;
+	char msg[MM_MSG];
+
+	prod = cfg->product ? mali_model_product_find(cfg->product) : NULL;
+	if (!prod) {
+		snprintf(msg, sizeof(msg), "product \"%s\" unknown; use one of %s",
+			 cfg->product ? cfg->product : "", mali_model_products());
+		return mm_init_error(err, errlen, msg);
+	}
+	cores = cfg->shader_present ? cfg->shader_present : prod->shader_present;
+	l2_slices = prod->v4 ? 1 : (cfg->l2_slices ? cfg->l2_slices : prod->l2_slices);
+	mhz = cfg->mhz ? cfg->mhz : prod->mhz;
+	va_bits = cfg->va_bits ? cfg->va_bits : prod->va_bits;
+	pa_bits = cfg->pa_bits ? cfg->pa_bits : prod->pa_bits;
+	if (prod->v4 && mm_fls64(cores) >
+	    MALI_HW_V4_SC_PER_GROUP * mm_hweight64(prod->l2_present)) {
+		snprintf(msg, sizeof(msg),
+			 "shader_present 0x%llx: %s has room for %u cores per core group",
+			 (unsigned long long)cores, prod->name, MALI_HW_V4_SC_PER_GROUP);
+		return mm_init_error(err, errlen, msg);
+	}
+	if (l2_slices > MM_MAX_L2) {
+		snprintf(msg, sizeof(msg), "l2_slices %u: at most %d", l2_slices, MM_MAX_L2);
+		return mm_init_error(err, errlen, msg);
+	}
+	if (mhz > MM_MAX_MHZ) {
+		snprintf(msg, sizeof(msg), "mhz %u: at most %d", mhz, MM_MAX_MHZ);
+		return mm_init_error(err, errlen, msg);
+	}
+	if (va_bits < 32 || va_bits > 48) {
+		snprintf(msg, sizeof(msg), "va_bits %u: want 32..48", va_bits);
+		return mm_init_error(err, errlen, msg);
+	}
+	if (pa_bits < 32 || pa_bits > 48) {
+		snprintf(msg, sizeof(msg), "pa_bits %u: want 32..48", pa_bits);
+		return mm_init_error(err, errlen, msg);
+	}
+
+	memset(m, 0, sizeof(*m));
+	m->ops = ops;
+	m->host = host;
+	m->prod = prod;
+	m->shader_present = cores;
+	m->l2_present = prod->l2_present;
+	m->nr_l2 = prod->v4 ? mm_hweight64(prod->l2_present) : l2_slices;
+	m->mem_features = ((l2_slices - 1) << MALI_HW_MEM_FEATURES_L2_SLICES_SHIFT) |
+			  MALI_HW_MEM_FEATURES_COHERENT_CORE_GROUP;
+	m->mmu_features = MALI_HW_MMU_FEATURES_VAL(va_bits, pa_bits);
+	m->mhz = mhz;
+	m->hw_issue_8186 = prod->gpu_id == 0x69560001;
+	if (prod->v4)
+		blocks = MALI_HW_V4_BLOCKS_PER_GROUP * m->nr_l2;
+	else
+		blocks = 2 + m->nr_l2 + mm_fls64(cores);
+	m->dump_size = blocks * MALI_HW_DUMP_BLOCK_BYTES;
+	m->nr_units = 2 + m->nr_l2 + mm_fls64(cores);
+	if (m->dump_size > MM_MAX_DUMP || m->nr_units > MM_MAX_UNITS)
+		return mm_init_error(err, errlen, "too many blocks to model");
+	mm_reset_state(m);
+	return 0;
+}
+
+/**
+ * mali_model_fini() - quiesce a model
+ * @m: model; no host op is called after this returns.
+ */
+void mali_model_fini(struct mali_model *m)
+{
+	unsigned int t;
+
+	for (t = 0; t < MALI_MODEL_NR_TIMERS; t++)
+		m->ops->timer_cancel(m->host, t);
+}
+
+/* ---- what the model was configured as ------------------------------------ */
+
+uint32_t mali_model_gpu_id(const struct mali_model *m)
+{
+	return m->prod->gpu_id;
+}
+
+uint64_t mali_model_shader_present(const struct mali_model *m)
+{
+	return m->shader_present;
+}
+
+uint32_t mali_model_l2_slices(const struct mali_model *m)
+{
+	return (m->mem_features >> MALI_HW_MEM_FEATURES_L2_SLICES_SHIFT & 0xf) + 1;
+}
+
+uint64_t mali_model_clock_hz(const struct mali_model *m)
+{
+	return (uint64_t)m->mhz * 1000000;
+}
+
+uint32_t mali_model_dump_size(const struct mali_model *m)
+{
+	return m->dump_size;
+}
+
+uint32_t mali_model_nr_reports(const struct mali_model *m)
+{
+	return m->nr_reports;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mali_model internals shared by its register file (mali_model.c) and its
+ * product table and workload model (mali_model_products.c).
+ */
+#ifndef MALI_MODEL_PRODUCTS_H
+#define MALI_MODEL_PRODUCTS_H
+
+#include "mali_model_port.h"
+
+/* Counter roles the workload model drives, per block type. */
+enum mali_model_role {
+	/* Job manager */
+	MM_JM_GPU_ACTIVE,
+	MM_JM_IRQ_ACTIVE,
+	MM_JM_JS0_ACTIVE,
+	MM_JM_JS1_ACTIVE,
+	MM_JM_JS0_JOBS,
+	MM_JM_JS1_JOBS,
+	/* Tiler */
+	MM_TI_ACTIVE,
+	MM_TI_TRIANGLES,
+	/* L2 / memory system, per slice */
+	MM_L2_LOOKUP,
+	MM_L2_READ_LOOKUP,
+	MM_L2_WRITE_LOOKUP,
+	MM_L2_EXT_READ,
+	MM_L2_EXT_READ_BEATS,
+	MM_L2_EXT_WRITE,
+	MM_L2_EXT_WRITE_BEATS,
+	/* Shader core, per core */
+	MM_SC_FRAG_ACTIVE,
+	MM_SC_COMPUTE_ACTIVE,
+	MM_SC_EXEC_CORE_ACTIVE,
+	MM_SC_FRAG_QUADS_RAST,
+	MM_SC_FRAG_THREADS,
+	MM_SC_COMPUTE_TASKS,
+	MM_SC_EXEC_INSTR_COUNT,
+	MM_NR_ROLES,
+};
+
+/**
+ * struct mali_model_product - a GPU the model can be
+ * @name: e.g. "g52".
+ * @gpu_id: GPU_ID of a real part of this model.
+ * @shader_present: default SHADER_PRESENT.
+ * @l2_present: L2_PRESENT (v4: one bit per core group).
+ * @l2_slices: default L2 slices (v5).
+ * @v4: dumps in the v4 core-group layout.
+ * @has_transcfg: Bifrost and later: AS_TRANSCFG selects the table format.
+ * @mhz: default modelled clock.
+ * @l2_features: L2_FEATURES.
+ * @va_bits: default MMU_FEATURES VA width.
+ * @pa_bits: default MMU_FEATURES PA width.
+ * @index: counter index in its block of each &enum mali_model_role, 0 when
+ *	the product has no such counter (index 0 is a header word).
+ */
+struct mali_model_product {
+	const char *name;
+	uint32_t gpu_id;
+	uint64_t shader_present;
+	uint64_t l2_present;
+	uint32_t l2_slices;
+	bool v4;
+	bool has_transcfg;
+	uint32_t mhz;
+	uint32_t l2_features;
+	uint8_t va_bits;
+	uint8_t pa_bits;
+	uint8_t index[MM_NR_ROLES];
+};
+
+/* Units the model keeps counters for: JM, tiler, L2 slices, shader cores. */
+#define MM_UNIT_JM		0
+#define MM_UNIT_TILER		1
+#define MM_UNIT_L2(i)		(2 + (i))
+#define MM_MAX_L2		16
+#define MM_MAX_CORES		64
+#define MM_UNIT_CORE(nr_l2, c)	(2 + (nr_l2) + (c))
+#define MM_MAX_UNITS		(2 + MM_MAX_L2 + MM_MAX_CORES)
+
+/**
+ * struct mali_model_step - what the workload model needs for one time step
+ * @prod: product.
+ * @cycles: GPU clock cycles elapsed.
+ * @load_pct: share of cycles the GPU is busy, 0..100.
+ * @nr_l2: L2 slices.
+ * @shader_powered: shader cores that are powered (and present).
+ * @tiler_powered: the tiler is powered.
+ * @l2_powered: the L2 is powered.
+ */
+struct mali_model_step {
+	const struct mali_model_product *prod;
+	uint64_t cycles;
+	uint32_t load_pct;
+	uint32_t nr_l2;
+	uint64_t shader_powered;
+	bool tiler_powered;
+	bool l2_powered;
+};
+
+/**
+ * struct mali_model_row - the 64-bit counters of one unit, by counter index
+ * @c: counters; the header indices 0-3 are never used.
+ */
+struct mali_model_row {
+	uint64_t c[64];
+};
+
+const struct mali_model_product *mali_model_product_find(const char *name);
+void mali_model_workload_step(const struct mali_model_step *in,
+			      struct mali_model_row *acc);
+
+#endif /* MALI_MODEL_PRODUCTS_H */

@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Host unit tests of the GPU model: a fake bus (an array as physical memory,
+ * timers fired by hand, a clock set by hand) drives the model through its
+ * registers as a driver would. Output is TAP, then "N passed, N failed".
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "mali_model.h"
+#include "mali_hw_regs.h"
+
+#define RAM_BASE	0x80000000ULL
+#define RAM_SIZE	(1U << 20)
+
+struct fake_host {
+	uint8_t *ram;
+	bool irq[MALI_MODEL_NR_IRQS];
+	bool armed[MALI_MODEL_NR_TIMERS];
+	uint64_t now;
+	unsigned int nr_reports;
+	char last_report[256];
+	uint64_t next_page;	/* bump allocator in ram */
+};
+
+static struct fake_host fh;
+static struct mali_model *m;
+static int failed, passed, cur_failed;
+static char diag[512];
+
+static int fake_mem(uint64_t pa, void *buf, size_t len, bool write)
+{
+	if (pa < RAM_BASE || pa + len > RAM_BASE + RAM_SIZE)
+		return -1;
+	if (write)
+		memcpy(fh.ram + (pa - RAM_BASE), buf, len);
+	else
+		memcpy(buf, fh.ram + (pa - RAM_BASE), len);
+	return 0;
+}
+
+static int fake_read(void *host, uint64_t pa, void *buf, size_t len)
+{
+	(void)host;
+	return fake_mem(pa, buf, len, false);
+}
+
+static int fake_write(void *host, uint64_t pa, const void *buf, size_t len)
+{
+	(void)host;
+	return fake_mem(pa, (void *)buf, len, true);
+}
+
+static void fake_set_irq(void *host, unsigned int line, bool level)
+{
+	(void)host;
+	fh.irq[line] = level;
+}
+
+static void fake_timer_arm(void *host, unsigned int timer, uint64_t ns)
+{
+	(void)host;
+	(void)ns;
+	fh.armed[timer] = true;
+}
+
+static void fake_timer_cancel(void *host, unsigned int timer)
+{
+	(void)host;
+	fh.armed[timer] = false;
+}
+
+static uint64_t fake_now(void *host)
+{
+	(void)host;
+	return fh.now;
+}
+
+static void fake_report(void *host, const char *msg)
+{
+	(void)host;
+	fh.nr_reports++;
+	snprintf(fh.last_report, sizeof(fh.last_report), "%s", msg);
+}
+
+static const struct mali_model_host_ops fake_ops = {
+	.mem_read = fake_read,
+	.mem_write = fake_write,
+	.set_irq = fake_set_irq,
+	.timer_arm = fake_timer_arm,
+	.timer_cancel = fake_timer_cancel,
+	.now_ns = fake_now,
+	.report = fake_report,
+};
+
+/* ---- harness --------------------------------------------------------------- */
+
+static void fail(int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(diag, sizeof(diag), "line %d: ", line);
+	va_start(ap, fmt);
+	vsnprintf(diag + n, sizeof(diag) - n, fmt, ap);
+	va_end(ap);
+	cur_failed = 1;
+}
+
+#define CHECK(cond, ...)					\
+	do {							\
+		if (!(cond)) {					\
+			fail(__LINE__, __VA_ARGS__);		\
+			return;					\
+		}						\
+	} while (0)
+
+static uint32_t rd(uint32_t reg)
+{
+	return mali_model_read(m, reg);
+}
+
+static void wr(uint32_t reg, uint32_t val)
+{
+	mali_model_write(m, reg, val);
+}
+
+static void wr64(uint32_t reg, uint64_t val)
+{
+	wr(reg, (uint32_t)val);
+	wr(reg + 4, (uint32_t)(val >> 32));
+}
+
+static uint32_t as_reg(unsigned int as, uint32_t off)
+{
+	return MALI_HW_AS_BASE + as * MALI_HW_AS_STRIDE + off;
+}
+
+/* Fire @timer if armed; false if it was not. */
+static bool fire(unsigned int timer)
+{
+	if (!fh.armed[timer])
+		return false;
+	fh.armed[timer] = false;
+	mali_model_timer(m, timer);
+	return true;
+}
+
+/* An AS_COMMAND to AS, then its completion, as a driver polling AS_STATUS */
+static void as_cmd(uint32_t cmd)
+{
+	wr(MALI_HW_AS_BASE + MALI_HW_AS_COMMAND, cmd);
+	fire(MALI_MODEL_TIMER_AS);
+}
+
+static uint64_t ram_alloc(void)
+{
+	uint64_t pa = RAM_BASE + fh.next_page;
+
+	fh.next_page += MALI_HW_PAGE_SIZE;
+	memset(fh.ram + (pa - RAM_BASE), 0, MALI_HW_PAGE_SIZE);
+	return pa;
+}
+
+static void ram_put64(uint64_t pa, uint64_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		fh.ram[pa - RAM_BASE + i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t ram_get64(uint64_t pa)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)fh.ram[pa - RAM_BASE + i] << (8 * i);
+	return v;
+}
+
+static uint32_t ram_get32(uint64_t pa)
+{
+	return (uint32_t)ram_get64(pa);
+}
+
+/* Map @va to @pa read-write in the 4-level tables rooted at @root. */
+static void map_page(uint64_t root, uint64_t va, uint64_t pa)
+{
+	uint64_t table = root;
+	unsigned int lvl;
+
+	for (lvl = 0; lvl < 3; lvl++) {
+		uint64_t slot = table + 8 * MALI_HW_PT_INDEX(va, lvl);
+		uint64_t desc = ram_get64(slot);
+
+		if ((desc & 3) != MALI_HW_PT_DESC_TABLE) {
+			desc = ram_alloc() | MALI_HW_PT_DESC_TABLE;
+			ram_put64(slot, desc);
+		}
+		table = desc & MALI_HW_PT_DESC_ADDR_MASK;
+	}
+	ram_put64(table + 8 * MALI_HW_PT_INDEX(va, 3),
+		  pa | MALI_HW_PT_DESC_LEAF | MALI_HW_PT_DESC_READ | MALI_HW_PT_DESC_WRITE);
+}
+
+static int setup(const char *product, uint64_t cores, uint32_t l2)
+{
+	struct mali_model_config cfg = {
+		.product = product, .shader_present = cores, .l2_slices = l2,
+	};
+	char err[256];
+
+	free(m);
+	memset(fh.irq, 0, sizeof(fh.irq));
+	memset(fh.armed, 0, sizeof(fh.armed));
+	fh.nr_reports = 0;
+	fh.next_page = 0;
+	fh.now = 1000000;
+	m = calloc(1, mali_model_size());
+	if (mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err))) {
+		fprintf(stderr, "# init %s: %s\n", product, err);
+		return -1;
+	}
+	return 0;
+}
+
+#define DUMP_VA		0x1000000ULL
+#define AS		0
+
+/* Tables mapping the dump at DUMP_VA, AS programmed, counters running. */
+static uint64_t bring_up(unsigned int nr_pages, uint64_t *root_out)
+{
+	uint64_t root = ram_alloc(), first = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr_pages; i++) {
+		uint64_t pa = ram_alloc();
+
+		if (!i)
+			first = pa;
+		map_page(root, DUMP_VA + i * MALI_HW_PAGE_SIZE, pa);
+	}
+	wr(MALI_HW_L2_PWRON, 0xffffffff);
+	wr(MALI_HW_SHADER_PWRON, 0xffffffff);
+	wr(MALI_HW_TILER_PWRON, 1);
+	fire(MALI_MODEL_TIMER_POWER);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root | MALI_HW_TRANSTAB_ADRMODE_TABLE);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	wr64(MALI_HW_PRFCNT_BASE_LO, DUMP_VA);
+	wr(MALI_HW_PRFCNT_JM_EN, 0xffff);
+	wr(MALI_HW_PRFCNT_SHADER_EN, 0xffff);
+	wr(MALI_HW_PRFCNT_TILER_EN, 0xffff);
+	wr(MALI_HW_PRFCNT_MMU_L2_EN, 0xffff);
+	wr(MALI_HW_PRFCNT_CONFIG, (AS << 4) | MALI_HW_PRFCNT_CONFIG_MODE_MANUAL);
+	if (root_out)
+		*root_out = root;
+	return first;
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void t_init_rejects(void)
+{
+	struct mali_model_config cfg = { .product = "g99" };
+	char err[256];
+
+	m = realloc(m, mali_model_size());
+	CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1,
+	      "unknown product accepted");
+	CHECK(strstr(err, "g52"), "error does not list products: %s", err);
+	cfg.product = "t720";
+	cfg.shader_present = 0x1f;
+	CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1,
+	      "5 cores in one v4 core group accepted");
+	cfg.product = "g52";
+	cfg.shader_present = 0;
+	cfg.l2_slices = 17;
+	CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1,
+	      "17 L2 slices accepted");
+	CHECK(setup("g52", 0, 0) == 0, "g52 refused");
+}
+
+static void t_ids(void)
+{
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	CHECK(rd(MALI_HW_GPU_ID) == 0x72120000, "GPU_ID 0x%x", rd(MALI_HW_GPU_ID));
+	CHECK(rd(MALI_HW_SHADER_PRESENT) == 0xb, "SHADER_PRESENT");
+	CHECK(((rd(MALI_HW_MEM_FEATURES) >> 8) & 0xf) == 1, "MEM_FEATURES slices");
+	CHECK(mali_model_dump_size(m) == (2 + 2 + 4) * 256, "dump size %u",
+	      mali_model_dump_size(m));
+	CHECK(setup("t720", 0, 0) == 0, "setup t720");
+	CHECK(mali_model_dump_size(m) == 8 * 256, "v4 dump size %u",
+	      mali_model_dump_size(m));
+}
+
+static void t_irq_reset(void)
+{
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	CHECK(!(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_RESET_COMPLETED),
+	      "reset completed at once");
+	CHECK(fire(MALI_MODEL_TIMER_RESET), "no reset timer");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_RESET_COMPLETED,
+	      "no RESET_COMPLETED");
+	CHECK(!fh.irq[MALI_MODEL_IRQ_GPU], "line high while masked");
+	CHECK(rd(MALI_HW_GPU_IRQ_STATUS) == 0, "STATUS ignores MASK");
+	wr(MALI_HW_GPU_IRQ_MASK, MALI_HW_GPU_IRQ_RESET_COMPLETED);
+	CHECK(fh.irq[MALI_MODEL_IRQ_GPU], "line low while STATUS set");
+	wr(MALI_HW_GPU_IRQ_CLEAR, MALI_HW_GPU_IRQ_RESET_COMPLETED);
+	CHECK(!fh.irq[MALI_MODEL_IRQ_GPU], "line high after CLEAR");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) == 0, "RAWSTAT after CLEAR");
+}
+
+static void t_sample_clean(void)
+{
+	uint64_t pa;
+	char err[128];
+
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	pa = bring_up(1, NULL);
+	CHECK(mali_model_set_workload(m, "busy=50", err, sizeof(err)) == 0, "%s", err);
+	fh.now += 1000000;	/* 1 ms at 800 MHz: 400000 active cycles */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_PRFCNT_ACTIVE, "not active");
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "no SAMPLE_COMPLETED");
+	CHECK(ram_get32(pa + 4 * 2) == 0, "dump in memory before a clean");
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_CLEAN_CACHES);
+	CHECK(fire(MALI_MODEL_TIMER_CLEAN), "no clean timer");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_CLEAN_CACHES_COMPLETED,
+	      "no CLEAN_CACHES_COMPLETED");
+	CHECK(ram_get32(pa + 4 * 2) == 0xffff, "JM enable word 0x%x", ram_get32(pa + 8));
+	CHECK(ram_get32(pa + 4 * 6) == 400000, "JM GPU_ACTIVE %u", ram_get32(pa + 24));
+	/* the hole at core 2 (slot 2 + 2 + 2) is never written */
+	CHECK(ram_get32(pa + 6 * 256 + 8) == 0, "hole written");
+	CHECK(ram_get32(pa + 7 * 256 + 8) == 0xffff, "core 3 not written");
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+}
+
+static void t_fault_unmapped(void)
+{
+	uint32_t st;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	bring_up(1, NULL);
+	wr64(MALI_HW_PRFCNT_BASE_LO, DUMP_VA + 0x100000);
+	wr(MALI_HW_MMU_IRQ_MASK, 0xffffffff);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(rd(MALI_HW_MMU_IRQ_RAWSTAT) == MALI_HW_MMU_IRQ_PAGE_FAULT(AS),
+	      "MMU RAWSTAT 0x%x", rd(MALI_HW_MMU_IRQ_RAWSTAT));
+	CHECK(fh.irq[MALI_MODEL_IRQ_MMU], "MMU line low");
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK((st & 0xf8) == 0xc0, "not a translation fault: 0x%x", st);
+	CHECK(((st >> 8) & 3) == MALI_HW_ACCESS_WRITE, "not a write: 0x%x", st);
+	CHECK(rd(as_reg(AS, MALI_HW_AS_FAULTADDRESS)) == (uint32_t)(DUMP_VA + 0x100000),
+	      "FAULTADDRESS");
+	CHECK(!(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED),
+	      "a faulting sample completed");
+}
+
+/* One sample, cleaned: the dump is in memory */
+static void sample_and_clean(void)
+{
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_CLEAN_CACHES);
+	fire(MALI_MODEL_TIMER_CLEAN);
+}
+
+/* Lock the whole VA space, then @cmd, then unlock, as panfrost does. */
+static void flush_as(uint32_t cmd)
+{
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 47);
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	as_cmd(cmd);
+	as_cmd(MALI_HW_AS_COMMAND_UNLOCK);
+}
+
+/* New tables map DUMP_VA to a new page; returns that page. */
+static uint64_t remap(void)
+{
+	uint64_t root = ram_alloc(), pa = ram_alloc();
+
+	map_page(root, DUMP_VA, pa);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root | MALI_HW_TRANSTAB_ADRMODE_TABLE);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	return pa;
+}
+
+static void t_tlb_stale(void)
+{
+	uint64_t old, new;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	old = bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(ram_get32(old + 8) == 0xffff, "first dump missing");
+	memset(fh.ram + (old - RAM_BASE), 0, 4096);
+	/* UPDATE alone keeps the TLB: the old translation is used */
+	new = remap();
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "%u reports", fh.nr_reports);
+	CHECK(strstr(fh.last_report, "stale TLB entry: AS0 VA 0x1000000"),
+	      "report: %s", fh.last_report);
+	CHECK(ram_get32(old + 8) == 0, "written through the stale entry");
+	CHECK(ram_get32(new + 8) == 0, "written where the TLB did not point");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "the sample did not complete");
+}
+
+static void t_tlb_flushed(void)
+{
+	static const uint32_t cmds[] = {
+		MALI_HW_AS_COMMAND_FLUSH_MEM, MALI_HW_AS_COMMAND_FLUSH_PT,
+	};
+	uint64_t new;
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		CHECK(setup("g52", 0, 0) == 0, "setup");
+		bring_up(1, NULL);
+		sample_and_clean();
+		flush_as(cmds[k]);
+		new = remap();
+		sample_and_clean();
+		CHECK(fh.nr_reports == 0, "cmd %u: report: %s", cmds[k], fh.last_report);
+		CHECK(ram_get32(new + 8) == 0xffff, "cmd %u: new page not written", cmds[k]);
+	}
+	/* A flush of another region keeps the entry */
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	bring_up(1, NULL);
+	sample_and_clean();
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 0x40000000ULL | 14);
+	as_cmd(MALI_HW_AS_COMMAND_FLUSH_MEM);
+	remap();
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "flush outside the region dropped the entry");
+}
+
+static void t_flush_mem_writes_back(void)
+{
+	uint64_t pa;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	pa = bring_up(1, NULL);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(ram_get32(pa + 8) == 0, "in memory before any flush");
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_PT);
+	CHECK(ram_get32(pa + 8) == 0, "FLUSH_PT wrote the L2 back");
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_MEM);
+	CHECK(ram_get32(pa + 8) == 0xffff, "FLUSH_MEM did not write the L2 back");
+	CHECK(!(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_CLEAN_CACHES_COMPLETED),
+	      "FLUSH_MEM raised CLEAN_CACHES_COMPLETED");
+}
+
+static void t_reserved_modes(void)
+{
+	CHECK(setup("t860", 0, 0) == 0, "setup");
+	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_UNMAPPED);
+	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	fire(MALI_MODEL_TIMER_AS);
+	CHECK(fh.nr_reports == 0, "UNMAPPED (0) reported: %s", fh.last_report);
+	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
+	CHECK(fh.nr_reports == 0, "reported before UPDATE");
+	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	fire(MALI_MODEL_TIMER_AS);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "AS1: TRANSTAB ADRMODE 1 is reserved"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+
+	/* Bifrost: TRANSCFG UNMAPPED makes TRANSTAB irrelevant */
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_UNMAPPED);
+	wr64(as_reg(0, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 0, "reported under TRANSCFG UNMAPPED: %s", fh.last_report);
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_LEGACY);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 1, "TRANSTAB 1 under TRANSCFG LEGACY not reported");
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), 3);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 2 && strstr(fh.last_report, "TRANSCFG ADRMODE 3 is reserved"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
+static void t_address_size_fault(void)
+{
+	uint64_t root;
+	uint32_t st;
+
+	CHECK(setup("g31", 0, 0) == 0, "setup");
+	CHECK(rd(MALI_HW_MMU_FEATURES) == 0x2821, "G31 MMU_FEATURES 0x%x",
+	      rd(MALI_HW_MMU_FEATURES));
+	bring_up(1, &root);
+	map_page(root, 1ULL << 33, ram_alloc());
+	wr64(MALI_HW_PRFCNT_BASE_LO, 1ULL << 33);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(st == (MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0) | MALI_HW_ACCESS_WRITE << 8),
+	      "AS_FAULTSTATUS 0x%x", st);
+	CHECK(rd(MALI_HW_MMU_IRQ_RAWSTAT) == MALI_HW_MMU_IRQ_PAGE_FAULT(AS), "no page fault");
+	/* the last page below 2^33 translates */
+	CHECK(setup("g31", 0, 0) == 0, "setup");
+	bring_up(1, &root);
+	map_page(root, (1ULL << 33) - 4096, ram_alloc());
+	wr64(MALI_HW_PRFCNT_BASE_LO, (1ULL << 33) - 4096);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "last page below the VA width faulted");
+	/* a configured width */
+	{
+		struct mali_model_config cfg = { .product = "g52", .va_bits = 40, .pa_bits = 36 };
+		char err[128];
+
+		CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == 0, "%s", err);
+		CHECK(rd(MALI_HW_MMU_FEATURES) == 0x2428, "MMU_FEATURES 0x%x",
+		      rd(MALI_HW_MMU_FEATURES));
+		cfg.va_bits = 49;
+		CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1,
+		      "49 VA bits accepted");
+	}
+}
+
+static void t_power(void)
+{
+	uint64_t trans;
+
+	CHECK(setup("g52", 0xb, 0) == 0, "setup");
+	wr(MALI_HW_L2_PWRON, 1);
+	CHECK(rd(MALI_HW_L2_READY) == 0, "L2 ready at once");
+	CHECK(rd(MALI_HW_L2_PWRTRANS) == 1, "L2 PWRTRANS 0x%x", rd(MALI_HW_L2_PWRTRANS));
+	CHECK(fire(MALI_MODEL_TIMER_POWER), "no power timer");
+	CHECK(rd(MALI_HW_L2_READY) == 1 && rd(MALI_HW_L2_PWRTRANS) == 0, "L2 not ready");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_POWER_CHANGED_ALL,
+	      "no POWER_CHANGED_ALL");
+	wr(MALI_HW_SHADER_PWRON, 0xff);
+	trans = rd(MALI_HW_SHADER_PWRTRANS);
+	CHECK(trans == 0xb, "only present cores transition: 0x%llx",
+	      (unsigned long long)trans);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(rd(MALI_HW_SHADER_READY) == 0xb, "cores 0x%x", rd(MALI_HW_SHADER_READY));
+	/* in order, waiting for PWRTRANS: no report */
+	wr(MALI_HW_SHADER_PWROFF, 0xb);
+	CHECK(rd(MALI_HW_SHADER_READY) == 0xb, "cores off at once");
+	fire(MALI_MODEL_TIMER_POWER);
+	wr(MALI_HW_L2_PWROFF, 1);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+	CHECK(rd(MALI_HW_L2_READY) == 0, "L2 still ready");
+	/* L2 off while the cores are still powering down */
+	wr(MALI_HW_L2_PWRON, 1);
+	wr(MALI_HW_SHADER_PWRON, 0xb);
+	fire(MALI_MODEL_TIMER_POWER);
+	wr(MALI_HW_SHADER_PWROFF, 0xb);
+	wr(MALI_HW_L2_PWROFF, 1);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "L2 powered off while shader cores 0xb"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
+static void t_as_status(void)
+{
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	wr(as_reg(2, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(rd(as_reg(2, MALI_HW_AS_STATUS)) & MALI_HW_AS_STATUS_ACTIVE, "not ACTIVE");
+	CHECK(fire(MALI_MODEL_TIMER_AS), "no AS timer");
+	CHECK(!(rd(as_reg(2, MALI_HW_AS_STATUS)) & MALI_HW_AS_STATUS_ACTIVE), "still ACTIVE");
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+	wr(as_reg(2, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_LOCK);
+	wr(as_reg(2, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UNLOCK);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "AS2: AS_COMMAND 3 written while AS_STATUS is ACTIVE"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
+static void t_text(void)
+{
+	static const char * const bad_load[] = { "busy=101", "busy=", "busy=-1", "fast" };
+	static const char * const bad_fault[] = { "delay=5001", "delay=", "explode", "drop_irq=1" };
+	char err[128], buf[32];
+	unsigned int i;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	for (i = 0; i < 4; i++) {
+		CHECK(mali_model_set_workload(m, bad_load[i], err, sizeof(err)) == -1,
+		      "workload '%s' accepted", bad_load[i]);
+		CHECK(mali_model_set_fault(m, bad_fault[i], err, sizeof(err)) == -1,
+		      "fault '%s' accepted", bad_fault[i]);
+	}
+	mali_model_show_workload(m, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "idle"), "workload reads '%s'", buf);
+	CHECK(mali_model_set_workload(m, "busy=80\n", err, sizeof(err)) == 0, "%s", err);
+	mali_model_show_workload(m, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "busy=80"), "workload reads '%s'", buf);
+	CHECK(mali_model_set_fault(m, "delay=5000", err, sizeof(err)) == 0, "%s", err);
+	mali_model_show_fault(m, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "delay=5000"), "fault reads '%s'", buf);
+	CHECK(mali_model_set_fault(m, "stuck_clean", err, sizeof(err)) == 0, "%s", err);
+	mali_model_show_fault(m, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "stuck_clean"), "fault reads '%s'", buf);
+}
+
+static void t_products(void)
+{
+	char names[256], *tok, *save;
+	unsigned int n = 0;
+
+	snprintf(names, sizeof(names), "%s", mali_model_products());
+	for (tok = strtok_r(names, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		CHECK(setup(tok, 0, 0) == 0, "listed product %s refused", tok);
+		n++;
+	}
+	CHECK(n >= 14, "only %u products", n);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "model: init rejects what it cannot model", t_init_rejects },
+	{ "model: ID registers and dump sizes", t_ids },
+	{ "model: soft reset, IRQ RAWSTAT/MASK/STATUS/CLEAR and the line", t_irq_reset },
+	{ "model: sample lands in L2, clean writes it through the tables", t_sample_clean },
+	{ "model: unmapped dump page is a write translation fault", t_fault_unmapped },
+	{ "model: UPDATE keeps the TLB: a stale translation is reported, not written", t_tlb_stale },
+	{ "model: FLUSH_MEM/FLUSH_PT of the LOCKADDR region drop the TLB entries", t_tlb_flushed },
+	{ "model: FLUSH_MEM writes the L2 back, FLUSH_PT does not", t_flush_mem_writes_back },
+	{ "model: reserved TRANSTAB/TRANSCFG modes are reported at UPDATE", t_reserved_modes },
+	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
+	{ "model: power transitions take time; L2 off under powered cores is reported", t_power },
+	{ "model: AS_STATUS ACTIVE while a command runs; a command then is reported", t_as_status },
+	{ "model: workload and fault text controls", t_text },
+	{ "model: every listed product initialises", t_products },
+};
+
+int main(void)
+{
+	unsigned int i;
+
+	fh.ram = calloc(1, RAM_SIZE);
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		cur_failed = 0;
+		diag[0] = '\0';
+		tests[i].fn();
+		if (cur_failed) {
+			printf("not ok %u - %s\n# %s\n", i + 1, tests[i].name, diag);
+			failed++;
+		} else {
+			printf("ok %u - %s\n", i + 1, tests[i].name);
+			passed++;
+		}
+	}
+	printf("1..%u\n", i);
+	printf("%d passed, %d failed\n", passed, failed);
+	free(m);
+	free(fh.ram);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mali-gpu: QEMU host of the project's Mali GPU model.
+ *
+ * Everything the GPU does (registers, interrupts, power, MMU and TLB,
+ * counters, dump layout, faults) is in mali_model.c, shared with the
+ * in-module simulator of mali_perfcnt.ko. This file only connects the
+ * model to QEMU: 32-bit MMIO, three level-triggered interrupt lines, one
+ * QEMU_CLOCK_VIRTUAL timer per model timer, and guest memory through the
+ * DMA API of the system address space, as a bus master sees it.
+ */
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "exec/address-spaces.h"
+#include "sysemu/dma.h"
+#include "migration/vmstate.h"
+#include "hw/irq.h"
+#include "hw/qdev-properties.h"
+#include "hw/misc/mali_gpu.h"
+#include "mali_model.h"
+
+QEMU_BUILD_BUG_ON(MALI_GPU_MMIO_SIZE != MALI_MODEL_REG_WINDOW);
+QEMU_BUILD_BUG_ON(MALI_GPU_NR_IRQS != MALI_MODEL_NR_IRQS);
+QEMU_BUILD_BUG_ON(MALI_GPU_NR_TIMERS != MALI_MODEL_NR_TIMERS);
+
+static int mali_gpu_mem_read(void *host, uint64_t pa, void *buf, size_t len)
+{
+    return dma_memory_read(&address_space_memory, pa, buf, len,
+                           MEMTXATTRS_UNSPECIFIED) != MEMTX_OK;
+}
+
+static int mali_gpu_mem_write(void *host, uint64_t pa, const void *buf,
+                              size_t len)
+{
+    return dma_memory_write(&address_space_memory, pa, buf, len,
+                            MEMTXATTRS_UNSPECIFIED) != MEMTX_OK;
+}
+
+static void mali_gpu_set_irq(void *host, unsigned int line, bool level)
+{
+    MaliGPUState *s = host;
+
+    if (line < MALI_GPU_NR_IRQS) {
+        qemu_set_irq(s->irq[line], level);
+    }
+}
+
+static void mali_gpu_timer_arm(void *host, unsigned int nr, uint64_t ns)
+{
+    MaliGPUState *s = host;
+
+    if (nr < MALI_GPU_NR_TIMERS) {
+        timer_mod(s->timers[nr].timer,
+                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + ns);
+    }
+}
+
+static void mali_gpu_timer_cancel(void *host, unsigned int nr)
+{
+    MaliGPUState *s = host;
+
+    if (nr < MALI_GPU_NR_TIMERS) {
+        timer_del(s->timers[nr].timer);
+    }
+}
+
+static uint64_t mali_gpu_now_ns(void *host)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void mali_gpu_report(void *host, const char *msg)
+{
+    MaliGPUState *s = host;
+
+    s->nr_reports++;
+    error_report("mali_model: driver error: %s", msg);
+}
+
+static const struct mali_model_host_ops mali_gpu_host_ops = {
+    .mem_read = mali_gpu_mem_read,
+    .mem_write = mali_gpu_mem_write,
+    .set_irq = mali_gpu_set_irq,
+    .timer_arm = mali_gpu_timer_arm,
+    .timer_cancel = mali_gpu_timer_cancel,
+    .now_ns = mali_gpu_now_ns,
+    .report = mali_gpu_report,
+};
+
+static void mali_gpu_timer_cb(void *opaque)
+{
+    MaliGPUTimer *t = opaque;
+
+    mali_model_timer(t->s->model, t->nr);
+}
+
+static uint64_t mali_gpu_read(void *opaque, hwaddr addr, unsigned size)
+{
+    MaliGPUState *s = opaque;
+
+    return mali_model_read(s->model, addr);
+}
+
+static void mali_gpu_write(void *opaque, hwaddr addr, uint64_t val,
+                           unsigned size)
+{
+    MaliGPUState *s = opaque;
+
+    mali_model_write(s->model, addr, val);
+}
+
+static const MemoryRegionOps mali_gpu_ops = {
+    .read = mali_gpu_read,
+    .write = mali_gpu_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+/* (Re)start the model from its reset state with the device's options. */
+static bool mali_gpu_start(MaliGPUState *s, Error **errp)
+{
+    struct mali_model_config cfg = {
+        .product = s->product,
+        .shader_present = s->shader_present,
+        .l2_slices = s->l2_slices,
+        .mhz = s->mhz,
+        .va_bits = s->va_bits,
+        .pa_bits = s->pa_bits,
+    };
+    char err[160] = "";
+
+    memset(s->model, 0, mali_model_size());
+    if (mali_model_init(s->model, &cfg, &mali_gpu_host_ops, s,
+                        err, sizeof(err))) {
+        error_setg(errp, "mali-gpu: %s", err);
+        return false;
+    }
+    if (s->workload &&
+        mali_model_set_workload(s->model, s->workload, err, sizeof(err))) {
+        error_setg(errp, "mali-gpu: workload=%s: %s", s->workload, err);
+        return false;
+    }
+    if (s->fault &&
+        mali_model_set_fault(s->model, s->fault, err, sizeof(err))) {
+        error_setg(errp, "mali-gpu: fault=%s: %s", s->fault, err);
+        return false;
+    }
+    return true;
+}
+
+static void mali_gpu_realize(DeviceState *dev, Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(dev);
+    SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
+    int i;
+
+    if (!s->product) {
+        error_setg(errp, "mali-gpu: no product; one of: %s",
+                   mali_model_products());
+        return;
+    }
+    s->model = g_malloc0(mali_model_size());
+    for (i = 0; i < MALI_GPU_NR_TIMERS; i++) {
+        s->timers[i].s = s;
+        s->timers[i].nr = i;
+        s->timers[i].timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
+                                          mali_gpu_timer_cb, &s->timers[i]);
+    }
+    if (!mali_gpu_start(s, errp)) {
+        return;
+    }
+    memory_region_init_io(&s->iomem, OBJECT(s), &mali_gpu_ops, s,
+                          TYPE_MALI_GPU, MALI_GPU_MMIO_SIZE);
+    sysbus_init_mmio(sbd, &s->iomem);
+    for (i = 0; i < MALI_GPU_NR_IRQS; i++) {
+        sysbus_init_irq(sbd, &s->irq[i]);
+    }
+}
+
+static void mali_gpu_reset(DeviceState *dev)
+{
+    MaliGPUState *s = MALI_GPU(dev);
+    int i;
+
+    mali_model_fini(s->model);
+    for (i = 0; i < MALI_GPU_NR_IRQS; i++) {
+        qemu_set_irq(s->irq[i], 0);
+    }
+    /* The options were accepted at realize: they still are. */
+    mali_gpu_start(s, &error_fatal);
+}
+
+const char *mali_gpu_dt_compatible(MaliGPUState *s)
+{
+    static char midgard[32];
+    uint32_t arch = mali_model_gpu_id(s->model) >> 28;
+
+    /* The new GPU_ID format (Bifrost on) has the architecture on top. */
+    if (arch >= 9) {
+        return "arm,mali-valhall-jm";
+    }
+    if (arch >= 6) {
+        return "arm,mali-bifrost";
+    }
+    /* Midgard boards name the product: arm,mali-t720, arm,mali-t860... */
+    snprintf(midgard, sizeof(midgard), "arm,mali-%s", s->product);
+    return midgard;
+}
+
+/*
+ * workload and fault are the model's text controls: set before realize
+ * (-global mali-gpu.workload=busy=50) they are checked at realize; set
+ * later (QMP qom-set /machine/mali-gpu workload busy=80) they reach the
+ * model at once. The latest value is applied again at every reset.
+ */
+typedef int (*MaliGPUSetText)(struct mali_model *m, const char *text,
+                              char *err, size_t errlen);
+typedef void (*MaliGPUShowText)(struct mali_model *m, char *buf, size_t len);
+
+static char *mali_gpu_get_text(MaliGPUState *s, char *stored,
+                               MaliGPUShowText show)
+{
+    char buf[64];
+
+    if (!DEVICE(s)->realized) {
+        return g_strdup(stored ? stored : "");
+    }
+    show(s->model, buf, sizeof(buf));
+    return g_strdup(buf);
+}
+
+static void mali_gpu_set_text(MaliGPUState *s, char **stored,
+                              const char *name, const char *value,
+                              MaliGPUSetText set, Error **errp)
+{
+    char err[160] = "";
+
+    if (DEVICE(s)->realized && set(s->model, value, err, sizeof(err))) {
+        error_setg(errp, "mali-gpu: %s=%s: %s", name, value, err);
+        return;
+    }
+    g_free(*stored);
+    *stored = g_strdup(value);
+}
+
+static char *mali_gpu_get_workload(Object *obj, Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    return mali_gpu_get_text(s, s->workload, mali_model_show_workload);
+}
+
+static void mali_gpu_set_workload(Object *obj, const char *value,
+                                  Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    mali_gpu_set_text(s, &s->workload, "workload", value,
+                      mali_model_set_workload, errp);
+}
+
+static char *mali_gpu_get_fault(Object *obj, Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    return mali_gpu_get_text(s, s->fault, mali_model_show_fault);
+}
+
+static void mali_gpu_set_fault(Object *obj, const char *value, Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    mali_gpu_set_text(s, &s->fault, "fault", value, mali_model_set_fault,
+                      errp);
+}
+
+static Property mali_gpu_properties[] = {
+    DEFINE_PROP_STRING("product", MaliGPUState, product),
+    DEFINE_PROP_UINT64("shader-present", MaliGPUState, shader_present, 0),
+    DEFINE_PROP_UINT32("l2-slices", MaliGPUState, l2_slices, 0),
+    DEFINE_PROP_UINT32("mhz", MaliGPUState, mhz, 0),
+    DEFINE_PROP_UINT32("va-bits", MaliGPUState, va_bits, 0),
+    DEFINE_PROP_UINT32("pa-bits", MaliGPUState, pa_bits, 0),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+/* The model's state is opaque to QEMU: no migration. */
+static const VMStateDescription mali_gpu_vmstate = {
+    .name = TYPE_MALI_GPU,
+    .unmigratable = 1,
+};
+
+static void mali_gpu_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+
+    dc->realize = mali_gpu_realize;
+    dc->reset = mali_gpu_reset;
+    dc->vmsd = &mali_gpu_vmstate;
+    dc->desc = "Arm Mali job-manager GPU (project model)";
+    device_class_set_props(dc, mali_gpu_properties);
+    object_class_property_add_str(klass, "workload", mali_gpu_get_workload,
+                                  mali_gpu_set_workload);
+    object_class_property_set_description(klass, "workload",
+                                          "idle or busy=N (percent)");
+    object_class_property_add_str(klass, "fault", mali_gpu_get_fault,
+                                  mali_gpu_set_fault);
+    object_class_property_set_description(klass, "fault",
+                                          "none, drop_irq, delay=MS, "
+                                          "stuck_clean, gpu_fault...");
+}
+
+static const TypeInfo mali_gpu_info = {
+    .name = TYPE_MALI_GPU,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(MaliGPUState),
+    .class_init = mali_gpu_class_init,
+};
+
+static void mali_gpu_register_types(void)
+{
+    type_register_static(&mali_gpu_info);
+}
+
+type_init(mali_gpu_register_types)

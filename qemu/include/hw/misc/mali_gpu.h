@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mali-gpu: an emulated Arm Mali job-manager GPU on a system bus. The GPU
+ * itself is the project's portable model (mali_model.c); this device is
+ * only its QEMU host: MMIO, three interrupt lines, timers, bus-master DMA.
+ */
+#ifndef HW_MISC_MALI_GPU_H
+#define HW_MISC_MALI_GPU_H
+
+#include "hw/sysbus.h"
+#include "qom/object.h"
+
+#define TYPE_MALI_GPU "mali-gpu"
+OBJECT_DECLARE_SIMPLE_TYPE(MaliGPUState, MALI_GPU)
+
+/* The register window (MALI_MODEL_REG_WINDOW) */
+#define MALI_GPU_MMIO_SIZE 0x4000
+/* Interrupt outputs 0..2 in device-tree order: "job", "mmu", "gpu" */
+#define MALI_GPU_NR_IRQS 3
+#define MALI_GPU_NR_TIMERS 5
+
+struct mali_model;
+
+typedef struct MaliGPUTimer {
+    MaliGPUState *s;
+    unsigned int nr;
+    QEMUTimer *timer;
+} MaliGPUTimer;
+
+struct MaliGPUState {
+    SysBusDevice parent_obj;
+
+    MemoryRegion iomem;
+    qemu_irq irq[MALI_GPU_NR_IRQS];
+    MaliGPUTimer timers[MALI_GPU_NR_TIMERS];
+    struct mali_model *model;
+    uint32_t nr_reports;
+
+    /* properties */
+    char *product;
+    uint64_t shader_present;
+    uint32_t l2_slices;
+    uint32_t mhz;
+    uint32_t va_bits;
+    uint32_t pa_bits;
+    char *workload;
+    char *fault;
+};
+
+/* The device-tree "compatible" real boards use for this GPU (realized). */
+const char *mali_gpu_dt_compatible(MaliGPUState *s);
+
+#endif
