@@ -12,7 +12,10 @@
 #ifndef MPC_COMPAT_H
 #define MPC_COMPAT_H
 
+#include <linux/device.h>
 #include <linux/fs.h>
+#include <linux/platform_device.h>
+#include <linux/string.h>
 
 /*
  * 6.12's drm_open() warns and fails unless the file declares unsigned
@@ -21,5 +24,27 @@
 #ifdef FOP_UNSIGNED_OFFSET
 #define MPC_HAVE_FOP_FLAGS
 #endif
+
+/**
+ * mpc_set_driver_override() - set or clear a platform device's driver_override
+ * @pdev: device.
+ * @name: driver name to force a match with, or "" to clear it.
+ *
+ * 6.1 keeps the override in struct platform_device (driver_set_override());
+ * Debian's 6.12 in struct device (device_set_driver_override(), tested for
+ * by Kbuild).
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int mpc_set_driver_override(struct platform_device *pdev,
+					  const char *name)
+{
+#ifdef MPC_HAVE_DEVICE_DRIVER_OVERRIDE
+	return device_set_driver_override(&pdev->dev, name);
+#else
+	return driver_set_override(&pdev->dev, &pdev->driver_override, name,
+				   strlen(name));
+#endif
+}
 
 #endif /* MPC_COMPAT_H */

@@ -2,8 +2,11 @@
 /*
  * mali_perfcnt: device probe, DRM driver and module entry points.
  *
- * The driver binds real job-manager Mali GPUs through the device tree, or the
- * simulated GPU that the module creates when loaded with sim=<product>.
+ * The driver binds the simulated GPU that the module creates when loaded with
+ * sim=<product>, and a real job-manager Mali GPU node of the device tree only
+ * when asked to: with bind=<device> at load time, or through sysfs
+ * (driver_override, then bind). It never binds one on its own and carries no
+ * OF module alias, so udev never loads it for a GPU that panfrost drives.
  * Both reach the same code through struct mpc_io and ordinary Linux IRQs.
  */
 #include <linux/clk.h>
@@ -46,6 +49,14 @@ MODULE_PARM_DESC(sim_l2, "L2 slices of the simulated GPU (0: product default)");
 static unsigned int mpc_sim_mhz;
 module_param_named(sim_mhz, mpc_sim_mhz, uint, 0444);
 MODULE_PARM_DESC(sim_mhz, "Modelled clock of the simulated GPU in MHz (0: product default)");
+
+static char *mpc_bind_name;
+module_param_named(bind, mpc_bind_name, charp, 0444);
+MODULE_PARM_DESC(bind,
+		 "Bind this Mali GPU platform device (e.g. 13040000.gpu) at load time; it must not be bound to another driver");
+
+/* The device bind= named, while its driver_override is ours. */
+static struct platform_device *mpc_bind_pdev;
 
 /* The simulated GPU and its platform device, when sim= is set. */
 static struct mpc_sim *mpc_sim_instance;
@@ -208,6 +219,26 @@ static const struct mpc_io mpc_mmio_io = {
 	.write = mpc_mmio_write,
 };
 
+/*
+ * The GPU nodes the driver can drive. Deliberately not the driver's
+ * of_match_table and not a MODULE_DEVICE_TABLE: the driver binds a node only
+ * when asked (bind=, driver_override), and checks it against this list then.
+ */
+static const struct of_device_id mpc_of_match[] __maybe_unused = {
+	{ .compatible = "arm,mali-t604" },
+	{ .compatible = "arm,mali-t624" },
+	{ .compatible = "arm,mali-t628" },
+	{ .compatible = "arm,mali-t720" },
+	{ .compatible = "arm,mali-t760" },
+	{ .compatible = "arm,mali-t820" },
+	{ .compatible = "arm,mali-t830" },
+	{ .compatible = "arm,mali-t860" },
+	{ .compatible = "arm,mali-t880" },
+	{ .compatible = "arm,mali-bifrost" },
+	{ .compatible = "arm,mali-valhall-jm" },
+	{}
+};
+
 /* Real hardware: registers, IRQs, clocks, supply and resets from the DT. */
 static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 {
@@ -295,6 +326,10 @@ static int mpc_probe(struct platform_device *pdev)
 	mdev->coherent = device_get_dma_attr(&pdev->dev) == DEV_DMA_COHERENT;
 	if (dev_get_platdata(&pdev->dev))
 		ret = mpc_probe_sim(pdev, mdev);
+	else if (!of_match_node(mpc_of_match, pdev->dev.of_node))
+		/* driver_override can point us at anything: only Mali GPUs */
+		return dev_err_probe(&pdev->dev, -ENODEV,
+				     "not a Mali GPU node (no compatible of a job-manager Mali)\n");
 	else
 		ret = mpc_probe_hw(pdev, mdev);
 	if (ret)
@@ -332,22 +367,6 @@ static int mpc_probe(struct platform_device *pdev)
 	return devm_add_action_or_reset(&pdev->dev, mpc_unplug_action, mdev);
 }
 
-static const struct of_device_id mpc_of_match[] = {
-	{ .compatible = "arm,mali-t604" },
-	{ .compatible = "arm,mali-t624" },
-	{ .compatible = "arm,mali-t628" },
-	{ .compatible = "arm,mali-t720" },
-	{ .compatible = "arm,mali-t760" },
-	{ .compatible = "arm,mali-t820" },
-	{ .compatible = "arm,mali-t830" },
-	{ .compatible = "arm,mali-t860" },
-	{ .compatible = "arm,mali-t880" },
-	{ .compatible = "arm,mali-bifrost" },
-	{ .compatible = "arm,mali-valhall-jm" },
-	{}
-};
-MODULE_DEVICE_TABLE(of, mpc_of_match);
-
 static const struct platform_device_id mpc_id_table[] = {
 	{ .name = MPC_SIM_DEVICE_NAME },
 	{}
@@ -359,7 +378,6 @@ static struct platform_driver mpc_platform_driver = {
 	.id_table = mpc_id_table,
 	.driver = {
 		.name = MPC_DRIVER_NAME,
-		.of_match_table = mpc_of_match,
 		.pm = &mpc_pm_ops,
 	},
 };
@@ -407,18 +425,78 @@ static int mpc_sim_start(void)
 	return 0;
 }
 
+/* Give the device back: panfrost may bind it after us. */
+static void mpc_bind_release(void)
+{
+	struct platform_device *pdev = mpc_bind_pdev;
+
+	if (!pdev)
+		return;
+	mpc_bind_pdev = NULL;
+	mpc_set_driver_override(pdev, "");
+	put_device(&pdev->dev);
+}
+
+/*
+ * bind=NAME: point the device's driver_override at us before the driver is
+ * registered, so that registering it probes that device (and only it).
+ */
+static int mpc_bind_prepare(void)
+{
+	struct device *dev;
+	int ret;
+
+	dev = bus_find_device_by_name(&platform_bus_type, NULL, mpc_bind_name);
+	if (!dev) {
+		pr_err(MPC_DRIVER_NAME ": bind=%s: no such platform device (see /sys/bus/platform/devices)\n",
+		       mpc_bind_name);
+		return -ENODEV;
+	}
+	device_lock(dev);
+	if (dev->driver) {
+		pr_err(MPC_DRIVER_NAME ": bind=%s: the device is driven by %s; unbind it first: echo %s > /sys/bus/platform/drivers/%s/unbind\n",
+		       mpc_bind_name, dev->driver->name, mpc_bind_name, dev->driver->name);
+		ret = -EBUSY;
+	} else {
+		ret = mpc_set_driver_override(to_platform_device(dev), MPC_DRIVER_NAME);
+	}
+	device_unlock(dev);
+	if (ret) {
+		put_device(dev);
+		return ret;
+	}
+	mpc_bind_pdev = to_platform_device(dev);
+	return 0;
+}
+
 static int __init mpc_init(void)
 {
 	int ret;
 
+	if (mpc_bind_name && *mpc_bind_name) {
+		ret = mpc_bind_prepare();
+		if (ret)
+			return ret;
+	}
 	ret = platform_driver_register(&mpc_platform_driver);
-	if (ret)
+	if (ret) {
+		mpc_bind_release();
 		return ret;
+	}
+	/* A probe failure leaves no driver data: fail the load, not silently */
+	if (mpc_bind_pdev && !platform_get_drvdata(mpc_bind_pdev)) {
+		pr_err(MPC_DRIVER_NAME ": bind=%s: the GPU did not probe, see above\n",
+		       mpc_bind_name);
+		platform_driver_unregister(&mpc_platform_driver);
+		mpc_bind_release();
+		return -ENODEV;
+	}
 
 	if (mpc_sim_product && *mpc_sim_product) {
 		ret = mpc_sim_start();
 		if (ret) {
 			platform_driver_unregister(&mpc_platform_driver);
+			mpc_bind_release();
 			return ret;
 		}
 	}
@@ -429,6 +507,7 @@ static void __exit mpc_exit(void)
 {
 	mpc_sim_stop();
 	platform_driver_unregister(&mpc_platform_driver);
+	mpc_bind_release();
 }
 
 module_init(mpc_init);

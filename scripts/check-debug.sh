@@ -36,6 +36,8 @@ cd "$MPC_ROOT" || exit 1
 
 t_start=$(date +%s)
 "$MPC_ROOT/scripts/deps.sh" || die "scripts/deps.sh failed"
+# Decided outside the namespace that swaps /boot (the probe boots a stock kernel).
+mpc_accel
 
 out=$MPC_BUILD/check-debug
 rm -rf "$out"
@@ -181,7 +183,7 @@ fi
 t_build=$(($(date +%s) - t0))
 
 # 3. The VM.
-log "== $KREL: boot QEMU and run everything (several minutes under TCG)"
+log "== $KREL: boot QEMU and run everything (several minutes, accel ${MPC_ACCEL_VERDICT%% *})"
 t0=$(date +%s)
 tmo=${MPC_VM_TIMEOUT:-2400}
 ns_run scripts/vm/boot.sh "$KREL" "$out/initramfs.cpio.gz" "$out/vm" "$tmo"
@@ -192,6 +194,9 @@ case $rc in
 124)	fail_case vm/timeout "no result after ${tmo}s" "$out/vm/console.log" ;;
 125)	fail_case vm/no-report "guest died without reporting (panic?)" \
 		"$out/vm/console.log" ;;
+126)	fail_case vm/qemu-error \
+		"QEMU failed before the guest printed anything: $(head -n 1 "$out/vm/qemu.out")" \
+		"$out/vm/qemu.out" ;;
 97)	fail_case vm/namespace "could not bind-mount the debug kernel" ;;
 0)	;;
 *)	# e.g. the guest runner died before its first section

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# `make check`: host unit tests, then for every Debian kernel of each
+# `make check`: host unit tests (user/ and scripts/tests/), then for every Debian kernel of each
 # architecture (x86_64: the newest installed 6.1 and 6.12; arm64: the same
 # releases' arm64 packages, cross-built, see scripts/deps.sh) build
 # mali_perfcnt.ko with W=1 (arm64: and sparse), boot a QEMU VM and run the
@@ -77,6 +77,10 @@ if [ -z "${MPC_KERNELS:-}" ] && mpc_want_arch arm64 &&
 	fail_case arm64 kernels "not all of $(mpc_arm64_wanted | tr '\n' ' ')in $a64root (scripts/deps.sh)"
 fi
 arches=$(for krel in $kernels; do mpc_arch "$krel"; done | sort -u)
+# How the x86_64 guests run (KVM only where a probe guest ran): one line.
+case " $arches " in
+*" x86_64 "*) mpc_accel ;;
+esac
 
 # 1. Userspace: build, host unit tests.
 have_user=0
@@ -92,9 +96,18 @@ if [ -f user/Makefile ] && [ "$gpu_only" != 1 ]; then
 	rc=$?
 	awk -v scope=host -v section=user-unit -v exit_rc=$rc \
 		-v faillog="$faillog" -f "$tap" "$out/user-test.log" >>"$res"
-	echo "host: $(count host pass) passed, $(count host fail) failed," \
-		"$(count host skip) skipped"
 fi
+# The test scripts' own tests (e.g. the accelerator probe, with a fake QEMU).
+for t in scripts/tests/*_test.sh; do
+	name=$(basename "$t" .sh)
+	log "== host: $t"
+	bash "$t" >"$out/$name.log" 2>&1
+	rc=$?
+	awk -v scope=host -v section="scripts-$name" -v exit_rc=$rc \
+		-v faillog="$faillog" -f "$tap" "$out/$name.log" >>"$res"
+done
+echo "host: $(count host pass) passed, $(count host fail) failed," \
+	"$(count host skip) skipped"
 
 # 1b. The GPU model as plain userspace C (-Wall -Wextra -Werror), and its
 # host unit tests.
@@ -218,6 +231,9 @@ for krel in $kernels; do
 			"$kout/vm/console.log" ;;
 	125)	fail_case "$krel" vm/no-report "guest died without reporting (panic?)" \
 			"$kout/vm/console.log" ;;
+	126)	fail_case "$krel" vm/qemu-error \
+			"QEMU failed before the guest printed anything: $(head -n 1 "$kout/vm/qemu.out")" \
+			"$kout/vm/qemu.out" ;;
 	0)	;;
 	*)	# e.g. the guest runner died before its first section
 		[ "$(count "$krel" fail)" -gt 0 ] ||

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$MPC_ROOT"
 
 "$MPC_ROOT/scripts/deps.sh"
+mpc_accel
 krel=${MPC_DEMO_KERNEL:-$(mpc_kernels | sed -n 1p)}
 [ -n "$krel" ] || die "no Debian 6.1 kernel installed"
 out=$MPC_BUILD/demo
@@ -40,5 +41,6 @@ case $rc in
 0)	;;
 124)	die "the VM hung (console: $out/vm/console.log)" ;;
 125)	tail -n 40 "$out/vm/console.log"; die "the VM died without reporting" ;;
+126)	die "QEMU failed before the guest printed anything (its messages above; all in $out/vm/qemu.log)" ;;
 *)	die "the demo failed in the VM (rc $rc)" ;;
 esac

@@ -39,6 +39,25 @@ mpc_extract_linux_src() {
 		"${need[@]/#/$top/}"
 }
 
+# ---- accelerator of the x86_64 guests ---------------------------------------
+#
+# mpc_accel [--quiet]: decide once per run (scripts/vm/accel-probe.sh) how
+# x86_64 guests run, keep the verdict in the exported MPC_ACCEL_VERDICT
+# ("ACCEL CPU WHY") for every script this run starts, and, unless --quiet,
+# print one line "accel: ACCEL (WHY)". Exits when MPC_ACCEL asks for what
+# cannot be had. arm64 guests always use TCG (x86_64 hosts).
+mpc_accel() {
+	local v
+
+	if [ -z "${MPC_ACCEL_VERDICT:-}" ]; then
+		v=$("$MPC_ROOT/scripts/vm/accel-probe.sh") || exit 1
+		export MPC_ACCEL_VERDICT=$v
+	fi
+	[ "${1:-}" = --quiet ] && return 0
+	v=${MPC_ACCEL_VERDICT#* }
+	log "accel: ${MPC_ACCEL_VERDICT%% *} (${v#* })"
+}
+
 # ---- arm64 -------------------------------------------------------------------
 #
 # The arm64 kernels are Debian's arm64 packages, downloaded (never installed)
