@@ -4,6 +4,14 @@
  * product. Setup (re)loads the module with the variant's parameters, so
  * each test starts on a freshly probed device with nobody owning the
  * counters and the simulator idle. Include once, after the harness.
+ *
+ * Hardware mode (mpc_hw_device(), $MPC_BIND_DEVICE set by the guest runner
+ * of the qemu-gpu targets): the GPU is the QEMU device of the device tree;
+ * setup loads the module with bind=<device> instead of the variant's sim=
+ * parameters, skips the variants that are not the emulated product, and
+ * sets the model idle with no fault armed through the device's
+ * test-control window ($MPC_QEMU_CTL), which also takes SET_LOAD and
+ * ARM_FAULT.
  */
 #ifndef MPC_FIXTURE_H
 #define MPC_FIXTURE_H
@@ -125,8 +133,12 @@ static void mpc_fixture_load(struct __test_metadata *_metadata,
 	if (self->fd >= 0)
 		close(self->fd);
 	self->fd = -1;
-	snprintf(params, sizeof(params), "%s %s %s", variant->params,
-		 extra ?: "", mpc_extra_params());
+	if (mpc_hw_device())
+		snprintf(params, sizeof(params), "bind=%s %s %s",
+			 mpc_hw_device(), extra ?: "", mpc_extra_params());
+	else
+		snprintf(params, sizeof(params), "%s %s %s", variant->params,
+			 extra ?: "", mpc_extra_params());
 	ASSERT_EQ(0, mpc_module_unload());
 	ret = mpc_module_load(params);
 	ASSERT_EQ(0, ret) {
@@ -157,7 +169,15 @@ FIXTURE_SETUP(mpc)
 	if (access(mpc_module_path(), R_OK))
 		SKIP(return, "module not found at %s (set MPC_MODULE)",
 		     mpc_module_path());
+	if (mpc_hw_device()) {
+		/* The model outlives the module: start it idle, unarmed */
+		ASSERT_EQ(0, mpc_set_workload(NULL, "idle"));
+		ASSERT_EQ(0, mpc_set_fault(NULL, "none"));
+	}
 	mpc_fixture_load(_metadata, self, variant, NULL);
+	if (mpc_hw_device() && strcmp(self->info.product, variant->product))
+		SKIP(return, "the emulated GPU (%s) is a %s, not this variant",
+		     mpc_hw_device(), self->info.product);
 }
 
 FIXTURE_TEARDOWN(mpc)
@@ -170,13 +190,20 @@ FIXTURE_TEARDOWN(mpc)
 /* Which JM counter measures GPU activity, etc., for the current variant. */
 #define JM(self)	mpc_block((self)->buf, mpc_jm_slot(&(self)->info))
 
-/* Set the simulated load, e.g. "busy=50" or "idle". */
+/* Set the modelled load, e.g. "busy=50" or "idle". */
 #define SET_LOAD(self, text) \
-	ASSERT_EQ(0, mpc_dbg_write((self)->dbg, "sim_workload", (text)))
+	ASSERT_EQ(0, mpc_set_workload((self)->dbg, (text)))
 
-/* Arm a simulator fault. */
+/* Arm a fault of the model. */
 #define ARM_FAULT(self, text) \
-	ASSERT_EQ(0, mpc_dbg_write((self)->dbg, "sim_fault", (text)))
+	ASSERT_EQ(0, mpc_set_fault((self)->dbg, (text)))
+
+/* Tests whose simulator parameters a fixed machine cannot take skip. */
+#define SKIP_ON_HW(reason) do { \
+	if (mpc_hw_device()) \
+		SKIP(return, "hardware mode (%s): %s", mpc_hw_device(), \
+		     reason); \
+} while (0)
 
 /* Dump into self->buf, expect success. */
 #define DUMP_OK(self, seq, ts) \
