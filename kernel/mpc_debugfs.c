@@ -10,6 +10,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "mpc_drv.h"
@@ -174,28 +175,75 @@ static const struct file_operations mpc_enable_fops = {
 	.llseek = default_llseek,
 };
 
-/* One sample per open of perfcnt_dump, taken at the first read. */
+/**
+ * struct mpc_dump_file - an open perfcnt_dump or perfcnt_counters file
+ * @mdev: device, referenced (drm_dev_get()) until release.
+ * @data: the file's one sample, taken at the first read.
+ * @seqno: its sequence number.
+ * @ts: its CLOCK_MONOTONIC_RAW timestamp.
+ * @status: 0, or the errno of the sample.
+ * @taken: the sample was taken (or failed): later reads reuse it.
+ */
 struct mpc_dump_file {
 	struct mpc_device *mdev;
-	void *data;
+	u32 *data;
+	u64 seqno;
+	u64 ts;
 	int status;
 	bool taken;
 };
 
-static int mpc_dump_open(struct inode *inode, struct file *file)
+/*
+ * An open debugfs file pins the module, not the device: debugfs calls
+ * ->release even after the device was unbound and its files removed. So
+ * every file whose release touches the device holds a reference on it from
+ * open to release (drm_dev_get()), and reads after an unbind get -ENODEV
+ * from mpc_perfcnt_sample() (drm_dev_enter()).
+ */
+static struct mpc_dump_file *mpc_dump_file_new(struct inode *inode)
 {
 	struct mpc_device *mdev = inode->i_private;
 	struct mpc_dump_file *df;
 
 	df = kzalloc(sizeof(*df), GFP_KERNEL);
 	if (!df)
-		return -ENOMEM;
+		return NULL;
 	df->mdev = mdev;
 	df->data = mpc_snapshot_alloc(mdev);
 	if (!df->data) {
 		kfree(df);
-		return -ENOMEM;
+		return NULL;
 	}
+	drm_dev_get(&mdev->drm);
+	return df;
+}
+
+static void mpc_dump_file_free(struct mpc_dump_file *df)
+{
+	struct mpc_device *mdev = df->mdev;
+
+	mpc_snapshot_free(mdev, df->data);
+	kfree(df);
+	drm_dev_put(&mdev->drm);
+}
+
+/* Take the file's one sample, the first time only. */
+static int mpc_dump_file_sample(struct mpc_dump_file *df)
+{
+	if (!df->taken) {
+		df->taken = true;
+		df->status = mpc_perfcnt_sample(df->mdev, MPC_OWNER_DEBUGFS, NULL,
+						df->data, &df->seqno, &df->ts);
+	}
+	return df->status;
+}
+
+static int mpc_dump_open(struct inode *inode, struct file *file)
+{
+	struct mpc_dump_file *df = mpc_dump_file_new(inode);
+
+	if (!df)
+		return -ENOMEM;
 	file->private_data = df;
 	return nonseekable_open(inode, file);
 }
@@ -204,26 +252,18 @@ static ssize_t mpc_dump_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	struct mpc_dump_file *df = file->private_data;
-	struct mpc_device *mdev = df->mdev;
-	u64 seqno, ts;
+	int ret;
 
-	if (!df->taken) {
-		df->taken = true;
-		df->status = mpc_perfcnt_sample(mdev, MPC_OWNER_DEBUGFS, NULL, df->data,
-						&seqno, &ts);
-	}
-	if (df->status)
-		return mpc_debugfs_errno(df->status);
+	ret = mpc_dump_file_sample(df);
+	if (ret)
+		return mpc_debugfs_errno(ret);
 	return simple_read_from_buffer(ubuf, count, ppos, df->data,
-				       mdev->features.layout.dump_size);
+				       df->mdev->features.layout.dump_size);
 }
 
 static int mpc_dump_release(struct inode *inode, struct file *file)
 {
-	struct mpc_dump_file *df = file->private_data;
-
-	mpc_snapshot_free(df->mdev, df->data);
-	kfree(df);
+	mpc_dump_file_free(file->private_data);
 	return 0;
 }
 
@@ -251,37 +291,64 @@ static void mpc_print_block(struct seq_file *m, const u32 *blk, const char *kind
 			seq_printf(m, "  %u %u\n", i, blk[i]);
 }
 
+/*
+ * seq_file runs the show routine again with a bigger buffer when the text
+ * does not fit (a many-core GPU's is tens of KiB): the sample is taken on
+ * the first run only, so one read of the file is one sample.
+ */
 static int mpc_counters_show(struct seq_file *m, void *unused)
 {
-	struct mpc_device *mdev = m->private;
-	const struct mpc_features *f = &mdev->features;
+	struct mpc_dump_file *df = m->private;
+	const struct mpc_features *f = &df->mdev->features;
 	unsigned int slot, instance;
 	const char *kind;
-	u64 seqno, ts;
-	u32 *data;
 	int ret;
 
-	data = mpc_snapshot_alloc(mdev);
-	if (!data)
-		return -ENOMEM;
-	ret = mpc_perfcnt_sample(mdev, MPC_OWNER_DEBUGFS, NULL, data, &seqno, &ts);
+	ret = mpc_dump_file_sample(df);
 	if (ret)
-		goto out;
+		return mpc_debugfs_errno(ret);
 
-	seq_printf(m, "seqno %llu timestamp_ns %llu\n", seqno, ts);
+	seq_printf(m, "seqno %llu timestamp_ns %llu\n", df->seqno, df->ts);
 	for (slot = 0; slot < f->layout.nr_blocks; slot++) {
 		int off = mpc_layout_block_offset(&f->layout, f->shader_present,
 						  slot, &kind, &instance);
 
 		if (off < 0)
 			continue;
-		mpc_print_block(m, data + off / MPC_BYTES_PER_COUNTER, kind, instance);
+		mpc_print_block(m, df->data + off / MPC_BYTES_PER_COUNTER, kind, instance);
 	}
-out:
-	mpc_snapshot_free(mdev, data);
-	return mpc_debugfs_errno(ret);
+	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(mpc_counters);
+
+static int mpc_counters_open(struct inode *inode, struct file *file)
+{
+	struct mpc_dump_file *df = mpc_dump_file_new(inode);
+	int ret;
+
+	if (!df)
+		return -ENOMEM;
+	ret = single_open(file, mpc_counters_show, df);
+	if (ret)
+		mpc_dump_file_free(df);
+	return ret;
+}
+
+static int mpc_counters_release(struct inode *inode, struct file *file)
+{
+	struct mpc_dump_file *df = ((struct seq_file *)file->private_data)->private;
+
+	single_release(inode, file);
+	mpc_dump_file_free(df);
+	return 0;
+}
+
+static const struct file_operations mpc_counters_fops = {
+	.owner = THIS_MODULE,
+	.open = mpc_counters_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = mpc_counters_release,
+};
 
 static ssize_t mpc_va_read(struct file *file, char __user *ubuf,
 			   size_t count, loff_t *ppos)

@@ -255,20 +255,21 @@ done
 # 4. qemu-gpu: the arm64 kernels' own panfrost.ko on the emulated Mali GPU
 # of our QEMU (scripts/qemu/build.sh, built when its cache is cold), one
 # boot per (kernel, product). Columns: product, the oldest kernel series
-# whose panfrost knows it, the id panfrost's table matches, v4 layout, and
-# the device's options; the guest checks what they say
+# whose panfrost knows it, the product's GPU_ID, v4 layout, and the
+# device's options; the guest checks what they say
 # (/mpc/panfrost-expect). g31 and g52 have the narrow VA widths of real
 # RK356x/MediaTek integrations (MMU_FEATURES 0x2821/0x2823).
 qemu_gpus=(
-	"t720 6.1 0x0720 1 shader-present=0x3 l2-slices=1 mhz=600 va-bits=48 pa-bits=40"
-	"t860 6.1 0x0860 0 shader-present=0xf l2-slices=1 mhz=800 va-bits=48 pa-bits=40"
-	"g31 6.1 0x7003 0 shader-present=0x3 l2-slices=1 mhz=650 va-bits=33 pa-bits=40"
-	"g52 6.1 0x7002 0 shader-present=0xb l2-slices=2 mhz=800 va-bits=35 pa-bits=40"
-	"g72 6.1 0x6001 0 shader-present=0x7 l2-slices=1 mhz=800 va-bits=48 pa-bits=40"
-	"g57 6.12 0x9003 0 shader-present=0x1f l2-slices=1 mhz=950 va-bits=48 pa-bits=40"
+	"t720 6.1 0x07201000 1 shader-present=0x3 l2-slices=1 mhz=600 va-bits=48 pa-bits=40"
+	"t860 6.1 0x08602000 0 shader-present=0xf l2-slices=1 mhz=800 va-bits=48 pa-bits=40"
+	"g31 6.1 0x70930000 0 shader-present=0x3 l2-slices=1 mhz=650 va-bits=33 pa-bits=40"
+	"g52 6.1 0x72120000 0 shader-present=0xb l2-slices=2 mhz=800 va-bits=35 pa-bits=40"
+	"g72 6.1 0x62210030 0 shader-present=0x7 l2-slices=1 mhz=800 va-bits=48 pa-bits=40"
+	"g57 6.12 0x90930000 0 shader-present=0x1f l2-slices=1 mhz=950 va-bits=48 pa-bits=40"
 )
 qemu_busy=50
 a64_kernels=$(for krel in $kernels; do [ "$(mpc_arch "$krel")" = arm64 ] && echo "$krel"; done)
+[ "${MPC_QEMU_GPUS:-}" = none ] && a64_kernels=''
 qemu_bin=''
 if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
 	t0=$(date +%s)
@@ -287,7 +288,7 @@ for krel in $a64_kernels; do
 	series=${krel%%.*}.$(echo "$krel" | cut -d. -f2 | cut -d- -f1)
 	done_gpus='' vm_secs=0
 	for row in "${qemu_gpus[@]}"; do
-		read -r product since model_id v4 opts <<<"$row"
+		read -r product since gpu_id v4 opts <<<"$row"
 		case " ${MPC_QEMU_GPUS:-$product} " in
 		*" $product "*) ;;
 		*) continue ;;
@@ -299,7 +300,7 @@ for krel in $a64_kernels; do
 		mkdir -p "$gout"
 		{
 			echo "product=$product"
-			echo "model_id=$model_id"
+			echo "gpu_id=$gpu_id"
 			echo "l2_present=0x1"
 			echo "v4=$v4"
 			echo "busy=$qemu_busy"
@@ -337,6 +338,8 @@ for krel in $a64_kernels; do
 		124)	fail_case "$scope" "$product/vm/timeout" "no result" "$gout/vm/console.log" ;;
 		125)	fail_case "$scope" "$product/vm/no-report" "guest died without reporting" \
 				"$gout/vm/console.log" ;;
+		126)	fail_case "$scope" "$product/vm/qemu-error" "QEMU failed before the guest ran" \
+				"$gout/vm/qemu.log" ;;
 		0)	;;
 		*)	[ "$(count "$scope" fail)" -gt 0 ] ||
 				fail_case "$scope" "$product/vm/exit-status" \

@@ -68,7 +68,8 @@ if [ -x "$bin" ]; then
 fi
 t0=$(date +%s)
 
-# 1. The source, through a private apt configuration.
+# 1. The source, through a private apt configuration (needed only until
+# the tree is unpacked).
 aptd=$MPC_QEMU_CACHE/apt
 mkdir -p "$aptd/lists/partial" "$aptd/cache/archives/partial" \
 	"$aptd/sources.list.d" "$aptd/preferences.d" "$MPC_QEMU_CACHE/src"
@@ -91,17 +92,24 @@ fetch_src() {
 	(cd "$MPC_QEMU_CACHE/src" &&
 	 apt-get "${apt_opts[@]}" -q source --download-only "qemu=$ver" </dev/null) >&2
 }
-if ! fetch_src; then
-	log "qemu: updating the private index ($aptd)"
-	apt-get "${apt_opts[@]}" -q update </dev/null >&2 || die "qemu: apt-get update failed"
-	fetch_src || die "qemu: apt-get source qemu=$ver failed (is it still in bookworm?)"
-fi
 dsc=$MPC_QEMU_CACHE/src/qemu_$uver.dsc
-[ -f "$dsc" ] || die "qemu: $dsc missing after apt-get source"
+work=$MPC_QEMU_CACHE/work-$uver
+# Only for a tree not unpacked yet: the archive keeps just the newest
+# update, so once Debian has a newer one, the pin (MPC_QEMU_SRC_VERSION)
+# must follow for a fresh cache.
+if [ ! -f "$work/.mpc-unpacked" ]; then
+	if ! fetch_src; then
+		log "qemu: updating the private index ($aptd)"
+		apt-get "${apt_opts[@]}" -q update </dev/null >&2 || die "qemu: apt-get update failed"
+		fetch_src || die "qemu: apt-get source qemu=$ver failed: not in bookworm" \
+			"any more? (apt-cache ${apt_opts[*]} showsrc qemu; then" \
+			"MPC_QEMU_SRC_VERSION in scripts/lib.sh)"
+	fi
+	[ -f "$dsc" ] || die "qemu: $dsc missing after apt-get source"
+fi
 
 # 2. The unpacked tree with the patch applied (once; a changed patch is
 # reverted and applied again), configured once.
-work=$MPC_QEMU_CACHE/work-$uver
 patchf=$MPC_ROOT/qemu/virt-mali.patch
 applied=$work/.mpc-applied.patch
 if [ ! -f "$work/.mpc-unpacked" ]; then
@@ -171,7 +179,8 @@ log "qemu: ninja took $(($(date +%s) - t1))s"
 
 # 4. Cache it under the key of the sources it was built from.
 mkdir -p "$(dirname "$bin")"
-cp "$work/build/qemu-system-aarch64" "$bin.tmp" && mv "$bin.tmp" "$bin" ||
+if ! cp "$work/build/qemu-system-aarch64" "$bin.tmp" || ! mv "$bin.tmp" "$bin"; then
 	die "qemu: cannot write $bin"
+fi
 log "qemu: $bin ($(($(date +%s) - t0))s)"
 echo "$bin"

@@ -17,7 +17,7 @@ if ! modprobe panfrost unstable_ioctls=1; then
 fi
 # The probe ran inside modprobe (a platform device of the device tree).
 dmesg | grep -i -E 'panfrost|mali' | sed 's/^/# /'
-cat /mpc/panfrost-expect | sed 's/^/# expect: /'
+sed 's/^/# expect: /' /mpc/panfrost-expect
 
 tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
 echo "=== BEGIN panfrost_test"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libmaliperfcnt - counter database, dump decoder and derived-metric engine
- * for the mali_perfcnt DRM driver (job-manager Arm Mali GPUs), plus device
- * access helpers.
+ * for job-manager Arm Mali GPUs, plus device access through the mali_perfcnt
+ * DRM driver or upstream panfrost.
  *
  * Conventions:
  *  - functions that can fail return 0 or a negative errno value and, when
@@ -354,16 +354,71 @@ enum {
 	MPC_OPEN_QUIET = 1 << 1,
 };
 
-/**
- * mpc_dev_open() - open @path, or find the mali_perfcnt render node (libdrm
- * drmGetDevices2, then a scan of /dev/dri/renderD*), loading the module with
- * libkmod when there is none, unless MPC_OPEN_NO_LOAD.
+/*
+ * Backends: the kernel interfaces the counters are read through.
+ *   "mali_perfcnt"  this project's driver (GET_INFO, masks, debugfs);
+ *   "panfrost"      upstream panfrost's perfcnt ioctls (unstable_ioctls=Y).
  */
+enum {
+	MPC_BE_BLOCK_MASKS = 1 << 0,	/* per-block enable masks */
+	MPC_BE_SEQNO = 1 << 1,		/* samples carry a sequence number */
+	MPC_BE_KERNEL_TIMESTAMP = 1 << 2, /* the driver times each sample */
+	MPC_BE_DEBUGFS = 1 << 3,	/* debugfs gpu_info, perfcnt_dump, owner */
+	MPC_BE_RECONFIGURE = 1 << 4,	/* a new ENABLE may change the counter set */
+	MPC_BE_PERIODIC = 1 << 5,	/* the kernel samples periodically */
+};
+
+/** struct mpc_backend_info - what a backend (on this device) can and cannot do. */
+struct mpc_backend_info {
+	const char *name;		/* "mali_perfcnt", "panfrost" */
+	const char *driver;		/* kernel driver it talks to */
+	uint64_t caps;			/* MPC_BE_* */
+	/*
+	 * Sample at least this often, or 32-bit hardware counters may wrap
+	 * within one sample; 0: no need (the driver accumulates).
+	 */
+	uint64_t max_sample_interval_ns;
+	size_t dump_alloc;		/* bytes the kernel may copy out per sample */
+	const char *limits[8];		/* what it cannot do, one line each; NULL ends */
+};
+
+/** struct mpc_dump_info - when a sample was taken (CLOCK_MONOTONIC_RAW). */
+struct mpc_dump_info {
+	uint64_t seqno;			/* 0 when the backend has none */
+	uint64_t timestamp_ns;		/* best estimate of when the GPU latched it */
+	uint64_t start_ns, end_ns;	/* interval known to hold that moment */
+};
+
+/** mpc_backend_count(), mpc_backend_name() - the backends, in selection order. */
+unsigned mpc_backend_count(void);
+const char *mpc_backend_name(unsigned i);
+
+/**
+ * mpc_dev_open_backend() - open @path, or find the first usable device of
+ * backend @backend (NULL: of any backend). Without @path, every backend lists
+ * its devices (render nodes by DRM driver name) in path order; the first one
+ * that opens and could enable its counters is chosen (else the first that
+ * opened). When none exists, the mali_perfcnt module is loaded with libkmod
+ * unless MPC_OPEN_NO_LOAD or @backend names another backend.
+ */
+int mpc_dev_open_backend(const char *backend, const char *path, unsigned flags,
+			 struct mpc_dev **out, struct mpc_err *err);
+/** mpc_dev_open() - mpc_dev_open_backend() of any backend. */
 int mpc_dev_open(const char *path, unsigned flags, struct mpc_dev **out, struct mpc_err *err);
+/** mpc_dev_backend() - the backend of @d, its capabilities and limits. */
+const struct mpc_backend_info *mpc_dev_backend(const struct mpc_dev *d);
+/** mpc_dev_driver() - the kernel driver and its version, e.g. "panfrost 1.2.0". */
+const char *mpc_dev_driver(const struct mpc_dev *d);
+/**
+ * mpc_dev_usable() - 0 when the counters could be enabled as far as can be
+ * told without taking them; else the error ENABLE would give.
+ */
+int mpc_dev_usable(struct mpc_dev *d, struct mpc_err *err);
 void mpc_dev_close(struct mpc_dev *d);
 const char *mpc_dev_path(const struct mpc_dev *d);
+/** mpc_dev_fd() - the device's file descriptor, -1 if the backend has none. */
 int mpc_dev_fd(const struct mpc_dev *d);
-/** mpc_dev_desc() - GET_INFO as a description. */
+/** mpc_dev_desc() - the device's description (GET_INFO, GET_PARAM, ...). */
 const struct mpc_desc *mpc_dev_desc(const struct mpc_dev *d);
 /** mpc_dev_debugfs() - the device's debugfs directory, or NULL. */
 const char *mpc_dev_debugfs(const struct mpc_dev *d);
@@ -380,6 +435,9 @@ int mpc_dev_disable(struct mpc_dev *d, struct mpc_err *err);
 /** mpc_dev_dump() - one sample into @buf (dump_size bytes). */
 int mpc_dev_dump(struct mpc_dev *d, void *buf, size_t len, uint64_t *seqno,
 		 uint64_t *timestamp_ns, struct mpc_err *err);
+/** mpc_dev_sample() - one sample into @buf (dump_size bytes), with its timing. */
+int mpc_dev_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+		   struct mpc_err *err);
 /** mpc_find_debugfs() - debugfs dir whose name file starts with mali_perfcnt. */
 int mpc_find_debugfs(char *out, size_t len);
 

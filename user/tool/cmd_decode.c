@@ -114,7 +114,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	} else {
 		if (have_cores || have_l2)
 			return tool_error(t, "--cores/--l2 need --gpu NAME");
-		if (mpc_dev_open(t->device, t->no_load ? MPC_OPEN_NO_LOAD : 0, &dev, &e))
+		if (tool_open(t, 0, &dev, &e))
 			return tool_error(t, "no device description: give --gpu-info FILE (the gpu_info "
 					  "saved with the dump) or --gpu/--cores/--l2 (%s)", e.msg);
 		v.desc = *mpc_dev_desc(dev);

@@ -97,7 +97,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 		path = gpu_info;
 		snprintf(owner, sizeof(owner), "%s", d.owner);
 	} else {
-		if (mpc_dev_open(t->device, t->no_load ? MPC_OPEN_NO_LOAD : 0, &dev, &e))
+		if (tool_open(t, 0, &dev, &e))
 			return tool_err(t, &e);
 		d = *mpc_dev_desc(dev);
 		path = mpc_dev_path(dev);
@@ -109,6 +109,10 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	if (t->fmt == FMT_CSV)
 		fputs("key,value\n", t->out);
 	kv_str(&k, gpu_info ? "source" : "device", path);
+	if (dev) {
+		kv_str(&k, "backend", mpc_dev_backend(dev)->name);
+		kv_str(&k, "driver", mpc_dev_driver(dev)[0] ? mpc_dev_driver(dev) : NULL);
+	}
 	kv_str(&k, "product", d.product);
 	kv_num(&k, "gpu_id", d.gpu_id, 8);
 	kv_num(&k, "product_id", d.gpu_id >> 16, 4);
@@ -134,7 +138,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	kv_num(&k, "ext_bus_bytes", mpc_desc_bus_bytes(&d) ? mpc_desc_bus_bytes(&d) :
 	       (g ? g->bus_beat_bytes : 0), 0);
 	kv_num(&k, "gpu_freq_hz", d.gpu_freq_hz, 0);
-	if (!gpu_info) {
+	if (dev && !strcmp(mpc_dev_backend(dev)->name, "mali_perfcnt")) {
 		kv_num(&k, "uapi_version", d.uapi_version, 0);
 		kv_num(&k, "caps", d.caps, 1);
 	}
@@ -142,6 +146,27 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	if (!gpu_info)
 		kv_str(&k, "debugfs", debugfs);
 	kv_str(&k, "owner", owner[0] ? owner : NULL);
+	if (dev) {
+		const struct mpc_backend_info *bi = mpc_dev_backend(dev);
+		char lim[640];
+		size_t n = 0;
+
+		kv_num(&k, "dump_alloc", bi->dump_alloc, 0);
+		kv_num(&k, "max_sample_interval_ms", bi->max_sample_interval_ns / 1000000, 0);
+		kv_str(&k, "counters_usable", mpc_dev_usable(dev, &e) ? e.msg : "yes");
+		lim[0] = 0;
+		for (unsigned i = 0; i < 8 && bi->limits[i]; i++) {
+			if (t->fmt == FMT_TEXT) {
+				kv_str(&k, "limit", bi->limits[i]);
+				continue;
+			}
+			if (n < sizeof(lim))
+				n += (size_t)snprintf(lim + n, sizeof(lim) - n, "%s%s", i ? "; " : "",
+						      bi->limits[i]);
+		}
+		if (t->fmt != FMT_TEXT)
+			kv_str(&k, "limits", lim[0] ? lim : NULL);
+	}
 	if (g) {
 		struct mpc_prog *p;
 		unsigned placed = 0, avail = 0;

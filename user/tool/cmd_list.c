@@ -124,7 +124,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 	} else {
 		struct mpc_dev *dev;
 
-		if (mpc_dev_open(t->device, MPC_OPEN_NO_LOAD, &dev, &e))
+		if (tool_open(t, MPC_OPEN_NO_LOAD, &dev, &e))
 			return tool_error(t, "no GPU to list for: name one with --gpu (see 'list --gpus'); "
 					  "%s", e.msg);
 		g = mpc_db_match_gpu_id(t->db, mpc_dev_desc(dev)->gpu_id);

@@ -130,7 +130,7 @@ static int open_view(struct tool *t, struct mpc_dev **dev, struct view *v, struc
 
 	if (tool_load_db(t))
 		return 1;
-	if (mpc_dev_open(t->device, t->no_load ? MPC_OPEN_NO_LOAD : 0, dev, &e))
+	if (tool_open(t, 0, dev, &e))
 		return tool_err(t, &e);
 	v->desc = *mpc_dev_desc(*dev);
 	v->counter_set = (unsigned)o->set;
@@ -200,20 +200,67 @@ static void sleep_until(double when)
 	}
 }
 
-/* take one dump and decode it into a fresh sample */
-static int grab(struct tool *t, struct mpc_dev *dev, void *buf, struct mpc_sample *s,
-		unsigned long long *seq, unsigned long long *ts)
-{
-	struct mpc_err e;
-	uint64_t q, n;
+/*
+ * The dumps of one run. A backend whose counters are raw 32-bit values
+ * (panfrost) is sampled at least every max_ns in between, and the dumps of
+ * one printed sample are added up in 64 bits (mpc_decode accumulates).
+ */
+struct run {
+	struct tool *t;
+	struct mpc_dev *dev;
+	void *buf;
+	struct mpc_sample *s;
+	int fresh;			/* the next dump starts a new sample */
+	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
+};
 
-	if (mpc_dev_dump(dev, buf, mpc_dev_desc(dev)->dump_size, &q, &n, &e))
-		return tool_err(t, &e);
-	mpc_sample_reset(s);
-	if (mpc_decode(s, buf, mpc_dev_desc(dev)->dump_size, &e))
-		return tool_err(t, &e);
-	*seq = q;
-	*ts = n;
+static void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
+		     struct mpc_sample *s)
+{
+	r->t = t;
+	r->dev = dev;
+	r->buf = buf;
+	r->s = s;
+	r->fresh = 1;
+	r->max_ns = mpc_dev_backend(dev)->max_sample_interval_ns;
+	r->last_ns = 0;
+}
+
+/* take one dump and add it to the sample (a fresh one after a print) */
+static int grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
+{
+	struct mpc_dump_info di;
+	struct mpc_err e;
+	size_t size = mpc_dev_desc(r->dev)->dump_size;
+
+	if (mpc_dev_sample(r->dev, r->buf, size, &di, &e))
+		return tool_err(r->t, &e);
+	if (r->fresh)
+		mpc_sample_reset(r->s);
+	if (mpc_decode(r->s, r->buf, size, &e))
+		return tool_err(r->t, &e);
+	r->fresh = 0;
+	r->last_ns = di.timestamp_ns;
+	if (seq)
+		*seq = di.seqno;
+	if (ts)
+		*ts = di.timestamp_ns;
+	return 0;
+}
+
+/* sleep until @when (CLOCK_MONOTONIC_RAW seconds), sampling in between if needed */
+static int wait_until(struct run *r, double when)
+{
+	while (!got_sigint && !got_sigchld && now_raw() < when) {
+		double next = when;
+
+		if (r->max_ns && r->last_ns)
+			next = fmin(when, (double)(r->last_ns + r->max_ns) * 1e-9);
+		sleep_until(next);
+		if (r->max_ns && !got_sigint && !got_sigchld && now_raw() < when &&
+		    now_raw_ns() >= r->last_ns + r->max_ns && grab(r, NULL, NULL))
+			return 1;
+	}
 	return 0;
 }
 
@@ -240,9 +287,12 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 	if (!r && !(buf = calloc(1, v.desc.dump_size)))
 		r = tool_error(t, "out of memory");
 	if (!r) {
-		unsigned long long seq = 0, ts = 0;
+		unsigned long long seq = 0, ts = 0, ts0 = 0;
+		uint64_t caps = mpc_dev_backend(dev)->caps;
+		struct run run;
 		double t0;
 
+		run_init(&run, t, dev, buf, s);
 		en.counter_set = (unsigned)o.set;
 		if (o.masks && parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
 			r = 1;
@@ -252,15 +302,24 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 		if (mpc_dev_enable(dev, &en, &e)) {
 			r = tool_err(t, &e);
 		} else {
-			struct timespec d = { (time_t)(o.delay_ms / 1000), (long)(o.delay_ms % 1000) * 1000000 };
-
-			nanosleep(&d, NULL);
-			r = grab(t, dev, buf, s, &seq, &ts);
+			/*
+			 * Without a driver timestamp, a first dump right after
+			 * ENABLE starts the interval at a known time.
+			 */
+			if (!(caps & MPC_BE_KERNEL_TIMESTAMP)) {
+				r = grab(&run, NULL, &ts0);
+				t0 = (double)ts0 * 1e-9;
+				run.fresh = 1;
+			}
+			if (!r)
+				r = wait_until(&run, now_raw() + (double)o.delay_ms / 1000.0);
+			if (!r)
+				r = grab(&run, &seq, &ts);
 			if (mpc_dev_disable(dev, &e) && !r)
 				r = tool_err(t, &e);
 		}
 		if (!r) {
-			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, 1, seq, ts };
+			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, !!(caps & MPC_BE_SEQNO), seq, ts };
 
 			/* the counters ran from just before ENABLE to the dump */
 			if (!(m.interval_s > 0))
@@ -351,12 +410,16 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		goto out;
 	}
 	unsigned long long seq0, ts0, seq, ts, prev_ts;
+	int has_seq = !!(mpc_dev_backend(dev)->caps & MPC_BE_SEQNO);
+	struct run run;
 	double start;
 
+	run_init(&run, t, dev, buf, s);
 	/* a first dump starts every interval at a known CLOCK_MONOTONIC_RAW time */
-	r = grab(t, dev, buf, s, &seq0, &ts0);
+	r = grab(&run, &seq0, &ts0);
 	if (r)
 		goto disable;
+	run.fresh = 1;
 	prev_ts = ts0;
 	start = now_raw();
 	if (cmd) {
@@ -376,19 +439,25 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	out_begin(t, &v, what);
 	if (o.interval_ms) {
 		for (unsigned long long k = 1;; k++) {
-			sleep_until(start + (double)k * (double)o.interval_ms / 1000.0);
-			/* SIGCHLD only cuts the sleep short: always ask */
-			got_sigchld = 0;
-			if (child > 0 && waitpid(child, &status, WNOHANG) == child)
-				child_done = 1;
-			r = grab(t, dev, buf, s, &seq, &ts);
+			double when = start + (double)k * (double)o.interval_ms / 1000.0;
+
+			/* SIGCHLD only cuts the sleep short: sleep on until the end */
+			do {
+				got_sigchld = 0;
+				r = wait_until(&run, when);
+				if (child > 0 && !child_done && waitpid(child, &status, WNOHANG) == child)
+					child_done = 1;
+			} while (!r && !got_sigint && !child_done && now_raw() < when);
+			if (!r)
+				r = grab(&run, &seq, &ts);
 			if (r)
 				break;
 			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9, (ts - prev_ts) * 1e-9,
-						 1, seq, ts };
+						 has_seq, seq, ts };
 
 			prev_ts = ts;
 			out_sample(t, &v, s, &m);
+			run.fresh = 1;
 			if ((o.count && k >= o.count) || got_sigint || child_done)
 				break;
 		}
@@ -402,12 +471,15 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			}
 			if (now_raw() >= end)
 				break;
-			sleep_until(fmin(end, now_raw() + 0.05));
+			r = wait_until(&run, fmin(end, now_raw() + 0.05));
+			if (r)
+				break;
 			got_sigchld = 0;
 		}
-		r = grab(t, dev, buf, s, &seq, &ts);
+		if (!r)
+			r = grab(&run, &seq, &ts);
 		if (!r) {
-			struct sample_meta m = { 0, (ts - ts0) * 1e-9, (ts - ts0) * 1e-9, 1, seq, ts };
+			struct sample_meta m = { 0, (ts - ts0) * 1e-9, (ts - ts0) * 1e-9, has_seq, seq, ts };
 
 			out_sample(t, &v, s, &m);
 		}

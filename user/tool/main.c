@@ -37,6 +37,14 @@ int tool_err(struct tool *t, const struct mpc_err *e)
 	return tool_error(t, "%s", e->msg);
 }
 
+uint64_t now_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 double now_raw(void)
 {
 	struct timespec ts;
@@ -95,6 +103,9 @@ int tool_common_opt(struct tool *t, int c, const char *arg)
 	case 1002:
 		t->no_load = 1;
 		return 0;
+	case 1005:
+		t->backend = arg;
+		return 0;
 	case 'f':
 		return tool_parse_format(t, arg) ? 1 : 0;
 	case 1003:
@@ -109,6 +120,13 @@ int tool_common_opt(struct tool *t, int c, const char *arg)
 		return 0;
 	}
 	return -1;
+}
+
+/* the device of --device/--backend, or the first usable one */
+int tool_open(struct tool *t, unsigned flags, struct mpc_dev **dev, struct mpc_err *e)
+{
+	return mpc_dev_open_backend(t->backend, t->device, flags | (t->no_load ? MPC_OPEN_NO_LOAD : 0),
+				    dev, e);
 }
 
 int tool_load_db(struct tool *t)

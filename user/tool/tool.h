@@ -3,6 +3,7 @@
 #ifndef MPC_TOOL_H
 #define MPC_TOOL_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "maliperfcnt.h"
@@ -14,6 +15,7 @@ enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
 struct tool {
 	const char *prog;
 	const char *device;
+	const char *backend;
 	int no_load;
 	enum fmt fmt;
 	const char *layouts[MAX_FILES];
@@ -54,6 +56,7 @@ struct sample_meta {
 };
 
 /* main.c */
+int tool_open(struct tool *t, unsigned flags, struct mpc_dev **dev, struct mpc_err *e);
 int tool_error(struct tool *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int tool_err(struct tool *t, const struct mpc_err *e);
 int tool_load_db(struct tool *t);
@@ -66,6 +69,7 @@ int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw);
 int view_select(struct tool *t, struct view *v, const char *patterns, const char *defaults);
 void view_free(struct view *v);
 double now_raw(void);
+uint64_t now_raw_ns(void);
 extern int tool_common_opt(struct tool *t, int c, const char *arg);
 
 /* output.c */
@@ -93,6 +97,7 @@ int help(struct tool *t, const char *cmd, FILE *f);
 #define COMMON_LONGOPTS							\
 	{ "device", required_argument, NULL, 1001 },			\
 	{ "no-load", no_argument, NULL, 1002 },				\
+	{ "backend", required_argument, NULL, 1005 },			\
 	{ "format", required_argument, NULL, 'f' },			\
 	{ "layout", required_argument, NULL, 1003 },			\
 	{ "metrics", required_argument, NULL, 1004 },			\

@@ -325,6 +325,73 @@ const char *mali_gpu_dt_compatible(MaliGPUState *s)
     return midgard;
 }
 
+/*
+ * workload and fault are the model's text controls: set before realize
+ * (-global mali-gpu.workload=busy=50) they are checked at realize; set
+ * later (QMP qom-set /machine/mali-gpu workload busy=80) they reach the
+ * model at once. The latest value is applied again at every reset.
+ */
+typedef int (*MaliGPUSetText)(struct mali_model *m, const char *text,
+                              char *err, size_t errlen);
+typedef void (*MaliGPUShowText)(struct mali_model *m, char *buf, size_t len);
+
+static char *mali_gpu_get_text(MaliGPUState *s, char *stored,
+                               MaliGPUShowText show)
+{
+    char buf[64];
+
+    if (!DEVICE(s)->realized) {
+        return g_strdup(stored ? stored : "");
+    }
+    show(s->model, buf, sizeof(buf));
+    return g_strdup(buf);
+}
+
+static void mali_gpu_set_text(MaliGPUState *s, char **stored,
+                              const char *name, const char *value,
+                              MaliGPUSetText set, Error **errp)
+{
+    char err[160] = "";
+
+    if (DEVICE(s)->realized && set(s->model, value, err, sizeof(err))) {
+        error_setg(errp, "mali-gpu: %s=%s: %s", name, value, err);
+        return;
+    }
+    g_free(*stored);
+    *stored = g_strdup(value);
+}
+
+static char *mali_gpu_get_workload(Object *obj, Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    return mali_gpu_get_text(s, s->workload, mali_model_show_workload);
+}
+
+static void mali_gpu_set_workload(Object *obj, const char *value,
+                                  Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    mali_gpu_set_text(s, &s->workload, "workload", value,
+                      mali_model_set_workload, errp);
+}
+
+static char *mali_gpu_get_fault(Object *obj, Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    return mali_gpu_get_text(s, s->fault, mali_model_show_fault);
+}
+
+static void mali_gpu_set_fault(Object *obj, const char *value, Error **errp)
+{
+    MaliGPUState *s = MALI_GPU(obj);
+
+    mali_gpu_set_text(s, &s->fault, "fault", value, mali_model_set_fault,
+                      errp);
+}
+
 static Property mali_gpu_properties[] = {
     DEFINE_PROP_STRING("product", MaliGPUState, product),
     DEFINE_PROP_UINT64("shader-present", MaliGPUState, shader_present, 0),
@@ -332,8 +399,6 @@ static Property mali_gpu_properties[] = {
     DEFINE_PROP_UINT32("mhz", MaliGPUState, mhz, 0),
     DEFINE_PROP_UINT32("va-bits", MaliGPUState, va_bits, 0),
     DEFINE_PROP_UINT32("pa-bits", MaliGPUState, pa_bits, 0),
-    DEFINE_PROP_STRING("workload", MaliGPUState, workload),
-    DEFINE_PROP_STRING("fault", MaliGPUState, fault),
     DEFINE_PROP_END_OF_LIST(),
 };
 
@@ -352,6 +417,15 @@ static void mali_gpu_class_init(ObjectClass *klass, void *data)
     dc->vmsd = &mali_gpu_vmstate;
     dc->desc = "Arm Mali job-manager GPU (project model)";
     device_class_set_props(dc, mali_gpu_properties);
+    object_class_property_add_str(klass, "workload", mali_gpu_get_workload,
+                                  mali_gpu_set_workload);
+    object_class_property_set_description(klass, "workload",
+                                          "idle or busy=N (percent)");
+    object_class_property_add_str(klass, "fault", mali_gpu_get_fault,
+                                  mali_gpu_set_fault);
+    object_class_property_set_description(klass, "fault",
+                                          "none, drop_irq, delay=MS, "
+                                          "stuck_clean, gpu_fault...");
 }
 
 static const TypeInfo mali_gpu_info = {

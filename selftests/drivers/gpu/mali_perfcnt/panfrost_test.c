@@ -10,12 +10,11 @@
  *
  * What the device was given comes from a file of key=value lines
  * ($PANFROST_EXPECT, default /mpc/panfrost-expect):
- *   product=g52 model_id=0x7002 shader_present=0xb l2_present=0x1
+ *   product=g52 gpu_id=0x72120000 shader_present=0xb l2_present=0x1
  *   l2_slices=2 va_bits=35 pa_bits=40 v4=0 mhz=800 busy=50 timestamp_hz=24000000
- * model_id is the id panfrost's table matches (GPU_ID >> 16, masked with
- * 0xf00f when bits 15:12 are set), timestamp_hz the rate of the GPU's
- * TIMESTAMP (the block headers). Run as root with panfrost loaded with
- * unstable_ioctls=1.
+ * gpu_id is the product's GPU_ID register, timestamp_hz the rate of the
+ * GPU's TIMESTAMP (the block headers). Run as root with panfrost loaded
+ * with unstable_ioctls=1.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -90,7 +89,7 @@ enum {
 
 struct pf_expect {
 	char product[32];
-	uint32_t model_id;
+	uint32_t gpu_id;
 	uint64_t shader_present;
 	uint64_t l2_present;
 	uint32_t l2_slices;
@@ -117,8 +116,8 @@ static int pf_read_expect(struct pf_expect *e)
 
 		if (!strcmp(key, "product"))
 			snprintf(e->product, sizeof(e->product), "%s", val);
-		else if (!strcmp(key, "model_id"))
-			e->model_id = v;
+		else if (!strcmp(key, "gpu_id"))
+			e->gpu_id = v;
 		else if (!strcmp(key, "shader_present"))
 			e->shader_present = v;
 		else if (!strcmp(key, "l2_present"))
@@ -139,11 +138,22 @@ static int pf_read_expect(struct pf_expect *e)
 			e->timestamp_hz = v;
 	}
 	fclose(f);
-	return e->product[0] && e->shader_present && e->l2_present &&
-	       e->timestamp_hz ? 0 : -EINVAL;
+	return e->product[0] && e->gpu_id && e->shader_present &&
+	       e->l2_present && e->timestamp_hz ? 0 : -EINVAL;
 }
 
 /* ---- helpers ---- */
+
+/*
+ * The id panfrost's table matches: GPU_ID >> 16, masked with 0xf00f in
+ * the format of Bifrost on (bits 15:12 set).
+ */
+static uint32_t pf_model_id(const struct pf_expect *e)
+{
+	uint32_t id = e->gpu_id >> 16;
+
+	return (id & 0xf000) ? id & 0xf00f : id;
+}
 
 static int pf_fls64(uint64_t v)
 {
@@ -350,7 +360,7 @@ TEST_F(pf, ioctl_numbers)
 	EXPECT_EQ(0xC0406400ul, (unsigned long)PF_IOCTL_VERSION);
 }
 
-/* panfrost named the GPU by its table: "mali-g52 id 0x7212 ..." */
+/* panfrost named the GPU by its table: "mali-g52 id 0x7212 major ..." */
 TEST_F(pf, probe_named_the_product)
 {
 	char want[48], *log;
@@ -362,7 +372,8 @@ TEST_F(pf, probe_named_the_product)
 	ASSERT_NE(NULL, log);
 	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, len);
 	ASSERT_LT(0, len);
-	snprintf(want, sizeof(want), "mali-%s id 0x", self->e.product);
+	snprintf(want, sizeof(want), "mali-%s id 0x%x ", self->e.product,
+		 self->e.gpu_id >> 16);
 	EXPECT_NE(NULL, strstr(log, want))
 		TH_LOG("dmesg has no \"%s\"", want);
 	EXPECT_NE(NULL, strstr(log, "Initialized panfrost"));
@@ -377,8 +388,8 @@ TEST_F(pf, get_param_ids)
 	ASSERT_EQ(0, pf_param(self->fd, PF_PARAM_GPU_REVISION, &rev));
 	TH_LOG("GPU_PROD_ID 0x%llx revision 0x%llx", (unsigned long long)id,
 	       (unsigned long long)rev);
-	EXPECT_EQ(self->e.model_id, (id & 0xf000) ? id & 0xf00f : id);
-	EXPECT_GE(0xffff, rev);
+	EXPECT_EQ(self->e.gpu_id >> 16, id);
+	EXPECT_EQ(self->e.gpu_id & 0xffff, rev);
 }
 
 TEST_F(pf, get_param_cores)
@@ -554,7 +565,7 @@ TEST_F(pf, second_owner_busy)
 /* Counter set 1 exists from Bifrost on (SETSEL), never 2. */
 TEST_F(pf, counterset)
 {
-	bool bifrost = self->e.model_id >= 0x1000;
+	bool bifrost = pf_model_id(&self->e) >= 0x1000;
 
 	EXPECT_EQ(-EINVAL, pf_enable(self->fd, 1, 2));
 	if (bifrost) {

@@ -12,6 +12,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -609,6 +611,56 @@ TEST_F(mpc, unbind_while_enabled)
 	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", dev));
 	self->fd = mpc_open_render();
 	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+/*
+ * debugfs files still open when the device is unbound: reads fail, and
+ * closing them afterwards must not touch the freed device (the debug
+ * kernel's KASAN reports it if it does; make check-debug scans for that).
+ */
+TEST_F(mpc, debugfs_files_closed_after_unbind)
+{
+	static const char drv[] = "/sys/bus/platform/drivers/mali_perfcnt";
+	static const char * const files[] = {
+		"perfcnt_dump", "perfcnt_counters", "gpu_info", "perfcnt_stats",
+		"perfcnt_enable", "perfcnt_va",
+	};
+	int fds[6], read_fd, i;
+	char path[PATH_MAX], c;
+
+	/* One file has its sample already, the others none yet */
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "1\n"));
+	snprintf(path, sizeof(path), "%s/perfcnt_dump", self->dbg);
+	read_fd = open(path, O_RDONLY);
+	ASSERT_LE(0, read_fd);
+	ASSERT_EQ(1, read(read_fd, &c, 1));
+	for (i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/%s", self->dbg, files[i]);
+		fds[i] = open(path, O_RDONLY);
+		ASSERT_LE(0, fds[i]) {
+			TH_LOG("open %s: %s", path, strerror(errno));
+		}
+	}
+	close(self->fd);
+	self->fd = -1;
+
+	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", "mali-perfcnt-sim"));
+	EXPECT_GT(0, read(read_fd, &c, 1));
+	for (i = 0; i < 6; i++)
+		EXPECT_GT(0, read(fds[i], &c, 1)) {
+			TH_LOG("%s read after unbind", files[i]);
+		}
+	for (i = 0; i < 6; i++)
+		close(fds[i]);
+	close(read_fd);
+
+	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", "mali-perfcnt-sim"));
+	self->fd = mpc_open_render();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, mpc_find_debugfs(self->dbg, sizeof(self->dbg)));
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	DUMP_OK(self, NULL, NULL);
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);

@@ -1069,4 +1069,52 @@ TEST_F(mpc, perfcnt_counters_lists_present_blocks)
 	free(txt);
 }
 
+/* The seqno on the first line of one read of perfcnt_counters. */
+static int counters_seqno(const char *dbg, char *txt, size_t len,
+			  unsigned long long *seq)
+{
+	unsigned long long ts;
+	int n = mpc_dbg_read(dbg, "perfcnt_counters", txt, len);
+
+	if (n <= 0)
+		return -1;
+	return sscanf(txt, "seqno %llu timestamp_ns %llu", seq, &ts) == 2 ? n : -1;
+}
+
+/*
+ * One read of perfcnt_counters is one sample, however long its text: with
+ * 32 busy cores and 4 L2 slices it is several pages, and seq_file calls the
+ * show routine again with a bigger buffer when the first one overflows.
+ */
+TEST_F(mpc, perfcnt_counters_one_sample_per_read)
+{
+	const size_t len = 512 * 1024;
+	unsigned long long s1, s2, s3;
+	char *txt = malloc(len);
+	int n;
+
+	ASSERT_NE(NULL, txt);
+	if (self->info.layout == MALI_PERFCNT_LAYOUT_V5)
+		mpc_fixture_load(_metadata, self, variant,
+				 "sim_cores=0xffffffff sim_l2=4");
+	SET_LOAD(self, "busy=100");
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "1\n"));
+	mpc_sleep_ms(20);
+	n = counters_seqno(self->dbg, txt, len, &s1);
+	ASSERT_LT(0, n);
+	if (self->info.layout == MALI_PERFCNT_LAYOUT_V5)
+		EXPECT_LT(4096, n) {
+			TH_LOG("only %d bytes: the test needs a text over a page (4096)", n);
+		}
+	ASSERT_LT(0, counters_seqno(self->dbg, txt, len, &s2));
+	ASSERT_LT(0, counters_seqno(self->dbg, txt, len, &s3));
+	EXPECT_EQ(s1 + 1, s2);
+	EXPECT_EQ(s2 + 1, s3) {
+		TH_LOG("seqno %llu, %llu, %llu: more than one sample per read",
+		       s1, s2, s3);
+	}
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "0\n"));
+	free(txt);
+}
+
 TEST_HARNESS_MAIN

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Backend "mali_perfcnt": this project's DRM driver. GET_INFO describes the
+ * GPU and the dump, ENABLE takes the counters (with block masks), DUMP
+ * samples them with a sequence number and a kernel timestamp; the module is
+ * loaded with libkmod when no device exists. Errors say how to fix the
+ * problem.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libkmod.h>
+#include <xf86drm.h>
+
+#include "backend.h"
+#include "mali_perfcnt_drm.h"
+
+#define DRIVER_NAME "mali_perfcnt"
+
+static void mp_enumerate(struct mpc_cands *c)
+{
+	mpc_drm_enumerate(c, &mpc_be_mali_perfcnt, DRIVER_NAME);
+}
+
+static int module_loaded(void)
+{
+	return access("/sys/module/" DRIVER_NAME, F_OK) == 0;
+}
+
+static int mp_load(unsigned flags, struct mpc_err *err)
+{
+	struct kmod_ctx *ctx;
+	struct kmod_module *mod = NULL;
+	int r;
+
+	if (module_loaded())
+		return mpc_fail(err, -ENODEV, "the mali_perfcnt module is loaded but no GPU is bound "
+				"to it: on a board check the device tree and that panfrost "
+				"does not own the GPU; for the simulator reload the module "
+				"with sim=<gpu> (e.g. sim=g52)");
+	if (flags & MPC_OPEN_NO_LOAD)
+		return mpc_fail(err, -ENODEV, "no Mali GPU found: no render node of panfrost or "
+				"mali_perfcnt; on a board load panfrost (modprobe panfrost), "
+				"else run 'modprobe mali_perfcnt' (sim=g52 for the simulator) "
+				"or drop --no-load to let this tool load it");
+	ctx = kmod_new(NULL, NULL);
+	if (!ctx)
+		return mpc_fail(err, -ENOMEM, "libkmod could not start; load the module by hand: "
+				"modprobe " DRIVER_NAME);
+	r = kmod_module_new_from_name(ctx, DRIVER_NAME, &mod);
+	if (r == 0)
+		r = kmod_module_probe_insert_module(mod, 0, NULL, NULL, NULL, NULL);
+	if (mod)
+		kmod_module_unref(mod);
+	kmod_unref(ctx);
+	if (r == -EPERM || r == -EACCES)
+		return mpc_fail(err, r, "no mali_perfcnt GPU found and loading the module needs root "
+				"(CAP_SYS_MODULE): run 'sudo modprobe " DRIVER_NAME "' (add sim=g52 "
+				"for the simulator), or run this tool as root");
+	if (r == -ENOENT || r > 0)
+		return mpc_fail(err, -ENOENT, "no mali_perfcnt GPU found and the module is not installed "
+				"for this kernel: build it (make in the mali-perfcnt tree) and "
+				"'insmod mali_perfcnt.ko'");
+	if (r < 0)
+		return mpc_fail(err, r, "no mali_perfcnt GPU found and loading the module failed (%s); "
+				"see dmesg, or load it by hand: modprobe " DRIVER_NAME, strerror(-r));
+	return 0;
+}
+
+static int mp_none(unsigned flags, struct mpc_err *err)
+{
+	(void)flags;
+	return mpc_fail(err, -ENODEV, "the mali_perfcnt module was loaded but no GPU is "
+			"bound to it: on a board check the device tree; for the "
+			"simulator reload it with sim=<gpu>");
+}
+
+int mpc_find_debugfs(char *out, size_t len)
+{
+	static const char *const roots[] = { "/sys/kernel/debug/dri", "/debug/dri" };
+
+	for (unsigned r = 0; r < ARRAY_SIZE(roots); r++) {
+		DIR *d = opendir(roots[r]);
+		struct dirent *e;
+		int found = 0;
+
+		if (!d)
+			continue;
+		while (!found && (e = readdir(d))) {
+			char p[512], name[64] = "";
+			FILE *f;
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/%s/name", roots[r], e->d_name);
+			f = fopen(p, "re");
+			if (!f)
+				continue;
+			if (fgets(name, sizeof(name), f) && !strncmp(name, DRIVER_NAME, strlen(DRIVER_NAME))) {
+				snprintf(out, len, "%s/%s", roots[r], e->d_name);
+				found = 1;
+			}
+			fclose(f);
+		}
+		closedir(d);
+		if (found)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static int mp_open(struct mpc_dev *d, const char *path, unsigned flags, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_get_info info;
+	char ver[32];
+	int fd, r;
+
+	(void)flags;
+	fd = mpc_drm_open(path, DRIVER_NAME, ver, sizeof(ver), err);
+	if (fd < 0)
+		return fd;
+	memset(&info, 0, sizeof(info));
+	if (drmIoctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, &info)) {
+		int e = errno;
+
+		close(fd);
+		return mpc_fail(err, -e, "GET_INFO failed on %s: %s; the driver and this tool do not "
+				"match (rebuild both from the same tree)", path, strerror(e));
+	}
+	r = mpc_desc_from_get_info(&d->desc, &info, err);
+	if (r) {
+		close(fd);
+		return r;
+	}
+	d->fd = fd;
+	snprintf(d->driver, sizeof(d->driver), DRIVER_NAME " %s", ver);
+	if (mpc_find_debugfs(d->debugfs, sizeof(d->debugfs)))
+		d->debugfs[0] = 0;
+	d->info.caps = MPC_BE_BLOCK_MASKS | MPC_BE_SEQNO | MPC_BE_KERNEL_TIMESTAMP |
+		       (d->debugfs[0] ? MPC_BE_DEBUGFS : 0);
+	d->info.max_sample_interval_ns = 0;
+	d->info.dump_alloc = d->desc.dump_size;
+	d->info.limits[0] = "no GPU work: the GPU is idle unless panfrost drives it (bring-up, simulator)";
+	d->info.limits[1] = "no periodic sampling in the kernel (the tool samples)";
+	d->info.limits[2] = NULL;
+	return 0;
+}
+
+static int busy_error(const struct mpc_dev *d, struct mpc_err *err)
+{
+	char who[128];
+
+	mpc_dev_owner(d, who, sizeof(who));
+	if (!strcmp(who, "debugfs"))
+		return mpc_fail(err, -EBUSY, "the counters of %s are held through debugfs; release "
+				"them with 'echo 0 > %s/perfcnt_enable'", d->path, d->debugfs);
+	if (!strncmp(who, "pid ", 4))
+		return mpc_fail(err, -EBUSY, "the counters of %s are in use by %s; wait for it to "
+				"finish or stop it", d->path, who);
+	return mpc_fail(err, -EBUSY, "the counters of %s are in use by another process; mount "
+			"debugfs and read dri/*/gpu_info (owner:) to see which", d->path);
+}
+
+static int mp_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_enable e;
+
+	memset(&e, 0, sizeof(e));
+	e.enable = 1;
+	if (cfg) {
+		e.counter_set = cfg->counter_set;
+		if (cfg->use_masks) {
+			e.flags = MALI_PERFCNT_ENABLE_F_MASKS;
+			e.jm_mask = cfg->jm;
+			e.tiler_mask = cfg->tiler;
+			e.shader_mask = cfg->shader;
+			e.mmu_l2_mask = cfg->l2;
+		}
+	}
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &e)) {
+		int x = errno;
+
+		switch (x) {
+		case EACCES:
+		case EPERM:
+			return mpc_fail(err, -EACCES, "enabling the counters of %s was refused: they reveal "
+					"the GPU activity of every process, so this needs "
+					"CAP_PERFMON (run as root, or 'setcap cap_perfmon+ep' on "
+					"the tool), or the module loaded with unprivileged=1", d->path);
+		case EBUSY:
+			return busy_error(d, err);
+		case EALREADY:
+			return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
+					"process", d->path);
+		case EINVAL:
+			if (cfg && cfg->counter_set && d->desc.nr_counter_sets < 2)
+				return mpc_fail(err, -EINVAL, "counter set %u does not exist on %s (it has only "
+						"set 0); drop --set", cfg->counter_set, d->desc.product);
+			return mpc_fail(err, -EINVAL, "the driver rejected the counter configuration "
+					"(EINVAL): masks must fit the block size, set 0 or 1");
+		default:
+			return mpc_fail(err, -x, "enabling the counters of %s failed: %s", d->path,
+					strerror(x));
+		}
+	}
+	return 0;
+}
+
+static int mp_disable(struct mpc_dev *d, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_enable e;
+
+	memset(&e, 0, sizeof(e));
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &e)) {
+		int x = errno;
+
+		return mpc_fail(err, -x, "disabling the counters of %s failed: %s", d->path, strerror(x));
+	}
+	return 0;
+}
+
+static int mp_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+		     struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_dump r;
+
+	memset(&r, 0, sizeof(r));
+	r.buf_ptr = (uint64_t)(uintptr_t)buf;
+	r.buf_size = (uint32_t)len;
+	di->start_ns = mpc_now_raw_ns();
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_DUMP, &r)) {
+		int x = errno;
+
+		switch (x) {
+		case ETIMEDOUT:
+			return mpc_fail(err, -x, "the GPU did not finish the sample in time; the counters "
+					"stay enabled, try again (dmesg may say more)");
+		case EIO:
+			return mpc_fail(err, -x, "the GPU faulted while writing the sample; see dmesg; the "
+					"counters stay enabled");
+		case EPERM:
+			return busy_error(d, err);
+		case ENODATA:
+			return mpc_fail(err, -x, "the counters are not enabled on %s (were they released "
+					"by a GPU reset?); run the command again", d->path);
+		case ENOSPC:
+			return mpc_fail(err, -x, "the dump needs %u bytes but the buffer has %zu; the "
+					"driver and GET_INFO disagree", r.buf_size, len);
+		default:
+			return mpc_fail(err, -x, "taking a sample on %s failed: %s", d->path, strerror(x));
+		}
+	}
+	di->end_ns = mpc_now_raw_ns();
+	di->seqno = r.seqno;
+	di->timestamp_ns = r.timestamp_ns;
+	return 0;
+}
+
+static void mp_close(struct mpc_dev *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+const struct mpc_backend_ops mpc_be_mali_perfcnt = {
+	.name = "mali_perfcnt",
+	.driver = DRIVER_NAME,
+	.enumerate = mp_enumerate,
+	.open = mp_open,
+	.enable = mp_enable,
+	.sample = mp_sample,
+	.disable = mp_disable,
+	.close = mp_close,
+	.load = mp_load,
+	.none = mp_none,
+};

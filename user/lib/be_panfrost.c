@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Backend "panfrost": the perfcnt ioctls of upstream panfrost (behind its
+ * unstable_ioctls module parameter). The GPU is described with GET_PARAM;
+ * the sample buffer is sized by the kernel's own formula, which differs
+ * between the GPUs panfrost treats as v4 (T60x, T62x, T72x) and the others;
+ * PERFCNT_DUMP copies that many bytes with no size in the uAPI. Samples are
+ * timed with CLOCK_MONOTONIC_RAW around each DUMP. The counters are raw
+ * 32-bit hardware values cleared by each sample: callers sample at least
+ * every info.max_sample_interval_ns and add them up in 64 bits.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "backend.h"
+#include "panfrost_uapi.h"
+
+#define UNSTABLE_HINT	"panfrost's perfcnt ioctls are disabled: echo Y > " \
+			"/sys/module/panfrost/parameters/unstable_ioctls (root; taints the kernel)"
+/* at most 2^32 events per sample: 500 ms is 8 events a cycle at 1 GHz */
+#define MAX_INTERVAL_NS	500000000ull
+
+struct pf {
+	uint32_t prod_id;
+	void *kbuf;		/* what PERFCNT_DUMP writes: at least the kernel's size */
+	size_t alloc;
+	size_t kernel_size;
+	unsigned set;
+};
+
+static void pf_enumerate(struct mpc_cands *c)
+{
+	mpc_drm_enumerate(c, &mpc_be_panfrost, MPC_PF_DRIVER_NAME);
+}
+
+static int get_param(int fd, uint32_t id, uint64_t *v)
+{
+	struct mpc_pf_get_param p;
+
+	memset(&p, 0, sizeof(p));
+	p.param = id;
+	if (drmIoctl(fd, MPC_PF_IOCTL_GET_PARAM, &p))
+		return -errno;
+	*v = p.value;
+	return 0;
+}
+
+/* panfrost_model_cmp(): ids with bits 15:12 set compare as id & 0xf00f */
+static uint32_t model_id(uint32_t prod)
+{
+	return (prod & 0xf000) ? (prod & 0xf00f) : prod;
+}
+
+/* the GPUs panfrost's feature table marks HW_FEATURE_V4 */
+static int kernel_is_v4(uint32_t prod)
+{
+	return prod == 0x0600 || prod == 0x6956 || prod == 0x0620 || prod == 0x0720;
+}
+
+/* devfreq's current rate, when the platform has an OPP table */
+static uint64_t devfreq_hz(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char dir[300];
+	uint64_t hz = 0;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/sys/class/drm/%s/device/devfreq", base ? base + 1 : path);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!hz && (e = readdir(d))) {
+		char p[600];
+		unsigned long long v;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/cur_freq", dir, e->d_name);
+		f = fopen(p, "re");
+		if (f) {
+			if (fscanf(f, "%llu", &v) == 1)
+				hz = v;
+			fclose(f);
+		}
+	}
+	closedir(d);
+	return hz;
+}
+
+static void name_gpu(struct mpc_desc *d)
+{
+	struct mpc_db *db;
+	const struct mpc_gpu_def *g = NULL;
+
+	if (!mpc_db_new_builtin(&db, NULL)) {
+		g = mpc_db_match_gpu_id(db, d->gpu_id);
+		if (g)
+			snprintf(d->product, sizeof(d->product), "%s", g->name);
+		mpc_db_free(db);
+	}
+	if (!g)
+		snprintf(d->product, sizeof(d->product), "Mali (id 0x%04x)", d->gpu_id >> 16);
+}
+
+static int pf_open(struct mpc_dev *d, const char *path, unsigned flags, struct mpc_err *err)
+{
+	static const struct { uint32_t id; const char *name; int optional; } params[] = {
+		{ MPC_PF_PARAM_GPU_PROD_ID, "GPU_PROD_ID", 0 },
+		{ MPC_PF_PARAM_GPU_REVISION, "GPU_REVISION", 0 },
+		{ MPC_PF_PARAM_SHADER_PRESENT, "SHADER_PRESENT", 0 },
+		{ MPC_PF_PARAM_L2_PRESENT, "L2_PRESENT", 0 },
+		{ MPC_PF_PARAM_MEM_FEATURES, "MEM_FEATURES", 0 },
+		{ MPC_PF_PARAM_NR_CORE_GROUPS, "NR_CORE_GROUPS", 0 },
+		{ MPC_PF_PARAM_L2_FEATURES, "L2_FEATURES", 1 },
+		{ MPC_PF_PARAM_MMU_FEATURES, "MMU_FEATURES", 1 },
+		{ MPC_PF_PARAM_COHERENCY_FEATURES, "COHERENCY_FEATURES", 1 },
+	};
+	uint64_t v[ARRAY_SIZE(params)] = { 0 };
+	struct mpc_desc *desc = &d->desc;
+	size_t v4size, v5size;
+	char ver[32];
+	struct pf *pf;
+	int fd, r;
+
+	(void)flags;
+	fd = mpc_drm_open(path, MPC_PF_DRIVER_NAME, ver, sizeof(ver), err);
+	if (fd < 0)
+		return fd;
+	for (unsigned i = 0; i < ARRAY_SIZE(params); i++) {
+		r = get_param(fd, params[i].id, &v[i]);
+		if (r && !params[i].optional) {
+			close(fd);
+			return mpc_fail(err, r, "panfrost GET_PARAM %s failed on %s: %s; this kernel's "
+					"panfrost is too old or not the upstream driver", params[i].name,
+					path, strerror(-r));
+		}
+	}
+	memset(desc, 0, sizeof(*desc));
+	desc->enabled = -1;
+	desc->counter_set = -1;
+	desc->simulated = -1;
+	/* the driver reports T60x's GPU_ID 0x6956 as 0x0600; the database knows the register */
+	desc->gpu_id = (uint32_t)((v[0] == 0x0600 ? 0x6956 : v[0] & 0xffff) << 16) |
+		       (uint32_t)(v[1] & 0xffff);
+	desc->shader_present = v[2];
+	desc->l2_present = v[3];
+	desc->mem_features = (uint32_t)v[4];
+	desc->l2_features = (uint32_t)v[6];
+	desc->layout = kernel_is_v4((uint32_t)v[0]) ? MPC_LAYOUT_V4 : MPC_LAYOUT_V5;
+	desc->counters_per_block = 64;
+	desc->nr_counter_sets = model_id((uint32_t)v[0]) >= 0x1000 ? 2 : 1;
+	desc->gpu_freq_hz = devfreq_hz(path);
+	if (desc->layout == MPC_LAYOUT_V4 && v[5] != (uint64_t)mpc_popcount64(v[3])) {
+		close(fd);
+		return mpc_fail(err, -EPROTO, "%s: NR_CORE_GROUPS %llu but L2_PRESENT 0x%llx; panfrost "
+				"and this tool disagree on the v4 layout", path,
+				(unsigned long long)v[5], (unsigned long long)v[3]);
+	}
+	name_gpu(desc);
+	{
+		struct mpc_err e;
+
+		r = mpc_desc_finish(desc, &e);
+		if (r) {
+			close(fd);
+			return mpc_fail(err, r, "%s (panfrost, GPU_ID 0x%08x): %s", path,
+					desc->gpu_id, e.msg);
+		}
+	}
+	/* the kernel's own sizes (panfrost_perfcnt_init) */
+	v4size = (size_t)mpc_popcount64(desc->l2_present) * 8 * 64 * 4;
+	v5size = ((((size_t)desc->mem_features >> 8) & 0xf) + 1 + mpc_fls64(desc->shader_present) +
+		  2) * 64 * 4;
+	pf = calloc(1, sizeof(*pf));
+	if (!pf) {
+		close(fd);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	pf->prod_id = (uint32_t)v[0];
+	pf->kernel_size = desc->layout == MPC_LAYOUT_V4 ? v4size : v5size;
+	pf->alloc = v4size > v5size ? v4size : v5size;
+	if (pf->alloc < desc->dump_size)
+		pf->alloc = desc->dump_size;
+	pf->kbuf = calloc(1, pf->alloc);
+	if (!pf->kbuf) {
+		free(pf);
+		close(fd);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	d->priv = pf;
+	d->fd = fd;
+	snprintf(d->driver, sizeof(d->driver), MPC_PF_DRIVER_NAME " %s", ver);
+	d->info.caps = 0;
+	d->info.max_sample_interval_ns = MAX_INTERVAL_NS;
+	d->info.dump_alloc = pf->alloc;
+	d->info.limits[0] = "all counters of a set: no per-block masks";
+	d->info.limits[1] = "one owner per open file: another process gets EBUSY";
+	d->info.limits[2] = "no periodic sampling in the kernel: the tool samples at least every "
+			    "500 ms and adds the 32-bit counters up in 64 bits";
+	d->info.limits[3] = "ENABLE by the owner again ignores a new counter set";
+	d->info.limits[4] = "sample times are taken in userspace around each DUMP";
+	d->info.limits[5] = desc->gpu_freq_hz ? NULL : "no GPU clock rate (no devfreq): give --freq MHz";
+	d->info.limits[6] = NULL;
+	return 0;
+}
+
+/* DUMP by a file that does not own the counters: -ENOSYS when the ioctls are off, else -EINVAL */
+static int pf_usable(struct mpc_dev *d, struct mpc_err *err)
+{
+	struct mpc_pf_perfcnt_dump q = { 0 };
+
+	if (d->enabled)
+		return 0;
+	if (drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_DUMP, &q) && errno == ENOSYS)
+		return mpc_fail(err, -ENOSYS, UNSTABLE_HINT);
+	return 0;
+}
+
+static int pf_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
+{
+	struct pf *pf = d->priv;
+	struct mpc_pf_perfcnt_enable e = { 1, cfg ? cfg->counter_set : 0 };
+
+	if (d->enabled && e.counterset != pf->set)
+		return mpc_fail(err, -EALREADY, "the counters of %s are enabled with set %u; panfrost "
+				"ignores a new set until they are disabled", d->path, pf->set);
+	if (drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_ENABLE, &e)) {
+		int x = errno;
+
+		switch (x) {
+		case ENOSYS:
+			return mpc_fail(err, -x, UNSTABLE_HINT);
+		case EBUSY:
+			return mpc_fail(err, -x, "the counters of %s are in use by another process "
+					"(panfrost allows one owner, an open file); wait for it to "
+					"finish or stop it", d->path);
+		case EINVAL:
+			if (e.counterset)
+				return mpc_fail(err, -x, "panfrost refused counter set %u on %s (EINVAL): "
+						"it takes set 1 only on %s; drop --set", e.counterset,
+						d->desc.product, d->desc.nr_counter_sets > 1 ?
+						"the GPUs it counts as Bifrost or later" :
+						"Bifrost and later GPUs");
+			return mpc_fail(err, -x, "panfrost refused to enable the counters of %s "
+					"(EINVAL); see dmesg", d->path);
+		case ETIMEDOUT:
+			return mpc_fail(err, -x, "the GPU did not finish cleaning its caches within "
+					"panfrost's 1 s timeout while enabling the counters; see "
+					"dmesg, then try again");
+		default:
+			return mpc_fail(err, -x, "enabling the counters of %s failed: %s", d->path,
+					strerror(x));
+		}
+	}
+	pf->set = e.counterset;
+	return 0;
+}
+
+static int pf_disable(struct mpc_dev *d, struct mpc_err *err)
+{
+	struct mpc_pf_perfcnt_enable e = { 0, 0 };
+
+	if (drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_ENABLE, &e)) {
+		int x = errno;
+
+		if (x == ENOSYS)
+			return mpc_fail(err, -x, UNSTABLE_HINT);
+		return mpc_fail(err, -x, "disabling the counters of %s failed: %s", d->path,
+				strerror(x));
+	}
+	return 0;
+}
+
+static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+		     struct mpc_err *err)
+{
+	struct pf *pf = d->priv;
+	struct mpc_pf_perfcnt_dump q = { (uint64_t)(uintptr_t)pf->kbuf };
+	uint32_t *w = buf;
+	int r;
+
+	(void)len;
+	di->start_ns = mpc_now_raw_ns();
+	r = drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_DUMP, &q);
+	di->end_ns = mpc_now_raw_ns();
+	if (r) {
+		int x = errno;
+
+		switch (x) {
+		case ENOSYS:
+			return mpc_fail(err, -x, UNSTABLE_HINT);
+		case ETIMEDOUT:
+			return mpc_fail(err, -x, "the GPU did not finish the sample within panfrost's "
+					"1 s timeout; the counters stay enabled, try again (dmesg "
+					"may say more)");
+		case EINVAL:
+			return mpc_fail(err, -x, "panfrost says this file does not own the counters of "
+					"%s (EINVAL): were they disabled? run the command again",
+					d->path);
+		case EINTR:
+		case ERESTART:
+			return mpc_fail(err, -EINTR, "interrupted while waiting for a sample; run "
+					"the command again");
+		default:
+			return mpc_fail(err, -x, "taking a sample on %s failed: %s", d->path,
+					strerror(x));
+		}
+	}
+	/* the GPU latches the counters when the driver asks, right after entry */
+	di->timestamp_ns = di->start_ns;
+	memcpy(buf, pf->kbuf, d->desc.dump_size);
+	/*
+	 * panfrost writes 0xffffffff to every PRFCNT_*_EN register and the
+	 * headers echo it: bits beyond a 64-counter block's 16 groups select
+	 * nothing.
+	 */
+	for (uint32_t b = 0; b < d->desc.nr_blocks; b++)
+		w[b * 64 + 2] &= 0xffff;
+	return 0;
+}
+
+static void pf_close(struct mpc_dev *d)
+{
+	struct pf *pf = d->priv;
+
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+	if (pf)
+		free(pf->kbuf);
+	free(pf);
+	d->priv = NULL;
+}
+
+static int pf_none(unsigned flags, struct mpc_err *err)
+{
+	(void)flags;
+	return mpc_fail(err, -ENODEV, "no panfrost GPU found: no render node is driven by panfrost; "
+			"load it (modprobe panfrost) on a board with a Mali GPU, or omit --backend");
+}
+
+const struct mpc_backend_ops mpc_be_panfrost = {
+	.name = "panfrost",
+	.driver = MPC_PF_DRIVER_NAME,
+	.enumerate = pf_enumerate,
+	.open = pf_open,
+	.usable = pf_usable,
+	.enable = pf_enable,
+	.sample = pf_sample,
+	.disable = pf_disable,
+	.close = pf_close,
+	.none = pf_none,
+};

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The panfrost backend and device selection, without hardware: the tool
+ * runs under the LD_PRELOAD shim tests/pfshim.c (MPC_SHIM), which fakes
+ * panfrost, mali_perfcnt and other render nodes with canned GET_PARAM values
+ * and synthetic dumps copied the way panfrost copies them (its whole buffer,
+ * no size check).
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#define G52_SPARSE "prod=0x7212,shader=0x5,l2=0x1,mem=0x100"
+#define T720_2CG "prod=0x0720,shader=0xff,l2=0x3,mem=0x0"
+#define UNSTABLE_MSG "mali-perfcnt: panfrost's perfcnt ioctls are disabled: echo Y > " \
+	"/sys/module/panfrost/parameters/unstable_ioctls (root; taints the kernel)\n"
+
+static char dir[256];
+static char out[1 << 18], errbuf[4096], logbuf[1 << 16];
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t r = f ? fread(buf, 1, n - 1, f) : 0;
+
+	buf[r] = 0;
+	if (f)
+		fclose(f);
+}
+
+static int setup(void)
+{
+	if (dir[0])
+		return 0;
+	snprintf(dir, sizeof(dir), "/tmp/mpc-pftest-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+/*
+ * Run the tool on the fake nodes @nodes (MPC_SHIM_NODES); stdout in out[],
+ * stderr in errbuf[], the shim's log of ENABLE/DUMP calls in logbuf[].
+ */
+__attribute__((format(printf, 2, 3)))
+static int run(const char *nodes, const char *fmt, ...)
+{
+	char args[1024], cmd[4096], p[300];
+	const char *shim = getenv("MPC_SHIM"), *tool = getenv("MPC_TOOL");
+	const char *asan = getenv("ASAN_OPTIONS");
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(p, sizeof(p), "%s/log", dir);
+	unlink(p);
+	/* the shim comes before the ASan runtime in the library list */
+	snprintf(cmd, sizeof(cmd),
+		 "MPC_SHIM_NODES='%s' MPC_SHIM_DIR=%s/dri MPC_SHIM_LOG=%s/log LD_PRELOAD=%s "
+		 "ASAN_OPTIONS=%s%sverify_asan_link_order=0 %s %s > %s/out 2> %s/err",
+		 nodes, dir, dir, shim ? shim : "build/mpc-shim.so", asan ? asan : "",
+		 asan ? ":" : "", tool ? tool : "build/mali-perfcnt", args, dir, dir);
+	st = system(cmd);
+	snprintf(p, sizeof(p), "%s/out", dir);
+	slurp(p, out, sizeof(out));
+	snprintf(p, sizeof(p), "%s/err", dir);
+	slurp(p, errbuf, sizeof(errbuf));
+	snprintf(p, sizeof(p), "%s/log", dir);
+	slurp(p, logbuf, sizeof(logbuf));
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* out[] is valid JSON or CSV (mpc-fmtcheck) */
+static int fmt_ok(const char *kind)
+{
+	const char *f = getenv("MPC_FMTCHECK");
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "%s %s %s/out >/dev/null 2>&1", f ? f : "build/mpc-fmtcheck",
+		 kind, dir);
+	return system(cmd) == 0;
+}
+
+static int one_line(void)
+{
+	return !strncmp(errbuf, "mali-perfcnt: ", 14) && strchr(errbuf, '\n') &&
+	       !strchr(errbuf, '\n')[1];
+}
+
+/* the value of counter @name in block @blk in the sample -A / stat CSV; NaN if absent */
+static double csv_value(const char *blk, const char *name, unsigned nth, char *status, size_t sn)
+{
+	char line[512];
+	const char *p = out;
+	unsigned seen = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *f[12], *save = NULL;
+		unsigned nf = 0;
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		for (char *c = line, *q; nf < 12 && (q = strsep(&c, ",")); )
+			f[nf++] = q;
+		(void)save;
+		if (nf == 10 && !strcmp(f[4], blk) && !strcmp(f[5], name) && seen++ == nth) {
+			if (status)
+				snprintf(status, sn, "%s", f[9]);
+			return strtod(f[7], NULL);
+		}
+	}
+	return NAN;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void pf_info_g52_sparse(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:" G52_SPARSE, "info --format json") == 0, "info: %s", errbuf);
+	CHECK(fmt_ok("json"), "info JSON invalid: %s", out);
+	CHECK(strstr(out, "\"device\":\"/dev/dri/renderD128\",\"backend\":\"panfrost\","
+			  "\"driver\":\"panfrost 1.2.0\""), "backend/driver: %s", out);
+	CHECK(strstr(out, "\"database_key\":\"g52\""), "not recognised: %s", out);
+	CHECK(strstr(out, "\"layout\":\"v5\""), "layout: %s", out);
+	CHECK(strstr(out, "\"nr_l2\":2,"), "2 L2 slices from MEM_FEATURES: %s", out);
+	/* (2 L2 + fls(0x5) 3 + 2) blocks: the kernel's v5 size */
+	CHECK(strstr(out, "\"dump_size\":1792,"), "dump_size: %s", out);
+	CHECK(strstr(out, "\"dump_alloc\":2048,"), "buffer: max(v4, v5 size): %s", out);
+	CHECK(strstr(out, "\"counters_usable\":\"yes\""), "usable: %s", out);
+	CHECK(strstr(out, "no per-block masks") && strstr(out, "one owner per open file") &&
+	      strstr(out, "no periodic sampling in the kernel") &&
+	      strstr(out, "ignores a new counter set"), "limits: %s", out);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE, "info --format csv") == 0 && fmt_ok("csv"),
+	      "info CSV: %s", errbuf);
+}
+
+static void pf_sample_sparse_two_l2(void)
+{
+	char st[32];
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:" G52_SPARSE,
+		  "sample -A -e GPU_ACTIVE,FRAG_ACTIVE,L2_EXT_READ_BEATS --format csv") == 0,
+	      "sample: %s", errbuf);
+	CHECK(fmt_ok("csv"), "CSV invalid");
+	/* the shim's counters read 1000 + block slot: jm 0, tiler 1, l2 2-3, cores 4+ */
+	CHECK(csv_value("jm", "GPU_ACTIVE", 0, st, sizeof(st)) == 1000 && !strcmp(st, "ok"),
+	      "jm GPU_ACTIVE %g %s", csv_value("jm", "GPU_ACTIVE", 0, NULL, 0), st);
+	CHECK(csv_value("l2.0", "L2_EXT_READ_BEATS", 0, NULL, 0) == 1002, "l2.0: %s", out);
+	CHECK(csv_value("l2.1", "L2_EXT_READ_BEATS", 0, NULL, 0) == 1003, "l2.1: %s", out);
+	CHECK(csv_value("shader.0", "FRAG_ACTIVE", 0, NULL, 0) == 1004, "core 0: %s", out);
+	CHECK(csv_value("shader.2", "FRAG_ACTIVE", 0, NULL, 0) == 1006, "core 2: %s", out);
+	CHECK(!strstr(out, "shader.1,"), "absent core 1 decoded: %s", out);
+	/* ENABLE set 0, two dumps (the first starts the interval) of 1792 bytes, DISABLE */
+	CHECK(!strcmp(logbuf, "enable 1 0\ndump 1792\ndump 1792\nenable 0 0\n"), "calls: %s", logbuf);
+}
+
+static void pf_t720_v4_two_core_groups(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:" T720_2CG, "info --format json") == 0, "info: %s", errbuf);
+	CHECK(strstr(out, "\"database_key\":\"t720\"") && strstr(out, "\"layout\":\"v4\"") &&
+	      strstr(out, "\"nr_core_groups\":2,"), "T720 v4, 2 core groups: %s", out);
+	/* v4: hweight(l2_present) * 8 blocks; Mesa's v5 size would be 11 blocks (2816) */
+	CHECK(strstr(out, "\"dump_size\":4096,") && strstr(out, "\"dump_alloc\":4096,"),
+	      "v4 size: %s", out);
+	CHECK(run("renderD128:panfrost:" T720_2CG, "sample -A --format csv") == 0,
+	      "sample: %s", errbuf);
+	CHECK(count(logbuf, "dump 4096\n") == 2, "the kernel copies 4096 bytes: %s", logbuf);
+	for (unsigned c = 0; c < 8; c++) {
+		char blk[16];
+		double want = 1000 + 8 * (c / 4) + c % 4, got;
+
+		snprintf(blk, sizeof(blk), "shader.%u", c);
+		got = csv_value(blk, "FRAG_ACTIVE", 0, NULL, 0);
+		CHECK(got == want, "core %u FRAG_ACTIVE %g, want %g", c, got, want);
+	}
+	/* group 0's L2 is slot 5, group 1's slot 13 */
+	CHECK(strstr(out, ",l2.0,") && strstr(out, ",l2.1,"), "both L2 blocks: %s", out);
+	CHECK(count(out, ",l2.0,") == count(out, ",l2.1,"), "L2 blocks");
+	CHECK(strstr(out, ",l2.0,L2_EXT_READ_BEATS,,1005,") && strstr(out, ",l2.1,L2_EXT_READ_BEATS,,1013,"),
+	      "L2 values: %s", out);
+	CHECK(csv_value("jm", "GPU_ACTIVE", 0, NULL, 0) == 1007, "jm is slot 7");
+}
+
+static void pf_accumulates_in_64_bits(void)
+{
+	unsigned dumps;
+	double v;
+
+	CHECK(!setup(), "mkdtemp");
+	/* every dump reads 0xffffff00 in jm slot 0: the sum passes 2^32 at the second */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",val=0xffffff00",
+		  "stat --duration 1300 -e GPU_ACTIVE --format csv") == 0, "stat: %s", errbuf);
+	dumps = count(logbuf, "dump 1792\n");
+	v = csv_value("jm", "GPU_ACTIVE", 0, NULL, 0);
+	/* the first dump starts the clock; panfrost is sampled at least every 500 ms */
+	CHECK(dumps >= 4, "%u dumps over 1.3 s: %s", dumps, logbuf);
+	CHECK(v == (double)(dumps - 1) * 0xffffff00u, "GPU_ACTIVE %.0f after %u dumps of 0xffffff00",
+	      v, dumps - 1);
+}
+
+static void pf_rate_over_long_interval(void)
+{
+	char st[32];
+	double util, active;
+
+	CHECK(!setup(), "mkdtemp");
+	/* 2e9 events a second: 5e9 in 2.5 s, past 2^32, each dump below it */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",hz=2000000000",
+		  "stat -I 2500 -n 1 --freq 2000 -e GPU_ACTIVE,MpcGPUActiveUtil --format csv") == 0,
+	      "stat: %s", errbuf);
+	active = csv_value("jm", "GPU_ACTIVE", 0, st, sizeof(st));
+	util = csv_value("", "MpcGPUActiveUtil", 0, NULL, 0);
+	CHECK(active > 4294967296.0 && !strcmp(st, "ok"), "GPU_ACTIVE %.0f (%s)", active, st);
+	CHECK(util > 97 && util < 103, "utilisation %g %% of a 2000 MHz clock, want 100", util);
+	CHECK(count(logbuf, "dump ") >= 6, "sampled every 500 ms: %s", logbuf);
+}
+
+static void pf_error_unstable_ioctls(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",unstable=0", "sample") != 0, "sample passed");
+	CHECK(!strcmp(errbuf, UNSTABLE_MSG), "message: %s", errbuf);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",unstable=0", "stat -I 100 -n 1") != 0 &&
+	      !strcmp(errbuf, UNSTABLE_MSG), "stat: %s", errbuf);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",unstable=0", "info --format json") == 0 &&
+	      strstr(out, "\"counters_usable\":\"panfrost's perfcnt ioctls are disabled: echo Y > "
+			  "/sys/module/panfrost/parameters/unstable_ioctls (root; taints the kernel)\""),
+	      "info: %s", out);
+}
+
+static void pf_error_busy(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",owner=1", "sample") != 0, "sample passed");
+	CHECK(one_line() && strstr(errbuf, "in use by another process"), "message: %s", errbuf);
+}
+
+static void pf_error_timeout(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",dump_err=110", "sample") != 0, "passed");
+	CHECK(one_line() && strstr(errbuf, "did not finish the sample within panfrost's 1 s timeout"),
+	      "dump: %s", errbuf);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",enable_err=110", "sample") != 0, "passed");
+	CHECK(one_line() && strstr(errbuf, "cleaning its caches"), "enable: %s", errbuf);
+}
+
+static void pf_error_counter_set(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	/* the kernel says EINVAL to set 1 */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",sets=0", "sample --set 1 --raw") != 0, "passed");
+	CHECK(one_line() && strstr(errbuf, "panfrost refused counter set 1 on Mali-G52 (EINVAL)"),
+	      "EINVAL: %s", errbuf);
+	CHECK(strstr(logbuf, "enable 1 1\n"), "set 1 was asked for: %s", logbuf);
+	/* Midgard: refused before asking */
+	CHECK(run("renderD128:panfrost:" T720_2CG, "sample --set 1") != 0, "passed");
+	CHECK(one_line() && strstr(errbuf, "Mali-T720 has only counter set 0"), "Midgard: %s", errbuf);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE, "sample --set 1 --raw") == 0 &&
+	      strstr(logbuf, "enable 1 1\n"), "set 1 on Bifrost: %s %s", errbuf, logbuf);
+}
+
+static void pf_error_unknown_gpu(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:prod=0x1234,shader=0x3", "sample") != 0, "passed");
+	CHECK(one_line() && strstr(errbuf, "GPU_ID 0x12340000") &&
+	      strstr(errbuf, "not in the counter database"), "message: %s", errbuf);
+	CHECK(run("renderD128:panfrost:prod=0x1234,shader=0x3", "info --format json") == 0 &&
+	      strstr(out, "\"recognised\":null"), "info: %s", out);
+	CHECK(run("renderD128:panfrost:prod=0x1234,shader=0x3", "sample --raw --format csv") == 0 &&
+	      csv_value("jm", "jm[6]", 0, NULL, 0) == 1000, "--raw: %s %s", errbuf, out);
+}
+
+static void pf_masks_refused(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:panfrost:" G52_SPARSE, "sample --masks jm=0x1") != 0, "passed");
+	CHECK(one_line() && strstr(errbuf, "no per-block masks"), "message: %s", errbuf);
+}
+
+#define THREE "renderD128:virtio_gpu;renderD129:panfrost:" G52_SPARSE \
+	";renderD130:mali_perfcnt:prod=0x7212,shader=0x7"
+
+static void select_first_of_either_kind(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run(THREE, "info --format json") == 0, "info: %s", errbuf);
+	CHECK(strstr(out, "\"device\":\"/dev/dri/renderD129\",\"backend\":\"panfrost\""),
+	      "not the first Mali node: %s", out);
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7;renderD129:panfrost:" G52_SPARSE,
+		  "info --format json") == 0 &&
+	      strstr(out, "\"device\":\"/dev/dri/renderD128\",\"backend\":\"mali_perfcnt\""),
+	      "mali_perfcnt first: %s", out);
+	/* a panfrost whose perfcnt ioctls are off is passed over */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",unstable=0;renderD129:mali_perfcnt:shader=0x7",
+		  "info --format json") == 0 &&
+	      strstr(out, "\"device\":\"/dev/dri/renderD129\",\"backend\":\"mali_perfcnt\""),
+	      "usable one: %s", out);
+	CHECK(run(THREE, "sample -e GPU_ACTIVE --format json") == 0 && fmt_ok("json") &&
+	      count(logbuf, "dump 1792\n") == 2, "sample: %s %s", errbuf, logbuf);
+}
+
+static void select_backend_option(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run(THREE, "--backend mali_perfcnt info --format json") == 0 &&
+	      strstr(out, "\"device\":\"/dev/dri/renderD130\",\"backend\":\"mali_perfcnt\""),
+	      "--backend mali_perfcnt: %s %s", errbuf, out);
+	CHECK(run(THREE, "info --backend panfrost --format json") == 0 &&
+	      strstr(out, "\"device\":\"/dev/dri/renderD129\""), "--backend panfrost: %s", out);
+	/* ours: one dump (the driver times ENABLE), with seqno */
+	CHECK(run(THREE, "sample --backend mali_perfcnt -e GPU_ACTIVE --format json") == 0 &&
+	      strstr(out, "\"seqno\":1,") && count(logbuf, "dump 1536\n") == 1,
+	      "sample through mali_perfcnt: %s %s %s", errbuf, out, logbuf);
+	CHECK(run(THREE, "info --backend kbase") != 0 && one_line() &&
+	      strstr(errbuf, "unknown backend 'kbase'; use one of mali_perfcnt, panfrost"),
+	      "unknown: %s", errbuf);
+	CHECK(run("renderD128:mali_perfcnt:shader=0x7", "info --backend panfrost --no-load") != 0 &&
+	      one_line() && strstr(errbuf, "no panfrost GPU found"), "none: %s", errbuf);
+	CHECK(run("renderD128:virtio_gpu", "info --no-load") != 0 && one_line() &&
+	      strstr(errbuf, "no Mali GPU found"), "nothing: %s", errbuf);
+}
+
+static void select_device_option(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run(THREE, "info --device /dev/dri/renderD130 --format json") == 0 &&
+	      strstr(out, "\"backend\":\"mali_perfcnt\""), "--device ours: %s %s", errbuf, out);
+	CHECK(run(THREE, "--device /dev/dri/renderD129 info --format json") == 0 &&
+	      strstr(out, "\"backend\":\"panfrost\""), "--device panfrost: %s", out);
+	CHECK(run(THREE, "info --device /dev/dri/renderD128") != 0 && one_line() &&
+	      strstr(errbuf, "driven by 'virtio_gpu', not mali_perfcnt or panfrost"),
+	      "other driver: %s", errbuf);
+	CHECK(run(THREE, "info --device /dev/dri/renderD129 --backend mali_perfcnt") != 0 &&
+	      one_line() && strstr(errbuf, "driven by 'panfrost', not mali_perfcnt"),
+	      "wrong backend: %s", errbuf);
+	CHECK(run(THREE, "info --device /dev/dri/renderD131") != 0 && one_line() &&
+	      strstr(errbuf, "No such file"), "missing: %s", errbuf);
+}
+
+static void pf_cleanup(void)
+{
+	char cmd[300];
+
+	if (dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		CHECK(system(cmd) == 0, "rm");
+		dir[0] = 0;
+	}
+}
+
+TESTS(tests_panfrost) = {
+	{ "panfrost: info, G52 sparse cores, 2 L2 slices", pf_info_g52_sparse },
+	{ "panfrost: sample -A decodes every present core and L2 slice", pf_sample_sparse_two_l2 },
+	{ "panfrost: T720 v4 with 2 core groups sized by the kernel formula", pf_t720_v4_two_core_groups },
+	{ "panfrost: 64-bit accumulation across dumps near 2^32", pf_accumulates_in_64_bits },
+	{ "panfrost: rates over an interval longer than 2^32 events", pf_rate_over_long_interval },
+	{ "panfrost: ENOSYS names unstable_ioctls", pf_error_unstable_ioctls },
+	{ "panfrost: EBUSY, another owner", pf_error_busy },
+	{ "panfrost: ETIMEDOUT on DUMP and ENABLE", pf_error_timeout },
+	{ "panfrost: EINVAL for a counter set", pf_error_counter_set },
+	{ "panfrost: a GPU the database does not know", pf_error_unknown_gpu },
+	{ "panfrost: --masks refused", pf_masks_refused },
+	{ "selection: first usable node of either kind", select_first_of_either_kind },
+	{ "selection: --backend", select_backend_option },
+	{ "selection: --device", select_device_option },
+	{ "panfrost: cleanup", pf_cleanup },
+	END_TESTS
+};
