@@ -87,6 +87,7 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	seq_printf(m, "simulated: %d\n", !!mdev->sim);
 	seq_printf(m, "hw_issue_8186: %d\n", f->hw_issue_8186);
 	seq_printf(m, "pgtable: %s\n", mpc_vm_backend_name(mdev));
+	seq_printf(m, "va_bits: %u\n", mpc_mmu_va_bits(mdev));
 
 	mutex_lock(&pc->lock);
 	seq_printf(m, "enabled: %d\n", !!pc->owner);

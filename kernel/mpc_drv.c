@@ -50,6 +50,14 @@ static unsigned int mpc_sim_mhz;
 module_param_named(sim_mhz, mpc_sim_mhz, uint, 0444);
 MODULE_PARM_DESC(sim_mhz, "Modelled clock of the simulated GPU in MHz (0: product default)");
 
+static unsigned int mpc_sim_va_bits;
+module_param_named(sim_va_bits, mpc_sim_va_bits, uint, 0444);
+MODULE_PARM_DESC(sim_va_bits, "MMU_FEATURES VA bits of the simulated GPU, 32..48 (0: product default)");
+
+static unsigned int mpc_sim_pa_bits;
+module_param_named(sim_pa_bits, mpc_sim_pa_bits, uint, 0444);
+MODULE_PARM_DESC(sim_pa_bits, "MMU_FEATURES PA bits of the simulated GPU, 32..48 (0: product default)");
+
 static char *mpc_bind_name;
 module_param_named(bind, mpc_bind_name, charp, 0444);
 MODULE_PARM_DESC(bind,
@@ -404,7 +412,8 @@ static int mpc_sim_start(void)
 	int ret;
 
 	ret = mpc_sim_create(mpc_sim_product, mpc_sim_cores, mpc_sim_l2,
-			     mpc_sim_mhz, &mpc_sim_instance);
+			     mpc_sim_mhz, mpc_sim_va_bits, mpc_sim_pa_bits,
+			     &mpc_sim_instance);
 	if (ret)
 		return ret;
 

@@ -327,6 +327,7 @@ void mpc_track_free(struct mpc_device *mdev, size_t bytes);
 /* mpc_layout.c: pure functions, no hardware access */
 const struct mpc_product *mpc_product_lookup(u32 gpu_id);
 bool mpc_has_hw_issue_8186(u32 gpu_id);
+bool mpc_gpu_has_transcfg(u32 gpu_id);
 int mpc_layout_compute(struct mpc_layout *layout, bool v4, u64 shader_present,
 		       u64 l2_present, u32 mem_features);
 int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
@@ -348,6 +349,7 @@ void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 int mpc_mmu_init(struct mpc_device *mdev);
 const char *mpc_vm_backend_name(struct mpc_device *mdev);
 u32 mpc_mmu_pa_bits(struct mpc_device *mdev);
+u32 mpc_mmu_va_bits(struct mpc_device *mdev);
 int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
 int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
 int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
@@ -356,8 +358,8 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages);
 void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
 int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
-void mpc_mmu_as_disable(struct mpc_device *mdev);
-int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size);
+int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
+int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
 
 /* mpc_perfcnt.c */
 int mpc_perfcnt_init(struct mpc_device *mdev);
@@ -384,7 +386,7 @@ char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 
 /* sim/mpc_sim.c: the simulated GPU */
 int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
-		   struct mpc_sim **out);
+		   u32 va_bits, u32 pa_bits, struct mpc_sim **out);
 void mpc_sim_destroy(struct mpc_sim *sim);
 const struct mpc_io *mpc_sim_io(void);
 int mpc_sim_irq(struct mpc_sim *sim, const char *name);

@@ -88,6 +88,23 @@ bool mpc_has_hw_issue_8186(u32 gpu_id)
 }
 
 /**
+ * mpc_gpu_has_transcfg() - does the GPU have AS_TRANSCFG
+ * @gpu_id: raw GPU_ID register.
+ *
+ * Bifrost (architecture major 6) and later select the table format of an
+ * address space with AS_TRANSCFG; Midgard has only the legacy TRANSTAB.
+ * The T600's legacy product id 0x6956 predates the architecture fields.
+ *
+ * Return: true from Bifrost on.
+ */
+bool mpc_gpu_has_transcfg(u32 gpu_id)
+{
+	u16 prod = GPU_ID_PRODUCT(gpu_id);
+
+	return prod != GPU_PROD_T600 && GPU_PROD_ARCH_MAJOR(prod) >= 6;
+}
+
+/**
  * mpc_layout_compute() - size and shape of a counter dump
  * @layout: filled in.
  * @v4: the GPU uses the v4 core-group layout.

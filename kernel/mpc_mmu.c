@@ -300,6 +300,24 @@ u32 mpc_mmu_pa_bits(struct mpc_device *mdev)
 }
 
 /**
+ * mpc_mmu_va_bits() - width of the GPU virtual addresses the MMU translates
+ * @mdev: device whose features were read.
+ *
+ * What MMU_FEATURES reports, e.g. 33 on a Mali-G31 and 35 on a G52 of
+ * RK356x or MediaTek boards, at most the 48 bits the four-level tables
+ * resolve (48 when the register reports nothing). A VA at or above it makes
+ * the GPU raise an address size fault, so the dump buffer goes below it.
+ *
+ * Return: bits.
+ */
+u32 mpc_mmu_va_bits(struct mpc_device *mdev)
+{
+	u32 va_bits = MMU_FEATURES_VA_BITS(mdev->features.mmu_features);
+
+	return min_t(u32, va_bits ?: MPC_PT_VA_BITS, MPC_PT_VA_BITS);
+}
+
+/**
  * mpc_vm_init() - create empty translation tables
  * @mdev: device.
  * @vm: address space to set up.
@@ -336,13 +354,17 @@ void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
  * @va: first GPU virtual address.
  * @size: bytes.
  *
- * Return: 0, or -EINVAL when @va is not page aligned, @size is 0 or the
- * range does not end at or below 2^48.
+ * Return: 0, or -EINVAL when @va is 0 or not page aligned, @size is 0 or
+ * the range does not end at or below 2^mpc_mmu_va_bits().
  */
 int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size)
 {
-	const u64 limit = BIT_ULL(MPC_PT_VA_BITS);
+	const u32 va_bits = mpc_mmu_va_bits(mdev);
+	const u64 limit = BIT_ULL(va_bits);
 
+	/* As kbase: a dump buffer at GPU address 0 is refused */
+	if (!va)
+		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0");
 	if (!IS_ALIGNED(va, PAGE_SIZE))
 		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0x%llx not page aligned", va);
 	if (!size)
@@ -350,8 +372,8 @@ int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size)
 	/* Written so that it cannot overflow, unlike va + size > limit */
 	if (size > limit || va > limit - size)
 		return MPC_REJECT(mdev, -EINVAL,
-				  "GPU VA range 0x%llx + 0x%llx beyond %d bits",
-				  va, size, MPC_PT_VA_BITS);
+				  "GPU VA range 0x%llx + 0x%llx beyond the GPU's %u VA bits (MMU_FEATURES)",
+				  va, size, va_bits);
 	return 0;
 }
 
@@ -429,7 +451,17 @@ static int mpc_as_command(struct mpc_device *mdev, u32 cmd)
 
 static bool mpc_has_transcfg(struct mpc_device *mdev)
 {
-	return mdev->features.product->nr_sets > 1;
+	return mpc_gpu_has_transcfg(mdev->features.gpu_id);
+}
+
+/*
+ * Lock the whole address space and FLUSH_MEM it: outstanding GPU writes and
+ * dirty L2 lines reach memory and the MMU drops every cached translation
+ * (AS_COMMAND_UPDATE is not documented to do either).
+ */
+static int mpc_mmu_flush_all(struct mpc_device *mdev)
+{
+	return mpc_mmu_flush(mdev, 0, BIT_ULL(mpc_mmu_va_bits(mdev)), AS_COMMAND_FLUSH_MEM);
 }
 
 /**
@@ -437,12 +469,19 @@ static bool mpc_has_transcfg(struct mpc_device *mdev)
  * @mdev: device, powered.
  * @vm: address space with a root table.
  *
+ * Flushes first, as panfrost does: no translation the GPU cached from
+ * earlier tables (which may be freed by now) survives into @vm's.
+ *
  * Return: 0 or -ETIMEDOUT.
  */
 int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
 {
 	const int as = MPC_PERFCNT_AS;
+	int ret;
 
+	ret = mpc_mmu_flush_all(mdev);
+	if (ret)
+		return ret;
 	gpu_write64(mdev, AS_TRANSTAB_LO(as), vm->transtab);
 	gpu_write64(mdev, AS_MEMATTR_LO(as), vm->memattr);
 	/* Bifrost and later can also walk AArch64 tables: ask for legacy */
@@ -454,25 +493,42 @@ int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
 /**
  * mpc_mmu_as_disable() - make the perfcnt address space translate nothing
  * @mdev: device, powered.
+ *
+ * Flushes first: once this returns 0 the GPU holds no dirty line and no
+ * translation of the old tables, so they and the pages they map may be
+ * freed. On an error it may still hold them: reset the GPU before freeing.
+ * "Unmapped" is TRANSTAB ADRMODE 0 in the legacy format (1 is reserved)
+ * and, from Bifrost on, TRANSCFG ADRMODE UNMAPPED.
+ *
+ * Return: 0 or -ETIMEDOUT.
  */
-void mpc_mmu_as_disable(struct mpc_device *mdev)
+int mpc_mmu_as_disable(struct mpc_device *mdev)
 {
 	const int as = MPC_PERFCNT_AS;
+	int ret, ret2;
 
+	ret = mpc_mmu_flush_all(mdev);
 	gpu_write64(mdev, AS_TRANSTAB_LO(as), AS_TRANSTAB_ADRMODE_UNMAPPED);
 	gpu_write64(mdev, AS_MEMATTR_LO(as), 0);
-	mpc_as_command(mdev, AS_COMMAND_UPDATE);
+	if (mpc_has_transcfg(mdev))
+		gpu_write64(mdev, AS_TRANSCFG_LO(as), AS_TRANSCFG_ADRMODE_UNMAPPED);
+	ret2 = mpc_as_command(mdev, AS_COMMAND_UPDATE);
+	return ret ?: ret2;
 }
 
 /**
  * mpc_mmu_flush() - drop cached translations of a VA range
  * @mdev: device, powered.
  * @va: start of the range.
- * @size: bytes, at least 1; the range ends at or below 2^48.
+ * @size: bytes, at least 1; the range ends at or below 2^mpc_mmu_va_bits().
+ * @cmd: AS_COMMAND_FLUSH_PT (translations only) or AS_COMMAND_FLUSH_MEM
+ *	(outstanding writes and the L2 first, then the translations).
+ *
+ * The range is locked around the flush (LOCK, @cmd, UNLOCK).
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
+int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd)
 {
 	const int as = MPC_PERFCNT_AS;
 	/*
@@ -488,7 +544,7 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
 	ret = mpc_as_command(mdev, AS_COMMAND_LOCK);
 	if (ret)
 		return ret;
-	ret = mpc_as_command(mdev, AS_COMMAND_FLUSH_PT);
+	ret = mpc_as_command(mdev, cmd);
 	if (ret)
 		return ret;
 	return mpc_as_command(mdev, AS_COMMAND_UNLOCK);
@@ -502,7 +558,8 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size)
  * (mpc_mmu_pa_bits()).
  *
  * Return: 0, -EINVAL when the pgtable parameter asks for a writer this
- * kernel does not have, or an error from dma_set_mask_and_coherent().
+ * kernel does not have, -ETIMEDOUT when the address space does not answer,
+ * or an error from dma_set_mask_and_coherent().
  */
 int mpc_mmu_init(struct mpc_device *mdev)
 {
@@ -526,6 +583,5 @@ int mpc_mmu_init(struct mpc_device *mdev)
 	ret = dma_set_mask_and_coherent(mdev->dev, DMA_BIT_MASK(mpc_mmu_pa_bits(mdev)));
 	if (ret)
 		return ret;
-	mpc_mmu_as_disable(mdev);
-	return 0;
+	return mpc_mmu_as_disable(mdev);
 }

@@ -194,15 +194,24 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	return 0;
 }
 
-static void mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
+/*
+ * Stop the counters and unmap the address space. Return: 0, or -ETIMEDOUT
+ * when the address space flush did not complete: the GPU may still hold
+ * translations of the buffer.
+ */
+static int mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 {
+	int ret;
+
+	lockdep_assert_held(&mdev->perfcnt.lock);
 	gpu_write(mdev, GPU_PRFCNT_JM_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_TILER_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_MMU_L2_EN, 0);
 	gpu_write(mdev, GPU_PERFCNT_CFG, PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
-	mpc_mmu_as_disable(mdev);
+	ret = mpc_mmu_as_disable(mdev);
 	mpc_gpu_power_off(mdev);
+	return ret;
 }
 
 /* Soft-reset a GPU whose state is unknown; every register is lost. */
@@ -251,7 +260,15 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 
-	mpc_perfcnt_hw_teardown_locked(mdev);
+	lockdep_assert_held(&pc->lock);
+	/*
+	 * The pages are freed only once the GPU holds nothing of them: after
+	 * the flush of mpc_mmu_as_disable(), or else after a reset.
+	 */
+	if (mpc_perfcnt_hw_teardown_locked(mdev)) {
+		drm_err(&mdev->drm, "address space not flushed, resetting the GPU before freeing its pages\n");
+		mpc_perfcnt_reset_locked(mdev);
+	}
 	mpc_dump_buf_free(mdev, &pc->buf);
 	pc->owner = NULL;
 	pc->owner_pid = 0;
@@ -328,9 +345,14 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	return 0;
 
 err_hw:
-	/* Whatever the GPU was stuck in, the next enable starts afresh */
+	/*
+	 * Whatever the GPU was stuck in, the next enable starts afresh; the
+	 * reset also dropped whatever it held of the buffer, so a failed
+	 * flush in the teardown does not keep the pages from being freed.
+	 */
 	mpc_perfcnt_reset_locked(mdev);
-	mpc_perfcnt_hw_teardown_locked(mdev);
+	if (mpc_perfcnt_hw_teardown_locked(mdev))
+		mpc_perfcnt_reset_locked(mdev);
 	mpc_dump_buf_free(mdev, &pc->buf);
 err_pm:
 	pm_runtime_mark_last_busy(mdev->dev);
@@ -509,7 +531,8 @@ int mpc_perfcnt_unmap(struct mpc_device *mdev)
 		mpc_vm_unmap(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.nr_pages);
 		pc->buf.mapped = false;
 		ret = mpc_mmu_flush(mdev, pc->buf.gpu_va,
-				    (u64)pc->buf.nr_pages * PAGE_SIZE);
+				    (u64)pc->buf.nr_pages * PAGE_SIZE,
+				    AS_COMMAND_FLUSH_PT);
 	}
 	mutex_unlock(&pc->lock);
 	return ret;

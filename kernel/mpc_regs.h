@@ -158,11 +158,13 @@
 #define   AS_STATUS_ACTIVE		BIT(0)
 #define AS_TRANSCFG_LO(as)		(MMU_AS(as) + 0x30)
 #define AS_TRANSCFG_HI(as)		(MMU_AS(as) + 0x34)
+/* TRANSCFG (Bifrost and later): 0 walks TRANSTAB's legacy format */
 #define   AS_TRANSCFG_ADRMODE_LEGACY	0
+#define   AS_TRANSCFG_ADRMODE_UNMAPPED	1
 #define   AS_TRANSCFG_ADRMODE_MASK	0xf
 
-/* TRANSTAB in the legacy (Mali LPAE) format */
-#define AS_TRANSTAB_ADRMODE_UNMAPPED	1
+/* TRANSTAB in the legacy (Mali LPAE) format; ADRMODE 1 is reserved */
+#define AS_TRANSTAB_ADRMODE_UNMAPPED	0
 #define AS_TRANSTAB_ADRMODE_IDENTITY	2
 #define AS_TRANSTAB_ADRMODE_TABLE	3
 #define AS_TRANSTAB_ADRMODE_MASK	3

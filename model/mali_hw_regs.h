@@ -146,7 +146,12 @@
 #define   MALI_HW_ACCESS_WRITE			3
 #define MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl)	(0xc0 + (lvl))
 #define MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl)		(0xc8 + (lvl))
-#define MALI_HW_EXCEPTION_ADDRESS_SIZE_FAULT(lvl)	(0xd0 + (lvl))
+/* A bus error while reading a descriptor of table level lvl */
+#define MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl)	(0xd0 + (lvl))
+#define MALI_HW_EXCEPTION_ACCESS_FLAG(lvl)		(0xd8 + (lvl))
+/* Input (VA beyond MMU_FEATURES) and output (PA) address size faults */
+#define MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(lvl)	(0xe0 + (lvl))
+#define MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl)	(0xe4 + (lvl))
 
 /*
  * AS_TRANSTAB in the legacy (Mali LPAE) format: [1:0] address mode, then
@@ -166,6 +171,7 @@
 #define   MALI_HW_TRANSCFG_ADRMODE_UNMAPPED	0x1ULL
 #define   MALI_HW_TRANSCFG_ADRMODE_IDENTITY	0x2ULL
 #define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K	0x6ULL
+#define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K	0x8ULL
 
 /* AS_LOCKADDR: region base in the high bits, log2(size) - 1 in [5:0] */
 #define MALI_HW_LOCKADDR_SIZE_MASK		0x3fULL

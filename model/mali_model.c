@@ -41,6 +41,10 @@
 #define MM_MAX_DUMP_PAGES	(MM_MAX_DUMP / MALI_HW_PAGE_SIZE + 2)
 #define MM_PAGE_MASK		(~(MALI_HW_PAGE_SIZE - 1))
 #define MM_MSG			160
+/* Translations each address space's TLB holds (4 KiB pages) */
+#define MM_TLB_ENTRIES		16
+/* l2_pa of a page the model must not write (a stale translation) */
+#define MM_PA_NONE		(~0ULL)
 
 enum mm_fault {
 	MM_FAULT_NONE,
@@ -60,6 +64,18 @@ static const char * const mm_fault_names[MM_NR_FAULTS] = {
 };
 
 /**
+ * struct mm_tlb_entry - one cached translation
+ * @va: page-aligned GPU virtual address.
+ * @pa: page-aligned physical address it translated to.
+ * @valid: the entry holds a translation.
+ */
+struct mm_tlb_entry {
+	uint64_t va;
+	uint64_t pa;
+	bool valid;
+};
+
+/**
  * struct mm_as - one address space of the MMU
  * @transtab: AS_TRANSTAB as written.
  * @memattr: AS_MEMATTR as written.
@@ -69,6 +85,14 @@ static const char * const mm_fault_names[MM_NR_FAULTS] = {
  * @live_transcfg: AS_TRANSCFG latched by AS_COMMAND_UPDATE.
  * @faultstatus: AS_FAULTSTATUS.
  * @faultaddress: AS_FAULTADDRESS.
+ * @locked: a LOCK is in force (until UNLOCK).
+ * @lock_base: start of the locked region.
+ * @lock_size: bytes of the locked region.
+ * @tlb: cached translations. As on hardware, AS_COMMAND_UPDATE does not
+ *	drop them (it only broadcasts TRANSTAB/MEMATTR/TRANSCFG); UNLOCK,
+ *	FLUSH_PT and FLUSH_MEM drop those in the LOCKADDR region, a reset
+ *	drops all.
+ * @tlb_next: entry the next miss replaces (round robin).
  */
 struct mm_as {
 	uint64_t transtab;
@@ -79,6 +103,11 @@ struct mm_as {
 	uint64_t live_transcfg;
 	uint32_t faultstatus;
 	uint64_t faultaddress;
+	bool locked;
+	uint64_t lock_base;
+	uint64_t lock_size;
+	struct mm_tlb_entry tlb[MM_TLB_ENTRIES];
+	unsigned int tlb_next;
 };
 
 /**
@@ -343,6 +372,11 @@ static unsigned int mm_va_bits(const struct mali_model *m)
 	return m->mmu_features & 0xff;
 }
 
+static unsigned int mm_pa_bits(const struct mali_model *m)
+{
+	return (m->mmu_features >> 8) & 0xff;
+}
+
 static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 {
 	uint8_t b[8];
@@ -356,40 +390,21 @@ static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 	return 0;
 }
 
-/* Walk the live tables of @asn for a write to @va, as the GPU's MMU does. */
-static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
-			uint64_t *pa, struct mm_xlate_fault *fault)
+/* Walk the live tables of @as for a write to @va (TABLE mode). */
+static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
+		   uint64_t *pa, struct mm_xlate_fault *fault)
 {
-	struct mm_as *as;
 	uint64_t table, desc;
 	unsigned int lvl;
 
 	fault->bus_error = false;
 	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
-	if (asn >= MM_NR_AS || va >= MALI_HW_BIT64(mm_va_bits(m)))
-		return -1;
-	as = &m->as[asn];
-	if (m->prod->has_transcfg &&
-	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=
-	    MALI_HW_TRANSCFG_ADRMODE_LEGACY)
-		return -1;
-
-	switch (as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) {
-	case MALI_HW_TRANSTAB_ADRMODE_IDENTITY:
-		*pa = va;
-		return 0;
-	case MALI_HW_TRANSTAB_ADRMODE_TABLE:
-		break;
-	default:
-		/* UNMAPPED, and the reserved encoding */
-		return -1;
-	}
-
 	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
 	for (lvl = 0; lvl < MALI_HW_PT_LEVELS; lvl++) {
 		uint64_t type, size;
 
 		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
+			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
 			fault->bus_error = true;
 			return -1;
 		}
@@ -408,9 +423,105 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 		}
 		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
 		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
+		/* An output address wider than MMU_FEATURES says the bus has */
+		if (*pa >> mm_pa_bits(m)) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
+			return -1;
+		}
 		return 0;
 	}
 	return -1;
+}
+
+static struct mm_tlb_entry *mm_tlb_find(struct mm_as *as, uint64_t va)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_TLB_ENTRIES; i++)
+		if (as->tlb[i].valid && as->tlb[i].va == va)
+			return &as->tlb[i];
+	return NULL;
+}
+
+static void mm_tlb_insert(struct mm_as *as, uint64_t va, uint64_t pa)
+{
+	struct mm_tlb_entry *e = &as->tlb[as->tlb_next];
+
+	as->tlb_next = (as->tlb_next + 1) % MM_TLB_ENTRIES;
+	e->va = va;
+	e->pa = pa;
+	e->valid = true;
+}
+
+/* Drop the cached translations of [@base, @base + @size). */
+static void mm_tlb_flush(struct mm_as *as, uint64_t base, uint64_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_TLB_ENTRIES; i++)
+		if (as->tlb[i].va >= base && as->tlb[i].va - base < size)
+			as->tlb[i].valid = false;
+}
+
+/*
+ * Translate the page at @va of address space @asn for a write, as the GPU's
+ * MMU does: from the TLB, else by walking the live tables (and caching the
+ * result). *@pa is MM_PA_NONE when the TLB gave a translation the tables no
+ * longer have: the model reports it and does not write there (on a board
+ * the GPU would write into memory the driver may have freed).
+ * Return: 0, or -1 for an MMU fault described in @fault.
+ */
+static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
+			uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	struct mm_tlb_entry *hit;
+	struct mm_as *as;
+	char msg[MM_MSG];
+	uint64_t now_pa;
+
+	fault->bus_error = false;
+	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	if (asn >= MM_NR_AS)
+		return -1;
+	/* An input address wider than MMU_FEATURES says the MMU translates */
+	if (va >> mm_va_bits(m)) {
+		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+		return -1;
+	}
+	as = &m->as[asn];
+	if (m->prod->has_transcfg &&
+	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=
+	    MALI_HW_TRANSCFG_ADRMODE_LEGACY)
+		return -1;
+
+	switch (as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) {
+	case MALI_HW_TRANSTAB_ADRMODE_IDENTITY:
+		*pa = va;
+		return 0;
+	case MALI_HW_TRANSTAB_ADRMODE_TABLE:
+		break;
+	default:
+		/* UNMAPPED, and the reserved encoding */
+		return -1;
+	}
+
+	hit = mm_tlb_find(as, va);
+	if (!hit) {
+		if (mm_walk(m, as, va, pa, fault))
+			return -1;
+		mm_tlb_insert(as, va, *pa);
+		return 0;
+	}
+	/* The cached translation is used; is it still what the tables say? */
+	*pa = hit->pa;
+	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+		snprintf(msg, sizeof(msg),
+			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
+			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
+		mm_report(m, msg);
+		*pa = MM_PA_NONE;
+	}
+	return 0;
 }
 
 static void mm_mmu_fault(struct mali_model *m, uint32_t asn, uint64_t va,
@@ -520,7 +631,7 @@ static int mm_do_sample(struct mali_model *m)
 			mm_mmu_fault(m, m->sample_as, va, &fault);
 			return -1;
 		}
-		m->l2_pa[i] = pa & MM_PAGE_MASK;
+		m->l2_pa[i] = pa == MM_PA_NONE ? pa : pa & MM_PAGE_MASK;
 	}
 	m->l2_base_off = off;
 	mm_stage_dump(m, m->latched_ts);
@@ -539,7 +650,11 @@ static void mm_l2_writeback(struct mali_model *m)
 
 		if (!(m->l2_dirty[g / 8] & (1U << (g % 8))))
 			continue;
-		pa = m->l2_pa[pos / MALI_HW_PAGE_SIZE] + pos % MALI_HW_PAGE_SIZE;
+		pa = m->l2_pa[pos / MALI_HW_PAGE_SIZE];
+		/* Reported when it was translated */
+		if (pa == MM_PA_NONE)
+			continue;
+		pa += pos % MALI_HW_PAGE_SIZE;
 		if (m->ops->mem_write(m->host, pa, m->l2_data + g * MM_L2_GRANULE,
 				      MM_L2_GRANULE)) {
 			snprintf(msg, sizeof(msg),
@@ -693,6 +808,89 @@ static void mm_command(struct mali_model *m, uint32_t cmd)
 
 /* ---- register file -------------------------------------------------------- */
 
+/* The region AS_LOCKADDR names: 2^(width + 1) bytes, naturally aligned. */
+static void mm_lock_region(const struct mm_as *as, uint64_t *base, uint64_t *size)
+{
+	unsigned int log2 = (as->lockaddr & MALI_HW_LOCKADDR_SIZE_MASK) + 1;
+
+	if (log2 < MALI_HW_LOCKADDR_MIN_LOG2)
+		log2 = MALI_HW_LOCKADDR_MIN_LOG2;
+	*size = log2 >= 64 ? ~0ULL : MALI_HW_BIT64(log2);
+	*base = log2 >= 64 ? 0 : as->lockaddr & ~(*size - 1) & MM_PAGE_MASK;
+}
+
+/*
+ * A reserved address mode was latched: what the MMU then does is undefined
+ * (the legacy TRANSTAB format's UNMAPPED is 0, not 1, which is TRANSCFG's
+ * UNMAPPED). Report it; a sample through it faults.
+ */
+static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
+{
+	unsigned int asn = as - m->as;
+	uint64_t cfg = as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK;
+	char msg[MM_MSG];
+
+	if (m->prod->has_transcfg) {
+		switch (cfg) {
+		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
+			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_UNMAPPED:
+		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K:
+			return;
+		default:
+			snprintf(msg, sizeof(msg),
+				 "AS%u: TRANSCFG ADRMODE %llu is reserved", asn,
+				 (unsigned long long)cfg);
+			mm_report(m, msg);
+			return;
+		}
+	}
+	if ((as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) ==
+	    MALI_HW_TRANSTAB_ADRMODE_RESERVED) {
+		snprintf(msg, sizeof(msg),
+			 "AS%u: TRANSTAB ADRMODE 1 is reserved (UNMAPPED is 0)%s", asn,
+			 m->prod->has_transcfg ? ", with TRANSCFG LEGACY" : "");
+		mm_report(m, msg);
+	}
+}
+
+static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
+{
+	uint64_t base, size;
+
+	mm_lock_region(as, &base, &size);
+	switch (cmd) {
+	case MALI_HW_AS_COMMAND_UPDATE:
+		/* Broadcasts the configuration; the TLB is kept */
+		as->live_transtab = as->transtab;
+		as->live_transcfg = as->transcfg;
+		mm_check_modes(m, as);
+		break;
+	case MALI_HW_AS_COMMAND_LOCK:
+		as->locked = true;
+		as->lock_base = base;
+		as->lock_size = size;
+		break;
+	case MALI_HW_AS_COMMAND_UNLOCK:
+		/* A flush of the region, then the lock is released */
+		mm_tlb_flush(as, base, size);
+		as->locked = false;
+		break;
+	case MALI_HW_AS_COMMAND_FLUSH_MEM:
+		/* Outstanding writes reach memory first: the L2 is written back */
+		mm_l2_writeback(m);
+		mm_tlb_flush(as, base, size);
+		break;
+	case MALI_HW_AS_COMMAND_FLUSH_PT:
+		mm_tlb_flush(as, base, size);
+		break;
+	default:
+		break;
+	}
+}
+
 /* The 64-bit AS register at @off (its LO or HI half), NULL for others. */
 static uint64_t *mm_as_reg64(struct mm_as *as, uint32_t off)
 {
@@ -754,11 +952,7 @@ static void mm_as_write(struct mali_model *m, uint32_t reg, uint32_t val)
 	if (!as)
 		return;
 	if (off == MALI_HW_AS_COMMAND) {
-		/* No TLB is modelled: LOCK, UNLOCK and the flushes are no-ops */
-		if (val == MALI_HW_AS_COMMAND_UPDATE) {
-			as->live_transtab = as->transtab;
-			as->live_transcfg = as->transcfg;
-		}
+		mm_as_command(m, as, val);
 		return;
 	}
 	r = mm_as_reg64(as, off);

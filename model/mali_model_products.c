@@ -58,6 +58,11 @@
 /*
  * Columns: name, GPU_ID, SHADER_PRESENT, L2_PRESENT, L2 slices, v4 layout,
  * AS_TRANSCFG, MHz, L2_FEATURES, MMU_FEATURES VA and PA bits, indices.
+ *
+ * MMU_FEATURES from public panfrost boot logs: G31 0x2821 and G52 0x2823
+ * (33/35 VA bits, 40 PA bits: Rockchip RK356x, MediaTek); 0x2830 (48/40)
+ * is what Midgard parts and the other integrations commonly report (an
+ * Amlogic G52 also says 0x2830: the sim_va_bits parameter selects that).
  */
 static const struct mali_model_product mali_model_product_table[] = {
 	/* T600 r0p0 status 1 ("15dev0"): the revision with PRLAM-8186 */
@@ -83,9 +88,9 @@ static const struct mali_model_product mali_model_product_table[] = {
 	  { BIFROST_INDEX(28) } },
 	{ "g76", 0x72110000, 0xf, 0x1, 2, false, true, 800, L2_FEATURES(7), 48, 40,
 	  { BIFROST_INDEX(28) } },
-	{ "g52", 0x72120000, 0x3, 0x1, 1, false, true, 800, L2_FEATURES(7), 48, 40,
+	{ "g52", 0x72120000, 0x3, 0x1, 1, false, true, 800, L2_FEATURES(7), 35, 40,
 	  { BIFROST_INDEX(28) } },
-	{ "g31", 0x70930000, 0x3, 0x1, 1, false, true, 650, L2_FEATURES(7), 48, 40,
+	{ "g31", 0x70930000, 0x3, 0x1, 1, false, true, 650, L2_FEATURES(7), 33, 40,
 	  { BIFROST_INDEX(28) } },
 	/* MediaTek MT8192's Mali-G57 MC5 */
 	{ "g57", 0x90930000, 0x1f, 0x1, 1, false, true, 950, L2_FEATURES(7), 48, 40,

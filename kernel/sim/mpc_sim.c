@@ -406,18 +406,22 @@ void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root)
  * @cores: SHADER_PRESENT, 0 for the product's default.
  * @l2_slices: L2 slices (v5 only), 0 for the default.
  * @mhz: modelled clock, 0 for the default.
+ * @va_bits: MMU_FEATURES VA width, 0 for the product's default.
+ * @pa_bits: MMU_FEATURES PA width, 0 for the product's default.
  * @out: the new simulator.
  *
  * Return: 0, -EINVAL for a parameter it cannot simulate, -ENOMEM.
  */
 int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
-		   struct mpc_sim **out)
+		   u32 va_bits, u32 pa_bits, struct mpc_sim **out)
 {
 	const struct mali_model_config cfg = {
 		.product = product,
 		.shader_present = cores,
 		.l2_slices = l2_slices,
 		.mhz = mhz,
+		.va_bits = va_bits,
+		.pa_bits = pa_bits,
 	};
 	struct mpc_sim *sim;
 	unsigned int i;

@@ -111,10 +111,22 @@ static void mpc_test_hw_issue_8186(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x72120001));
 }
 
+/* From the architecture in GPU_ID, whatever the number of counter sets */
+static void mpc_test_has_transcfg(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, mpc_gpu_has_transcfg(0x69560001));	/* T600 */
+	KUNIT_EXPECT_FALSE(test, mpc_gpu_has_transcfg(0x07201000));	/* T720 */
+	KUNIT_EXPECT_FALSE(test, mpc_gpu_has_transcfg(0x08602000));	/* T860 */
+	KUNIT_EXPECT_TRUE(test, mpc_gpu_has_transcfg(0x60002000));	/* G71 */
+	KUNIT_EXPECT_TRUE(test, mpc_gpu_has_transcfg(0x72120000));	/* G52 */
+	KUNIT_EXPECT_TRUE(test, mpc_gpu_has_transcfg(0x90930000));	/* G57 */
+}
+
 static struct kunit_case mpc_gpu_id_cases[] = {
 	KUNIT_CASE(mpc_test_product_lookup),
 	KUNIT_CASE(mpc_test_product_table),
 	KUNIT_CASE(mpc_test_hw_issue_8186),
+	KUNIT_CASE(mpc_test_has_transcfg),
 	{}
 };
 

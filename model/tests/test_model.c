@@ -354,6 +354,169 @@ static void t_fault_unmapped(void)
 	      "a faulting sample completed");
 }
 
+/* One sample, cleaned: the dump is in memory */
+static void sample_and_clean(void)
+{
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_CLEAN_CACHES);
+	fire(MALI_MODEL_TIMER_CLEAN);
+}
+
+/* Lock the whole VA space, then @cmd, then unlock, as panfrost does. */
+static void flush_as(uint32_t cmd)
+{
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 47);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_LOCK);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), cmd);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UNLOCK);
+}
+
+/* New tables map DUMP_VA to a new page; returns that page. */
+static uint64_t remap(void)
+{
+	uint64_t root = ram_alloc(), pa = ram_alloc();
+
+	map_page(root, DUMP_VA, pa);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root | MALI_HW_TRANSTAB_ADRMODE_TABLE);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	return pa;
+}
+
+static void t_tlb_stale(void)
+{
+	uint64_t old, new;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	old = bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(ram_get32(old + 8) == 0xffff, "first dump missing");
+	memset(fh.ram + (old - RAM_BASE), 0, 4096);
+	/* UPDATE alone keeps the TLB: the old translation is used */
+	new = remap();
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "%u reports", fh.nr_reports);
+	CHECK(strstr(fh.last_report, "stale TLB entry: AS0 VA 0x1000000"),
+	      "report: %s", fh.last_report);
+	CHECK(ram_get32(old + 8) == 0, "written through the stale entry");
+	CHECK(ram_get32(new + 8) == 0, "written where the TLB did not point");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "the sample did not complete");
+}
+
+static void t_tlb_flushed(void)
+{
+	static const uint32_t cmds[] = {
+		MALI_HW_AS_COMMAND_FLUSH_MEM, MALI_HW_AS_COMMAND_FLUSH_PT,
+	};
+	uint64_t new;
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		CHECK(setup("g52", 0, 0) == 0, "setup");
+		bring_up(1, NULL);
+		sample_and_clean();
+		flush_as(cmds[k]);
+		new = remap();
+		sample_and_clean();
+		CHECK(fh.nr_reports == 0, "cmd %u: report: %s", cmds[k], fh.last_report);
+		CHECK(ram_get32(new + 8) == 0xffff, "cmd %u: new page not written", cmds[k]);
+	}
+	/* A flush of another region keeps the entry */
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	bring_up(1, NULL);
+	sample_and_clean();
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 0x40000000ULL | 14);
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_FLUSH_MEM);
+	remap();
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "flush outside the region dropped the entry");
+}
+
+static void t_flush_mem_writes_back(void)
+{
+	uint64_t pa;
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	pa = bring_up(1, NULL);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(ram_get32(pa + 8) == 0, "in memory before any flush");
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_PT);
+	CHECK(ram_get32(pa + 8) == 0, "FLUSH_PT wrote the L2 back");
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_MEM);
+	CHECK(ram_get32(pa + 8) == 0xffff, "FLUSH_MEM did not write the L2 back");
+	CHECK(!(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_CLEAN_CACHES_COMPLETED),
+	      "FLUSH_MEM raised CLEAN_CACHES_COMPLETED");
+}
+
+static void t_reserved_modes(void)
+{
+	CHECK(setup("t860", 0, 0) == 0, "setup");
+	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_UNMAPPED);
+	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 0, "UNMAPPED (0) reported: %s", fh.last_report);
+	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
+	CHECK(fh.nr_reports == 0, "reported before UPDATE");
+	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "AS1: TRANSTAB ADRMODE 1 is reserved"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+
+	/* Bifrost: TRANSCFG UNMAPPED makes TRANSTAB irrelevant */
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_UNMAPPED);
+	wr64(as_reg(0, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
+	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 0, "reported under TRANSCFG UNMAPPED: %s", fh.last_report);
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_LEGACY);
+	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 1, "TRANSTAB 1 under TRANSCFG LEGACY not reported");
+	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), 3);
+	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 2 && strstr(fh.last_report, "TRANSCFG ADRMODE 3 is reserved"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
+static void t_address_size_fault(void)
+{
+	uint64_t root;
+	uint32_t st;
+
+	CHECK(setup("g31", 0, 0) == 0, "setup");
+	CHECK(rd(MALI_HW_MMU_FEATURES) == 0x2821, "G31 MMU_FEATURES 0x%x",
+	      rd(MALI_HW_MMU_FEATURES));
+	bring_up(1, &root);
+	map_page(root, 1ULL << 33, ram_alloc());
+	wr64(MALI_HW_PRFCNT_BASE_LO, 1ULL << 33);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(st == (MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0) | MALI_HW_ACCESS_WRITE << 8),
+	      "AS_FAULTSTATUS 0x%x", st);
+	CHECK(rd(MALI_HW_MMU_IRQ_RAWSTAT) == MALI_HW_MMU_IRQ_PAGE_FAULT(AS), "no page fault");
+	/* the last page below 2^33 translates */
+	CHECK(setup("g31", 0, 0) == 0, "setup");
+	bring_up(1, &root);
+	map_page(root, (1ULL << 33) - 4096, ram_alloc());
+	wr64(MALI_HW_PRFCNT_BASE_LO, (1ULL << 33) - 4096);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "last page below the VA width faulted");
+	/* a configured width */
+	{
+		struct mali_model_config cfg = { .product = "g52", .va_bits = 40, .pa_bits = 36 };
+		char err[128];
+
+		CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == 0, "%s", err);
+		CHECK(rd(MALI_HW_MMU_FEATURES) == 0x2428, "MMU_FEATURES 0x%x",
+		      rd(MALI_HW_MMU_FEATURES));
+		cfg.va_bits = 49;
+		CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1,
+		      "49 VA bits accepted");
+	}
+}
+
 static void t_text(void)
 {
 	static const char * const bad_load[] = { "busy=101", "busy=", "busy=-1", "fast" };
@@ -403,6 +566,11 @@ static const struct {
 	{ "model: soft reset, IRQ RAWSTAT/MASK/STATUS/CLEAR and the line", t_irq_reset },
 	{ "model: sample lands in L2, clean writes it through the tables", t_sample_clean },
 	{ "model: unmapped dump page is a write translation fault", t_fault_unmapped },
+	{ "model: UPDATE keeps the TLB: a stale translation is reported, not written", t_tlb_stale },
+	{ "model: FLUSH_MEM/FLUSH_PT of the LOCKADDR region drop the TLB entries", t_tlb_flushed },
+	{ "model: FLUSH_MEM writes the L2 back, FLUSH_PT does not", t_flush_mem_writes_back },
+	{ "model: reserved TRANSTAB/TRANSCFG modes are reported at UPDATE", t_reserved_modes },
+	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

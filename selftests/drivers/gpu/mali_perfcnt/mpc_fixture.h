@@ -43,6 +43,7 @@ FIXTURE_VARIANT(mpc) {
 	uint32_t nr_sets;		/* counter sets */
 	uint64_t cores;			/* shader_present, 0: product default */
 	uint32_t nr_l2;			/* L2 slices, 0: product default */
+	unsigned int va_bits;		/* MMU_FEATURES VA bits, 0: 48 */
 	unsigned int gpu_active;	/* JM GPU_ACTIVE index */
 	unsigned int compute_active;	/* shader COMPUTE_ACTIVE index */
 	unsigned int tiler_active;	/* tiler TI_ACTIVE / TILER_ACTIVE */
@@ -84,9 +85,13 @@ FIXTURE_VARIANT_ADD(mpc, t860) {
 	.l2_beats = { 31, 30 },		/* L2_EXT_READ_BEATS, _WRITE_BEATS */
 };
 
-/* Bifrost with a sparse core mask (a hole at core 2) and two L2 slices. */
+/*
+ * Bifrost with a sparse core mask (a hole at core 2), two L2 slices and the
+ * narrowest VA width real boards report (33 bits, MMU_FEATURES 0x2821 of a
+ * G31; G52s say 35), so a driver that ignores MMU_FEATURES fails.
+ */
 FIXTURE_VARIANT_ADD(mpc, g52) {
-	.params = "sim=g52 sim_cores=0xb sim_l2=2",
+	.params = "sim=g52 sim_cores=0xb sim_l2=2 sim_va_bits=33",
 	.product = "Mali-G52",
 	.product_id = 0x7002,
 	.product_mask = 0xf00f,
@@ -94,6 +99,7 @@ FIXTURE_VARIANT_ADD(mpc, g52) {
 	.nr_sets = 2,
 	.cores = 0xb,
 	.nr_l2 = 2,
+	.va_bits = 33,
 	.gpu_active = 6,
 	.compute_active = 22,
 	.tiler_active = 4,
@@ -180,8 +186,35 @@ FIXTURE_SETUP(mpc)
 		     mpc_hw_device(), self->info.product);
 }
 
+/* The VA width the variant's GPU reports in MMU_FEATURES. */
+static inline unsigned int mpc_va_bits(const FIXTURE_VARIANT(mpc) *variant)
+{
+	return variant->va_bits ?: 48;
+}
+
+/*
+ * Driver errors the GPU model reported since the module was loaded
+ * (debugfs sim_reports), or -1 when the file cannot be read (the module was
+ * unloaded by the test).
+ */
+static inline long long mpc_sim_reports(FIXTURE_DATA(mpc) *self)
+{
+	char val[32];
+
+	if (!self->dbg[0] || mpc_dbg_read(self->dbg, "sim_reports", val, sizeof(val)) <= 0)
+		return -1;
+	return strtoll(val, NULL, 10);
+}
+
 FIXTURE_TEARDOWN(mpc)
 {
+	long long reports = mpc_sim_reports(self);
+
+	/* Whatever the test checked, the GPU model saw no driver error */
+	EXPECT_GE(0, reports) {
+		TH_LOG("the GPU model reported %lld driver error(s): see dmesg",
+		       reports);
+	}
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self->buf);

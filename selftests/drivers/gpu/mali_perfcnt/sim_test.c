@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -489,12 +490,66 @@ TEST_F(mpc, unmapped_buffer_recovers_on_reenable)
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 }
 
+/*
+ * Sessions back to back at the same GPU address, within the autosuspend
+ * delay, so no reset comes between them: the GPU's TLB still holds the
+ * previous session's translation, to pages the driver has freed, unless
+ * the driver flushed the address space before disabling it and before
+ * programming it again. The model then reports the write (sim_reports)
+ * and drops it, so the new buffer stays zero. Each session runs on another
+ * CPU, so the page allocator does not hand the freed page straight back
+ * (the stale translation would then happen to be right).
+ */
+TEST_F(mpc, reenable_same_va_flushes_tlb)
+{
+	long nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int k;
+	cpu_set_t set;
+
+	if (nr_cpus < 2)
+		SKIP(return, "needs two CPUs to get new pages for each session");
+	for (k = 0; k < 4; k++) {
+		CPU_ZERO(&set);
+		CPU_SET(k % 2, &set);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+		ASSERT_EQ(0, mpc_enable_all(self->fd));
+		DUMP_OK(self, NULL, NULL);
+		EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]) {
+			TH_LOG("session %u: the dump did not reach the buffer", k);
+		}
+		ASSERT_EQ(0, mpc_disable(self->fd));
+	}
+	EXPECT_EQ(0, mpc_sim_reports(self));
+}
+
+/*
+ * The address space is left "unmapped" at probe and after every disable.
+ * In the legacy TRANSTAB format that is ADRMODE 0 (1 is reserved, its
+ * effect undefined); on Bifrost and later TRANSCFG says UNMAPPED (1). The
+ * model reports a reserved mode when AS_COMMAND_UPDATE latches it.
+ */
+TEST_F(mpc, as_disable_uses_unmapped_encodings)
+{
+	EXPECT_EQ(0, mpc_sim_reports(self)) {
+		TH_LOG("the probe left the address space in a reserved mode");
+	}
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	EXPECT_EQ(0, mpc_sim_reports(self)) {
+		TH_LOG("disable left the address space in a reserved mode");
+	}
+}
+
+/* Low, and the last page below the GPU's VA width (MMU_FEATURES). */
 TEST_F(mpc, perfcnt_va_moves_buffer)
 {
-	static const char * const vas[] = { "0x40000000", "0x7ffffff000" };
+	char vas[2][32], val[64];
 	unsigned int k;
-	char val[64];
 
+	snprintf(vas[0], sizeof(vas[0]), "0x40000000");
+	snprintf(vas[1], sizeof(vas[1]), "0x%llx",
+		 (1ULL << mpc_va_bits(variant)) - 0x1000);
 	for (k = 0; k < ARRAY_SIZE(vas); k++) {
 		ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", vas[k]));
 		ASSERT_LT(0, mpc_dbg_read(self->dbg, "perfcnt_va", val,
@@ -511,21 +566,23 @@ TEST_F(mpc, perfcnt_va_moves_buffer)
 
 /*
  * At a GPU address whose translation uses other tables than the default's
- * at every level (index 1 at each of the four), the dumps hold the counts
- * of their own interval: the simulator found the buffer by walking the
- * new tables, not at a stale or identity-mapped place.
+ * at every level (index 1 at each of the four, or of the three below level
+ * 0 when the GPU has fewer than 40 VA bits), the dumps hold the counts of
+ * their own interval: the simulator found the buffer by walking the new
+ * tables, not at a stale or identity-mapped place.
  */
 TEST_F(mpc, perfcnt_va_moved_buffer_counts_load)
 {
+	const char *va = mpc_va_bits(variant) >= 40 ? "0x8040201000" : "0x40201000";
 	double r;
 
-	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "0x8040201000"));
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", va));
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	ASSERT_EQ(0, measure_load(self, variant, 50, 300, &r));
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 	EXPECT_TRUE(r >= 0.475 && r <= 0.525) {
-		TH_LOG("GPU_ACTIVE ratio %.4f at busy=50 with the buffer at 0x8040201000",
-		       r);
+		TH_LOG("GPU_ACTIVE ratio %.4f at busy=50 with the buffer at %s",
+		       r, va);
 	}
 }
 

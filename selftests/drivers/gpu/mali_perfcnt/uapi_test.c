@@ -893,6 +893,36 @@ TEST_F(mpc, perfcnt_va_above_48_bits_einval)
 	ASSERT_DEVICE_WORKS(self);
 }
 
+/*
+ * The GPU translates only MMU_FEATURES' VA width (33 bits on the g52
+ * variant): a buffer at 2^va_bits would make it raise an address size
+ * fault at the first sample, so the driver refuses it.
+ */
+TEST_F(mpc, perfcnt_va_beyond_mmu_va_bits_einval)
+{
+	char va[32];
+
+	snprintf(va, sizeof(va), "0x%llx", 1ULL << mpc_va_bits(variant));
+	EXPECT_EQ(-EINVAL, mpc_dbg_write(self->dbg, "perfcnt_va", va)) {
+		TH_LOG("perfcnt_va %s accepted on a %u-bit GPU", va,
+		       mpc_va_bits(variant));
+	}
+	ASSERT_DEVICE_WORKS(self);
+}
+
+TEST_F(mpc, gpu_info_reports_mmu_va_bits)
+{
+	EXPECT_EQ(mpc_va_bits(variant),
+		  mpc_dbg_num(self->dbg, "gpu_info", "va_bits"));
+}
+
+/* As kbase: a dump buffer at GPU address 0 is refused. */
+TEST_F(mpc, perfcnt_va_zero_einval)
+{
+	EXPECT_EQ(-EINVAL, mpc_dbg_write(self->dbg, "perfcnt_va", "0\n"));
+	ASSERT_DEVICE_WORKS(self);
+}
+
 /* A buffer that would wrap past 2^64 does not fit below 2^48 either. */
 TEST_F(mpc, perfcnt_va_wrapping_einval)
 {
