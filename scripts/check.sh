@@ -374,7 +374,7 @@ done
 qemu_hw_gpus=(
 	"t720 mhz=24"
 	"t860 mhz=24"
-	"g52 shader-present=0xb l2-slices=2 mhz=24"
+	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24"
 	"g57 mhz=24"
 )
 qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT

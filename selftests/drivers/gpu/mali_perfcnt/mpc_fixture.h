@@ -29,6 +29,7 @@
 FIXTURE(mpc) {
 	int fd;				/* render node, opened by setup */
 	char dbg[256];			/* debugfs directory */
+	long long reports_base;		/* hardware mode: model reports at load */
 	struct drm_mali_perfcnt_get_info info;
 	void *buf;			/* one dump, info.dump_size bytes */
 };
@@ -159,6 +160,11 @@ static void mpc_fixture_load(struct __test_metadata *_metadata,
 		TH_LOG("no dri/* debugfs directory named mali_perfcnt");
 	}
 	ASSERT_EQ(0, mpc_get_info(self->fd, &self->info));
+	/* The QEMU model counts from its own start, not from this load */
+	if (mpc_hw_device()) {
+		self->reports_base = mpc_qemu_reports();
+		ASSERT_LE(0, self->reports_base);
+	}
 	ASSERT_LT(0, self->info.dump_size);
 	ASSERT_GE(1 << 20, self->info.dump_size);
 	free(self->buf);
@@ -194,12 +200,19 @@ static inline unsigned int mpc_va_bits(const FIXTURE_VARIANT(mpc) *variant)
 
 /*
  * Driver errors the GPU model reported since the module was loaded
- * (debugfs sim_reports), or -1 when the file cannot be read (the module was
- * unloaded by the test).
+ * (debugfs sim_reports; in hardware mode the QEMU device's count through
+ * its test-control window), or -1 when the file cannot be read (the module
+ * was unloaded by the test).
  */
 static inline long long mpc_sim_reports(FIXTURE_DATA(mpc) *self)
 {
 	char val[32];
+
+	if (mpc_hw_device()) {
+		long long n = mpc_qemu_reports();
+
+		return n < 0 ? -1 : n - self->reports_base;
+	}
 
 	if (!self->dbg[0] || mpc_dbg_read(self->dbg, "sim_reports", val, sizeof(val)) <= 0)
 		return -1;

@@ -613,3 +613,12 @@ ssize_t mpc_show_fault(const char *dbg, char *buf, size_t len)
 	ret = mpc_qemu_ctl("fault", buf, len);
 	return ret ? ret : (ssize_t)strlen(buf);
 }
+
+long long mpc_qemu_reports(void)
+{
+	char res[CTL_TEXT];
+	int ret;
+
+	ret = mpc_qemu_ctl("reports", res, sizeof(res));
+	return ret ? ret : strtoll(res, NULL, 10);
+}

@@ -76,6 +76,8 @@ int mpc_qemu_ctl(const char *cmd, char *out, size_t len);
  */
 int mpc_set_workload(const char *dbg, const char *text);
 int mpc_set_fault(const char *dbg, const char *text);
+/* The QEMU model's driver-error count (window "reports"), or -errno. */
+long long mpc_qemu_reports(void);
 /* The armed fault as text ("none", "delay=100"...); bytes or -errno. */
 ssize_t mpc_show_fault(const char *dbg, char *buf, size_t len);
 

@@ -681,6 +681,7 @@ TEST_F(mpc, unbind_while_enabled)
 TEST_F(mpc, debugfs_files_closed_after_unbind)
 {
 	static const char drv[] = "/sys/bus/platform/drivers/mali_perfcnt";
+	const char *dev = mpc_device_name();
 	static const char * const files[] = {
 		"perfcnt_dump", "perfcnt_counters", "gpu_info", "perfcnt_stats",
 		"perfcnt_enable", "perfcnt_va",
@@ -704,7 +705,7 @@ TEST_F(mpc, debugfs_files_closed_after_unbind)
 	close(self->fd);
 	self->fd = -1;
 
-	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", "mali-perfcnt-sim"));
+	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", dev));
 	EXPECT_GT(0, read(read_fd, &c, 1));
 	for (i = 0; i < 6; i++)
 		EXPECT_GT(0, read(fds[i], &c, 1)) {
@@ -714,7 +715,7 @@ TEST_F(mpc, debugfs_files_closed_after_unbind)
 		close(fds[i]);
 	close(read_fd);
 
-	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", "mali-perfcnt-sim"));
+	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", dev));
 	self->fd = mpc_open_render();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, mpc_find_debugfs(self->dbg, sizeof(self->dbg)));
