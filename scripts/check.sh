@@ -386,8 +386,9 @@ for krel in $a64_kernels; do
 	kdir=$MPC_BUILD/kmod/$krel
 	kout=$out/$krel
 	mkdir -p "$kout"
-	# Built by step 3 unless MPC_QEMU_GPU_ONLY=1 skipped it.
-	if [ ! -f "$kdir/mali_perfcnt.ko" ]; then
+	# Built by step 3 unless MPC_QEMU_GPU_ONLY=1 skipped it (then a
+	# module left in $kdir may be of older sources: build it again).
+	if [ "$gpu_only" = 1 ] || [ ! -f "$kdir/mali_perfcnt.ko" ]; then
 		log "== $krel: build mali_perfcnt.ko for the qemu-gpu targets"
 		mpc_copy_kernel_tree "$kdir"
 		# shellcheck disable=SC2046 # ARCH=... CROSS_COMPILE=..., no spaces
