@@ -113,17 +113,41 @@ int mpc_gpu_power_on(struct mpc_device *mdev)
 				   GPU_SHADER_READY_LO, f->shader_present);
 }
 
+static int mpc_power_domain_off(struct mpc_device *mdev, const char *name,
+				u32 pwroff_lo, u32 pwrtrans_lo, u64 present)
+{
+	u64 trans;
+	int ret;
+
+	gpu_write64(mdev, pwroff_lo, present);
+	ret = read_poll_timeout(gpu_read64, trans, !(trans & present),
+				10, MPC_POWER_TIMEOUT_US, false, mdev, pwrtrans_lo);
+	if (ret)
+		drm_err(&mdev->drm, "%s did not power down: transitioning 0x%llx\n",
+			name, trans);
+	return ret;
+}
+
 /**
  * mpc_gpu_power_off() - power the shader cores, tiler and L2 down
  * @mdev: device.
+ *
+ * In that order, each after the previous finished its transition (PWRTRANS
+ * clear): the cores need the L2 until they are off. When a domain does not
+ * finish, the L2 is left on.
  */
 void mpc_gpu_power_off(struct mpc_device *mdev)
 {
 	const struct mpc_features *f = &mdev->features;
 
-	gpu_write64(mdev, GPU_SHADER_PWROFF_LO, f->shader_present);
-	gpu_write64(mdev, GPU_TILER_PWROFF_LO, f->tiler_present);
-	gpu_write64(mdev, GPU_L2_PWROFF_LO, f->l2_present);
+	if (mpc_power_domain_off(mdev, "shader cores", GPU_SHADER_PWROFF_LO,
+				 GPU_SHADER_PWRTRANS_LO, f->shader_present))
+		return;
+	if (mpc_power_domain_off(mdev, "tiler", GPU_TILER_PWROFF_LO,
+				 GPU_TILER_PWRTRANS_LO, f->tiler_present))
+		return;
+	mpc_power_domain_off(mdev, "L2", GPU_L2_PWROFF_LO, GPU_L2_PWRTRANS_LO,
+			     f->l2_present);
 }
 
 static irqreturn_t mpc_gpu_irq_handler(int irq, void *data)

@@ -120,6 +120,7 @@ static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 	unsigned long left;
 	int ret;
 
+	lockdep_assert_held(&pc->lock);
 	spin_lock_irq(&pc->irq_lock);
 	reinit_completion(&pc->done);
 	pc->wait = wait;
@@ -164,6 +165,7 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	u32 cfg_reg;
 	int ret;
 
+	lockdep_assert_held(&pc->lock);
 	ret = mpc_gpu_power_on(mdev);
 	if (ret)
 		return ret;
@@ -220,6 +222,7 @@ static int mpc_perfcnt_reset_locked(struct mpc_device *mdev)
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	int ret;
 
+	lockdep_assert_held(&pc->lock);
 	spin_lock_irq(&pc->irq_lock);
 	pc->stats.resets++;
 	spin_unlock_irq(&pc->irq_lock);
@@ -240,6 +243,7 @@ static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	int ret;
 
+	lockdep_assert_held(&pc->lock);
 	ret = mpc_perfcnt_reset_locked(mdev);
 	if (ret)
 		return ret;

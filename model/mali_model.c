@@ -29,6 +29,8 @@
 #define MM_SAMPLE_LATENCY_NS	(20 * MM_NS_PER_US)
 #define MM_CLEAN_LATENCY_NS	(10 * MM_NS_PER_US)
 #define MM_RESET_LATENCY_NS	(50 * MM_NS_PER_US)
+#define MM_POWER_LATENCY_NS	(200 * MM_NS_PER_US)
+#define MM_AS_LATENCY_NS	(5 * MM_NS_PER_US)
 #define MM_MAX_DELAY_MS		5000
 #define MM_MAX_MHZ		5000
 /* The hardware ignores the low bits of PRFCNT_BASE */
@@ -45,6 +47,14 @@
 #define MM_TLB_ENTRIES		16
 /* l2_pa of a page the model must not write (a stale translation) */
 #define MM_PA_NONE		(~0ULL)
+
+/* Power domains */
+enum mm_pwr {
+	MM_PWR_SHADER,
+	MM_PWR_TILER,
+	MM_PWR_L2,
+	MM_NR_PWR,
+};
 
 enum mm_fault {
 	MM_FAULT_NONE,
@@ -85,6 +95,7 @@ struct mm_tlb_entry {
  * @live_transcfg: AS_TRANSCFG latched by AS_COMMAND_UPDATE.
  * @faultstatus: AS_FAULTSTATUS.
  * @faultaddress: AS_FAULTADDRESS.
+ * @active: AS_STATUS ACTIVE: a command runs (until MALI_MODEL_TIMER_AS).
  * @locked: a LOCK is in force (until UNLOCK).
  * @lock_base: start of the locked region.
  * @lock_size: bytes of the locked region.
@@ -103,6 +114,7 @@ struct mm_as {
 	uint64_t live_transcfg;
 	uint32_t faultstatus;
 	uint64_t faultaddress;
+	bool active;
 	bool locked;
 	uint64_t lock_base;
 	uint64_t lock_size;
@@ -136,6 +148,10 @@ struct mm_as {
  * @shader_ready: SHADER_READY.
  * @tiler_ready: TILER_READY.
  * @l2_ready: L2_READY.
+ * @pwr_on: per &enum mm_pwr, cores that become ready when the power
+ *	transition in progress completes (MALI_MODEL_TIMER_POWER).
+ * @pwr_off: per &enum mm_pwr, cores that stop being ready then. PWRTRANS
+ *	reads @pwr_on | @pwr_off.
  * @prfcnt_base: PRFCNT_BASE.
  * @prfcnt_config: PRFCNT_CONFIG.
  * @en_jm: PRFCNT_JM_EN.
@@ -194,6 +210,8 @@ struct mali_model {
 	uint64_t shader_ready;
 	uint64_t tiler_ready;
 	uint64_t l2_ready;
+	uint64_t pwr_on[MM_NR_PWR];
+	uint64_t pwr_off[MM_NR_PWR];
 	uint64_t prfcnt_base;
 	uint32_t prfcnt_config;
 	uint32_t en_jm;
@@ -718,6 +736,8 @@ static void mm_reset_state(struct mali_model *m)
 	m->shader_ready = 0;
 	m->tiler_ready = 0;
 	m->l2_ready = 0;
+	memset(m->pwr_on, 0, sizeof(m->pwr_on));
+	memset(m->pwr_off, 0, sizeof(m->pwr_off));
 	m->prfcnt_base = 0;
 	m->prfcnt_config = 0;
 	m->en_jm = 0;
@@ -859,7 +879,19 @@ static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
 static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
 {
 	uint64_t base, size;
+	char msg[MM_MSG];
 
+	if (cmd == MALI_HW_AS_COMMAND_NOP)
+		return;
+	/* A driver polls AS_STATUS until ACTIVE clears before each command */
+	if (as->active) {
+		snprintf(msg, sizeof(msg),
+			 "AS%u: AS_COMMAND %u written while AS_STATUS is ACTIVE",
+			 (unsigned int)(as - m->as), cmd);
+		mm_report(m, msg);
+	}
+	as->active = true;
+	mm_timer_arm(m, MALI_MODEL_TIMER_AS, MM_AS_LATENCY_NS);
 	mm_lock_region(as, &base, &size);
 	switch (cmd) {
 	case MALI_HW_AS_COMMAND_UPDATE:
@@ -935,7 +967,8 @@ static uint32_t mm_as_read(struct mali_model *m, uint32_t reg)
 		return 0;
 	if (off == MALI_HW_AS_FAULTSTATUS)
 		return as->faultstatus;
-	/* AS_STATUS reads 0: commands complete at once */
+	if (off == MALI_HW_AS_STATUS)
+		return as->active ? MALI_HW_AS_STATUS_ACTIVE : 0;
 	r = mm_as_reg64(as, off);
 	if (!r)
 		return 0;
@@ -990,7 +1023,13 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 	    mm_reg64(reg, MALI_HW_L2_PRESENT, m->l2_present, &v) ||
 	    mm_reg64(reg, MALI_HW_SHADER_READY, m->shader_ready, &v) ||
 	    mm_reg64(reg, MALI_HW_TILER_READY, m->tiler_ready, &v) ||
-	    mm_reg64(reg, MALI_HW_L2_READY, m->l2_ready, &v))
+	    mm_reg64(reg, MALI_HW_L2_READY, m->l2_ready, &v) ||
+	    mm_reg64(reg, MALI_HW_SHADER_PWRTRANS,
+		     m->pwr_on[MM_PWR_SHADER] | m->pwr_off[MM_PWR_SHADER], &v) ||
+	    mm_reg64(reg, MALI_HW_TILER_PWRTRANS,
+		     m->pwr_on[MM_PWR_TILER] | m->pwr_off[MM_PWR_TILER], &v) ||
+	    mm_reg64(reg, MALI_HW_L2_PWRTRANS,
+		     m->pwr_on[MM_PWR_L2] | m->pwr_off[MM_PWR_L2], &v))
 		return v;
 	if (mm_is_as_reg(reg))
 		return mm_as_read(m, reg);
@@ -1058,17 +1097,84 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 	}
 }
 
-/* Power a domain up or down; the model is advanced first. */
-static void mm_power(struct mali_model *m, uint64_t *ready, uint64_t present,
-		     uint64_t mask, bool on)
+static uint64_t *mm_ready(struct mali_model *m, unsigned int d)
 {
+	return d == MM_PWR_SHADER ? &m->shader_ready :
+	       d == MM_PWR_TILER ? &m->tiler_ready : &m->l2_ready;
+}
+
+static uint64_t mm_present(const struct mali_model *m, unsigned int d)
+{
+	return d == MM_PWR_SHADER ? m->shader_present :
+	       d == MM_PWR_TILER ? 1 : m->l2_present;
+}
+
+/* Cores of domain @d that are powered or being powered (up or down). */
+static uint64_t mm_powered(struct mali_model *m, unsigned int d)
+{
+	return *mm_ready(m, d) | m->pwr_on[d];
+}
+
+/*
+ * Start powering cores of domain @d up or down: PWRTRANS is set now, READY
+ * changes when MALI_MODEL_TIMER_POWER fires, with POWER_CHANGED. Powering
+ * the L2 down while shader cores or the tiler are still powered (or still
+ * powering down) is reported: they need it.
+ */
+static void mm_power(struct mali_model *m, unsigned int d, uint64_t mask, bool on)
+{
+	char msg[MM_MSG];
+
+	mask &= mm_present(m, d);
+	if (on) {
+		m->pwr_on[d] |= mask & ~*mm_ready(m, d);
+		m->pwr_off[d] &= ~mask;
+	} else {
+		if (d == MM_PWR_L2 && (mask & mm_powered(m, d)) &&
+		    (mm_powered(m, MM_PWR_SHADER) || mm_powered(m, MM_PWR_TILER))) {
+			snprintf(msg, sizeof(msg),
+				 "L2 powered off while shader cores 0x%llx and tiler 0x%llx are on",
+				 (unsigned long long)mm_powered(m, MM_PWR_SHADER),
+				 (unsigned long long)mm_powered(m, MM_PWR_TILER));
+			mm_report(m, msg);
+		}
+		m->pwr_off[d] |= mask & mm_powered(m, d);
+		m->pwr_on[d] &= ~mask;
+	}
+	if (m->pwr_on[d] | m->pwr_off[d])
+		mm_timer_arm(m, MALI_MODEL_TIMER_POWER, MM_POWER_LATENCY_NS);
+}
+
+/* The power transitions in progress complete; the model is advanced first. */
+static void mm_power_done(struct mali_model *m)
+{
+	bool changed = false;
+	unsigned int d;
+
 	mm_advance(m, mm_now(m));
-	if (on)
-		*ready |= mask & present;
-	else
-		*ready &= ~mask;
-	m->gpu_irq_raw |= MALI_HW_GPU_IRQ_POWER_CHANGED_SINGLE |
-			  MALI_HW_GPU_IRQ_POWER_CHANGED_ALL;
+	for (d = 0; d < MM_NR_PWR; d++) {
+		uint64_t *ready = mm_ready(m, d);
+
+		if (!(m->pwr_on[d] | m->pwr_off[d]))
+			continue;
+		*ready = (*ready | m->pwr_on[d]) & ~m->pwr_off[d];
+		m->pwr_on[d] = 0;
+		m->pwr_off[d] = 0;
+		changed = true;
+	}
+	if (changed) {
+		m->gpu_irq_raw |= MALI_HW_GPU_IRQ_POWER_CHANGED_SINGLE |
+				  MALI_HW_GPU_IRQ_POWER_CHANGED_ALL;
+		mm_update_lines(m);
+	}
+}
+
+static void mm_as_done(struct mali_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MM_NR_AS; i++)
+		m->as[i].active = false;
 }
 
 static void mm_write_config(struct mali_model *m, uint32_t val)
@@ -1096,20 +1202,18 @@ static bool mm_write_power(struct mali_model *m, uint32_t reg, uint32_t val)
 	switch (base) {
 	case MALI_HW_SHADER_PWRON:
 	case MALI_HW_SHADER_PWROFF:
-		mm_power(m, &m->shader_ready, m->shader_present, mask,
-			 base == MALI_HW_SHADER_PWRON);
+		mm_power(m, MM_PWR_SHADER, mask, base == MALI_HW_SHADER_PWRON);
 		return true;
 	case MALI_HW_TILER_PWRON:
 	case MALI_HW_TILER_PWROFF:
 		/* Only the LO half: there is one tiler */
 		if (reg & 4)
 			return false;
-		mm_power(m, &m->tiler_ready, 1, mask, base == MALI_HW_TILER_PWRON);
+		mm_power(m, MM_PWR_TILER, mask, base == MALI_HW_TILER_PWRON);
 		return true;
 	case MALI_HW_L2_PWRON:
 	case MALI_HW_L2_PWROFF:
-		mm_power(m, &m->l2_ready, m->l2_present, mask,
-			 base == MALI_HW_L2_PWRON);
+		mm_power(m, MM_PWR_L2, mask, base == MALI_HW_L2_PWRON);
 		return true;
 	default:
 		return false;
@@ -1193,6 +1297,12 @@ void mali_model_timer(struct mali_model *m, unsigned int timer)
 		break;
 	case MALI_MODEL_TIMER_RESET:
 		mm_reset_done(m);
+		break;
+	case MALI_MODEL_TIMER_POWER:
+		mm_power_done(m);
+		break;
+	case MALI_MODEL_TIMER_AS:
+		mm_as_done(m);
 		break;
 	default:
 		break;

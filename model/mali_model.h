@@ -56,7 +56,12 @@ enum mali_model_timer {
  * @report: the model saw a driver error hardware would not report but
  *	would suffer from (e.g. a write through a stale TLB entry into memory
  *	the tables no longer map). One line, no newline. The host logs it in
- *	a way tests look for ("mali_model: driver error: ...").
+ *	a way tests look for ("mali_model: driver error: ..."). Reported so
+ *	far: a sample through a stale TLB entry (not written); a reserved
+ *	TRANSTAB/TRANSCFG address mode latched by AS_COMMAND_UPDATE; the L2
+ *	powered off while shader cores or the tiler are powered; an
+ *	AS_COMMAND written while AS_STATUS is ACTIVE; an L2 writeback to a
+ *	physical address with no memory.
  */
 struct mali_model_host_ops {
 	int (*mem_read)(void *host, uint64_t pa, void *buf, size_t len);
@@ -74,8 +79,11 @@ struct mali_model_host_ops {
  * @shader_present: SHADER_PRESENT, 0 for the product's default.
  * @l2_slices: L2 slices (v5 layouts), 0 for the product's default.
  * @mhz: modelled GPU clock in MHz, 0 for the product's default.
- * @va_bits: MMU_FEATURES VA width, 0 for the product's default.
- * @pa_bits: MMU_FEATURES PA width, 0 for the product's default.
+ * @va_bits: MMU_FEATURES VA width, 0 for the product's default (G31 33,
+ *	G52 35, others 48); 32..48. A VA at or above 2^va_bits faults with
+ *	an address size fault.
+ * @pa_bits: MMU_FEATURES PA width, 0 for the product's default (40);
+ *	32..48.
  */
 struct mali_model_config {
 	const char *product;

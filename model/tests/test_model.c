@@ -146,6 +146,13 @@ static bool fire(unsigned int timer)
 	return true;
 }
 
+/* An AS_COMMAND to AS, then its completion, as a driver polling AS_STATUS */
+static void as_cmd(uint32_t cmd)
+{
+	wr(MALI_HW_AS_BASE + MALI_HW_AS_COMMAND, cmd);
+	fire(MALI_MODEL_TIMER_AS);
+}
+
 static uint64_t ram_alloc(void)
 {
 	uint64_t pa = RAM_BASE + fh.next_page;
@@ -238,8 +245,9 @@ static uint64_t bring_up(unsigned int nr_pages, uint64_t *root_out)
 	wr(MALI_HW_L2_PWRON, 0xffffffff);
 	wr(MALI_HW_SHADER_PWRON, 0xffffffff);
 	wr(MALI_HW_TILER_PWRON, 1);
+	fire(MALI_MODEL_TIMER_POWER);
 	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root | MALI_HW_TRANSTAB_ADRMODE_TABLE);
-	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
 	wr64(MALI_HW_PRFCNT_BASE_LO, DUMP_VA);
 	wr(MALI_HW_PRFCNT_JM_EN, 0xffff);
 	wr(MALI_HW_PRFCNT_SHADER_EN, 0xffff);
@@ -367,9 +375,9 @@ static void sample_and_clean(void)
 static void flush_as(uint32_t cmd)
 {
 	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 47);
-	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_LOCK);
-	wr(as_reg(AS, MALI_HW_AS_COMMAND), cmd);
-	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UNLOCK);
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	as_cmd(cmd);
+	as_cmd(MALI_HW_AS_COMMAND_UNLOCK);
 }
 
 /* New tables map DUMP_VA to a new page; returns that page. */
@@ -379,7 +387,7 @@ static uint64_t remap(void)
 
 	map_page(root, DUMP_VA, pa);
 	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root | MALI_HW_TRANSTAB_ADRMODE_TABLE);
-	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
 	return pa;
 }
 
@@ -427,7 +435,7 @@ static void t_tlb_flushed(void)
 	bring_up(1, NULL);
 	sample_and_clean();
 	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 0x40000000ULL | 14);
-	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_FLUSH_MEM);
+	as_cmd(MALI_HW_AS_COMMAND_FLUSH_MEM);
 	remap();
 	sample_and_clean();
 	CHECK(fh.nr_reports == 1, "flush outside the region dropped the entry");
@@ -455,10 +463,12 @@ static void t_reserved_modes(void)
 	CHECK(setup("t860", 0, 0) == 0, "setup");
 	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_UNMAPPED);
 	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	fire(MALI_MODEL_TIMER_AS);
 	CHECK(fh.nr_reports == 0, "UNMAPPED (0) reported: %s", fh.last_report);
 	wr64(as_reg(1, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
 	CHECK(fh.nr_reports == 0, "reported before UPDATE");
 	wr(as_reg(1, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	fire(MALI_MODEL_TIMER_AS);
 	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "AS1: TRANSTAB ADRMODE 1 is reserved"),
 	      "%u reports: %s", fh.nr_reports, fh.last_report);
 
@@ -466,13 +476,13 @@ static void t_reserved_modes(void)
 	CHECK(setup("g52", 0, 0) == 0, "setup");
 	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_UNMAPPED);
 	wr64(as_reg(0, MALI_HW_AS_TRANSTAB), MALI_HW_TRANSTAB_ADRMODE_RESERVED);
-	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
 	CHECK(fh.nr_reports == 0, "reported under TRANSCFG UNMAPPED: %s", fh.last_report);
 	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_LEGACY);
-	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
 	CHECK(fh.nr_reports == 1, "TRANSTAB 1 under TRANSCFG LEGACY not reported");
 	wr64(as_reg(0, MALI_HW_AS_TRANSCFG), 3);
-	wr(as_reg(0, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
 	CHECK(fh.nr_reports == 2 && strstr(fh.last_report, "TRANSCFG ADRMODE 3 is reserved"),
 	      "%u reports: %s", fh.nr_reports, fh.last_report);
 }
@@ -515,6 +525,56 @@ static void t_address_size_fault(void)
 		CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1,
 		      "49 VA bits accepted");
 	}
+}
+
+static void t_power(void)
+{
+	uint64_t trans;
+
+	CHECK(setup("g52", 0xb, 0) == 0, "setup");
+	wr(MALI_HW_L2_PWRON, 1);
+	CHECK(rd(MALI_HW_L2_READY) == 0, "L2 ready at once");
+	CHECK(rd(MALI_HW_L2_PWRTRANS) == 1, "L2 PWRTRANS 0x%x", rd(MALI_HW_L2_PWRTRANS));
+	CHECK(fire(MALI_MODEL_TIMER_POWER), "no power timer");
+	CHECK(rd(MALI_HW_L2_READY) == 1 && rd(MALI_HW_L2_PWRTRANS) == 0, "L2 not ready");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_POWER_CHANGED_ALL,
+	      "no POWER_CHANGED_ALL");
+	wr(MALI_HW_SHADER_PWRON, 0xff);
+	trans = rd(MALI_HW_SHADER_PWRTRANS);
+	CHECK(trans == 0xb, "only present cores transition: 0x%llx",
+	      (unsigned long long)trans);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(rd(MALI_HW_SHADER_READY) == 0xb, "cores 0x%x", rd(MALI_HW_SHADER_READY));
+	/* in order, waiting for PWRTRANS: no report */
+	wr(MALI_HW_SHADER_PWROFF, 0xb);
+	CHECK(rd(MALI_HW_SHADER_READY) == 0xb, "cores off at once");
+	fire(MALI_MODEL_TIMER_POWER);
+	wr(MALI_HW_L2_PWROFF, 1);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+	CHECK(rd(MALI_HW_L2_READY) == 0, "L2 still ready");
+	/* L2 off while the cores are still powering down */
+	wr(MALI_HW_L2_PWRON, 1);
+	wr(MALI_HW_SHADER_PWRON, 0xb);
+	fire(MALI_MODEL_TIMER_POWER);
+	wr(MALI_HW_SHADER_PWROFF, 0xb);
+	wr(MALI_HW_L2_PWROFF, 1);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "L2 powered off while shader cores 0xb"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
+static void t_as_status(void)
+{
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	wr(as_reg(2, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(rd(as_reg(2, MALI_HW_AS_STATUS)) & MALI_HW_AS_STATUS_ACTIVE, "not ACTIVE");
+	CHECK(fire(MALI_MODEL_TIMER_AS), "no AS timer");
+	CHECK(!(rd(as_reg(2, MALI_HW_AS_STATUS)) & MALI_HW_AS_STATUS_ACTIVE), "still ACTIVE");
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+	wr(as_reg(2, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_LOCK);
+	wr(as_reg(2, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UNLOCK);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "AS2: AS_COMMAND 3 written while AS_STATUS is ACTIVE"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
 }
 
 static void t_text(void)
@@ -571,6 +631,8 @@ static const struct {
 	{ "model: FLUSH_MEM writes the L2 back, FLUSH_PT does not", t_flush_mem_writes_back },
 	{ "model: reserved TRANSTAB/TRANSCFG modes are reported at UPDATE", t_reserved_modes },
 	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
+	{ "model: power transitions take time; L2 off under powered cores is reported", t_power },
+	{ "model: AS_STATUS ACTIVE while a command runs; a command then is reported", t_as_status },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

@@ -541,6 +541,27 @@ TEST_F(mpc, as_disable_uses_unmapped_encodings)
 	}
 }
 
+/*
+ * Power goes down in order, shader cores, tiler, then the L2, each after
+ * the previous one finished its transition (PWRTRANS clear): the model's
+ * transitions take time, and it reports an L2 powered off while cores are
+ * still on. The counters then power up again from off.
+ */
+TEST_F(mpc, disable_powers_down_cores_before_l2)
+{
+	unsigned int k;
+
+	for (k = 0; k < 3; k++) {
+		ASSERT_EQ(0, mpc_enable_all(self->fd));
+		DUMP_OK(self, NULL, NULL);
+		EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+		ASSERT_EQ(0, mpc_disable(self->fd));
+		EXPECT_EQ(0, mpc_sim_reports(self)) {
+			TH_LOG("session %u: see dmesg for the model's report", k);
+		}
+	}
+}
+
 /* Low, and the last page below the GPU's VA width (MMU_FEATURES). */
 TEST_F(mpc, perfcnt_va_moves_buffer)
 {
