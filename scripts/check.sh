@@ -26,7 +26,9 @@
 # built here when its cache is cold), one boot per product, one result line
 # "<release> qemu-gpu panfrost: N passed, ..." per kernel. MPC_QEMU_GPUS
 # ("g52 t720", "none") limits the products; MPC_QEMU_GPU_ONLY=1 runs only
-# these targets (no host tests, module builds or mali_perfcnt VMs).
+# these targets (no host tests, module builds or mali_perfcnt VMs). When
+# the tool is cross-built, its user/tests/e2e-panfrost.sh runs in the
+# guests of t720, g52 and g57 (MPC_QEMU_E2E="..." names others).
 #
 # The qemu-gpu mali_perfcnt targets: on each arm64 kernel, mali_perfcnt.ko
 # bound to the same emulated GPU through the device tree (bind=, no sim=),
@@ -91,8 +93,8 @@ esac
 # 1. Userspace: build, host unit tests.
 have_user=0
 gpu_only=${MPC_QEMU_GPU_ONLY:-0}
-if [ -f user/Makefile ] && [ "$gpu_only" != 1 ]; then
-	have_user=1
+[ -f user/Makefile ] && have_user=1
+if [ "$have_user" = 1 ] && [ "$gpu_only" != 1 ]; then
 	log "== host: make -C user"
 	if ! make -C user -j2 >"$out/user-build.log" 2>&1; then
 		fail_case host build/user "make -C user failed" "$out/user-build.log"
@@ -268,6 +270,9 @@ qemu_gpus=(
 	"g57 6.12 0x90930000 0 shader-present=0x1f l2-slices=1 mhz=950 va-bits=48 pa-bits=40"
 )
 qemu_busy=50
+# The layouts the tool must get right: v4, sparse cores with two L2
+# slices, Valhall.
+qemu_e2e=${MPC_QEMU_E2E:-t720 g52 g57}
 a64_kernels=$(for krel in $kernels; do [ "$(mpc_arch "$krel")" = arm64 ] && echo "$krel"; done)
 [ "${MPC_QEMU_GPUS:-}" = none ] && a64_kernels=''
 qemu_bin=''
@@ -310,6 +315,13 @@ for krel in $a64_kernels; do
 		} >"$gout/panfrost-expect"
 		args=(--selftests "${st_dir[arm64]}" --in-tree panfrost
 		      --file "$gout/panfrost-expect:/mpc/panfrost-expect")
+		# The tool's e2e-panfrost.sh (about 12 s a boot) runs there too
+		# when it was built, on the products of $qemu_e2e.
+		case " $qemu_e2e " in
+		*" $product "*)
+			[ -n "${user_dir[arm64]:-}" ] &&
+				args+=(--user-dir "${user_dir[arm64]}") ;;
+		esac
 		if [ -n "${MPC_SELFTEST_ARGS:-}" ]; then
 			echo "$MPC_SELFTEST_ARGS" >"$gout/selftest-args"
 			args+=(--file "$gout/selftest-args:/mpc/selftest-args")

@@ -5,7 +5,9 @@
 # panfrost.ko on the emulated Mali GPU of -M virt,mali=PRODUCT. Loads it
 # with unstable_ioctls=1 (the perfcnt ioctls), shows what it said, then
 # runs /mpc/selftests/panfrost_test against /mpc/panfrost-expect as the
-# TAP section "panfrost_test". Exit status: 0 when the section passed.
+# TAP section "panfrost_test", then, when the image has the tool,
+# user/tests/e2e-panfrost.sh as "e2e-panfrost". Exit status: 0 when every
+# section passed.
 
 rc=0
 if ! modprobe panfrost unstable_ioctls=1; then
@@ -27,4 +29,16 @@ timeout "${tmo:-600}" /mpc/selftests/panfrost_test \
 r=$?
 echo "=== END panfrost_test rc=$r"
 [ "$r" -eq 0 ] || rc=1
+
+# The tool against the same panfrost (user/tests/e2e-panfrost.sh), when
+# the image has it (mkinitramfs.sh --user-dir).
+if [ -f /mpc/user/tests/e2e-panfrost.sh ] && [ -x /mpc/user/mali-perfcnt ]; then
+	echo "=== BEGIN e2e-panfrost"
+	MPC_TOOL=/mpc/user/mali-perfcnt MPC_FMTCHECK=/mpc/user/mpc-fmtcheck \
+		MPC_PANFROST_EXPECT=/mpc/panfrost-expect \
+		timeout 600 sh /mpc/user/tests/e2e-panfrost.sh
+	r=$?
+	echo "=== END e2e-panfrost rc=$r"
+	[ "$r" -eq 0 ] || rc=1
+fi
 exit $rc
