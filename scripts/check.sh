@@ -476,7 +476,7 @@ for krel in $a64_kernels; do
 	spent arm64 "$t0"
 	echo "$scope: $(count "$scope" pass) passed, $(count "$scope" fail) failed," \
 		"$(count "$scope" skip) skipped (${done_gpus# }; VMs ${vm_secs}s," \
-		"logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*)"
+		"$(($(date +%s) - t0))s with the builds, logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*)"
 done
 
 if [ -s "$faillog" ]; then
