@@ -269,6 +269,9 @@ qemu_gpus=(
 	"g72 6.1 0x62210030 0 shader-present=0x7 l2-slices=1 mhz=800 va-bits=48 pa-bits=40"
 	"g57 6.12 0x90930000 0 shader-present=0x1f l2-slices=1 mhz=950 va-bits=48 pa-bits=40"
 )
+# Boots with a fault of the model armed (mali-gpu.fault): product, fault;
+# panfrost_test then runs only its test fault_<fault>.
+qemu_faults=("g52 drop_irq")
 qemu_busy=50
 # The layouts the tool must get right: v4, sparse cores with two L2
 # slices, Valhall.
@@ -284,6 +287,16 @@ if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
 		fail_case arm64 build/qemu "scripts/qemu/build.sh failed" "$out/qemu-build.log"
 		qemu_bin=''
 	fi
+	if [ -n "$qemu_bin" ]; then
+		# The board's GPU node and the device's options, no guest.
+		log "== arm64: scripts/qemu/device-test.sh"
+		scripts/qemu/device-test.sh "$qemu_bin" >"$out/qemu-device-test.log" 2>&1
+		rc=$?
+		awk -v scope="qemu-gpu device" -v section=device-test -v exit_rc=$rc \
+			-v faillog="$faillog" -f "$tap" "$out/qemu-device-test.log" >>"$res"
+		echo "qemu-gpu device: $(count "qemu-gpu device" pass) passed," \
+			"$(count "qemu-gpu device" fail) failed (scripts/qemu/device-test.sh)"
+	fi
 	spent arm64 "$t0"
 fi
 for krel in $a64_kernels; do
@@ -292,8 +305,18 @@ for krel in $a64_kernels; do
 	scope="$krel qemu-gpu panfrost"
 	series=${krel%%.*}.$(echo "$krel" | cut -d. -f2 | cut -d- -f1)
 	done_gpus='' vm_secs=0
+	# Each run: name, fault (- for none), then a row of qemu_gpus.
+	runs=()
 	for row in "${qemu_gpus[@]}"; do
-		read -r product since gpu_id v4 opts <<<"$row"
+		runs+=("${row%% *} - $row")
+	done
+	for f in "${qemu_faults[@]}"; do
+		for row in "${qemu_gpus[@]}"; do
+			[ "${row%% *}" = "${f%% *}" ] && runs+=("${f/ /-} ${f#* } $row")
+		done
+	done
+	for run in "${runs[@]}"; do
+		read -r name fault product since gpu_id v4 opts <<<"$run"
 		case " ${MPC_QEMU_GPUS:-$product} " in
 		*" $product "*) ;;
 		*) continue ;;
@@ -301,7 +324,7 @@ for krel in $a64_kernels; do
 		# 6.1's panfrost has no Valhall GPU_ID 0x9003.
 		[ "$(printf '%s\n%s\n' "$since" "$series" | sort -V | head -n 1)" = "$since" ] ||
 			continue
-		gout=$out/$krel/qemu-gpu-$product
+		gout=$out/$krel/qemu-gpu-$name
 		mkdir -p "$gout"
 		{
 			echo "product=$product"
@@ -312,13 +335,14 @@ for krel in $a64_kernels; do
 			# The model's TIMESTAMP (block headers) runs at 24 MHz.
 			echo "timestamp_hz=24000000"
 			for o in $opts; do echo "$o"; done | tr '-' '_'
+			[ "$fault" = - ] || echo "fault=$fault"
 		} >"$gout/panfrost-expect"
 		args=(--selftests "${st_dir[arm64]}" --in-tree panfrost
 		      --file "$gout/panfrost-expect:/mpc/panfrost-expect")
 		# The tool's e2e-panfrost.sh (about 12 s a boot) runs there too
 		# when it was built, on the products of $qemu_e2e.
 		case " $qemu_e2e " in
-		*" $product "*)
+		*" $name "*)
 			[ -n "${user_dir[arm64]:-}" ] &&
 				args+=(--user-dir "${user_dir[arm64]}") ;;
 		esac
@@ -329,7 +353,7 @@ for krel in $a64_kernels; do
 		if ! scripts/vm/mkinitramfs.sh --run scripts/vm/guest-panfrost.sh \
 				"${args[@]}" "$krel" "$gout/initramfs.cpio.gz" \
 				>"$gout/initramfs.log" 2>&1; then
-			fail_case "$scope" "$product/vm/initramfs" "initramfs build failed" \
+			fail_case "$scope" "$name/vm/initramfs" "initramfs build failed" \
 				"$gout/initramfs.log"
 			continue
 		fi
@@ -338,33 +362,35 @@ for krel in $a64_kernels; do
 		for o in $opts; do
 			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
 		done
-		log "== $krel: qemu-gpu $product, stock panfrost.ko"
+		[ "$fault" = - ] ||
+			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.fault=$fault")
+		log "== $krel: qemu-gpu $name, stock panfrost.ko"
 		t1=$(date +%s)
 		scripts/vm/boot.sh "${qargs[@]}" "$krel" "$gout/initramfs.cpio.gz" \
 			"$gout/vm" "${MPC_VM_TIMEOUT:-300}"
 		rc=$?
 		vm_secs=$((vm_secs + $(date +%s) - t1))
 		awk -v scope="$scope" -v faillog="$faillog" -f "$tap" \
-			"$gout/vm/output.log" | sed "s|\t|\t$product/|2" >>"$res"
+			"$gout/vm/output.log" | sed "s|\t|\t$name/|2" >>"$res"
 		case $rc in
-		124)	fail_case "$scope" "$product/vm/timeout" "no result" "$gout/vm/console.log" ;;
-		125)	fail_case "$scope" "$product/vm/no-report" "guest died without reporting" \
+		124)	fail_case "$scope" "$name/vm/timeout" "no result" "$gout/vm/console.log" ;;
+		125)	fail_case "$scope" "$name/vm/no-report" "guest died without reporting" \
 				"$gout/vm/console.log" ;;
-		126)	fail_case "$scope" "$product/vm/qemu-error" "QEMU failed before the guest ran" \
+		126)	fail_case "$scope" "$name/vm/qemu-error" "QEMU failed before the guest ran" \
 				"$gout/vm/qemu.log" ;;
 		0)	;;
 		*)	[ "$(count "$scope" fail)" -gt 0 ] ||
-				fail_case "$scope" "$product/vm/exit-status" \
+				fail_case "$scope" "$name/vm/exit-status" \
 					"the guest reported status $rc but no failing test" \
 					"$gout/vm/output.log" ;;
 		esac
 		# What the model saw the driver do wrong (mali_model_host_ops.report).
 		if grep -q 'mali_model: driver error' "$gout/vm/qemu.log"; then
-			fail_case "$scope" "$product/model-reports" \
+			fail_case "$scope" "$name/model-reports" \
 				"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
 				"$gout/vm/qemu.log"
 		fi
-		done_gpus+=" $product"
+		done_gpus+=" $name"
 	done
 	spent arm64 "$t0"
 	echo "$scope: $(count "$scope" pass) passed, $(count "$scope" fail) failed," \

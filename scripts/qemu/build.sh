@@ -137,19 +137,19 @@ if ! cmp -s "$patchf" "$applied"; then
 	cp "$patchf" "$applied"
 fi
 
-# sync SRC DST: copy only when the content differs (ninja goes by mtime).
-sync() {
+# sync_file SRC DST: copy only when the content differs (ninja goes by mtime).
+sync_file() {
 	cmp -s "$1" "$2" && return 0
 	mkdir -p "$(dirname "$2")"
 	cp "$1" "$2"
 }
 (cd "$MPC_ROOT/qemu" && find . -type f ! -name '*.patch' ! -name '*~') |
 while read -r f; do
-	sync "$MPC_ROOT/qemu/$f" "$work/$f"
+	sync_file "$MPC_ROOT/qemu/$f" "$work/$f"
 done
 dev=$work/hw/misc/mali
 for f in "$MPC_ROOT"/model/*.[ch]; do
-	sync "$f" "$dev/$(basename "$f")"
+	sync_file "$f" "$dev/$(basename "$f")"
 done
 # Nothing else in the device's directory (a file the model dropped).
 for f in "$dev"/*; do

@@ -22,9 +22,14 @@ dmesg | grep -i -E 'panfrost|mali' | sed 's/^/# /'
 sed 's/^/# expect: /' /mpc/panfrost-expect
 
 tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
+# A device started with a fault armed (fault= in the expectations) runs
+# only that fault's test, the others every test but the fault ones.
+fault=$(sed -n 's/^fault=//p' /mpc/panfrost-expect)
+sel="-T fault_drop_irq"
+[ -n "$fault" ] && sel="-t fault_$fault"
 echo "=== BEGIN panfrost_test"
-# shellcheck disable=SC2046 # harness options, e.g. -t dump_layout
-timeout "${tmo:-600}" /mpc/selftests/panfrost_test \
+# shellcheck disable=SC2046,SC2086 # harness options, e.g. -t dump_layout
+timeout "${tmo:-600}" /mpc/selftests/panfrost_test $sel \
 	$(cat /mpc/selftest-args 2>/dev/null)
 r=$?
 echo "=== END panfrost_test rc=$r"
@@ -32,7 +37,8 @@ echo "=== END panfrost_test rc=$r"
 
 # The tool against the same panfrost (user/tests/e2e-panfrost.sh), when
 # the image has it (mkinitramfs.sh --user-dir).
-if [ -f /mpc/user/tests/e2e-panfrost.sh ] && [ -x /mpc/user/mali-perfcnt ]; then
+if [ -z "$fault" ] && [ -f /mpc/user/tests/e2e-panfrost.sh ] &&
+   [ -x /mpc/user/mali-perfcnt ]; then
 	echo "=== BEGIN e2e-panfrost"
 	MPC_TOOL=/mpc/user/mali-perfcnt MPC_FMTCHECK=/mpc/user/mpc-fmtcheck \
 		MPC_PANFROST_EXPECT=/mpc/panfrost-expect \

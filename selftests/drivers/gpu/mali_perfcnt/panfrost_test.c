@@ -13,8 +13,11 @@
  *   product=g52 gpu_id=0x72120000 shader_present=0xb l2_present=0x1
  *   l2_slices=2 va_bits=35 pa_bits=40 v4=0 mhz=800 busy=50 timestamp_hz=24000000
  * gpu_id is the product's GPU_ID register, timestamp_hz the rate of the
- * GPU's TIMESTAMP (the block headers). Run as root with panfrost loaded
- * with unstable_ioctls=1.
+ * GPU's TIMESTAMP (the block headers). fault=drop_irq says the device was
+ * started with that fault armed (mali-gpu.fault): only the test
+ * fault_drop_irq expects it (run it alone, -t fault_drop_irq, in such a
+ * boot and exclude it, -T fault_drop_irq, from the others). Run as root
+ * with panfrost loaded with unstable_ioctls=1.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -99,6 +102,7 @@ struct pf_expect {
 	uint32_t mhz;
 	uint32_t busy;
 	uint64_t timestamp_hz;
+	char fault[32];
 };
 
 static int pf_read_expect(struct pf_expect *e)
@@ -136,6 +140,8 @@ static int pf_read_expect(struct pf_expect *e)
 			e->busy = v;
 		else if (!strcmp(key, "timestamp_hz"))
 			e->timestamp_hz = v;
+		else if (!strcmp(key, "fault"))
+			snprintf(e->fault, sizeof(e->fault), "%s", val);
 	}
 	fclose(f);
 	return e->product[0] && e->gpu_id && e->shader_present &&
@@ -603,6 +609,31 @@ TEST_F(pf, many_dumps)
 	ASSERT_EQ(0, pf_enable(self->fd, 1, 0));
 	for (i = 0; i < 200; i++)
 		ASSERT_EQ(0, pf_dump(self->fd, self->buf)) TH_LOG("dump %u", i);
+}
+
+/*
+ * A boot with mali-gpu.fault=drop_irq: the first sample completes without
+ * its interrupt, so panfrost's first DUMP gives up after its 1 s with
+ * -ETIMEDOUT; the fault is spent, and the next DUMP works.
+ */
+TEST_F(pf, fault_drop_irq)
+{
+	uint64_t t0, ms;
+
+	ASSERT_STREQ("drop_irq", self->e.fault)
+		TH_LOG("needs a device started with fault=drop_irq");
+	ASSERT_EQ(0, pf_enable(self->fd, 1, 0));
+	t0 = pf_now_ns();
+	EXPECT_EQ(-ETIMEDOUT, pf_dump(self->fd, self->buf));
+	ms = (pf_now_ns() - t0) / 1000000;
+	TH_LOG("the first DUMP returned after %llu ms", (unsigned long long)ms);
+	EXPECT_LE(900, ms);
+	EXPECT_GT(3000, ms);
+	memset(self->buf, CANARY, self->buflen);
+	ASSERT_EQ(0, pf_dump(self->fd, self->buf));
+	EXPECT_NE(0, pf_block_ts(pf_block(self->buf, pf_jm_slot(&self->e))));
+	EXPECT_EQ(0, pf_block(self->buf, pf_jm_slot(&self->e))[3]);
+	EXPECT_EQ(0, pf_dump(self->fd, self->buf));
 }
 
 TEST_HARNESS_MAIN
