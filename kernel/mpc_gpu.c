@@ -11,6 +11,12 @@
 
 #define MPC_RESET_TIMEOUT_US	100000
 #define MPC_POWER_TIMEOUT_US	100000
+/*
+ * A power transition takes tens to hundreds of microseconds: spin that
+ * long before sleeping, so enabling the counters does not stretch by a
+ * scheduler round trip per domain.
+ */
+#define MPC_POWER_SPIN_US	1000
 
 /* The interrupts this driver handles; everything else stays masked. */
 #define MPC_GPU_IRQ_MASK	(GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT | \
@@ -79,8 +85,11 @@ static int mpc_power_domain_on(struct mpc_device *mdev, const char *name,
 	int ret;
 
 	gpu_write64(mdev, pwron_lo, present);
-	ret = read_poll_timeout(gpu_read64, ready, (ready & present) == present,
-				10, MPC_POWER_TIMEOUT_US, false, mdev, ready_lo);
+	ret = read_poll_timeout_atomic(gpu_read64, ready, (ready & present) == present,
+				       1, MPC_POWER_SPIN_US, false, mdev, ready_lo);
+	if (ret)
+		ret = read_poll_timeout(gpu_read64, ready, (ready & present) == present,
+					10, MPC_POWER_TIMEOUT_US, false, mdev, ready_lo);
 	if (ret)
 		drm_err(&mdev->drm, "%s did not power up: ready 0x%llx, want 0x%llx\n",
 			name, ready, present);
@@ -120,8 +129,11 @@ static int mpc_power_domain_off(struct mpc_device *mdev, const char *name,
 	int ret;
 
 	gpu_write64(mdev, pwroff_lo, present);
-	ret = read_poll_timeout(gpu_read64, trans, !(trans & present),
-				10, MPC_POWER_TIMEOUT_US, false, mdev, pwrtrans_lo);
+	ret = read_poll_timeout_atomic(gpu_read64, trans, !(trans & present),
+				       1, MPC_POWER_SPIN_US, false, mdev, pwrtrans_lo);
+	if (ret)
+		ret = read_poll_timeout(gpu_read64, trans, !(trans & present),
+					10, MPC_POWER_TIMEOUT_US, false, mdev, pwrtrans_lo);
 	if (ret)
 		drm_err(&mdev->drm, "%s did not power down: transitioning 0x%llx\n",
 			name, trans);

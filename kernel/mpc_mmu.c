@@ -31,6 +31,8 @@
 #include "mpc_drv.h"
 
 #define MPC_AS_TIMEOUT_US	10000
+/* An AS command takes microseconds: spin that long before sleeping */
+#define MPC_AS_SPIN_US		100
 
 static char *mpc_pgtable = "auto";
 module_param_named(pgtable, mpc_pgtable, charp, 0444);
@@ -431,9 +433,13 @@ static int mpc_as_wait_ready(struct mpc_device *mdev)
 	u32 status;
 	int ret;
 
-	ret = read_poll_timeout(gpu_read, status, !(status & AS_STATUS_ACTIVE),
-				10, MPC_AS_TIMEOUT_US, false, mdev,
-				AS_STATUS(MPC_PERFCNT_AS));
+	ret = read_poll_timeout_atomic(gpu_read, status, !(status & AS_STATUS_ACTIVE),
+				       1, MPC_AS_SPIN_US, false, mdev,
+				       AS_STATUS(MPC_PERFCNT_AS));
+	if (ret)
+		ret = read_poll_timeout(gpu_read, status, !(status & AS_STATUS_ACTIVE),
+					10, MPC_AS_TIMEOUT_US, false, mdev,
+					AS_STATUS(MPC_PERFCNT_AS));
 	if (ret)
 		drm_err(&mdev->drm, "address space %d stuck active\n", MPC_PERFCNT_AS);
 	return ret;
