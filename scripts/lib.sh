@@ -159,9 +159,16 @@ mpc_copy_kernel_tree() {
 # and hash of the files it is made of.
 
 MPC_QEMU_CACHE=${MPC_QEMU_CACHE:-/var/cache/mali-perfcnt/qemu}
-# The version Debian 12 ships (bookworm + bookworm-security, checked with
-# the private index of scripts/qemu/build.sh).
-MPC_QEMU_SRC_VERSION=1:7.2+dfsg-7+deb12u18
+# The version Debian 12 ships: the source of the qemu-system-arm this machine
+# installed from bookworm (scripts/deps.sh), so the device is built on the
+# same QEMU the other arm64 guests run on, and a bookworm update (the archive
+# keeps only the newest) moves both together. The fallback is the version
+# checked last (bookworm-security, 2026-12-01). MPC_QEMU_SRC_VERSION=...
+# overrides it.
+MPC_QEMU_SRC_FALLBACK=1:7.2+dfsg-7+deb12u18
+MPC_QEMU_SRC_VERSION=${MPC_QEMU_SRC_VERSION:-$(dpkg-query -W -f='${source:Version}' \
+	qemu-system-arm 2>/dev/null || true)}
+MPC_QEMU_SRC_VERSION=${MPC_QEMU_SRC_VERSION:-$MPC_QEMU_SRC_FALLBACK}
 
 # mpc_qemu_key: sha256 (first 16 hex digits) over the names and contents of
 # qemu/, model/ and scripts/qemu/build.sh.

@@ -94,16 +94,16 @@ fetch_src() {
 }
 dsc=$MPC_QEMU_CACHE/src/qemu_$uver.dsc
 work=$MPC_QEMU_CACHE/work-$uver
-# Only for a tree not unpacked yet: the archive keeps just the newest
-# update, so once Debian has a newer one, the pin (MPC_QEMU_SRC_VERSION)
-# must follow for a fresh cache.
+# Only for a tree not unpacked yet. The archive keeps just the newest
+# update; the version is the installed qemu-system-arm's source, which an
+# apt-get upgrade moves along with it (scripts/lib.sh).
 if [ ! -f "$work/.mpc-unpacked" ]; then
 	if ! fetch_src; then
 		log "qemu: updating the private index ($aptd)"
 		apt-get "${apt_opts[@]}" -q update </dev/null >&2 || die "qemu: apt-get update failed"
 		fetch_src || die "qemu: apt-get source qemu=$ver failed: not in bookworm" \
-			"any more? (apt-cache ${apt_opts[*]} showsrc qemu; then" \
-			"MPC_QEMU_SRC_VERSION in scripts/lib.sh)"
+			"any more? (apt-get upgrade qemu-system-arm, or set" \
+			"MPC_QEMU_SRC_VERSION to one of: apt-cache ${apt_opts[*]} showsrc qemu)"
 	fi
 	[ -f "$dsc" ] || die "qemu: $dsc missing after apt-get source"
 fi
