@@ -449,9 +449,15 @@ static void mpc_bind_release(void)
 /*
  * bind=NAME: point the device's driver_override at us before the driver is
  * registered, so that registering it probes that device (and only it).
+ *
+ * The override is set first and outside the device lock: 6.1's
+ * driver_set_override() takes that lock itself. Once it is set no other
+ * driver can bind the device, so the check for one that already has, under
+ * the lock, cannot race with a new bind.
  */
 static int mpc_bind_prepare(void)
 {
+	const char *other = NULL;
 	struct device *dev;
 	int ret;
 
@@ -461,18 +467,22 @@ static int mpc_bind_prepare(void)
 		       mpc_bind_name);
 		return -ENODEV;
 	}
-	device_lock(dev);
-	if (dev->driver) {
-		pr_err(MPC_DRIVER_NAME ": bind=%s: the device is driven by %s; unbind it first: echo %s > /sys/bus/platform/drivers/%s/unbind\n",
-		       mpc_bind_name, dev->driver->name, mpc_bind_name, dev->driver->name);
-		ret = -EBUSY;
-	} else {
-		ret = mpc_set_driver_override(to_platform_device(dev), MPC_DRIVER_NAME);
-	}
-	device_unlock(dev);
+	ret = mpc_set_driver_override(to_platform_device(dev), MPC_DRIVER_NAME);
 	if (ret) {
 		put_device(dev);
 		return ret;
+	}
+	device_lock(dev);
+	if (dev->driver)
+		other = dev->driver->name;
+	if (other)
+		pr_err(MPC_DRIVER_NAME ": bind=%s: the device is driven by %s; unbind it first: echo %s > /sys/bus/platform/drivers/%s/unbind\n",
+		       mpc_bind_name, other, mpc_bind_name, other);
+	device_unlock(dev);
+	if (other) {
+		mpc_set_driver_override(to_platform_device(dev), "");
+		put_device(dev);
+		return -EBUSY;
 	}
 	mpc_bind_pdev = to_platform_device(dev);
 	return 0;

@@ -29,6 +29,12 @@
 # these targets (no host tests, module builds or mali_perfcnt VMs). When
 # the tool is cross-built, its user/tests/e2e-panfrost.sh runs in the
 # guests of t720, g52 and g57 (MPC_QEMU_E2E="..." names others).
+#
+# The qemu-gpu mali_perfcnt targets: on each arm64 kernel, mali_perfcnt.ko
+# bound to the same emulated GPU through the device tree (bind=, no sim=),
+# one boot per product (t720, t860, g52, g57; MPC_QEMU_GPUS limits them
+# too), the kselftest suite, bind_test and e2e.sh, one result line
+# "<release> qemu-gpu mali_perfcnt: N passed, ..." per kernel.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$MPC_ROOT" || exit 1
@@ -390,6 +396,113 @@ for krel in $a64_kernels; do
 	echo "$scope: $(count "$scope" pass) passed, $(count "$scope" fail) failed," \
 		"$(count "$scope" skip) skipped (${done_gpus# }; VMs ${vm_secs}s," \
 		"logs in ${out#"$MPC_ROOT"/}/$krel/qemu-gpu-*)"
+done
+
+# 5. qemu-gpu mali_perfcnt: our module on the same emulated GPUs through its
+# real-hardware path (the device-tree node, its clock, IRQs and MMIO; bound
+# with bind=, no sim=), one boot per (kernel, product): bind_test (with the
+# kernel's panfrost.ko in the guest), the kselftest suite in the fixture's
+# hardware mode (the fixture variant of the product; faults and load through
+# the QEMU device's test-control window) and, on the G52, e2e.sh. One result
+# line per kernel, "<release> qemu-gpu mali_perfcnt: ...". Columns: product
+# (= fixture variant) and the device's options: the products' defaults as
+# sim= has them, the G52 with the sparse cores 0xb and two L2 slices, and
+# the clock of the device tree's GPU clock (apb-pclk, 24 MHz), which the
+# driver reads with clk_get_rate().
+qemu_hw_gpus=(
+	"t720 mhz=24"
+	"t860 mhz=24"
+	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24"
+	"g57 mhz=24"
+)
+qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT
+qemu_hw_ctl=0x090c8000		# its test-control window (qemu/virt-mali.patch)
+for krel in $a64_kernels; do
+	[ -n "$qemu_bin" ] || break
+	t0=$(date +%s)
+	scope="$krel qemu-gpu mali_perfcnt"
+	kdir=$MPC_BUILD/kmod/$krel
+	kout=$out/$krel
+	mkdir -p "$kout"
+	# Built by step 3 unless MPC_QEMU_GPU_ONLY=1 skipped it (then a
+	# module left in $kdir may be of older sources: build it again).
+	if [ "$gpu_only" = 1 ] || [ ! -f "$kdir/mali_perfcnt.ko" ]; then
+		log "== $krel: build mali_perfcnt.ko for the qemu-gpu targets"
+		mpc_copy_kernel_tree "$kdir"
+		# shellcheck disable=SC2046 # ARCH=... CROSS_COMPILE=..., no spaces
+		if ! make -C "$kdir" KDIR="$(mpc_kdir "$krel")" W=1 \
+				$(mpc_kmake_args "$krel") -j2 >"$kout/qemu-gpu-build.log" 2>&1 ||
+		   [ ! -f "$kdir/mali_perfcnt.ko" ]; then
+			fail_case "$scope" build/module "mali_perfcnt.ko does not build" \
+				"$kout/qemu-gpu-build.log"
+			continue
+		fi
+	fi
+	done_gpus='' vm_secs=0
+	for row in "${qemu_hw_gpus[@]}"; do
+		read -r product opts <<<"$row"
+		case " ${MPC_QEMU_GPUS:-$product} " in
+		*" $product "*) ;;
+		*) continue ;;
+		esac
+		gout=$kout/qemu-gpu-mpc-$product
+		mkdir -p "$gout"
+		e2e=0
+		[ "$product" = g52 ] && [ -n "${user_dir[arm64]:-}" ] && e2e=1
+		{
+			echo "device=$qemu_hw_device"
+			echo "ctl=$qemu_hw_ctl"
+			echo "variant=$product"
+			echo "e2e=$e2e"
+		} >"$gout/hw-gpu"
+		args=(--module "$kdir/mali_perfcnt.ko" --in-tree panfrost
+		      --selftests "${st_dir[arm64]}"
+		      --file "$gout/hw-gpu:/mpc/hw-gpu")
+		[ "$e2e" = 1 ] && args+=(--user-dir "${user_dir[arm64]}")
+		if [ -n "${MPC_SELFTEST_ARGS:-}" ]; then
+			echo "$MPC_SELFTEST_ARGS" >"$gout/selftest-args"
+			args+=(--file "$gout/selftest-args:/mpc/selftest-args")
+		fi
+		if ! scripts/vm/mkinitramfs.sh --run scripts/vm/guest-hw.sh \
+				"${args[@]}" "$krel" "$gout/initramfs.cpio.gz" \
+				>"$gout/initramfs.log" 2>&1; then
+			fail_case "$scope" "$product/vm/initramfs" "initramfs build failed" \
+				"$gout/initramfs.log"
+			continue
+		fi
+		qargs=(--qemu "$qemu_bin" --machine "mali=$product")
+		for o in $opts; do
+			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
+		done
+		log "== $krel: qemu-gpu $product, mali_perfcnt.ko bind=$qemu_hw_device"
+		t1=$(date +%s)
+		scripts/vm/boot.sh "${qargs[@]}" "$krel" "$gout/initramfs.cpio.gz" \
+			"$gout/vm" "${MPC_VM_TIMEOUT:-600}"
+		rc=$?
+		vm_secs=$((vm_secs + $(date +%s) - t1))
+		awk -v scope="$scope" -v faillog="$faillog" -f "$tap" \
+			"$gout/vm/output.log" | sed "s|\t|\t$product/|2" >>"$res"
+		case $rc in
+		124)	fail_case "$scope" "$product/vm/timeout" "no result" "$gout/vm/console.log" ;;
+		125)	fail_case "$scope" "$product/vm/no-report" "guest died without reporting" \
+				"$gout/vm/console.log" ;;
+		0)	;;
+		*)	[ "$(count "$scope" fail)" -gt 0 ] ||
+				fail_case "$scope" "$product/vm/exit-status" \
+					"the guest reported status $rc but no failing test" \
+					"$gout/vm/output.log" ;;
+		esac
+		if grep -q 'mali_model: driver error' "$gout/vm/qemu.log"; then
+			fail_case "$scope" "$product/model-reports" \
+				"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
+				"$gout/vm/qemu.log"
+		fi
+		done_gpus+=" $product"
+	done
+	spent arm64 "$t0"
+	echo "$scope: $(count "$scope" pass) passed, $(count "$scope" fail) failed," \
+		"$(count "$scope" skip) skipped (${done_gpus# }; VMs ${vm_secs}s," \
+		"$(($(date +%s) - t0))s with the builds, logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*)"
 done
 
 if [ -s "$faillog" ]; then

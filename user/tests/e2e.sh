@@ -13,9 +13,14 @@
 #   MPC_TMP       optional scratch directory (default ${TMPDIR:-/tmp})
 #   MPC_DEVICE    optional render node to pass as --device (default: the tool
 #                 finds it)
+#   MPC_LOAD_CMD  optional command that sets the modelled load when the GPU
+#                 is not the simulator, given "busy=50" or "idle" as its last
+#                 argument (e.g. "mpc_ctl workload" on the QEMU mali-gpu
+#                 device); default: write it to $MPC_DEBUGFS/sim_workload
 #
-# Expected state: the module loaded with "sim=g52 sim_cores=0xb sim_l2=2" and
-# the counters free. The script sets the simulated load (sim_workload) and
+# Expected state: the module loaded with "sim=g52 sim_cores=0xb sim_l2=2" (or
+# bound to an emulated G52 with those cores and slices) and the counters
+# free. The script sets the modelled load (sim_workload, MPC_LOAD_CMD) and
 # leaves it "idle" at the end.
 #
 # Output: TAP ("ok N - name", "not ok N - name", "ok N - name # SKIP why"),
@@ -61,15 +66,25 @@ in_range() {
 run() { "$tool" $dev "$@" >"$tmp/out" 2>"$tmp/err"; }
 one_line_error() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^mali-perfcnt: " "$tmp/err"; }
 
+# set_load TEXT: the modelled load, "busy=N" or "idle"
+set_load() {
+	if [ -n "${MPC_LOAD_CMD:-}" ]; then
+		# shellcheck disable=SC2086 # a command with its arguments
+		$MPC_LOAD_CMD "$1" >/dev/null
+	else
+		echo "$1" >"$dbg/sim_workload"
+	fi
+}
+
 cleanup() {
 	echo 0 >"$dbg/perfcnt_enable" 2>/dev/null
-	echo idle >"$dbg/sim_workload" 2>/dev/null
+	set_load idle 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
 sim=1
-[ -w "$dbg/sim_workload" ] || sim=0
+[ -w "$dbg/sim_workload" ] || [ -n "${MPC_LOAD_CMD:-}" ] || sim=0
 # the counters must be free (a previous test may have left debugfs holding them)
 echo 0 >"$dbg/perfcnt_enable" 2>/dev/null
 
@@ -99,7 +114,7 @@ else
 fi
 
 # --- live counting at 50 % load ---------------------------------------------
-if [ $sim -eq 1 ] && ! echo busy=50 >"$dbg/sim_workload"; then
+if [ $sim -eq 1 ] && ! set_load busy=50; then
 	notok "sim_workload busy=50" "the simulator refused the write"
 elif [ $sim -eq 1 ]; then
 	ok "sim_workload busy=50"
@@ -306,7 +321,7 @@ if ! run stat -e NO_SUCH_COUNTER -I 100 -n 1 && one_line_error; then
 else
 	notok "unknown counter name: one-line error"
 fi
-if [ $sim -eq 1 ] && echo idle >"$dbg/sim_workload" && sleep 1 &&
+if [ $sim -eq 1 ] && set_load idle && sleep 1 &&
 	run stat -I 100 -n 2 -e MpcGPUActiveUtil --format csv &&
 	"$fmt" csv-get "$tmp/out" MpcGPUActiveUtil | in_range 0 5 2; then
 	ok "idle GPU: utilisation below 5 %"

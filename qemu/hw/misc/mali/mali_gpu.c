@@ -126,6 +126,113 @@ static const MemoryRegionOps mali_gpu_ops = {
     },
 };
 
+/*
+ * Test control: a guest test drives the model at run time through the
+ * device's second MMIO region, as it drives the in-module simulator through
+ * its debugfs files sim_workload and sim_fault. The test writes a command
+ * into the CMD text buffer, writes EXEC and reads back EXEC (the status) and
+ * the RESULT text:
+ *   "workload TEXT"  mali_model_set_workload()   "workload"  its value
+ *   "fault TEXT"     mali_model_set_fault()      "fault"     its value
+ *   "reports"        mali_model_nr_reports(), in decimal
+ * On error RESULT holds the model's one-line message.
+ */
+static void mali_gpu_ctl_exec(MaliGPUState *s)
+{
+    char cmd[MALI_GPU_CTL_TEXT + 1];
+    char *res = s->ctl_result;
+    size_t len = sizeof(s->ctl_result);
+    char *arg;
+    int ret = 0;
+
+    memcpy(cmd, s->ctl_cmd, MALI_GPU_CTL_TEXT);
+    cmd[MALI_GPU_CTL_TEXT] = '\0';
+    g_strstrip(cmd);
+    arg = strchr(cmd, ' ');
+    if (arg) {
+        *arg++ = '\0';
+        g_strstrip(arg);
+    }
+    memset(res, 0, len);
+    if (!strcmp(cmd, "workload") && arg) {
+        ret = mali_model_set_workload(s->model, arg, res, len);
+    } else if (!strcmp(cmd, "workload")) {
+        mali_model_show_workload(s->model, res, len);
+    } else if (!strcmp(cmd, "fault") && arg) {
+        ret = mali_model_set_fault(s->model, arg, res, len);
+    } else if (!strcmp(cmd, "fault")) {
+        mali_model_show_fault(s->model, res, len);
+    } else if (!strcmp(cmd, "reports") && !arg) {
+        snprintf(res, len, "%u", mali_model_nr_reports(s->model));
+    } else {
+        snprintf(res, len, "want workload [TEXT], fault [TEXT] or reports");
+        ret = -1;
+    }
+    s->ctl_status = ret ? MALI_GPU_CTL_ERROR : MALI_GPU_CTL_OK;
+}
+
+static uint64_t mali_gpu_ctl_read(void *opaque, hwaddr addr, unsigned size)
+{
+    MaliGPUState *s = opaque;
+    uint32_t val;
+
+    switch (addr) {
+    case MALI_GPU_CTL_ID:
+        return MALI_GPU_CTL_MAGIC;
+    case MALI_GPU_CTL_REPORTS:
+        return mali_model_nr_reports(s->model);
+    case MALI_GPU_CTL_EXEC:
+        return s->ctl_status;
+    }
+    if (addr >= MALI_GPU_CTL_CMD && addr < MALI_GPU_CTL_CMD + MALI_GPU_CTL_TEXT) {
+        memcpy(&val, s->ctl_cmd + addr - MALI_GPU_CTL_CMD, 4);
+        return le32_to_cpu(val);
+    }
+    if (addr >= MALI_GPU_CTL_RESULT &&
+        addr < MALI_GPU_CTL_RESULT + MALI_GPU_CTL_TEXT) {
+        memcpy(&val, s->ctl_result + addr - MALI_GPU_CTL_RESULT, 4);
+        return le32_to_cpu(val);
+    }
+    return 0;
+}
+
+static void mali_gpu_ctl_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
+{
+    MaliGPUState *s = opaque;
+    uint32_t le = cpu_to_le32(val);
+
+    if (addr == MALI_GPU_CTL_EXEC) {
+        mali_gpu_ctl_exec(s);
+    } else if (addr >= MALI_GPU_CTL_CMD &&
+               addr < MALI_GPU_CTL_CMD + MALI_GPU_CTL_TEXT) {
+        memcpy(s->ctl_cmd + addr - MALI_GPU_CTL_CMD, &le, 4);
+    }
+}
+
+static const MemoryRegionOps mali_gpu_ctl_ops = {
+    .read = mali_gpu_ctl_read,
+    .write = mali_gpu_ctl_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+/* The test-control window is the device's MMIO region 1. */
+static void mali_gpu_ctl_init(MaliGPUState *s)
+{
+    s->ctl_status = MALI_GPU_CTL_NONE;
+    memory_region_init_io(&s->ctl, OBJECT(s), &mali_gpu_ctl_ops, s,
+                          TYPE_MALI_GPU "-ctl", MALI_GPU_CTL_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->ctl);
+}
+
 /* (Re)start the model from its reset state with the device's options. */
 static bool mali_gpu_start(MaliGPUState *s, Error **errp)
 {
@@ -182,6 +289,7 @@ static void mali_gpu_realize(DeviceState *dev, Error **errp)
     memory_region_init_io(&s->iomem, OBJECT(s), &mali_gpu_ops, s,
                           TYPE_MALI_GPU, MALI_GPU_MMIO_SIZE);
     sysbus_init_mmio(sbd, &s->iomem);
+    mali_gpu_ctl_init(s);
     for (i = 0; i < MALI_GPU_NR_IRQS; i++) {
         sysbus_init_irq(sbd, &s->irq[i]);
     }

@@ -19,6 +19,25 @@ OBJECT_DECLARE_SIMPLE_TYPE(MaliGPUState, MALI_GPU)
 #define MALI_GPU_NR_IRQS 3
 #define MALI_GPU_NR_TIMERS 5
 
+/*
+ * The test-control window, the device's second MMIO region (mali_gpu.c,
+ * "test control"): mapped by the board outside the GPU's registers and not
+ * described in the device tree, so no driver maps it. Offsets:
+ */
+#define MALI_GPU_CTL_SIZE 0x1000
+#define MALI_GPU_CTL_OFFSET 0x8000  /* from the register window's base */
+#define MALI_GPU_CTL_ID 0x000       /* RO: MALI_GPU_CTL_MAGIC */
+#define MALI_GPU_CTL_REPORTS 0x004  /* RO: mali_model_nr_reports() */
+#define MALI_GPU_CTL_EXEC 0x008     /* W: run the command; R: its status */
+#define MALI_GPU_CTL_CMD 0x100      /* RW: command text, NUL-terminated */
+#define MALI_GPU_CTL_RESULT 0x200   /* RO: result text, NUL-terminated */
+#define MALI_GPU_CTL_TEXT 0x100     /* bytes of each text buffer */
+#define MALI_GPU_CTL_MAGIC 0x4d504354 /* "MPCT" */
+/* MALI_GPU_CTL_EXEC status */
+#define MALI_GPU_CTL_OK 0
+#define MALI_GPU_CTL_ERROR 1
+#define MALI_GPU_CTL_NONE 0xffffffff
+
 struct mali_model;
 
 typedef struct MaliGPUTimer {
@@ -35,6 +54,12 @@ struct MaliGPUState {
     MaliGPUTimer timers[MALI_GPU_NR_TIMERS];
     struct mali_model *model;
     uint32_t nr_reports;
+
+    /* the test-control window */
+    MemoryRegion ctl;
+    uint8_t ctl_cmd[MALI_GPU_CTL_TEXT];
+    char ctl_result[MALI_GPU_CTL_TEXT];
+    uint32_t ctl_status;
 
     /* properties */
     char *product;

@@ -4,6 +4,14 @@
  * product. Setup (re)loads the module with the variant's parameters, so
  * each test starts on a freshly probed device with nobody owning the
  * counters and the simulator idle. Include once, after the harness.
+ *
+ * Hardware mode (mpc_hw_device(), $MPC_BIND_DEVICE set by the guest runner
+ * of the qemu-gpu targets): the GPU is the QEMU device of the device tree;
+ * setup loads the module with bind=<device> instead of the variant's sim=
+ * parameters, skips the variants that are not the emulated product, and
+ * sets the model idle with no fault armed through the device's
+ * test-control window ($MPC_QEMU_CTL), which also takes SET_LOAD and
+ * ARM_FAULT.
  */
 #ifndef MPC_FIXTURE_H
 #define MPC_FIXTURE_H
@@ -21,6 +29,7 @@
 FIXTURE(mpc) {
 	int fd;				/* render node, opened by setup */
 	char dbg[256];			/* debugfs directory */
+	long long reports_base;		/* hardware mode: model reports at load */
 	struct drm_mali_perfcnt_get_info info;
 	void *buf;			/* one dump, info.dump_size bytes */
 };
@@ -131,8 +140,12 @@ static void mpc_fixture_load(struct __test_metadata *_metadata,
 	if (self->fd >= 0)
 		close(self->fd);
 	self->fd = -1;
-	snprintf(params, sizeof(params), "%s %s %s", variant->params,
-		 extra ?: "", mpc_extra_params());
+	if (mpc_hw_device())
+		snprintf(params, sizeof(params), "bind=%s %s %s",
+			 mpc_hw_device(), extra ?: "", mpc_extra_params());
+	else
+		snprintf(params, sizeof(params), "%s %s %s", variant->params,
+			 extra ?: "", mpc_extra_params());
 	ASSERT_EQ(0, mpc_module_unload());
 	ret = mpc_module_load(params);
 	ASSERT_EQ(0, ret) {
@@ -147,6 +160,11 @@ static void mpc_fixture_load(struct __test_metadata *_metadata,
 		TH_LOG("no dri/* debugfs directory named mali_perfcnt");
 	}
 	ASSERT_EQ(0, mpc_get_info(self->fd, &self->info));
+	/* The QEMU model counts from its own start, not from this load */
+	if (mpc_hw_device()) {
+		self->reports_base = mpc_qemu_reports();
+		ASSERT_LE(0, self->reports_base);
+	}
 	ASSERT_LT(0, self->info.dump_size);
 	ASSERT_GE(1 << 20, self->info.dump_size);
 	free(self->buf);
@@ -163,7 +181,15 @@ FIXTURE_SETUP(mpc)
 	if (access(mpc_module_path(), R_OK))
 		SKIP(return, "module not found at %s (set MPC_MODULE)",
 		     mpc_module_path());
+	if (mpc_hw_device()) {
+		/* The model outlives the module: start it idle, unarmed */
+		ASSERT_EQ(0, mpc_set_workload(NULL, "idle"));
+		ASSERT_EQ(0, mpc_set_fault(NULL, "none"));
+	}
 	mpc_fixture_load(_metadata, self, variant, NULL);
+	if (mpc_hw_device() && strcmp(self->info.product, variant->product))
+		SKIP(return, "the emulated GPU (%s) is a %s, not this variant",
+		     mpc_hw_device(), self->info.product);
 }
 
 /* The VA width the variant's GPU reports in MMU_FEATURES. */
@@ -174,12 +200,19 @@ static inline unsigned int mpc_va_bits(const FIXTURE_VARIANT(mpc) *variant)
 
 /*
  * Driver errors the GPU model reported since the module was loaded
- * (debugfs sim_reports), or -1 when the file cannot be read (the module was
- * unloaded by the test).
+ * (debugfs sim_reports; in hardware mode the QEMU device's count through
+ * its test-control window), or -1 when the file cannot be read (the module
+ * was unloaded by the test).
  */
 static inline long long mpc_sim_reports(FIXTURE_DATA(mpc) *self)
 {
 	char val[32];
+
+	if (mpc_hw_device()) {
+		long long n = mpc_qemu_reports();
+
+		return n < 0 ? -1 : n - self->reports_base;
+	}
 
 	if (!self->dbg[0] || mpc_dbg_read(self->dbg, "sim_reports", val, sizeof(val)) <= 0)
 		return -1;
@@ -203,13 +236,20 @@ FIXTURE_TEARDOWN(mpc)
 /* Which JM counter measures GPU activity, etc., for the current variant. */
 #define JM(self)	mpc_block((self)->buf, mpc_jm_slot(&(self)->info))
 
-/* Set the simulated load, e.g. "busy=50" or "idle". */
+/* Set the modelled load, e.g. "busy=50" or "idle". */
 #define SET_LOAD(self, text) \
-	ASSERT_EQ(0, mpc_dbg_write((self)->dbg, "sim_workload", (text)))
+	ASSERT_EQ(0, mpc_set_workload((self)->dbg, (text)))
 
-/* Arm a simulator fault. */
+/* Arm a fault of the model. */
 #define ARM_FAULT(self, text) \
-	ASSERT_EQ(0, mpc_dbg_write((self)->dbg, "sim_fault", (text)))
+	ASSERT_EQ(0, mpc_set_fault((self)->dbg, (text)))
+
+/* Tests whose simulator parameters a fixed machine cannot take skip. */
+#define SKIP_ON_HW(reason) do { \
+	if (mpc_hw_device()) \
+		SKIP(return, "hardware mode (%s): %s", mpc_hw_device(), \
+		     reason); \
+} while (0)
 
 /* Dump into self->buf, expect success. */
 #define DUMP_OK(self, seq, ts) \

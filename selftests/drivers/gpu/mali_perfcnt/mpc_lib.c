@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -22,6 +23,17 @@
 #include "mpc_lib.h"
 
 #define DEBUGFS_DRI	"/sys/kernel/debug/dri"
+#define SIM_DEVICE	"mali-perfcnt-sim"
+
+/* The QEMU mali-gpu test-control window (qemu/include/hw/misc/mali_gpu.h) */
+#define CTL_SIZE	0x1000
+#define CTL_ID		0x000
+#define CTL_EXEC	0x008
+#define CTL_CMD		0x100
+#define CTL_RESULT	0x200
+#define CTL_TEXT	0x100
+#define CTL_MAGIC	0x4d504354
+#define CTL_OK		0
 
 const char *mpc_module_path(void)
 {
@@ -494,4 +506,119 @@ int mpc_drop_caps(void)
 
 	memset(data, 0, sizeof(data));
 	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+const char *mpc_hw_device(void)
+{
+	const char *env = getenv("MPC_BIND_DEVICE");
+
+	return env && *env ? env : NULL;
+}
+
+const char *mpc_device_name(void)
+{
+	return mpc_hw_device() ?: SIM_DEVICE;
+}
+
+int mpc_qemu_ctl(const char *cmd, char *out, size_t len)
+{
+	const char *env = getenv("MPC_QEMU_CTL");
+	volatile uint32_t *w;
+	uint32_t word, status;
+	unsigned long long pa;
+	size_t i, n = strlen(cmd);
+	char *end;
+	void *map;
+	int fd, ret = 0;
+
+	if (!env || !*env)
+		return -ENODEV;
+	pa = strtoull(env, &end, 0);
+	if (*end || pa % CTL_SIZE)
+		return -EINVAL;
+	if (n >= CTL_TEXT)
+		return -E2BIG;
+	/* O_SYNC: an uncached mapping of the device's registers */
+	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	map = mmap(NULL, CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   (off_t)pa);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	w = map;
+	if (w[CTL_ID / 4] != CTL_MAGIC) {
+		ret = -ENODEV;
+		goto out;
+	}
+	/* Little-endian words, NUL-padded */
+	for (i = 0; i < CTL_TEXT; i += 4) {
+		unsigned char b[4] = { 0 };
+		size_t k;
+
+		for (k = 0; k < 4 && i + k < n; k++)
+			b[k] = cmd[i + k];
+		word = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+		w[(CTL_CMD + i) / 4] = word;
+		if (i + 4 > n)
+			break;
+	}
+	w[CTL_EXEC / 4] = 1;
+	status = w[CTL_EXEC / 4];
+	if (out && len) {
+		for (i = 0; i + 1 < len && i < CTL_TEXT; i++) {
+			word = w[(CTL_RESULT + (i & ~3UL)) / 4];
+			out[i] = word >> (8 * (i & 3));
+			if (!out[i])
+				break;
+		}
+		out[i < len ? i : len - 1] = '\0';
+	}
+	ret = status == CTL_OK ? 0 : -EINVAL;
+out:
+	munmap(map, CTL_SIZE);
+	return ret;
+}
+
+/* "workload TEXT" / "fault TEXT" in hardware mode */
+static int qemu_set(const char *what, const char *text)
+{
+	char cmd[CTL_TEXT], res[CTL_TEXT];
+
+	snprintf(cmd, sizeof(cmd), "%s %s", what, text);
+	return mpc_qemu_ctl(cmd, res, sizeof(res));
+}
+
+int mpc_set_workload(const char *dbg, const char *text)
+{
+	if (mpc_hw_device())
+		return qemu_set("workload", text);
+	return mpc_dbg_write(dbg, "sim_workload", text);
+}
+
+int mpc_set_fault(const char *dbg, const char *text)
+{
+	if (mpc_hw_device())
+		return qemu_set("fault", text);
+	return mpc_dbg_write(dbg, "sim_fault", text);
+}
+
+ssize_t mpc_show_fault(const char *dbg, char *buf, size_t len)
+{
+	int ret;
+
+	if (!mpc_hw_device())
+		return mpc_dbg_read(dbg, "sim_fault", buf, len);
+	ret = mpc_qemu_ctl("fault", buf, len);
+	return ret ? ret : (ssize_t)strlen(buf);
+}
+
+long long mpc_qemu_reports(void)
+{
+	char res[CTL_TEXT];
+	int ret;
+
+	ret = mpc_qemu_ctl("reports", res, sizeof(res));
+	return ret ? ret : strtoll(res, NULL, 10);
 }

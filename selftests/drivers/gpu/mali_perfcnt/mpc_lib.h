@@ -55,6 +55,32 @@ int mpc_module_load(const char *params);
 int mpc_module_unload(void);
 bool mpc_module_loaded(void);
 
+/*
+ * Hardware mode: the GPU is a platform device of the device tree (the QEMU
+ * mali-gpu device), named by $MPC_BIND_DEVICE (e.g. "90c0000.gpu"), which
+ * the module binds with bind=; NULL in simulator mode (sim=).
+ */
+const char *mpc_hw_device(void);
+/* The platform device the driver binds: mpc_hw_device() or the simulator's. */
+const char *mpc_device_name(void);
+/*
+ * Run @cmd in the QEMU device's test-control window at $MPC_QEMU_CTL
+ * (physical address, through /dev/mem) and copy its result text to @out.
+ * 0, -EINVAL when the device refused the command (@out says why), -errno.
+ */
+int mpc_qemu_ctl(const char *cmd, char *out, size_t len);
+/*
+ * The model's run-time controls, wherever it runs: the simulator's debugfs
+ * files sim_workload and sim_fault in @dbg, or the test-control window in
+ * hardware mode. 0 or -errno (-EINVAL: text refused).
+ */
+int mpc_set_workload(const char *dbg, const char *text);
+int mpc_set_fault(const char *dbg, const char *text);
+/* The QEMU model's driver-error count (window "reports"), or -errno. */
+long long mpc_qemu_reports(void);
+/* The armed fault as text ("none", "delay=100"...); bytes or -errno. */
+ssize_t mpc_show_fault(const char *dbg, char *buf, size_t len);
+
 /* Open the mali_perfcnt render node, -errno if there is none. */
 int mpc_open_render(void);
 /* Find the debugfs directory; 0 or -errno. */

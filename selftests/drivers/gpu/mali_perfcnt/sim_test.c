@@ -44,7 +44,7 @@ static int measure_load(FIXTURE_DATA(mpc) *self,
 	int ret;
 
 	snprintf(load, sizeof(load), "busy=%u\n", pct);
-	ret = mpc_dbg_write(self->dbg, "sim_workload", load);
+	ret = mpc_set_workload(self->dbg, load);
 	if (ret)
 		return ret;
 	ret = mpc_dump(self->fd, self->buf, self->info.dump_size, NULL, &t0);
@@ -394,7 +394,7 @@ static void *rearm_stuck_clean(void *arg)
 
 	/* After that clean is stuck, well before the 1 s timeout ends */
 	mpc_sleep_ms(400);
-	r->ret = mpc_dbg_write(r->dbg, "sim_fault", "stuck_clean\n");
+	r->ret = mpc_set_fault(r->dbg, "stuck_clean\n");
 	return NULL;
 }
 
@@ -611,17 +611,17 @@ TEST_F(mpc, sim_fault_reads_back)
 {
 	char val[64];
 
-	ASSERT_LT(0, mpc_dbg_read(self->dbg, "sim_fault", val, sizeof(val)));
+	ASSERT_LT(0, mpc_show_fault(self->dbg, val, sizeof(val)));
 	EXPECT_EQ(0, strncmp(val, "none", 4));
 	ARM_FAULT(self, "delay=100\n");
-	ASSERT_LT(0, mpc_dbg_read(self->dbg, "sim_fault", val, sizeof(val)));
+	ASSERT_LT(0, mpc_show_fault(self->dbg, val, sizeof(val)));
 	EXPECT_EQ(0, strncmp(val, "delay", 5)) {
 		TH_LOG("sim_fault reads '%s'", val);
 	}
 	/* One-shot: consumed by the next sample. */
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	DUMP_OK(self, NULL, NULL);
-	ASSERT_LT(0, mpc_dbg_read(self->dbg, "sim_fault", val, sizeof(val)));
+	ASSERT_LT(0, mpc_show_fault(self->dbg, val, sizeof(val)));
 	EXPECT_EQ(0, strncmp(val, "none", 4));
 }
 
@@ -675,17 +675,18 @@ TEST_F(mpc, pgtable_backend_matches_arch)
 TEST_F(mpc, unbind_while_enabled)
 {
 	static const char drv[] = "/sys/bus/platform/drivers/mali_perfcnt";
+	const char *dev = mpc_device_name();
 
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	DUMP_OK(self, NULL, NULL);
-	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", "mali-perfcnt-sim"));
+	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", dev));
 	EXPECT_EQ(-ENODEV, mpc_dump(self->fd, self->buf, self->info.dump_size,
 				    NULL, NULL));
 	EXPECT_EQ(-ENODEV, mpc_enable_all(self->fd));
 	close(self->fd);
 	self->fd = -1;
 
-	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", "mali-perfcnt-sim"));
+	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", dev));
 	self->fd = mpc_open_render();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
@@ -701,6 +702,7 @@ TEST_F(mpc, unbind_while_enabled)
 TEST_F(mpc, debugfs_files_closed_after_unbind)
 {
 	static const char drv[] = "/sys/bus/platform/drivers/mali_perfcnt";
+	const char *dev = mpc_device_name();
 	static const char * const files[] = {
 		"perfcnt_dump", "perfcnt_counters", "gpu_info", "perfcnt_stats",
 		"perfcnt_enable", "perfcnt_va",
@@ -724,7 +726,7 @@ TEST_F(mpc, debugfs_files_closed_after_unbind)
 	close(self->fd);
 	self->fd = -1;
 
-	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", "mali-perfcnt-sim"));
+	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", dev));
 	EXPECT_GT(0, read(read_fd, &c, 1));
 	for (i = 0; i < 6; i++)
 		EXPECT_GT(0, read(fds[i], &c, 1)) {
@@ -734,7 +736,7 @@ TEST_F(mpc, debugfs_files_closed_after_unbind)
 		close(fds[i]);
 	close(read_fd);
 
-	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", "mali-perfcnt-sim"));
+	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", dev));
 	self->fd = mpc_open_render();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, mpc_find_debugfs(self->dbg, sizeof(self->dbg)));

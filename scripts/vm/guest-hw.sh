@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /mpc/run of a qemu-gpu mali_perfcnt VM (busybox sh): mali_perfcnt.ko on
+# the emulated Mali GPU of -M virt,mali=PRODUCT through its real-hardware
+# path (the device-tree node, its clock, IRQs and MMIO; no sim=).
+# /mpc/hw-gpu (shell assignments) says device= (the GPU's platform device,
+# e.g. 90c0000.gpu), ctl= (the physical address of the QEMU device's
+# test-control window), variant= (the selftest fixture variant the machine
+# is) and e2e= (1: run user/tests/e2e.sh, whose checks are a G52 with cores
+# 0xb and two L2 slices). Sections, as in guest-check.sh: bind_test (with
+# the kernel's panfrost.ko), uapi_test, sim_test, stress_test (the fixture
+# in hardware mode: MPC_BIND_DEVICE, MPC_QEMU_CTL), e2e, and model_reports
+# (the driver errors the model saw, through the window: must be 0).
+
+. /mpc/lib.sh
+device='' ctl='' variant='' e2e=0
+# shellcheck disable=SC1091 # written by scripts/check.sh
+. /mpc/hw-gpu
+export MPC_BIND_DEVICE="$device" MPC_QEMU_CTL="$ctl"
+ctl_tool=/mpc/selftests/mpc_ctl
+rc=0
+
+section() {
+	name=$1
+	shift
+	echo "=== BEGIN $name"
+	"$@"
+	r=$?
+	echo "=== END $name rc=$r"
+	[ "$r" -eq 0 ] || rc=1
+}
+
+echo "# GPU node $device: $(tr '\0' ' ' <"/sys/bus/platform/devices/$device/of_node/compatible" 2>/dev/null)"
+tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
+# Before the others: it needs the GPU free and leaves panfrost unloaded.
+section bind_test timeout "${tmo:-600}" /mpc/selftests/bind_test
+rmmod mali_perfcnt 2>/dev/null
+rmmod panfrost 2>/dev/null
+
+for t in uapi_test sim_test stress_test; do
+	# shellcheck disable=SC2046 # harness options, e.g. -t name
+	section "$t" timeout "${tmo:-600}" "/mpc/selftests/$t" -v "$variant" \
+		$(cat /mpc/selftest-args 2>/dev/null)
+done
+rmmod mali_perfcnt 2>/dev/null
+
+if [ "${e2e:-0}" = 1 ] && [ -f /mpc/user/tests/e2e.sh ]; then
+	if modprobe mali_perfcnt bind="$device"; then
+		section e2e env MPC_TOOL=/mpc/user/mali-perfcnt \
+			MPC_DEBUGFS="$(mpc_debugfs)" \
+			MPC_FMTCHECK=/mpc/user/mpc-fmtcheck \
+			MPC_LOAD_CMD="$ctl_tool workload" \
+			timeout 600 sh /mpc/user/tests/e2e.sh
+	else
+		echo "=== BEGIN e2e"
+		echo "1..1"
+		echo "not ok 1 e2e_module_load # modprobe mali_perfcnt bind=$device failed"
+		echo "=== END e2e rc=1"
+		rc=1
+	fi
+	rmmod mali_perfcnt 2>/dev/null
+fi
+
+# What the model saw the driver do wrong over the whole run.
+echo "=== BEGIN model_reports"
+echo "1..1"
+n=$("$ctl_tool" reports 2>&1)
+r=0
+if [ "$n" = 0 ]; then
+	echo "ok 1 model_reports_none"
+else
+	echo "not ok 1 model_reports_none # $n (the QEMU log has them)"
+	r=1
+	rc=1
+fi
+echo "=== END model_reports rc=$r"
+exit $rc
