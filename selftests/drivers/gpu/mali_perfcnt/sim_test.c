@@ -728,10 +728,13 @@ TEST_F(mpc, debugfs_files_closed_after_unbind)
 
 	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", dev));
 	EXPECT_GT(0, read(read_fd, &c, 1));
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 6; i++) {
+		const char *name = files[i];
+
 		EXPECT_GT(0, read(fds[i], &c, 1)) {
-			TH_LOG("%s read after unbind", files[i]);
+			TH_LOG("%s read after unbind", name);
 		}
+	}
 	for (i = 0; i < 6; i++)
 		close(fds[i]);
 	close(read_fd);
