@@ -33,38 +33,10 @@ tmp=${MPC_TMP:-${TMPDIR:-/tmp}}/mpc-e2e.$$
 dev=
 [ -n "${MPC_DEVICE:-}" ] && dev="--device $MPC_DEVICE"
 
-n=0
-fails=0
+backend=
 mkdir -p "$tmp" || { echo "1..0 # SKIP cannot create $tmp"; exit 1; }
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-notok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "# $2"
-	for f in "$tmp/err" "$tmp/out"; do
-		[ -s "$f" ] && sed -n '1,15s/^/#   /p' "$f"
-	done
-	return 0
-}
-# t NAME CMD...: a test that passes when CMD exits 0
-t() {
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else notok "$name"; fi
-}
-# every value on stdin within [lo, hi], and exactly $3 of them (0: any count >= 1)
-in_range() {
-	awk -v lo="$1" -v hi="$2" -v want="$3" '
-		{ c++; if ($1 == "" || $1 == "null" || $1 + 0 < lo || $1 + 0 > hi) bad++ }
-		END { exit !(c >= 1 && (want == 0 || c == want) && !bad) }'
-}
-# $dev is empty or "--device PATH": split on purpose
-# shellcheck disable=SC2086
-run() { "$tool" $dev "$@" >"$tmp/out" 2>"$tmp/err"; }
-one_line_error() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^mali-perfcnt: " "$tmp/err"; }
+# shellcheck source=user/tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # set_load TEXT: the modelled load, "busy=N" or "idle"
 set_load() {
@@ -329,8 +301,6 @@ elif [ $sim -eq 1 ]; then
 	notok "idle GPU: utilisation below 5 %"
 fi
 
-echo "1..$n"
 cleanup
 trap - EXIT
-[ $fails -eq 0 ] && exit 0
-exit 1
+tap_done
