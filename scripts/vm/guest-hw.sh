@@ -8,10 +8,12 @@
 # e.g. 90c0000.gpu), ctl= (the physical address of the QEMU device's
 # test-control window), variant= (the selftest fixture variant the machine
 # is) and e2e= (1: run user/tests/e2e.sh, whose checks are a G52 with cores
-# 0xb and two L2 slices). Sections, as in guest-check.sh: bind_test (with
-# the kernel's panfrost.ko), uapi_test, sim_test, stress_test (the fixture
-# in hardware mode: MPC_BIND_DEVICE, MPC_QEMU_CTL), e2e, and model_reports
-# (the driver errors the model saw, through the window: must be 0).
+# 0xb and two L2 slices, and user/tests/side-by-side.sh). Sections, as in
+# guest-check.sh: bind_test (with the kernel's panfrost.ko), uapi_test,
+# sim_test, stress_test (the fixture in hardware mode: MPC_BIND_DEVICE,
+# MPC_QEMU_CTL), e2e, side-by-side (the tool through panfrost, then through
+# mali_perfcnt, on the same GPU and load; with e2e=1) and model_reports (the
+# driver errors the model saw, through the window: must be 0).
 
 . /mpc/lib.sh
 device='' ctl='' variant='' e2e=0
@@ -60,6 +62,13 @@ if [ "${e2e:-0}" = 1 ] && [ -f /mpc/user/tests/e2e.sh ]; then
 		rc=1
 	fi
 	rmmod mali_perfcnt 2>/dev/null
+fi
+# The same GPU and load through stock panfrost, then through mali_perfcnt
+# (user/tests/side-by-side.sh: the rates agree within 1 %).
+if [ "${e2e:-0}" = 1 ] && [ -f /mpc/user/tests/side-by-side.sh ]; then
+	section side-by-side env MPC_TOOL=/mpc/user/mali-perfcnt \
+		MPC_BIND_DEVICE="$device" MPC_LOAD_CMD="$ctl_tool workload" \
+		timeout 600 sh /mpc/user/tests/side-by-side.sh
 fi
 
 # What the model saw the driver do wrong over the whole run.
