@@ -23,6 +23,9 @@
 # in-module simulator runs on the newest arm64 kernel only (the others run
 # it on the QEMU GPU); MPC_ARM64_SIM=all runs it on each.
 #
+# The tool's user/tests/e2e.sh in the VM of each kernel counts in a line of
+# its own, "<release> e2e: N passed, ...".
+#
 # The qemu-gpu targets: on each arm64 kernel, the kernel's own panfrost.ko
 # on the emulated Mali GPU of the project's QEMU (scripts/qemu/build.sh,
 # built here when its cache is cold), one boot per product, one result line
@@ -30,13 +33,18 @@
 # ("g52 t720", "none") limits the products; MPC_QEMU_GPU_ONLY=1 runs only
 # these targets (no host tests, module builds or mali_perfcnt VMs). When
 # the tool is cross-built, its user/tests/e2e-panfrost.sh runs in the
-# guests of t720, g52 and g57 (MPC_QEMU_E2E="..." names others).
+# guests of t720, g52 and g57 (MPC_QEMU_E2E="..." names others), its
+# results in the line "<release> qemu-gpu panfrost e2e: ...".
 #
 # The qemu-gpu mali_perfcnt targets: on each arm64 kernel, mali_perfcnt.ko
 # bound to the same emulated GPU through the device tree (bind=, no sim=),
 # one boot per product (t720, t860, g52, g57; MPC_QEMU_GPUS limits them
-# too), the kselftest suite, bind_test and e2e.sh, one result line
-# "<release> qemu-gpu mali_perfcnt: N passed, ..." per kernel.
+# too), the kselftest suite, bind_test, and on the G52 e2e.sh and
+# side-by-side.sh (the tool through panfrost, then through mali_perfcnt, on
+# the same GPU and load: the rates agree within 1 %); per kernel the
+# result lines "<release> qemu-gpu mali_perfcnt: N passed, ...",
+# "<release> qemu-gpu mali_perfcnt e2e: ..." and
+# "<release> qemu-gpu side-by-side: ...".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$MPC_ROOT" || exit 1
@@ -78,6 +86,36 @@ count() { # count SCOPE STATUS
 # spent ARCH T0: add the seconds since T0 to ARCH's total.
 spent() {
 	secs[$1]=$((secs[$1] + $(date +%s) - $2))
+}
+
+# rescope PREFIX SECTION=SCOPE2...: filter results.tsv lines (stdin to
+# stdout), counting the cases named PREFIX<SECTION>/... as SCOPE2's.
+rescope() {
+	local pre=$1 map='' m
+	shift
+	for m in "$@"; do map+="$m;"; done
+	awk -F'\t' -v OFS='\t' -v pre="$pre" -v map="$map" '
+		BEGIN {
+			n = split(map, kv, ";")
+			for (i = 1; i <= n; i++)
+				if (kv[i] != "") {
+					e = index(kv[i], "=")
+					to[substr(kv[i], 1, e - 1)] = substr(kv[i], e + 1)
+				}
+		}
+		{
+			sec = substr($3, length(pre) + 1)
+			sub(/\/.*/, "", sec)
+			if (sec in to)
+				$1 = to[sec]
+			print
+		}'
+}
+
+# result_line SCOPE TEXT: "SCOPE: N passed, N failed, N skipped (TEXT)"
+result_line() {
+	echo "$1: $(count "$1" pass) passed, $(count "$1" fail) failed," \
+		"$(count "$1" skip) skipped ($2)"
 }
 
 kernels=${MPC_KERNELS:-$(mpc_check_kernels)}
@@ -249,8 +287,10 @@ for krel in $kernels; do
 	scripts/vm/boot.sh "$krel" "$kout/initramfs.cpio.gz" "$kout/vm" "$tmo"
 	rc=$?
 	vm_secs=$(($(date +%s) - t1))
+	nf0=$(count "" fail)
+	# The tool's e2e.sh (through our module on the simulator): a line of its own.
 	awk -v scope="$krel" -v faillog="$faillog" -f "$tap" \
-		"$kout/vm/output.log" >>"$res"
+		"$kout/vm/output.log" | rescope "" "e2e=$krel e2e" >>"$res"
 	case $rc in
 	124)	fail_case "$krel" vm/timeout "no result after ${tmo}s" \
 			"$kout/vm/console.log" ;;
@@ -261,7 +301,7 @@ for krel in $kernels; do
 			"$kout/vm/qemu.out" ;;
 	0)	;;
 	*)	# e.g. the guest runner died before its first section
-		[ "$(count "$krel" fail)" -gt 0 ] ||
+		[ "$(count "" fail)" -gt "$nf0" ] ||
 			fail_case "$krel" vm/exit-status \
 				"the guest reported status $rc but no failing test" \
 				"$kout/vm/output.log" ;;
@@ -269,6 +309,8 @@ for krel in $kernels; do
 	spent "$arch" "$t0"
 	echo "$krel: $(count "$krel" pass) passed, $(count "$krel" fail) failed," \
 		"$(count "$krel" skip) skipped (VM ${vm_secs}s, logs in ${kout#"$MPC_ROOT"/})"
+	[ -z "${user_dir[$arch]}" ] ||
+		result_line "$krel e2e" "user/tests/e2e.sh, mali_perfcnt sim=g52"
 done
 
 # 4. qemu-gpu: the arm64 kernels' own panfrost.ko on the emulated Mali GPU
@@ -316,10 +358,65 @@ if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
 	fi
 	spent arm64 "$t0"
 fi
+# qemu_gpu_boot SCOPE NAME GOUT GUEST TIMEOUT WHAT [SECTION=SCOPE2 ...]: one
+# qemu-gpu boot (the globals krel, args, qargs): the initramfs of GUEST
+# (scripts/vm/guest-*.sh) with the mkinitramfs.sh options ${args[@]}, QEMU
+# with the boot.sh options ${qargs[@]} for at most TIMEOUT s, its TAP cases
+# as SCOPE "NAME/section/test", except those of each SECTION, counted as
+# SCOPE2 (a result line of its own); a SECTION that reported nothing from a
+# guest that finished counts as a failed case of SCOPE2. The guest's exit
+# status and the driver errors the model saw (mali_model_host_ops.report)
+# are SCOPE's. Adds the VM's seconds to vm_secs; status 1 when no VM ran.
+qemu_gpu_boot() {
+	local scope=$1 name=$2 gout=$3 guest=$4 tmo=$5 what=$6 t1 rc m nf0
+	shift 6
+	if ! scripts/vm/mkinitramfs.sh --run "$guest" "${args[@]}" "$krel" \
+			"$gout/initramfs.cpio.gz" >"$gout/initramfs.log" 2>&1; then
+		fail_case "$scope" "$name/vm/initramfs" "initramfs build failed" \
+			"$gout/initramfs.log"
+		return 1
+	fi
+	log "== $krel: qemu-gpu $name, $what"
+	t1=$(date +%s)
+	scripts/vm/boot.sh "${qargs[@]}" "$krel" "$gout/initramfs.cpio.gz" \
+		"$gout/vm" "$tmo"
+	rc=$?
+	vm_secs=$((vm_secs + $(date +%s) - t1))
+	nf0=$(count "" fail)
+	awk -v scope="$scope" -v faillog="$faillog" -f "$tap" "$gout/vm/output.log" |
+		sed "s|\t|\t$name/|2" | rescope "$name/" "$@" >>"$res"
+	case $rc in
+	124)	fail_case "$scope" "$name/vm/timeout" "no result after ${tmo}s" \
+			"$gout/vm/console.log" ;;
+	125)	fail_case "$scope" "$name/vm/no-report" "guest died without reporting" \
+			"$gout/vm/console.log" ;;
+	126)	fail_case "$scope" "$name/vm/qemu-error" "QEMU failed before the guest ran" \
+			"$gout/vm/qemu.log" ;;
+	*)	# (a failed case of this boot may be counted in a SCOPE2)
+		[ "$rc" = 0 ] || [ "$(count "" fail)" -gt "$nf0" ] ||
+			fail_case "$scope" "$name/vm/exit-status" \
+				"the guest reported status $rc but no failing test" \
+				"$gout/vm/output.log"
+		for m in "$@"; do
+			grep -q "^=== BEGIN ${m%%=*}\$" "$gout/vm/output.log" ||
+				fail_case "${m#*=}" "$name/${m%%=*}/missing" \
+					"the guest ran no ${m%%=*} section" "$gout/vm/output.log"
+		done ;;
+	esac
+	if grep -q 'mali_model: driver error' "$gout/vm/qemu.log"; then
+		fail_case "$scope" "$name/model-reports" \
+			"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
+			"$gout/vm/qemu.log"
+	fi
+	return 0
+}
+
 for krel in $a64_kernels; do
 	[ -n "$qemu_bin" ] || break
 	t0=$(date +%s)
 	scope="$krel qemu-gpu panfrost"
+	e2e_scope="$krel qemu-gpu panfrost e2e"
+	e2e_gpus=''
 	series=${krel%%.*}.$(echo "$krel" | cut -d. -f2 | cut -d- -f1)
 	done_gpus='' vm_secs=0
 	# Each run: name, fault (- for none), then a row of qemu_gpus.
@@ -358,21 +455,15 @@ for krel in $a64_kernels; do
 		      --file "$gout/panfrost-expect:/mpc/panfrost-expect")
 		# The tool's e2e-panfrost.sh (about 12 s a boot) runs there too
 		# when it was built, on the products of $qemu_e2e.
+		e2e=0
 		case " $qemu_e2e " in
 		*" $name "*)
-			[ -n "${user_dir[arm64]:-}" ] &&
-				args+=(--user-dir "${user_dir[arm64]}") ;;
+			[ -n "${user_dir[arm64]:-}" ] && [ "$fault" = - ] && e2e=1 ;;
 		esac
+		[ "$e2e" = 1 ] && args+=(--user-dir "${user_dir[arm64]}")
 		if [ -n "${MPC_SELFTEST_ARGS:-}" ]; then
 			echo "$MPC_SELFTEST_ARGS" >"$gout/selftest-args"
 			args+=(--file "$gout/selftest-args:/mpc/selftest-args")
-		fi
-		if ! scripts/vm/mkinitramfs.sh --run scripts/vm/guest-panfrost.sh \
-				"${args[@]}" "$krel" "$gout/initramfs.cpio.gz" \
-				>"$gout/initramfs.log" 2>&1; then
-			fail_case "$scope" "$name/vm/initramfs" "initramfs build failed" \
-				"$gout/initramfs.log"
-			continue
 		fi
 		qargs=(--qemu "$qemu_bin" --machine "mali=$product"
 		       --qemu-arg -global --qemu-arg "mali-gpu.workload=busy=$qemu_busy")
@@ -381,38 +472,16 @@ for krel in $a64_kernels; do
 		done
 		[ "$fault" = - ] ||
 			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.fault=$fault")
-		log "== $krel: qemu-gpu $name, stock panfrost.ko"
-		t1=$(date +%s)
-		scripts/vm/boot.sh "${qargs[@]}" "$krel" "$gout/initramfs.cpio.gz" \
-			"$gout/vm" "${MPC_VM_TIMEOUT:-300}"
-		rc=$?
-		vm_secs=$((vm_secs + $(date +%s) - t1))
-		awk -v scope="$scope" -v faillog="$faillog" -f "$tap" \
-			"$gout/vm/output.log" | sed "s|\t|\t$name/|2" >>"$res"
-		case $rc in
-		124)	fail_case "$scope" "$name/vm/timeout" "no result" "$gout/vm/console.log" ;;
-		125)	fail_case "$scope" "$name/vm/no-report" "guest died without reporting" \
-				"$gout/vm/console.log" ;;
-		126)	fail_case "$scope" "$name/vm/qemu-error" "QEMU failed before the guest ran" \
-				"$gout/vm/qemu.log" ;;
-		0)	;;
-		*)	[ "$(count "$scope" fail)" -gt 0 ] ||
-				fail_case "$scope" "$name/vm/exit-status" \
-					"the guest reported status $rc but no failing test" \
-					"$gout/vm/output.log" ;;
-		esac
-		# What the model saw the driver do wrong (mali_model_host_ops.report).
-		if grep -q 'mali_model: driver error' "$gout/vm/qemu.log"; then
-			fail_case "$scope" "$name/model-reports" \
-				"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
-				"$gout/vm/qemu.log"
-		fi
+		sec=()
+		[ "$e2e" = 1 ] && sec=("e2e-panfrost=$e2e_scope") && e2e_gpus+=" $name"
+		qemu_gpu_boot "$scope" "$name" "$gout" scripts/vm/guest-panfrost.sh \
+			"${MPC_VM_TIMEOUT:-300}" "stock panfrost.ko" "${sec[@]}" || continue
 		done_gpus+=" $name"
 	done
 	spent arm64 "$t0"
-	echo "$scope: $(count "$scope" pass) passed, $(count "$scope" fail) failed," \
-		"$(count "$scope" skip) skipped (${done_gpus# }; VMs ${vm_secs}s," \
-		"logs in ${out#"$MPC_ROOT"/}/$krel/qemu-gpu-*)"
+	result_line "$scope" "${done_gpus# }; VMs ${vm_secs}s, logs in ${out#"$MPC_ROOT"/}/$krel/qemu-gpu-*"
+	[ -z "$e2e_gpus" ] ||
+		result_line "$e2e_scope" "user/tests/e2e-panfrost.sh on${e2e_gpus}"
 done
 
 # 5. qemu-gpu mali_perfcnt: our module on the same emulated GPUs through its
@@ -420,8 +489,9 @@ done
 # with bind=, no sim=), one boot per (kernel, product): bind_test (with the
 # kernel's panfrost.ko in the guest), the kselftest suite in the fixture's
 # hardware mode (the fixture variant of the product; faults and load through
-# the QEMU device's test-control window) and, on the G52, e2e.sh. One result
-# line per kernel, "<release> qemu-gpu mali_perfcnt: ...". Columns: product
+# the QEMU device's test-control window) and, on the G52, e2e.sh and
+# side-by-side.sh. Result lines per kernel: "<release> qemu-gpu
+# mali_perfcnt: ...", and those of the G52's e2e and side-by-side sections. Columns: product
 # (= fixture variant) and the device's options: the products' defaults as
 # sim= has them, the G52 with the sparse cores 0xb and two L2 slices, and
 # the clock of the device tree's GPU clock (apb-pclk, 24 MHz), which the
@@ -438,6 +508,9 @@ for krel in $a64_kernels; do
 	[ -n "$qemu_bin" ] || break
 	t0=$(date +%s)
 	scope="$krel qemu-gpu mali_perfcnt"
+	e2e_scope="$krel qemu-gpu mali_perfcnt e2e"
+	sbs_scope="$krel qemu-gpu side-by-side"
+	e2e_gpus=''
 	kdir=$MPC_BUILD/kmod/$krel
 	kout=$out/$krel
 	mkdir -p "$kout"
@@ -480,46 +553,24 @@ for krel in $a64_kernels; do
 			echo "$MPC_SELFTEST_ARGS" >"$gout/selftest-args"
 			args+=(--file "$gout/selftest-args:/mpc/selftest-args")
 		fi
-		if ! scripts/vm/mkinitramfs.sh --run scripts/vm/guest-hw.sh \
-				"${args[@]}" "$krel" "$gout/initramfs.cpio.gz" \
-				>"$gout/initramfs.log" 2>&1; then
-			fail_case "$scope" "$product/vm/initramfs" "initramfs build failed" \
-				"$gout/initramfs.log"
-			continue
-		fi
 		qargs=(--qemu "$qemu_bin" --machine "mali=$product")
 		for o in $opts; do
 			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
 		done
-		log "== $krel: qemu-gpu $product, mali_perfcnt.ko bind=$qemu_hw_device"
-		t1=$(date +%s)
-		scripts/vm/boot.sh "${qargs[@]}" "$krel" "$gout/initramfs.cpio.gz" \
-			"$gout/vm" "${MPC_VM_TIMEOUT:-600}"
-		rc=$?
-		vm_secs=$((vm_secs + $(date +%s) - t1))
-		awk -v scope="$scope" -v faillog="$faillog" -f "$tap" \
-			"$gout/vm/output.log" | sed "s|\t|\t$product/|2" >>"$res"
-		case $rc in
-		124)	fail_case "$scope" "$product/vm/timeout" "no result" "$gout/vm/console.log" ;;
-		125)	fail_case "$scope" "$product/vm/no-report" "guest died without reporting" \
-				"$gout/vm/console.log" ;;
-		0)	;;
-		*)	[ "$(count "$scope" fail)" -gt 0 ] ||
-				fail_case "$scope" "$product/vm/exit-status" \
-					"the guest reported status $rc but no failing test" \
-					"$gout/vm/output.log" ;;
-		esac
-		if grep -q 'mali_model: driver error' "$gout/vm/qemu.log"; then
-			fail_case "$scope" "$product/model-reports" \
-				"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
-				"$gout/vm/qemu.log"
-		fi
+		sec=()
+		[ "$e2e" = 1 ] && sec=("e2e=$e2e_scope" "side-by-side=$sbs_scope") &&
+			e2e_gpus+=" $product"
+		qemu_gpu_boot "$scope" "$product" "$gout" scripts/vm/guest-hw.sh \
+			"${MPC_VM_TIMEOUT:-600}" "mali_perfcnt.ko bind=$qemu_hw_device" \
+			"${sec[@]}" || continue
 		done_gpus+=" $product"
 	done
 	spent arm64 "$t0"
-	echo "$scope: $(count "$scope" pass) passed, $(count "$scope" fail) failed," \
-		"$(count "$scope" skip) skipped (${done_gpus# }; VMs ${vm_secs}s," \
-		"$(($(date +%s) - t0))s with the builds, logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*)"
+	result_line "$scope" "${done_gpus# }; VMs ${vm_secs}s, $(($(date +%s) - t0))s with the builds, logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*"
+	if [ -n "$e2e_gpus" ]; then
+		result_line "$e2e_scope" "user/tests/e2e.sh on${e2e_gpus}"
+		result_line "$sbs_scope" "user/tests/side-by-side.sh on${e2e_gpus}: panfrost vs mali_perfcnt"
+	fi
 done
 
 if [ -s "$faillog" ]; then
