@@ -188,6 +188,25 @@ else
 		"got: $("$fmt" csv-get "$tmp/out" MpcGPUActiveUtil 2>/dev/null)"
 fi
 
+# --- 64-bit sums past 2^32 ------------------------------------------------------
+# panfrost's counters are 32-bit and cleared by each dump: the tool dumps at
+# least every 500 ms and adds them up. Counted long enough, GPU_ACTIVE
+# (busy % of the cycles) passes 2^32; a sum kept in 32 bits would wrap.
+if [ "$busy" -gt 0 ]; then
+	rate=$((busy * mhz * 10000))
+	secs=$((4294967296 / rate + 2))
+	if run stat -e GPU_ACTIVE --format csv -- sleep "$secs" &&
+		awk -F, -v rate="$rate" '$4 == "counter" && $6 == "GPU_ACTIVE" {
+				c++; v = $8 + 0; r = $3 > 0 ? v / ($3 * rate) : 0
+				printf "# GPU_ACTIVE %s over %s s: %.4f of %d/s\n", $8, $3, r, rate
+			}
+			END { exit !(c == 1 && v > 4294967296 && r > 0.99 && r < 1.01) }' "$tmp/out"; then
+		ok "stat -- sleep $secs: GPU_ACTIVE passes 2^32, busy $busy % of $mhz MHz +- 1 %"
+	else
+		notok "stat -- sleep $secs: GPU_ACTIVE passes 2^32, busy $busy % of $mhz MHz +- 1 %"
+	fi
+fi
+
 # --- errors ---------------------------------------------------------------------
 if ! run sample --masks jm=0x1 && one_line_error && grep -q "no per-block masks" "$tmp/err"; then
 	ok "sample --masks: refused, panfrost has no per-block masks"
