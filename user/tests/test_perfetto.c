@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Perfetto writer (tool/perfetto.c), checked against Perfetto's own
+ * schema: every trace is decoded by `protoc --decode=perfetto.protos.Trace`
+ * with perfetto_trace.proto ($MPC_PERFETTO_PROTO, default
+ * ../../shared/reference/perfetto/perfetto_trace.proto from user/), and the
+ * decoded text is read back: no field the schema does not know, every
+ * counter id used is declared, timestamps increase, values are the ones
+ * written. Without protoc or the schema the protoc cases are skipped.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "perfetto.h"
+
+#define MAXC 64
+#define MAXS 64
+
+/* What the decoded text says. */
+struct decoded {
+	unsigned int nspec;
+	uint32_t spec_id[MAXC];
+	char spec_name[MAXC][64];
+	unsigned int nevent;
+	uint64_t ts[MAXS];
+	unsigned int nval[MAXS];
+	uint32_t id[MAXS][MAXC];
+	double val[MAXS][MAXC];
+	int is_int[MAXS][MAXC];
+	int clock_snapshots, interned, unknown, seq_ok, iid_ok;
+	char unknown_line[160];
+};
+
+static const char *schema(void)
+{
+	const char *p = getenv("MPC_PERFETTO_PROTO");
+
+	return p && *p ? p : "../../shared/reference/perfetto/perfetto_trace.proto";
+}
+
+/* NULL when the protoc cases can run, else why not. */
+static const char *no_protoc(void)
+{
+	static char why[300];
+
+	if (system("command -v protoc >/dev/null 2>&1") != 0)
+		return "protoc not installed (apt-get install protobuf-compiler)";
+	if (access(schema(), R_OK) != 0) {
+		snprintf(why, sizeof(why), "no Perfetto schema at %s (set MPC_PERFETTO_PROTO)",
+			 schema());
+		return why;
+	}
+	return NULL;
+}
+
+/*
+ * Decode @path and parse protoc's text. Nesting is tracked by the "name {"
+ * and "}" lines: packet > gpu_counter_event > counters, and
+ * packet > interned_data > gpu_counter_descriptors > counter_descriptor > specs.
+ */
+static int decode(const char *path, struct decoded *d)
+{
+	char cmd[1024], line[512], stack[16][48];
+	int depth = 0, cur = -1;
+	FILE *p;
+
+	memset(d, 0, sizeof(*d));
+	d->seq_ok = d->iid_ok = 1;
+	{
+		char dir[512];
+		const char *s = schema(), *slash = strrchr(s, '/');
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s) : 1,
+			 slash ? s : ".");
+		snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I '%s' '%s' "
+			 "< '%s' 2>&1", dir, s, path);
+	}
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		char *s = line, name[48];
+		unsigned long long u;
+		double v;
+
+		while (*s == ' ')
+			s++;
+		s[strcspn(s, "\n")] = 0;
+		if (sscanf(s, "%47[a-z_0-9] {", name) == 1 && strchr(s, '{')) {
+			if (depth < 16)
+				snprintf(stack[depth], sizeof(stack[0]), "%s", name);
+			depth++;
+			if (depth == 2 && !strcmp(name, "gpu_counter_event")) {
+				cur = d->nevent < MAXS ? (int)d->nevent++ : -1;
+			} else if (depth == 2 && !strcmp(name, "clock_snapshot")) {
+				d->clock_snapshots++;
+			} else if (depth == 3 && !strcmp(name, "gpu_counter_descriptors")) {
+				d->interned++;
+			} else if (depth == 3 && !strcmp(name, "counters") && cur >= 0 &&
+				   d->nval[cur] < MAXC) {
+				d->nval[cur]++;
+			} else if (depth == 5 && !strcmp(name, "specs") && d->nspec < MAXC) {
+				d->nspec++;
+			}
+			if (name[0] >= '0' && name[0] <= '9' && !d->unknown++)
+				snprintf(d->unknown_line, sizeof(d->unknown_line), "%s", s);
+			continue;
+		}
+		if (!strcmp(s, "}")) {
+			depth--;
+			if (depth == 1)
+				cur = -1;
+			continue;
+		}
+		/* a field the schema does not know prints as its number */
+		if (*s >= '0' && *s <= '9') {
+			if (!d->unknown++)
+				snprintf(d->unknown_line, sizeof(d->unknown_line), "%s", s);
+			continue;
+		}
+		if (depth == 1 && sscanf(s, "timestamp: %llu", &u) == 1 && d->nevent < MAXS)
+			d->ts[d->nevent] = u;	/* the packet's; its event comes after */
+		if (depth == 1 && sscanf(s, "trusted_packet_sequence_id: %llu", &u) == 1 &&
+		    u != 7)
+			d->seq_ok = 0;
+		if (depth == 2 && cur >= 0 &&
+		    sscanf(s, "counter_descriptor_iid: %llu", &u) == 1 && u != 1)
+			d->iid_ok = 0;
+		if (depth == 3 && cur >= 0 && d->nval[cur]) {
+			unsigned int k = d->nval[cur] - 1;
+
+			if (sscanf(s, "counter_id: %llu", &u) == 1)
+				d->id[cur][k] = (uint32_t)u;
+			if (sscanf(s, "int_value: %lf", &v) == 1) {
+				d->val[cur][k] = v;
+				d->is_int[cur][k] = 1;
+			}
+			if (sscanf(s, "double_value: %lf", &v) == 1)
+				d->val[cur][k] = v;
+		}
+		if (depth == 5 && d->nspec && !strcmp(stack[4], "specs")) {
+			unsigned int k = d->nspec - 1;
+
+			if (sscanf(s, "counter_id: %llu", &u) == 1)
+				d->spec_id[k] = (uint32_t)u;
+			if (sscanf(s, "name: \"%63[^\"]\"", d->spec_name[k]) == 1)
+				continue;
+		}
+	}
+	return pclose(p) == 0 ? 0 : -1;
+}
+
+static const struct pf_counter_spec specs[] = {
+	{ .id = 1, .name = "GPU_ACTIVE", .description = "Cycles the GPU was active",
+	  .group = PF_GROUP_SYSTEM, .select_by_default = 1 },
+	{ .id = 2, .name = "L2_EXT_READ_BEATS", .description = "External read beats",
+	  .num = { PF_UNIT_BYTE }, .group = PF_GROUP_MEMORY },
+	{ .id = 3, .name = "GPU utilisation", .num = { PF_UNIT_PERCENT },
+	  .group = PF_GROUP_SYSTEM, .select_by_default = 1 },
+	{ .id = 4, .name = "Read bandwidth", .description = "Bytes per second",
+	  .num = { PF_UNIT_BYTE }, .den = { PF_UNIT_SECOND }, .group = PF_GROUP_MEMORY },
+};
+
+/* Write 5 samples; sample 2's utilisation is NaN (unavailable). */
+static int write_trace(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	struct pf_trace *t = f ? pf_trace_new(f, 7) : NULL;
+	int ret = 0;
+
+	if (!t)
+		return -1;
+	for (unsigned int i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		ret |= pf_trace_counter(t, &specs[i]);
+	ret |= pf_trace_start(t, 1000000000ull, 5000000000ull, 100000, 1000000000);
+	for (unsigned int s = 0; s < 5; s++) {
+		struct pf_value v[] = {
+			{ .id = 1, .is_int = 1, .i = 800000 + s },
+			{ .id = 2, .is_int = 1, .i = (int64_t)5000000000ll * (s + 1) },
+			{ .id = 3, .d = s == 2 ? NAN : 50.0 + s / 4.0 },
+			{ .id = 4, .d = 1.5e9 * (s + 1) },
+		};
+
+		ret |= pf_trace_sample(t, 1000000000ull + 1000000ull * (s + 1), v, 4);
+	}
+	ret |= pf_trace_end(t);
+	fclose(f);
+	return ret;
+}
+
+static void test_pf_trace_decodes_with_perfettos_schema(void)
+{
+	char path[] = "/tmp/mpc-pftrace-XXXXXX";
+	const char *why = no_protoc();
+	struct decoded *d;
+	int fd, r;
+
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+	close(fd);
+	CHECK(write_trace(path) == 0, "writing the trace failed");
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	r = decode(path, d);
+	unlink(path);
+	if (r) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace");
+	}
+	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
+	CHECK(d->clock_snapshots == 1 && d->interned == 1,
+	      "%d clock snapshots and %d interned descriptors, want 1 and 1",
+	      d->clock_snapshots, d->interned);
+	CHECK(d->seq_ok && d->iid_ok, "a packet with another sequence id or descriptor iid");
+	CHECK(d->nspec == 4, "%u specs decoded, want 4", d->nspec);
+	CHECK(!strcmp(d->spec_name[3], "Read bandwidth"), "spec 4 named '%s'", d->spec_name[3]);
+	CHECK(d->nevent == 5, "%u events decoded, want 5", d->nevent);
+	for (unsigned int s = 0; s < d->nevent; s++) {
+		CHECK(d->ts[s] == 1000000000ull + 1000000ull * (s + 1),
+		      "event %u at %" PRIu64, s, d->ts[s]);
+		CHECK(!s || d->ts[s] > d->ts[s - 1], "timestamps do not increase at %u", s);
+		CHECK(d->nval[s] == (s == 2 ? 3u : 4u),
+		      "event %u has %u counters (a NaN must be left out, not sent as 0)",
+		      s, d->nval[s]);
+		for (unsigned int k = 0; k < d->nval[s]; k++) {
+			uint32_t id = d->id[s][k];
+			double want = id == 1 ? 800000.0 + s : id == 2 ? 5e9 * (s + 1) :
+				      id == 3 ? 50.0 + s / 4.0 : 1.5e9 * (s + 1);
+			int declared = 0;
+
+			for (unsigned int j = 0; j < d->nspec; j++)
+				declared |= d->spec_id[j] == id;
+			CHECK(declared, "event %u uses counter id %u, not declared", s, id);
+			CHECK(t_close(d->val[s][k], want), "event %u counter %u = %.17g, want %.17g",
+			      s, id, d->val[s][k], want);
+			CHECK(d->is_int[s][k] == (id <= 2), "event %u counter %u: wrong value kind",
+			      s, id);
+		}
+	}
+	free(d);
+}
+
+static void test_pf_trace_refuses_undeclared_and_duplicates(void)
+{
+	FILE *f = fopen("/dev/null", "wb");
+	struct pf_trace *t;
+	struct pf_value v = { .id = 9, .is_int = 1, .i = 1 };
+
+	CHECK(f, "/dev/null: %s", strerror(errno));
+	t = pf_trace_new(f, 7);
+	CHECK(t, "pf_trace_new failed");
+	CHECK(pf_trace_counter(t, &specs[0]) == 0, "declaring a counter failed");
+	CHECK(pf_trace_counter(t, &specs[0]) == -1, "a duplicate id was accepted");
+	CHECK(pf_trace_sample(t, 1, &v, 1) == -1, "a sample before the start was accepted");
+	CHECK(pf_trace_start(t, 1, 1, 0, 0) == 0, "start failed");
+	CHECK(pf_trace_counter(t, &specs[1]) == -1, "a counter declared after the start");
+	CHECK(pf_trace_sample(t, 2, &v, 1) == -1, "an undeclared counter id was accepted");
+	CHECK(pf_trace_end(t) == 0, "end failed");
+	fclose(f);
+	CHECK(!pf_trace_new(stdout, 0), "sequence id 0 was accepted");
+}
+
+static void test_pf_trace_reports_a_failed_write(void)
+{
+	FILE *f = fopen("/dev/full", "wb");
+	struct pf_trace *t;
+	struct pf_value v = { .id = 1, .is_int = 1, .i = 1 };
+	int r = 0;
+
+	if (!f) {
+		t_skip("no /dev/full");
+		return;
+	}
+	setvbuf(f, NULL, _IONBF, 0);
+	t = pf_trace_new(f, 7);
+	CHECK(t, "pf_trace_new failed");
+	pf_trace_counter(t, &specs[0]);
+	r |= pf_trace_start(t, 1, 1, 0, 0);
+	r |= pf_trace_sample(t, 2, &v, 1);
+	r |= pf_trace_end(t);
+	fclose(f);
+	CHECK(r == -1, "writes to a full device were not reported");
+}
+
+TESTS(tests_perfetto) = {
+	{ "pf_trace_decodes_with_perfettos_schema", test_pf_trace_decodes_with_perfettos_schema },
+	{ "pf_trace_refuses_undeclared_and_duplicates",
+	  test_pf_trace_refuses_undeclared_and_duplicates },
+	{ "pf_trace_reports_a_failed_write", test_pf_trace_reports_a_failed_write },
+	END_TESTS
+};
