@@ -166,6 +166,34 @@ elif [ $sim -eq 1 ]; then
 	"$tool" $dev stat -e GPU_ACTIVE -- sh -c 'exit 3' >/dev/null 2>&1
 	t "stat -- CMD exits with the command's status" [ $? -eq 3 ]
 
+	# --- record: counters over time -----------------------------------------
+	# Perfetto's schema is checked on the host (user/tests/test_perfetto.c);
+	# here: the live loop against the driver, its sample count and values.
+	if run record -I 20 -n 10 -e MpcGPUActiveUtil,GPU_ACTIVE --format csv -o "$tmp/rec.csv" &&
+		grep -q "record: 10 samples to $tmp/rec.csv (csv)" "$tmp/err" &&
+		"$fmt" csv "$tmp/rec.csv" >/dev/null; then
+		ok "record -I 20 -n 10 --format csv: 10 samples, valid CSV"
+		if "$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | in_range 45 55 10; then
+			ok "record: GPU active utilisation 50 +- 5 % in each of 10 samples"
+		else
+			notok "record: GPU active utilisation 50 +- 5 % in each of 10 samples" \
+				"got: $("$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | tr '\n' ' ')"
+		fi
+	else
+		notok "record -I 20 -n 10 --format csv: 10 samples, valid CSV" "$(cat "$tmp/err")"
+	fi
+	# a Perfetto trace starts with Trace.packet (field 1, length-delimited: 0x0a)
+	if run record -F 200 -o "$tmp/rec.pftrace" -- sleep 0.3 &&
+		grep -q "samples to $tmp/rec.pftrace (perfetto)" "$tmp/err" &&
+		[ "$(head -c 1 "$tmp/rec.pftrace" | od -An -tx1 | tr -d ' ')" = 0a ]; then
+		ok "record -F 200 -- sleep 0.3: a Perfetto trace"
+	else
+		notok "record -F 200 -- sleep 0.3: a Perfetto trace" "$(cat "$tmp/err")"
+	fi
+	# shellcheck disable=SC2086
+	"$tool" $dev record -I 10 -o /dev/null -- sh -c 'exit 4' >/dev/null 2>&1
+	t "record -- CMD exits with the command's status" [ $? -eq 4 ]
+
 	# --- one sample -------------------------------------------------------
 	if run sample --format csv && "$fmt" csv "$tmp/out" >/dev/null; then
 		cp "$tmp/out" "$tmp/sample.csv"

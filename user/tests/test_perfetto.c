@@ -2,16 +2,19 @@
 /*
  * The Perfetto writer (tool/perfetto.c), checked against Perfetto's own
  * schema: every trace is decoded by `protoc --decode=perfetto.protos.Trace`
- * with perfetto_trace.proto ($MPC_PERFETTO_PROTO, default
- * ../../shared/reference/perfetto/perfetto_trace.proto from user/), and the
+ * with perfetto_trace.proto ($MPC_PERFETTO_PROTO, else the project's
+ * ../shared/reference/perfetto/ next to the repository), and the
  * decoded text is read back: no field the schema does not know, every
  * counter id used is declared, timestamps increase, values are the ones
  * written. Without protoc or the schema the protoc cases are skipped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -37,9 +40,18 @@ struct decoded {
 
 static const char *schema(void)
 {
+	static const char *const where[] = {
+		"../../shared/reference/perfetto/perfetto_trace.proto",	/* next to the repo */
+		"/work/shared/reference/perfetto/perfetto_trace.proto",	/* a clone elsewhere */
+	};
 	const char *p = getenv("MPC_PERFETTO_PROTO");
 
-	return p && *p ? p : "../../shared/reference/perfetto/perfetto_trace.proto";
+	if (p && *p)
+		return p;
+	for (unsigned int i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (access(where[i], R_OK) == 0)
+			return where[i];
+	return where[0];
 }
 
 /* NULL when the protoc cases can run, else why not. */
@@ -290,10 +302,167 @@ static void test_pf_trace_reports_a_failed_write(void)
 	CHECK(r == -1, "writes to a full device were not reported");
 }
 
+
+/* ------------------------------------------------- mali-perfcnt record */
+
+#define REC_NODE "renderD128:panfrost:prod=0x7212,shader=0x5,l2=0x1,mem=0x100"
+
+static char rec_dir[64], rec_err[4096];
+
+/* Run the tool under the fake-node shim (tests/pfshim.c); stderr in rec_err. */
+__attribute__((format(printf, 1, 2)))
+static int rec_run(const char *fmt, ...)
+{
+	const char *shim = getenv("MPC_SHIM"), *tool = getenv("MPC_TOOL");
+	const char *asan = getenv("ASAN_OPTIONS");
+	char args[1024], cmd[4096], tool_abs[PATH_MAX], shim_abs[PATH_MAX];
+	va_list ap;
+	FILE *f;
+	size_t n;
+	int st;
+
+	/* the tool runs in rec_dir, so its outputs land there */
+	if (!realpath(tool ? tool : "build/mali-perfcnt", tool_abs) ||
+	    !realpath(shim ? shim : "build/mpc-shim.so", shim_abs))
+		return -1;
+
+	if (!rec_dir[0]) {
+		snprintf(rec_dir, sizeof(rec_dir), "/tmp/mpc-rectest-XXXXXX");
+		if (!mkdtemp(rec_dir))
+			return -1;
+	}
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && MPC_SHIM_NODES='" REC_NODE "' MPC_SHIM_DIR=%s/dri LD_PRELOAD=%s "
+		 "ASAN_OPTIONS=%s%sverify_asan_link_order=0 %s %s > out 2> err", rec_dir, rec_dir,
+		 shim_abs, asan ? asan : "", asan ? ":" : "", tool_abs, args);
+	st = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/err", rec_dir);
+	f = fopen(cmd, "r");
+	n = f ? fread(rec_err, 1, sizeof(rec_err) - 1, f) : 0;
+	rec_err[n] = 0;
+	if (f)
+		fclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void test_record_perfetto_through_panfrost(void)
+{
+	const char *why = no_protoc();
+	char path[128];
+	struct decoded *d;
+	unsigned int gpu_active = 0, util = 0;
+
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	CHECK(rec_run("record -I 1 -n 6 -e GPU_ACTIVE,L2_EXT_READ_BEATS,MpcGPUActiveUtil "
+		      "--freq 100 -o t.pftrace") == 0, "record failed: %s", rec_err);
+	CHECK(strstr(rec_err, "record: 6 samples to t.pftrace (perfetto); period 1.000 ms asked"),
+	      "the closing line: %s", rec_err);
+	CHECK(t_one_line(rec_err) || (strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1]),
+	      "more than one line on stderr: %s", rec_err);
+	snprintf(path, sizeof(path), "%s/t.pftrace", rec_dir);
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	if (decode(path, d)) {
+		free(d);
+		CHECK(0, "protoc could not decode the recorded trace");
+	}
+	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
+	CHECK(d->nspec == 3 && !strcmp(d->spec_name[0], "GPU_ACTIVE") &&
+	      !strcmp(d->spec_name[1], "L2_EXT_READ_BEATS") &&
+	      !strcmp(d->spec_name[2], "MpcGPUActiveUtil"), "specs: %u", d->nspec);
+	CHECK(d->nevent == 6, "%u events, want 6", d->nevent);
+	for (unsigned int s = 0; s < d->nevent; s++) {
+		CHECK(!s || d->ts[s] > d->ts[s - 1], "timestamps do not increase at %u", s);
+		for (unsigned int k = 0; k < d->nval[s]; k++) {
+			/* the shim's counters read 1000 + block slot in every dump */
+			if (d->id[s][k] == 1) {
+				CHECK(d->is_int[s][k] && d->val[s][k] == 1000,
+				      "GPU_ACTIVE %g in event %u, want 1000", d->val[s][k], s);
+				gpu_active++;
+			}
+			if (d->id[s][k] == 2)
+				CHECK(d->val[s][k] == 2005, "L2_EXT_READ_BEATS %g, want 1002 + 1003 (2 slices)",
+				      d->val[s][k]);
+			if (d->id[s][k] == 3) {
+				/* 1000 cycles at 100 MHz over the sample's own interval */
+				double iv = s ? (double)(d->ts[s] - d->ts[s - 1]) * 1e-9 : NAN;
+
+				CHECK(!s || t_close(d->val[s][k], 1000 / (100e6 * iv) * 100) ||
+				      fabs(d->val[s][k] - 1000 / (100e6 * iv) * 100) < 1e-6,
+				      "MpcGPUActiveUtil %g in event %u, interval %g s", d->val[s][k],
+				      s, iv);
+				util++;
+			}
+		}
+	}
+	free(d);
+	CHECK(gpu_active == 6 && util == 6, "GPU_ACTIVE in %u events, the metric in %u",
+	      gpu_active, util);
+}
+
+static void test_record_json_and_csv(void)
+{
+	char cmd[300];
+
+	CHECK(rec_run("record -I 1 -n 3 -e GPU_ACTIVE --format json -o t.json") == 0,
+	      "record json: %s", rec_err);
+	/* one JSON document over several lines: fmtcheck reads one per line */
+	snprintf(cmd, sizeof(cmd), "tr -d '\\n' < %s/t.json | %s json - >/dev/null 2>&1",
+		 rec_dir, getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck");
+	CHECK(system(cmd) == 0, "record --format json wrote invalid JSON");
+	snprintf(cmd, sizeof(cmd), "test $(grep -c '\"ph\":\"C\"' %s/t.json) -eq 3", rec_dir);
+	CHECK(system(cmd) == 0, "want 3 counter events in t.json");
+	CHECK(rec_run("record -I 1 -n 2 -e GPU_ACTIVE --format csv -o t.csv") == 0,
+	      "record csv: %s", rec_err);
+	snprintf(cmd, sizeof(cmd), "%s csv %s/t.csv >/dev/null 2>&1 && "
+		 "test $(grep -c ',counter,jm,GPU_ACTIVE,' %s/t.csv) -eq 2",
+		 getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck", rec_dir,
+		 rec_dir);
+	CHECK(system(cmd) == 0, "record --format csv: want 2 valid GPU_ACTIVE rows");
+}
+
+static void test_record_runs_a_command_and_returns_its_status(void)
+{
+	CHECK(rec_run("record -I 5 -o t2.pftrace -- sh -c 'sleep 0.05; exit 3'") == 3,
+	      "want the command's status 3: %s", rec_err);
+	CHECK(strstr(rec_err, "samples to t2.pftrace"), "no closing line: %s", rec_err);
+}
+
+static void test_record_rejects_bad_options_in_one_line(void)
+{
+	static const char *const bad[] = {
+		"record -F 0", "record -F 20000", "record -I 0.01", "record -I 5 -F 100",
+		"record --format text", "record -n 0", "record -n 2 --duration 10",
+		"record -n 2 -- true",
+	};
+	char cmd[128];
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(rec_run("%s", bad[i]) == 1, "'%s' did not exit 1", bad[i]);
+		CHECK(!strncmp(rec_err, "mali-perfcnt: ", 14) && strchr(rec_err, '\n') &&
+		      !strchr(rec_err, '\n')[1], "'%s': not one line: %s", bad[i], rec_err);
+	}
+	/* the last record test: remove what they wrote */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", rec_dir);
+	CHECK(system(cmd) == 0, "cannot remove %s", rec_dir);
+	rec_dir[0] = 0;
+}
+
 TESTS(tests_perfetto) = {
 	{ "pf_trace_decodes_with_perfettos_schema", test_pf_trace_decodes_with_perfettos_schema },
 	{ "pf_trace_refuses_undeclared_and_duplicates",
 	  test_pf_trace_refuses_undeclared_and_duplicates },
 	{ "pf_trace_reports_a_failed_write", test_pf_trace_reports_a_failed_write },
+	{ "record: perfetto through panfrost", test_record_perfetto_through_panfrost },
+	{ "record: json and csv", test_record_json_and_csv },
+	{ "record: runs a command, returns its status",
+	  test_record_runs_a_command_and_returns_its_status },
+	{ "record: bad options, one line each", test_record_rejects_bad_options_in_one_line },
 	END_TESTS
 };

@@ -43,6 +43,7 @@ static const char page_main[] =
 "    list      List the GPUs, counters and derived metrics the database knows.\n"
 "    sample    Enable the counters, take one sample, print it, disable.\n"
 "    stat      Count over a command's run or a duration, or per interval.\n"
+"    record    Counters and metrics over time into a Perfetto trace, JSON or CSV.\n"
 "    decode    Decode dumps captured with 'cat .../perfcnt_dump > FILE'.\n"
 "    help      Show the page of a command.\n"
 "\n"
@@ -223,6 +224,55 @@ static const char page_stat[] =
 "    mali-perfcnt stat -I 100 -n 5 -e MpcGPUActiveUtil,GPU_ACTIVE\n"
 "    mali-perfcnt stat -I 1000 -e 'Mali*Util' --format csv > util.csv\n";
 
+static const char page_record[] =
+"NAME\n"
+"    mali-perfcnt record - counters and derived metrics over time, into a trace\n"
+"\n"
+"SYNOPSIS\n"
+"    mali-perfcnt record [-F HZ | -I MS] [-e NAMES] [-o FILE]\n"
+"                        [--format perfetto|json|csv] [-n COUNT | --duration MS]\n"
+"                        [--set N] [--masks SPEC] [--freq MHZ] [[--] CMD [ARG...]]\n"
+"\n"
+"DESCRIPTION\n"
+"    Samples the counters every period and writes each sample: the hardware\n"
+"    counters' counts over the sample's interval and the derived metrics. With\n"
+"    CMD it runs the command, stops when it exits and returns its exit status;\n"
+"    otherwise it records until -n, --duration or Ctrl-C.\n"
+"    Sampling is a loop in the tool on every backend, with absolute deadlines\n"
+"    (a late wakeup makes a longer interval, it does not lose counts; a deadline\n"
+"    missed by a whole period is skipped). Each interval is measured from the\n"
+"    dumps' own CLOCK_MONOTONIC_RAW timestamps. At the end one line on stderr\n"
+"    gives the samples written, the achieved period and its p99 deviation.\n"
+"\n"
+"OPTIONS\n"
+"    -F, --freq-hz HZ  Samples per second, 1 to 10000.\n"
+"    -I, --interval MS The period in milliseconds, 0.1 to 3600000 (default 10).\n"
+"    -o, --output FILE Default mali-perfcnt.pftrace (perfetto),\n"
+"                      mali-perfcnt.json (json), standard output (csv); - is\n"
+"                      standard output.\n"
+"    -n, --count COUNT Stop after COUNT samples.\n"
+"    -d, --duration MS Stop after MS milliseconds.\n"
+"    -e, --events NAMES  As for sample. Default: GPU_ACTIVE and the main\n"
+"                      utilisation and bandwidth metrics of the GPU.\n"
+"    --set N, --freq MHZ, --masks SPEC   As for sample.\n"
+"\n"
+"%s"
+"\n"
+"OUTPUT\n"
+"    perfetto: a Perfetto trace (open it in ui.perfetto.dev): a clock snapshot\n"
+"      relating CLOCK_MONOTONIC_RAW to BOOTTIME, so it merges with a system\n"
+"      trace of the same device; one GpuCounterDescriptor (interned) naming\n"
+"      every counter and metric with its units and group; one GpuCounterEvent\n"
+"      per sample, at the end of the interval it covers (BACKWARDS_LOOKING).\n"
+"      A value that is unavailable is left out, never written as 0.\n"
+"    json: Chrome trace events, one \"ph\":\"C\" event per value, ts in\n"
+"      microseconds of CLOCK_MONOTONIC_RAW.\n"
+"    csv: as stat's csv.\n"
+"\n"
+"EXAMPLES\n"
+"    mali-perfcnt record -F 1000 -o run.pftrace -- glmark2-es2-drm\n"
+"    mali-perfcnt record -I 100 --duration 5000 --format json -o util.json\n";
+
 static const char page_decode[] =
 "NAME\n"
 "    mali-perfcnt decode - decode captured dumps offline\n"
@@ -285,7 +335,8 @@ int help(struct tool *t, const char *cmd, FILE *f)
 {
 	static const struct { const char *name, *page; } pages[] = {
 		{ "info", page_info }, { "list", page_list }, { "sample", page_sample },
-		{ "stat", page_stat }, { "decode", page_decode },
+		{ "stat", page_stat }, { "record", page_record },
+		{ "decode", page_decode },
 	};
 
 	if (!cmd) {
@@ -297,5 +348,5 @@ int help(struct tool *t, const char *cmd, FILE *f)
 			print_page(f, pages[i].page);
 			return 0;
 		}
-	return tool_error(t, "no help for '%s'; commands are info, list, sample, stat, decode", cmd);
+	return tool_error(t, "no help for '%s'; commands are info, list, sample, stat, record, decode", cmd);
 }

@@ -14,6 +14,7 @@
  * ids are scoped to our packet sequence, so a trace of ours merged with
  * another producer's GPU counters does not mix their ids.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,8 @@
 #define SPEC_DEN_UNITS			8
 #define SPEC_SELECT_BY_DEFAULT		9
 #define SPEC_GROUPS			10
+#define SPEC_VALUE_DIRECTION		11
+#define VALUE_DIRECTION_BACKWARDS_LOOKING 1
 #define EVENT_COUNTERS			2
 #define EVENT_DESCRIPTOR_IID		4
 #define COUNTER_ID			1
@@ -230,7 +233,16 @@ int pf_trace_counter(struct pf_trace *t, const struct pf_counter_spec *s)
 		t->spec = n;
 		t->capspec = cap;
 	}
-	t->spec[t->nspec++] = *s;
+	t->spec[t->nspec] = *s;
+	/* the strings are the trace's own: callers may pass temporaries */
+	t->spec[t->nspec].name = strdup(s->name);
+	t->spec[t->nspec].description = s->description ? strdup(s->description) : NULL;
+	if (!t->spec[t->nspec].name || (s->description && !t->spec[t->nspec].description)) {
+		free((char *)t->spec[t->nspec].name);
+		free((char *)t->spec[t->nspec].description);
+		return -1;
+	}
+	t->nspec++;
 	return 0;
 }
 
@@ -246,6 +258,8 @@ static void put_spec(struct pf_buf *b, const struct pf_counter_spec *s)
 		put_varint(b, SPEC_DEN_UNITS, s->den[i]);
 	put_varint(b, SPEC_SELECT_BY_DEFAULT, !!s->select_by_default);
 	put_varint(b, SPEC_GROUPS, s->group);
+	/* a value covers the interval that ends at its event's timestamp */
+	put_varint(b, SPEC_VALUE_DIRECTION, VALUE_DIRECTION_BACKWARDS_LOOKING);
 }
 
 int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
@@ -323,6 +337,10 @@ int pf_trace_end(struct pf_trace *t)
 	if (!t)
 		return -1;
 	ret = t->failed || fflush(t->out) ? -1 : 0;
+	for (unsigned int i = 0; i < t->nspec; i++) {
+		free((char *)t->spec[i].name);
+		free((char *)t->spec[i].description);
+	}
 	free(t->spec);
 	free(t->pkt.p);
 	free(t->msg.p);

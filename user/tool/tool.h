@@ -83,12 +83,37 @@ void json_num(FILE *f, double v);
 const char *fmt_count(unsigned long long v, char *buf, size_t n);
 const char *fmt_value(double v, char *buf, size_t n);
 
+/*
+ * cmd_run.c, shared with record: the dumps of one run. A backend whose
+ * counters are raw 32-bit values (panfrost) is sampled at least every max_ns
+ * in between, and the dumps of one printed sample are added up in 64 bits
+ * (mpc_decode accumulates).
+ */
+struct run {
+	struct tool *t;
+	struct mpc_dev *dev;
+	void *buf;
+	struct mpc_sample *s;
+	int fresh;			/* the next dump starts a new sample */
+	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
+};
+
+int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const char *events,
+		  unsigned long long set, int per_instance, int raw, double freq_mhz,
+		  const char *defaults);
+int run_parse_masks(struct tool *t, const char *spec, unsigned cpb, struct mpc_enable *en);
+void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
+	      struct mpc_sample *s);
+/* Take one dump and add it to the sample (a fresh one after a print). */
+int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts);
+
 /* commands */
 int cmd_info(struct tool *t, int argc, char **argv);
 int cmd_list(struct tool *t, int argc, char **argv);
 int cmd_sample(struct tool *t, int argc, char **argv);
 int cmd_stat(struct tool *t, int argc, char **argv);
 int cmd_decode(struct tool *t, int argc, char **argv);
+int cmd_record(struct tool *t, int argc, char **argv);
 
 /* help.c */
 int help(struct tool *t, const char *cmd, FILE *f);
