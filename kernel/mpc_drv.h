@@ -187,6 +187,12 @@ enum mpc_wait {
 
 /* Owner of the counters when they were enabled through debugfs. */
 #define MPC_OWNER_DEBUGFS	((struct drm_file *)-1L)
+/*
+ * Owner of the counters when a sampling stream (mpc_stream.c) holds them;
+ * there is at most one, since it owns them. Like MPC_OWNER_DEBUGFS only
+ * ever compared, never dereferenced.
+ */
+#define MPC_OWNER_STREAM	((struct drm_file *)-2L)
 
 /**
  * struct mpc_stats - counts of events, for debugfs and the tests
@@ -215,6 +221,8 @@ struct mpc_stats {
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
+ * @stream: the sampling stream that owns the counters (@owner is then
+ *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
@@ -233,6 +241,7 @@ struct mpc_perfcnt {
 	struct mpc_dump_buf buf;
 	u64 next_gpu_va;
 	u64 seqno;
+	struct mpc_stream *stream;
 	struct mpc_stats stats;
 
 	/* protects stats, wait and result; taken in hard IRQs */
@@ -297,6 +306,15 @@ struct mpc_device {
 	drm_dbg_driver(&(mdev)->drm, "rejected (%d): " fmt "\n",	\
 		       __mpc_err, ##__VA_ARGS__);			\
 	__mpc_err; })
+
+/* Is any of @n reserved uAPI words non-zero? */
+static inline bool mpc_any_set(const __u64 *words, size_t n)
+{
+	while (n--)
+		if (words[n])
+			return true;
+	return false;
+}
 
 static inline u32 gpu_read(struct mpc_device *mdev, u32 reg)
 {
@@ -378,6 +396,11 @@ void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status);
 int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);
 int mpc_ioctl_enable(struct drm_device *drm, void *data, struct drm_file *file);
 int mpc_ioctl_dump(struct drm_device *drm, void *data, struct drm_file *file);
+int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *file);
+
+struct mpc_stream;
+/* mpc_stream.c: @st lost the counters; called with perfcnt.lock held. */
+void mpc_stream_counters_lost(struct mpc_stream *st);
 
 /* mpc_debugfs.c */
 void mpc_debugfs_init(struct drm_minor *minor);
