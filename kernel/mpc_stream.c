@@ -543,6 +543,8 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 
 	/* the stream owns the counters: EBUSY for everyone else */
 	ret = mpc_perfcnt_enable(mdev, MPC_OWNER_STREAM, &cfg);
+	if (ret == -EALREADY)	/* owned by another stream: not ours */
+		ret = MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: the counters belong to another stream");
 	if (ret)
 		goto err_free;
 	st->prev_ns = ktime_get_raw_ns();
