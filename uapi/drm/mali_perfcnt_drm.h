@@ -29,7 +29,7 @@ extern "C" {
 /**
  * MALI_PERFCNT_UAPI_VERSION - revision of this interface, reported by GET_INFO
  */
-#define MALI_PERFCNT_UAPI_VERSION	1
+#define MALI_PERFCNT_UAPI_VERSION	2
 
 #define DRM_MALI_PERFCNT_GET_INFO	0x00
 #define DRM_MALI_PERFCNT_ENABLE		0x01
