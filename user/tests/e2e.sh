@@ -169,10 +169,12 @@ elif [ $sim -eq 1 ]; then
 	# --- record: counters over time -----------------------------------------
 	# Perfetto's schema is checked on the host (user/tests/test_perfetto.c);
 	# here: the live loop against the driver, its sample count and values.
+	# mali_perfcnt: the kernel's sampling stream (STREAM_OPEN)
 	if run record -I 20 -n 10 -e MpcGPUActiveUtil,GPU_ACTIVE --format csv -o "$tmp/rec.csv" &&
-		grep -q "record: 10 samples to $tmp/rec.csv (csv)" "$tmp/err" &&
+		grep -q "record: 10 samples to $tmp/rec.csv (csv, kernel stream).* 0 samples lost, 0 failed" \
+			"$tmp/err" &&
 		"$fmt" csv "$tmp/rec.csv" >/dev/null; then
-		ok "record -I 20 -n 10 --format csv: 10 samples, valid CSV"
+		ok "record -I 20 -n 10 --format csv: 10 samples from the kernel stream, valid CSV"
 		if "$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | in_range 45 55 10; then
 			ok "record: GPU active utilisation 50 +- 5 % in each of 10 samples"
 		else
@@ -180,7 +182,15 @@ elif [ $sim -eq 1 ]; then
 				"got: $("$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | tr '\n' ' ')"
 		fi
 	else
-		notok "record -I 20 -n 10 --format csv: 10 samples, valid CSV" "$(cat "$tmp/err")"
+		notok "record -I 20 -n 10 --format csv: 10 samples from the kernel stream, valid CSV" \
+			"$(cat "$tmp/err")"
+	fi
+	if run record --user-loop -I 20 -n 5 -e MpcGPUActiveUtil --format csv -o "$tmp/rec2.csv" &&
+		grep -q "record: 5 samples to $tmp/rec2.csv (csv, tool loop)" "$tmp/err" &&
+		"$fmt" csv-get "$tmp/rec2.csv" MpcGPUActiveUtil | in_range 45 55 5; then
+		ok "record --user-loop: 5 samples from the tool's loop at 50 +- 5 %"
+	else
+		notok "record --user-loop: 5 samples from the tool's loop at 50 +- 5 %" "$(cat "$tmp/err")"
 	fi
 	# a Perfetto trace starts with Trace.packet (field 1, length-delimited: 0x0a)
 	if run record -F 200 -o "$tmp/rec.pftrace" -- sleep 0.3 &&

@@ -361,7 +361,7 @@ static void test_record_perfetto_through_panfrost(void)
 	}
 	CHECK(rec_run("record -I 1 -n 6 -e GPU_ACTIVE,L2_EXT_READ_BEATS,MpcGPUActiveUtil "
 		      "--freq 100 -o t.pftrace") == 0, "record failed: %s", rec_err);
-	CHECK(strstr(rec_err, "record: 6 samples to t.pftrace (perfetto); period 1.000 ms asked"),
+	CHECK(strstr(rec_err, "record: 6 samples to t.pftrace (perfetto, tool loop); period 1.000 ms asked"),
 	      "the closing line: %s", rec_err);
 	CHECK(t_one_line(rec_err) || (strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1]),
 	      "more than one line on stderr: %s", rec_err);

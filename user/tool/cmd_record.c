@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mali_perfcnt_drm.h"
 #include "perfetto.h"
 #include "tool.h"
 
@@ -41,6 +42,7 @@ struct rec_opts {
 	unsigned long long period_ns, count, duration_ms, set;
 	enum rec_fmt fmt;
 	double freq_mhz;
+	int user_loop;			/* sample from the tool even with a kernel stream */
 };
 
 /* One output format of record: a trace sink. */
@@ -325,6 +327,7 @@ static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts
 		{ "set", required_argument, NULL, 2002 },
 		{ "freq", required_argument, NULL, 2004 },
 		{ "masks", required_argument, NULL, 2005 },
+		{ "user-loop", no_argument, NULL, 2006 },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long x;
@@ -405,6 +408,9 @@ static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts
 		case 2005:
 			o->masks = optarg;
 			break;
+		case 2006:
+			o->user_loop = 1;
+			break;
 		default:
 			return tool_error(t, "bad option for 'record'; see 'mali-perfcnt record --help'");
 		}
@@ -448,22 +454,177 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One recording: where samples go and what is counted for the report. */
+struct rec {
+	struct tool *t;
+	struct view *v;
+	struct mpc_dev *dev;
+	struct mpc_sample *s;
+	const struct rec_sink *sink;
+	void *state;
+	void *buf;
+	uint64_t *iv;			/* each sample's interval, ns */
+	unsigned n, cap;
+	unsigned skipped;		/* user loop: deadlines missed by a period */
+	uint64_t lost, errors;		/* kernel stream: LOST samples, ERROR records */
+	uint64_t ts0;			/* start of the first interval */
+};
+
+/* Evaluate the metrics of r->s over [start, end] and hand it to the sink. */
+static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t seqno)
+{
+	struct view *v = r->v;
+	struct sample_meta m = { r->n, (end_ns - r->ts0) * 1e-9, (end_ns - start_ns) * 1e-9,
+				 !!(mpc_dev_backend(r->dev)->caps & MPC_BE_SEQNO), seqno, end_ns };
+	int ret;
+
+	if (v->p) {
+		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m.interval_s);
+		if (v->freq_hz > 0)
+			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
+		mpc_prog_eval(v->p, r->s, &v->cfg, v->val);
+	}
+	ret = r->sink->sample(r->t, v, r->state, r->s, &m);
+	if (ret)
+		return ret;
+	if (r->n == r->cap) {
+		unsigned cap = r->cap ? r->cap * 2 : 1024;
+		uint64_t *n = realloc(r->iv, cap * sizeof(*n));
+
+		if (!n)
+			return tool_error(r->t, "out of memory");
+		r->iv = n;
+		r->cap = cap;
+	}
+	r->iv[r->n++] = end_ns - start_ns;
+	return 0;
+}
+
+static int rec_should_stop(const struct rec_opts *o, const struct rec *r, uint64_t end_mono,
+			   int child_done)
+{
+	return rec_sigint || child_done || (o->count && r->n >= o->count) ||
+	       (end_mono && mono_ns() >= end_mono);
+}
+
+/* Reap the command if it exited; 1 once it has. */
+static int child_exited(pid_t child, int *status, int *done)
+{
+	if (child > 0 && !*done && waitpid(child, status, WNOHANG) == child)
+		*done = 1;
+	return *done;
+}
+
+/* The tool's loop: a DUMP at every absolute deadline. */
+static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, uint64_t end_mono,
+		     pid_t child, int *status, int *child_done, unsigned long long prev_ts,
+		     struct run *run)
+{
+	unsigned long long seq, ts;
+	uint64_t k = 0;
+	int ret = 0;
+
+	for (;;) {
+		uint64_t deadline, now;
+		int woke;
+
+		k++;
+		deadline = start + k * o->period_ns;
+		if (end_mono && deadline > end_mono)
+			deadline = end_mono;
+		now = mono_ns();
+		if (now > deadline + o->period_ns) {
+			/* late by more than a period: to the next deadline, no burst */
+			uint64_t behind = (now - deadline) / o->period_ns;
+
+			r->skipped += (unsigned)behind;
+			k += behind;
+			deadline = start + k * o->period_ns;
+		}
+		rec_sigchld = 0;
+		woke = sleep_abs(deadline);
+		if (woke < 0)
+			return tool_error(r->t, "clock_nanosleep failed: %s", strerror(errno));
+		child_exited(child, status, child_done);
+		/* a SIGCHLD of something else: back to sleep */
+		if (woke && !rec_sigint && !*child_done) {
+			k--;
+			continue;
+		}
+		ret = run_grab(run, &seq, &ts);
+		if (!ret)
+			ret = rec_emit(r, prev_ts, ts, seq);
+		if (ret)
+			return ret;
+		prev_ts = ts;
+		run->fresh = 1;
+		if (rec_should_stop(o, r, end_mono, *child_done))
+			return 0;
+	}
+}
+
+/* The kernel's sampling stream: records as they come. */
+static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mono, pid_t child,
+		       int *status, int *child_done)
+{
+	size_t size = mpc_dev_desc(r->dev)->dump_size;
+	struct mpc_record rec;
+	struct mpc_err e;
+	int ret;
+
+	for (;;) {
+		rec_sigchld = 0;
+		ret = mpc_dev_stream_next(r->dev, r->buf, size, &rec, &e);
+		child_exited(child, status, child_done);
+		if (ret == -EINTR) {
+			if (rec_should_stop(o, r, end_mono, *child_done))
+				return 0;
+			continue;
+		}
+		if (ret)
+			return tool_err(r->t, &e);
+		switch (rec.type) {
+		case MPC_REC_SAMPLE:
+			mpc_sample_reset(r->s);
+			if (mpc_decode(r->s, r->buf, size, &e))
+				return tool_err(r->t, &e);
+			if (!r->n)
+				r->ts0 = rec.start_ns;
+			ret = rec_emit(r, rec.start_ns, rec.end_ns, rec.seqno);
+			if (ret)
+				return ret;
+			break;
+		case MPC_REC_LOST:
+			r->lost += rec.lost;
+			break;
+		case MPC_REC_ERROR:
+			r->errors++;
+			break;
+		default:
+			break;		/* a record type of a newer driver */
+		}
+		if (rec_should_stop(o, r, end_mono, *child_done))
+			return 0;
+	}
+}
+
 /* Period statistics from the samples' intervals, to stderr. */
-static void report(struct tool *t, const char *out, const char *fmt, uint64_t *iv, unsigned n,
-		   uint64_t period_ns, unsigned skipped)
+static void report(const struct rec *r, const char *out, const char *fmt, const char *how,
+		   uint64_t period_ns)
 {
 	double mean = 0, p99 = 0;
 	uint64_t *dev;
+	unsigned n = r->n;
 
 	if (!n) {
-		fprintf(stderr, "%s: record: no sample written to %s\n", t->prog, out);
+		fprintf(stderr, "%s: record: no sample written to %s\n", r->t->prog, out);
 		return;
 	}
 	dev = malloc(n * sizeof(*dev));
 	for (unsigned i = 0; i < n; i++) {
-		mean += (double)iv[i];
+		mean += (double)r->iv[i];
 		if (dev)
-			dev[i] = iv[i] > period_ns ? iv[i] - period_ns : period_ns - iv[i];
+			dev[i] = r->iv[i] > period_ns ? r->iv[i] - period_ns : period_ns - r->iv[i];
 	}
 	mean /= n;
 	if (dev) {
@@ -471,10 +632,15 @@ static void report(struct tool *t, const char *out, const char *fmt, uint64_t *i
 		p99 = (double)dev[(unsigned)((n - 1) * 0.99)];
 	}
 	free(dev);
-	fprintf(stderr, "%s: record: %u samples to %s (%s); period %.3f ms asked, %.3f ms mean, "
-		"p99 deviation %.3f ms; %u deadline%s missed by more than a period\n",
-		t->prog, n, out, fmt, (double)period_ns / 1e6, mean / 1e6, p99 / 1e6, skipped,
-		skipped == 1 ? "" : "s");
+	fprintf(stderr, "%s: record: %u samples to %s (%s, %s); period %.3f ms asked, %.3f ms "
+		"mean, p99 deviation %.3f ms; ", r->t->prog, n, out, fmt, how,
+		(double)period_ns / 1e6, mean / 1e6, p99 / 1e6);
+	if (!strcmp(how, "kernel stream"))
+		fprintf(stderr, "%llu sample%s lost, %llu failed\n", (unsigned long long)r->lost,
+			r->lost == 1 ? "" : "s", (unsigned long long)r->errors);
+	else
+		fprintf(stderr, "%u deadline%s missed by more than a period\n", r->skipped,
+			r->skipped == 1 ? "" : "s");
 }
 
 int cmd_record(struct tool *t, int argc, char **argv)
@@ -483,22 +649,21 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	struct rec_opts o = { .period_ns = 10000000, .fmt = REC_PERFETTO };
 	struct mpc_dev *dev = NULL;
 	struct view v = { 0 };
-	struct mpc_sample *s = NULL;
 	struct mpc_enable en = { 0 };
 	struct mpc_err e;
 	struct sigaction sa;
-	const struct rec_sink *sink;
-	void *state = NULL, *buf = NULL;
-	uint64_t *iv = NULL;
-	unsigned nsamples = 0, skipped = 0, cap = 0;
+	struct rec r = { .t = t, .v = &v };
 	pid_t child = -1;
-	int status = 0, r, child_done = 0, began = 0, enabled = 0;
+	int status = 0, ret, child_done = 0, began = 0, enabled = 0, stream = 0;
+	uint64_t start, end_mono = 0;
+	unsigned long long prev_ts = 0;
+	struct run run;
 	FILE *out = NULL;
 	char **cmd;
 
-	r = parse_rec_opts(t, argc, argv, &o);
-	if (r)
-		return r < 0 ? 0 : r;
+	ret = parse_rec_opts(t, argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
 	cmd = optind < argc ? argv + optind : NULL;
@@ -507,31 +672,37 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	if (!o.output)
 		o.output = o.fmt == REC_PERFETTO ? "mali-perfcnt.pftrace" :
 			   o.fmt == REC_JSON ? "mali-perfcnt.json" : "-";
-	sink = &sinks[o.fmt];
+	r.sink = &sinks[o.fmt];
 
-	r = run_open_view(t, &dev, &v, o.events, o.set, 0, 0, o.freq_mhz, REC_DEFAULTS);
-	if (!r && mpc_sample_new(v.l, &s, &e))
-		r = tool_err(t, &e);
-	if (!r && !(buf = calloc(1, v.desc.dump_size)))
-		r = tool_error(t, "out of memory");
+	ret = run_open_view(t, &dev, &v, o.events, o.set, 0, 0, o.freq_mhz, REC_DEFAULTS);
+	r.dev = dev;
+	if (!ret && mpc_sample_new(v.l, &r.s, &e))
+		ret = tool_err(t, &e);
+	if (!ret && !(r.buf = calloc(1, v.desc.dump_size)))
+		ret = tool_error(t, "out of memory");
 	en.counter_set = (unsigned)o.set;
-	if (!r && o.masks)
-		r = run_parse_masks(t, o.masks, v.desc.counters_per_block, &en);
-	if (!r && mpc_dev_backend(dev)->max_sample_interval_ns &&
-	    o.period_ns > mpc_dev_backend(dev)->max_sample_interval_ns)
-		r = tool_error(t, "the %s backend's 32-bit counters can wrap in %.0f ms; record "
-			       "with a shorter period (-I)", mpc_dev_backend(dev)->name,
-			       (double)mpc_dev_backend(dev)->max_sample_interval_ns / 1e6);
-	if (r)
+	if (!ret && o.masks)
+		ret = run_parse_masks(t, o.masks, v.desc.counters_per_block, &en);
+	if (ret)
 		goto out;
+	stream = (mpc_dev_backend(dev)->caps & MPC_BE_PERIODIC) && !o.user_loop &&
+		 o.period_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
+	if (!stream && mpc_dev_backend(dev)->max_sample_interval_ns &&
+	    o.period_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
+		ret = tool_error(t, "the %s backend's 32-bit counters can wrap in %.0f ms; record "
+				 "with a shorter period (-I)", mpc_dev_backend(dev)->name,
+				 (double)mpc_dev_backend(dev)->max_sample_interval_ns / 1e6);
+		goto out;
+	}
 	if (!strcmp(o.output, "-")) {
 		out = stdout;
 	} else if (!(out = fopen(o.output, "w"))) {
-		r = tool_error(t, "cannot write '%s': %s", o.output, strerror(errno));
+		ret = tool_error(t, "cannot write '%s': %s", o.output, strerror(errno));
 		goto out;
 	}
 	t->out = out;
 
+	/* no SA_RESTART: a signal ends a blocking read of the stream */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = rec_signal;
 	sigemptyset(&sa.sa_mask);
@@ -542,33 +713,41 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	else
 		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
 
-	if (mpc_dev_enable(dev, &en, &e)) {
-		r = tool_err(t, &e);
-		goto out;
-	}
-	enabled = 1;
-	unsigned long long seq, ts, prev_ts, ts0;
-	uint64_t start, k = 0, end_mono = 0;
-	struct run run;
+	if (stream) {
+		/* about a second of records, within the driver's limits */
+		uint64_t ring = 1000000000ull / o.period_ns;
 
-	run_init(&run, t, dev, buf, s);
-	/* a first dump starts the first interval at a known time */
-	r = run_grab(&run, NULL, &prev_ts);
-	if (r)
-		goto out;
-	run.fresh = 1;
+		ring = ring < 64 ? 64 : ring > MALI_PERFCNT_STREAM_MAX_RECORDS ?
+		       MALI_PERFCNT_STREAM_MAX_RECORDS : ring;
+		if (mpc_dev_stream_start(dev, &en, o.period_ns, (unsigned)ring, &e)) {
+			ret = tool_err(t, &e);
+			goto out;
+		}
+	} else {
+		if (mpc_dev_enable(dev, &en, &e)) {
+			ret = tool_err(t, &e);
+			goto out;
+		}
+		enabled = 1;
+		run_init(&run, t, dev, r.buf, r.s);
+		/* a first dump starts the first interval at a known time */
+		ret = run_grab(&run, NULL, &prev_ts);
+		if (ret)
+			goto out;
+		run.fresh = 1;
+		r.ts0 = prev_ts;
+	}
 	start = mono_ns();
-	ts0 = prev_ts;
-	r = sink->begin(t, &v, &state, prev_ts, o.period_ns);
+	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.period_ns);
 	began = 1;
-	if (r)
+	if (ret)
 		goto out;
 	if (o.duration_ms)
 		end_mono = start + o.duration_ms * 1000000ull;
 	if (cmd) {
 		child = fork();
 		if (child < 0) {
-			r = tool_error(t, "cannot start '%s': %s", cmd[0], strerror(errno));
+			ret = tool_error(t, "cannot start '%s': %s", cmd[0], strerror(errno));
 			goto out;
 		}
 		if (child == 0) {
@@ -579,95 +758,38 @@ int cmd_record(struct tool *t, int argc, char **argv)
 			_exit(127);
 		}
 	}
-	for (;;) {
-		uint64_t deadline, now;
-		int woke;
-
-		k++;
-		deadline = start + k * o.period_ns;
-		if (end_mono && deadline > end_mono)
-			deadline = end_mono;
-		now = mono_ns();
-		if (now > deadline + o.period_ns) {
-			/* late by more than a period: to the next deadline, no burst */
-			uint64_t behind = (now - deadline) / o.period_ns;
-
-			skipped += (unsigned)behind;
-			k += behind;
-			deadline = start + k * o.period_ns;
-		}
-		rec_sigchld = 0;
-		woke = sleep_abs(deadline);
-		if (woke < 0) {
-			r = tool_error(t, "clock_nanosleep failed: %s", strerror(errno));
-			break;
-		}
-		if (child > 0 && !child_done && waitpid(child, &status, WNOHANG) == child)
-			child_done = 1;
-		/* a SIGCHLD of something else: back to sleep */
-		if (woke && !rec_sigint && !child_done) {
-			k--;
-			continue;
-		}
-		r = run_grab(&run, &seq, &ts);
-		if (r)
-			break;
-		struct sample_meta m = { nsamples, (ts - prev_ts) * 1e-9, (ts - prev_ts) * 1e-9,
-					 !!(mpc_dev_backend(dev)->caps & MPC_BE_SEQNO), seq, ts };
-
-		m.time_s = (ts - ts0) * 1e-9;
-		if (v.p) {
-			mpc_config_init(&v.cfg, &v.desc, v.l, v.gpu, m.interval_s);
-			if (v.freq_hz > 0)
-				v.cfg.v[MPC_CFG_GPU_FREQ_HZ] = v.freq_hz;
-			mpc_prog_eval(v.p, s, &v.cfg, v.val);
-		}
-		r = sink->sample(t, &v, state, s, &m);
-		if (r)
-			break;
-		if (nsamples == cap) {
-			uint64_t *n = realloc(iv, (cap ? cap * 2 : 1024) * sizeof(*iv));
-
-			if (!n) {
-				r = tool_error(t, "out of memory");
-				break;
-			}
-			iv = n;
-			cap = cap ? cap * 2 : 1024;
-		}
-		iv[nsamples++] = ts - prev_ts;
-		prev_ts = ts;
-		run.fresh = 1;
-		now = mono_ns();
-		if (rec_sigint || child_done || (o.count && nsamples >= o.count) ||
-		    (end_mono && now >= end_mono))
-			break;
-	}
+	if (stream)
+		ret = loop_stream(&r, &o, end_mono, child, &status, &child_done);
+	else
+		ret = loop_user(&r, &o, start, end_mono, child, &status, &child_done, prev_ts, &run);
 out:
-	if (began && sink->end(t, &v, state) && !r)
-		r = 1;
-	if (enabled && mpc_dev_disable(dev, &e) && !r)
-		r = tool_err(t, &e);
+	if (began && r.sink->end(t, &v, r.state) && !ret)
+		ret = 1;
+	if (stream && mpc_dev_stream_stop(dev, &e) && !ret)
+		ret = tool_err(t, &e);
+	if (enabled && mpc_dev_disable(dev, &e) && !ret)
+		ret = tool_err(t, &e);
 	if (child > 0 && !child_done) {
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
 		child_done = 1;
 	}
-	if (out && out != stdout && fclose(out) && !r)
-		r = tool_error(t, "writing '%s' failed: %s", o.output, strerror(errno));
+	if (out && out != stdout && fclose(out) && !ret)
+		ret = tool_error(t, "writing '%s' failed: %s", o.output, strerror(errno));
 	t->out = stdout;
-	if (began && !r)
-		report(t, o.output, fmt_names[o.fmt], iv, nsamples, o.period_ns, skipped);
-	if (!r && child > 0) {
+	if (began && !ret)
+		report(&r, o.output, fmt_names[o.fmt], stream ? "kernel stream" : "tool loop",
+		       o.period_ns);
+	if (!ret && child > 0) {
 		if (WIFEXITED(status))
-			r = WEXITSTATUS(status);
+			ret = WEXITSTATUS(status);
 		else if (WIFSIGNALED(status))
-			r = 128 + WTERMSIG(status);
+			ret = 128 + WTERMSIG(status);
 	}
-	free(iv);
-	free(buf);
-	mpc_sample_free(s);
+	free(r.iv);
+	free(r.buf);
+	mpc_sample_free(r.s);
 	view_free(&v);
 	mpc_dev_close(dev);
-	return r;
+	return ret;
 }

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "mali_perfcnt_drm.h"
 #include "tool.h"
 
 int tool_error(struct tool *t, const char *fmt, ...)
@@ -391,7 +392,7 @@ int main(int argc, char **argv)
 		if (c == 'h')
 			return help(&t, NULL, stdout);
 		if (c == 'V') {
-			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, 1);
+			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, MALI_PERFCNT_UAPI_VERSION);
 			return 0;
 		}
 		return tool_error(&t, "unknown option; see 'mali-perfcnt --help'");
