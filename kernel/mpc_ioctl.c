@@ -11,7 +11,6 @@
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
 
-
 int mpc_ioctl_get_info(struct drm_device *drm, void *data,
 		       struct drm_file *file)
 {

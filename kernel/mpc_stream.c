@@ -76,9 +76,9 @@ struct mpc_stream {
 	u8 *scratch;
 	struct hrtimer timer;
 	struct work_struct work;
-	struct mutex sample_lock;
-	struct mutex read_lock;
-	spinlock_t lock;
+	struct mutex sample_lock;	/* producers; see @sample_lock above */
+	struct mutex read_lock;		/* readers; only they move @tail */
+	spinlock_t lock;		/* @head, @tail, @enabled, @dead */
 	u32 head;
 	u32 tail;
 	bool enabled;
@@ -498,7 +498,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	if (args->pad || mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
 		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: pad and reserved must be 0");
 	if (args->fd || args->record_size)
-		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: fd and record_size are out fields, pass 0");
+		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: fd, record_size: pass 0");
 	if (args->period_ns && (args->period_ns < min_period ||
 				args->period_ns > MALI_PERFCNT_STREAM_MAX_PERIOD_NS))
 		return MPC_REJECT(mdev, -EINVAL,
@@ -544,7 +544,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	/* the stream owns the counters: EBUSY for everyone else */
 	ret = mpc_perfcnt_enable(mdev, MPC_OWNER_STREAM, &cfg);
 	if (ret == -EALREADY)	/* owned by another stream: not ours */
-		ret = MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: the counters belong to another stream");
+		ret = MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: counters owned by another stream");
 	if (ret)
 		goto err_free;
 	st->prev_ns = ktime_get_raw_ns();

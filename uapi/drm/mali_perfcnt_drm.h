@@ -209,31 +209,31 @@ struct drm_mali_perfcnt_dump {
  * same bits are used by every interface that returns samples.
  */
 /** MALI_PERFCNT_DATA_SATURATED - a counter read 0xffffffff: a lower bound. */
-#define MALI_PERFCNT_DATA_SATURATED		(1U << 0)
+#define MALI_PERFCNT_DATA_SATURATED		0x1U
 /**
  * MALI_PERFCNT_DATA_AFTER_RECOVERY - the interval starts at a GPU recovery
  * (reset): what the GPU counted before it is lost.
  */
-#define MALI_PERFCNT_DATA_AFTER_RECOVERY	(1U << 1)
+#define MALI_PERFCNT_DATA_AFTER_RECOVERY	0x2U
 /**
  * MALI_PERFCNT_DATA_AFTER_POWER_LOSS - the GPU lost power (system suspend)
  * inside the interval: the counts cover only the time it was powered.
  */
-#define MALI_PERFCNT_DATA_AFTER_POWER_LOSS	(1U << 2)
+#define MALI_PERFCNT_DATA_AFTER_POWER_LOSS	0x4U
 /** MALI_PERFCNT_DATA_FIRST - the first sample since the counters started. */
-#define MALI_PERFCNT_DATA_FIRST			(1U << 3)
+#define MALI_PERFCNT_DATA_FIRST			0x8U
 
 /**
  * MALI_PERFCNT_STREAM_F_MASKS - use the four block masks given by the caller
  * (as %MALI_PERFCNT_ENABLE_F_MASKS).
  */
-#define MALI_PERFCNT_STREAM_F_MASKS		(1U << 0)
+#define MALI_PERFCNT_STREAM_F_MASKS		0x1U
 /** MALI_PERFCNT_STREAM_F_DISABLED - open the stream stopped. */
-#define MALI_PERFCNT_STREAM_F_DISABLED		(1U << 1)
+#define MALI_PERFCNT_STREAM_F_DISABLED		0x2U
 /** MALI_PERFCNT_STREAM_F_NONBLOCK - the stream fd is O_NONBLOCK. */
-#define MALI_PERFCNT_STREAM_F_NONBLOCK		(1U << 2)
+#define MALI_PERFCNT_STREAM_F_NONBLOCK		0x4U
 /** MALI_PERFCNT_STREAM_F_CLOEXEC - the stream fd is O_CLOEXEC. */
-#define MALI_PERFCNT_STREAM_F_CLOEXEC		(1U << 3)
+#define MALI_PERFCNT_STREAM_F_CLOEXEC		0x8U
 
 /** MALI_PERFCNT_STREAM_MIN_PERIOD_NS - shortest period, 100 us. */
 #define MALI_PERFCNT_STREAM_MIN_PERIOD_NS	100000ULL
