@@ -64,6 +64,8 @@
 #define COUNTER_DOUBLE			3
 
 #define DESCRIPTOR_IID			1
+/* counter ids are small: one per counter and metric recorded */
+#define PF_MAX_ID			(1u << 20)
 
 struct pf_buf {
 	uint8_t *p;
@@ -77,11 +79,14 @@ struct pf_trace {
 	int started, failed;
 	struct pf_counter_spec *spec;
 	unsigned int nspec, capspec;
+	/* declared[id] for ids up to max_id: the per-sample check is O(1) */
+	uint8_t *declared;
+	uint32_t max_id;
 	/* reused per packet: the packet, the message inside it, one level below */
 	struct pf_buf pkt, msg, sub, leaf;
 };
 
-static void buf_reserve(struct pf_buf *b, size_t n)
+static inline void buf_reserve(struct pf_buf *b, size_t n)
 {
 	uint8_t *p;
 	size_t cap;
@@ -111,17 +116,27 @@ static void put_bytes(struct pf_buf *b, const void *s, size_t n)
 
 static void put_raw_varint(struct pf_buf *b, uint64_t v)
 {
-	uint8_t tmp[10];
-	size_t n = 0;
+	uint8_t *p;
 
-	do {
-		tmp[n] = v & 0x7f;
+	buf_reserve(b, 10);
+	if (b->oom)
+		return;
+	p = b->p + b->len;
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
+	}
+	*p++ = (uint8_t)v;
+	b->len = (size_t)(p - b->p);
+}
+
+static unsigned int varint_len(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >>= 7)
 		n++;
-	} while (v);
-	put_bytes(b, tmp, n);
+	return n;
 }
 
 static void put_tag(struct pf_buf *b, unsigned int field, unsigned int wt)
@@ -268,6 +283,20 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 	if (t->started)
 		return -1;
 	t->started = 1;
+	for (unsigned int i = 0; i < t->nspec; i++)
+		if (t->spec[i].id > t->max_id)
+			t->max_id = t->spec[i].id;
+	if (t->max_id > PF_MAX_ID) {
+		t->failed = 1;
+		return -1;
+	}
+	t->declared = calloc((size_t)t->max_id + 1, 1);
+	if (!t->declared) {
+		t->failed = 1;
+		return -1;
+	}
+	for (unsigned int i = 0; i < t->nspec; i++)
+		t->declared[t->spec[i].id] = 1;
 
 	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
 	packet_begin(t, 0);
@@ -309,22 +338,30 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 	if (!t->started)
 		return -1;
 	for (unsigned int i = 0; i < n; i++)
-		if (!find_spec(t, v[i].id))
+		if (v[i].id > t->max_id || !t->declared[v[i].id])
 			return -1;
 	packet_begin(t, SEQ_NEEDS_INCREMENTAL_STATE);
 	put_varint(&t->pkt, PKT_TIMESTAMP, ts_ns);
 	put_varint(&t->pkt, PKT_TIMESTAMP_CLOCK_ID, PF_CLOCK_MONOTONIC_RAW);
 	put_varint(&t->msg, EVENT_DESCRIPTOR_IID, DESCRIPTOR_IID);
-	for (unsigned int i = 0; i < n; i++) {
+	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter: reserve once */
+	buf_reserve(&t->msg, (size_t)n * 29);
+	for (unsigned int i = 0; i < n && !t->msg.oom; i++) {
+		uint64_t u = (uint64_t)v[i].i;
+		unsigned int len;
+
 		/* unavailable is never a value: no counter rather than a 0 */
 		if (!v[i].is_int && !isfinite(v[i].d))
 			continue;
-		put_varint(&t->sub, COUNTER_ID, v[i].id);
+		/* GpuCounter { counter_id, int_value | double_value }, inline */
+		len = 1 + varint_len(v[i].id) + (v[i].is_int ? 1 + varint_len(u) : 9);
+		put_tag(&t->msg, EVENT_COUNTERS, WT_LEN);
+		put_raw_varint(&t->msg, len);
+		put_varint(&t->msg, COUNTER_ID, v[i].id);
 		if (v[i].is_int)
-			put_varint(&t->sub, COUNTER_INT, (uint64_t)v[i].i);
+			put_varint(&t->msg, COUNTER_INT, u);
 		else
-			put_double(&t->sub, COUNTER_DOUBLE, v[i].d);
-		put_msg(&t->msg, EVENT_COUNTERS, &t->sub);
+			put_double(&t->msg, COUNTER_DOUBLE, v[i].d);
 	}
 	put_msg(&t->pkt, PKT_GPU_COUNTER_EVENT, &t->msg);
 	return packet_end(t);
@@ -342,6 +379,7 @@ int pf_trace_end(struct pf_trace *t)
 		free((char *)t->spec[i].description);
 	}
 	free(t->spec);
+	free(t->declared);
 	free(t->pkt.p);
 	free(t->msg.p);
 	free(t->sub.p);
