@@ -194,7 +194,7 @@ elif [ $sim -eq 1 ]; then
 	fi
 	# a Perfetto trace starts with Trace.packet (field 1, length-delimited: 0x0a)
 	if run record -F 200 -o "$tmp/rec.pftrace" -- sleep 0.3 &&
-		grep -q "samples to $tmp/rec.pftrace (perfetto)" "$tmp/err" &&
+		grep -q "samples to $tmp/rec.pftrace (perfetto, kernel stream)" "$tmp/err" &&
 		[ "$(head -c 1 "$tmp/rec.pftrace" | od -An -tx1 | tr -d ' ')" = 0a ]; then
 		ok "record -F 200 -- sleep 0.3: a Perfetto trace"
 	else
