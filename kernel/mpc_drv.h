@@ -223,6 +223,8 @@ struct mpc_stats {
  * @seqno: sequence number of the last sample.
  * @stream: the sampling stream that owns the counters (@owner is then
  *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
+ * @debugfs_period_us: the perfcnt_stream period given to perfcnt_enable
+ *	("period_us=N"), 0 when none; valid while debugfs owns the counters.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
@@ -242,6 +244,7 @@ struct mpc_perfcnt {
 	u64 next_gpu_va;
 	u64 seqno;
 	struct mpc_stream *stream;
+	u32 debugfs_period_us;
 	struct mpc_stats stats;
 
 	/* protects stats, wait and result; taken in hard IRQs */
@@ -352,7 +355,7 @@ int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
 			    unsigned int slot, const char **kind,
 			    unsigned int *instance);
 int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, bool *enable);
+			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable);
 int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 
 /* mpc_gpu.c */
@@ -401,6 +404,8 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 struct mpc_stream;
 /* mpc_stream.c: @st lost the counters; called with perfcnt.lock held. */
 void mpc_stream_counters_lost(struct mpc_stream *st);
+/* mpc_stream.c: the debugfs perfcnt_stream file */
+extern const struct file_operations mpc_stream_debugfs_fops;
 
 /* mpc_debugfs.c */
 void mpc_debugfs_init(struct drm_minor *minor);

@@ -279,6 +279,7 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
 		mpc_stream_counters_lost(pc->stream);
 		pc->stream = NULL;
 	}
+	pc->debugfs_period_us = 0;
 	pc->owner = NULL;
 	pc->owner_pid = 0;
 	pc->owner_comm[0] = '\0';

@@ -65,6 +65,8 @@
  * @lost_start: start of the first dropped sample's interval.
  * @lost_end: end of the last dropped sample's interval.
  * @last_seqno: sequence number of the last sample taken.
+ * @from_debugfs: opened through debugfs perfcnt_stream: it took the
+ *	counters over from debugfs and gives them back when closed.
  */
 struct mpc_stream {
 	struct mpc_device *mdev;
@@ -90,6 +92,7 @@ struct mpc_stream {
 	u64 lost_start;
 	u64 lost_end;
 	u64 last_seqno;
+	bool from_debugfs;
 };
 
 #define MPC_REC_HDR	sizeof(struct drm_mali_perfcnt_record)
@@ -457,10 +460,52 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 	mpc_stream_disable_locked(st);
 	mutex_unlock(&st->sample_lock);
 	cancel_work_sync(&st->work);
-	mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
+	if (st->from_debugfs) {
+		/* debugfs owns the counters again, still running */
+		mutex_lock(&mdev->perfcnt.lock);
+		if (mdev->perfcnt.stream == st) {
+			mdev->perfcnt.stream = NULL;
+			mdev->perfcnt.owner = MPC_OWNER_DEBUGFS;
+		}
+		mutex_unlock(&mdev->perfcnt.lock);
+	} else {
+		mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
+	}
 	mpc_stream_free(st);
 	drm_dev_put(&mdev->drm);
 	return 0;
+}
+
+/* A stream, stopped, owning nothing yet; NULL when out of memory. */
+static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev,
+					 const struct mpc_perfcnt_config *cfg,
+					 u64 period_ns, u32 nr)
+{
+	u32 dump_size = mdev->features.layout.dump_size;
+	struct mpc_stream *st;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return NULL;
+	st->mdev = mdev;
+	st->cfg = *cfg;
+	st->period_ns = period_ns;
+	st->nr = nr;
+	st->rec_size = MPC_REC_HDR + dump_size;
+	mutex_init(&st->sample_lock);
+	mutex_init(&st->read_lock);
+	spin_lock_init(&st->lock);
+	init_waitqueue_head(&st->wq);
+	INIT_WORK(&st->work, mpc_stream_work);
+	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	st->timer.function = mpc_stream_timer;
+	st->ring = vzalloc(array_size(st->nr, st->rec_size));
+	st->scratch = kzalloc(dump_size, GFP_KERNEL);
+	if (!st->ring || !st->scratch) {
+		mpc_stream_free(st);
+		return NULL;
+	}
+	return st;
 }
 
 static const struct file_operations mpc_stream_fops = {
@@ -481,7 +526,6 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	struct drm_mali_perfcnt_stream_open *args = data;
 	u64 min_period = perfmon_capable() ? MALI_PERFCNT_STREAM_MIN_PERIOD_NS :
 			 MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
-	u32 dump_size = mdev->features.layout.dump_size;
 	bool masks = args->jm_mask | args->tiler_mask | args->shader_mask | args->mmu_l2_mask;
 	struct mpc_perfcnt_config cfg = {
 		.jm = MPC_BLOCK_ENABLE_ALL,
@@ -519,27 +563,9 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	}
 	cfg.set = args->counter_set;
 
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	st = mpc_stream_new(mdev, &cfg, args->period_ns, args->ring_records);
 	if (!st)
 		return -ENOMEM;
-	st->mdev = mdev;
-	st->cfg = cfg;
-	st->period_ns = args->period_ns;
-	st->nr = args->ring_records;
-	st->rec_size = MPC_REC_HDR + dump_size;
-	mutex_init(&st->sample_lock);
-	mutex_init(&st->read_lock);
-	spin_lock_init(&st->lock);
-	init_waitqueue_head(&st->wq);
-	INIT_WORK(&st->work, mpc_stream_work);
-	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	st->timer.function = mpc_stream_timer;
-	st->ring = vzalloc(array_size(st->nr, st->rec_size));
-	st->scratch = kzalloc(dump_size, GFP_KERNEL);
-	if (!st->ring || !st->scratch) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
 
 	/* the stream owns the counters: EBUSY for everyone else */
 	ret = mpc_perfcnt_enable(mdev, MPC_OWNER_STREAM, &cfg);
@@ -581,3 +607,70 @@ err_free:
 	mpc_stream_free(st);
 	return ret;
 }
+
+/*
+ * debugfs perfcnt_stream: `echo "period_us=1000" > perfcnt_enable; cat
+ * perfcnt_stream > capture.bin` records the same records as a stream fd,
+ * at that period, into a ring of MPC_DEBUGFS_RING records. While the file is
+ * open it owns the counters (perfcnt_dump and perfcnt_counters are -EBUSY,
+ * so nothing takes a sample from under it); closing it gives them back to
+ * debugfs, still running.
+ */
+#define MPC_DEBUGFS_RING	256
+
+static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
+{
+	struct mpc_device *mdev = inode->i_private;
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_stream *st;
+	int ret = 0, idx;
+
+	if (!drm_dev_enter(&mdev->drm, &idx))
+		return -ENODEV;
+	st = mpc_stream_new(mdev, &pc->cfg, 0, MPC_DEBUGFS_RING);
+	if (!st) {
+		drm_dev_exit(idx);
+		return -ENOMEM;
+	}
+	st->from_debugfs = true;
+	mutex_lock(&pc->lock);
+	if (pc->owner != MPC_OWNER_DEBUGFS)
+		ret = MPC_REJECT(mdev, pc->owner ? -EBUSY : -ENODATA,
+				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
+				 pc->owner ? " (the counters are owned elsewhere)" : "");
+	else if (!pc->debugfs_period_us)
+		ret = MPC_REJECT(mdev, -ENODATA,
+				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
+	if (!ret) {
+		st->cfg = pc->cfg;
+		st->period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
+		pc->owner = MPC_OWNER_STREAM;
+		pc->stream = st;
+	}
+	mutex_unlock(&pc->lock);
+	if (ret) {
+		mpc_stream_free(st);
+		drm_dev_exit(idx);
+		return ret;
+	}
+	drm_dev_get(&mdev->drm);
+	file->private_data = st;
+	/* the counters ran before: a first sample starts the interval */
+	mutex_lock(&st->sample_lock);
+	ret = mpc_stream_enable_locked(st, false);
+	mutex_unlock(&st->sample_lock);
+	drm_dev_exit(idx);
+	if (ret) {
+		mpc_stream_release(inode, file);
+		return ret;
+	}
+	return stream_open(inode, file);
+}
+
+const struct file_operations mpc_stream_debugfs_fops = {
+	.owner = THIS_MODULE,
+	.open = mpc_stream_debugfs_open,
+	.read = mpc_stream_read,
+	.poll = mpc_stream_poll,
+	.release = mpc_stream_release,
+};

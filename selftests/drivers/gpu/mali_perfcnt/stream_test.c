@@ -420,4 +420,64 @@ TEST_F(mpc, stream_permissions_and_unprivileged_minimum_period)
 	EXPECT_EQ(0, without_caps(op_stream_1ms, self));
 }
 
+/*
+ * debugfs perfcnt_stream: `echo period_us=N > perfcnt_enable; cat
+ * perfcnt_stream` gives the stream's records; while it is open it owns the
+ * counters, and closing it gives them back to debugfs.
+ */
+TEST_F(mpc, stream_debugfs_capture)
+{
+	size_t rec_size = REC_HDR + self->info.dump_size, len = 16 * rec_size, off;
+	char path[PATH_MAX], *buf;
+	uint64_t prev_end = 0;
+	unsigned int n = 0;
+	ssize_t got;
+	int sfd;
+
+	snprintf(path, sizeof(path), "%s/perfcnt_stream", self->dbg);
+	EXPECT_EQ(-1, open(path, O_RDONLY));
+	EXPECT_EQ(ENODATA, errno);
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "1\n"));
+	EXPECT_EQ(-1, open(path, O_RDONLY));
+	EXPECT_EQ(ENODATA, errno) TH_LOG("enabled without period_us");
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "0\n"));
+	EXPECT_EQ(-EINVAL, mpc_dbg_write(self->dbg, "perfcnt_enable", "period_us=99\n"));
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "period_us=2000\n"));
+
+	sfd = open(path, O_RDONLY);
+	ASSERT_LE(0, sfd);
+	EXPECT_EQ(-1, open(path, O_RDONLY));
+	EXPECT_EQ(EBUSY, errno) TH_LOG("a second reader");
+	EXPECT_EQ(-EBUSY, mpc_dbg_read(self->dbg, "perfcnt_dump", (char *)self->buf,
+				       self->info.dump_size));
+	EXPECT_EQ(-EBUSY, mpc_dbg_write(self->dbg, "perfcnt_enable", "0\n"));
+	EXPECT_EQ(-EBUSY, mpc_enable_all(self->fd));
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	got = read_records(sfd, buf, len, 10);
+	ASSERT_LT(0, got);
+	for (off = 0; off < (size_t)got; off += REC(buf, off)->size, n++) {
+		struct drm_mali_perfcnt_record *r = REC(buf, off);
+
+		ASSERT_EQ(MALI_PERFCNT_RECORD_SAMPLE, r->type) TH_LOG("record %u", n);
+		ASSERT_EQ(rec_size, r->size);
+		EXPECT_EQ(n ? 0 : MALI_PERFCNT_DATA_FIRST, r->data_flags & MALI_PERFCNT_DATA_FIRST);
+		if (n)
+			EXPECT_EQ(prev_end, r->start_ns);
+		prev_end = r->end_ns;
+		memcpy(self->buf, r + 1, self->info.dump_size);
+		EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+	}
+	EXPECT_LE(10, n);
+	close(sfd);
+	free(buf);
+	/* debugfs owns the counters again */
+	snprintf(path, sizeof(path), "%s/perfcnt_dump", self->dbg);
+	sfd = open(path, O_RDONLY);
+	ASSERT_LE(0, sfd);
+	EXPECT_EQ((ssize_t)self->info.dump_size, read(sfd, self->buf, self->info.dump_size));
+	close(sfd);
+	EXPECT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "0\n"));
+}
+
 TEST_HARNESS_MAIN
