@@ -19,6 +19,7 @@
 
 #include "test.h"
 #include "perfetto.h"
+#include "mali_perfcnt_drm.h"
 
 #define MAXC 64
 #define MAXS 64
@@ -454,6 +455,182 @@ static void test_record_rejects_bad_options_in_one_line(void)
 	rec_dir[0] = 0;
 }
 
+/* ------------------------------------------- decode of stream captures */
+
+static uint32_t cap_val(unsigned slot, unsigned idx, void *ctx)
+{
+	/* GPU_ACTIVE (job manager, index 6) = 1000 x (sample + 1) */
+	return slot == 0 && idx == 6 ? 1000 * (*(unsigned *)ctx + 1) : 7;
+}
+
+/*
+ * A capture as `cat perfcnt_stream` writes it, of a G52 with cores 0xb and 2
+ * L2 slices: SAMPLE (first, 1 ms), SAMPLE (2 ms), LOST (3 samples, 3 ms),
+ * SAMPLE (1 ms).
+ */
+static int write_capture(const char *path)
+{
+	static const struct { uint16_t type; uint64_t seq, start, end, lost; } recs[] = {
+		{ MALI_PERFCNT_RECORD_SAMPLE, 1, 1000000, 2000000, 0 },
+		{ MALI_PERFCNT_RECORD_SAMPLE, 2, 2000000, 4000000, 0 },
+		{ MALI_PERFCNT_RECORD_LOST, 5, 4000000, 7000000, 3 },
+		{ MALI_PERFCNT_RECORD_SAMPLE, 6, 7000000, 8000000, 0 },
+	};
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = db ? mpc_db_find_gpu(db, "g52") : NULL;
+	struct mpc_layout *l = NULL;
+	struct mpc_desc d;
+	struct mpc_err e;
+	uint32_t *dump;
+	unsigned k = 0;
+	FILE *f;
+
+	if (!g || mpc_desc_from_gpu(&d, g, 0xb, 2, &e) || mpc_layout_new(&d, &l, &e)) {
+		mpc_db_free(db);
+		return -1;
+	}
+	mpc_db_free(db);
+	dump = calloc(1, d.dump_size);
+	f = fopen(path, "wb");
+	if (!dump || !f)
+		return -1;
+	for (unsigned i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		struct drm_mali_perfcnt_record h = {
+			.type = recs[i].type, .header_size = sizeof(h), .size = sizeof(h),
+			.seqno = recs[i].seq, .start_ns = recs[i].start, .end_ns = recs[i].end,
+			.lost = recs[i].lost, .data_flags = i ? 0 : MALI_PERFCNT_DATA_FIRST,
+		};
+
+		if (h.type == MALI_PERFCNT_RECORD_SAMPLE)
+			h.size += d.dump_size;
+		fwrite(&h, sizeof(h), 1, f);
+		if (h.type != MALI_PERFCNT_RECORD_SAMPLE)
+			continue;
+		t_fill_dump(l, dump, recs[i].end, 0xffff, cap_val, &k);
+		/* the kernel leaves holes zero */
+		for (unsigned s = 0; s < l->nslots; s++)
+			if (!l->slot[s].present)
+				memset(dump + s * 64, 0, 256);
+		fwrite(dump, d.dump_size, 1, f);
+		k++;
+	}
+	free(dump);
+	mpc_layout_free(l);
+	return fclose(f) ? -1 : 0;
+}
+
+static void test_decode_a_stream_capture(void)
+{
+	char path[128], cmd[PATH_MAX * 2 + 256], got[256], fmtcheck[PATH_MAX];
+	const char *why = no_protoc();
+	struct decoded *d;
+	FILE *p;
+	size_t n;
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(path) == 0, "writing the capture failed");
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --format csv capture.bin") == 0,
+	      "decode: %s", rec_err);
+	CHECK(strstr(rec_err, "3 samples were lost"), "the LOST record is not reported: %s", rec_err);
+	CHECK(realpath(getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck",
+		       fmtcheck), "no mpc-fmtcheck");
+	snprintf(cmd, sizeof(cmd), "cd %s && %s csv-get out GPU_ACTIVE | tr '\\n' ' ' && "
+		 "%s csv-get out GPU_ACTIVE interval_s | tr '\\n' ' '", rec_dir, fmtcheck, fmtcheck);
+	p = popen(cmd, "r");
+	CHECK(p, "popen");
+	n = fread(got, 1, sizeof(got) - 1, p);
+	got[n] = 0;
+	pclose(p);
+	/* the intervals are the records' own: 1, 2 and 1 ms */
+	CHECK(!strcmp(got, "1000 2000 3000 0.001000000 0.002000000 0.001000000 "),
+	      "values and intervals: '%s'", got);
+	/* raw dumps need --interval for a trace */
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 --format perfetto -o x.pftrace "
+		      "--sum capture.bin") == 1, "--sum with perfetto accepted");
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --format perfetto "
+		      "-o c.pftrace capture.bin") == 0, "decode perfetto: %s", rec_err);
+	CHECK(strstr(rec_err, "decode: 3 samples to c.pftrace (perfetto)"), "%s", rec_err);
+	snprintf(path, sizeof(path), "%s/c.pftrace", rec_dir);
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	if (decode(path, d)) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace of the capture");
+	}
+	CHECK(!d->unknown && d->nevent == 3, "%u events, unknown field: %s", d->nevent,
+	      d->unknown_line);
+	CHECK(d->ts[0] == 2000000 && d->ts[1] == 4000000 && d->ts[2] == 8000000,
+	      "timestamps %llu %llu %llu, want the records' ends", (unsigned long long)d->ts[0],
+	      (unsigned long long)d->ts[1], (unsigned long long)d->ts[2]);
+	CHECK(d->nval[2] == 1 && d->val[2][0] == 3000 && d->is_int[2][0],
+	      "GPU_ACTIVE of the last sample %g", d->val[2][0]);
+	free(d);
+}
+
+static void test_decode_raw_dumps_into_a_trace(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = db ? mpc_db_find_gpu(db, "g52") : NULL;
+	const char *why = no_protoc();
+	struct mpc_layout *l = NULL;
+	struct decoded *d;
+	struct mpc_desc ds;
+	struct mpc_err e;
+	char path[128];
+	uint32_t *dump;
+	unsigned k;
+	FILE *f;
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	if (!g || mpc_desc_from_gpu(&ds, g, 0xb, 2, &e) || mpc_layout_new(&ds, &l, &e)) {
+		mpc_db_free(db);
+		CHECK(0, "g52 layout");
+	}
+	mpc_db_free(db);
+	/* two raw dumps back to back, as `cat perfcnt_dump >> FILE` twice */
+	snprintf(path, sizeof(path), "%s/raw.bin", rec_dir);
+	dump = calloc(1, ds.dump_size);
+	f = fopen(path, "wb");
+	CHECK(dump && f, "raw.bin");
+	for (k = 0; k < 2; k++) {
+		t_fill_dump(l, dump, 100 + k, 0xffff, cap_val, &k);
+		for (unsigned s = 0; s < l->nslots; s++)
+			if (!l->slot[s].present)
+				memset(dump + s * 64, 0, 256);
+		fwrite(dump, ds.dump_size, 1, f);
+	}
+	fclose(f);
+	free(dump);
+	mpc_layout_free(l);
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 --format perfetto -o r.pftrace "
+		      "raw.bin") == 1 && strstr(rec_err, "give --interval MS"),
+	      "a trace of raw dumps without --interval: %s", rec_err);
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --interval 5 "
+		      "--format perfetto -o r.pftrace raw.bin") == 0, "decode --interval: %s",
+	      rec_err);
+	snprintf(path, sizeof(path), "%s/r.pftrace", rec_dir);
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	if (decode(path, d)) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace of raw dumps");
+	}
+	CHECK(d->nevent == 2 && d->ts[0] == 5000000 && d->ts[1] == 10000000,
+	      "%u events at %llu, %llu (want 5 and 10 ms)", d->nevent,
+	      (unsigned long long)d->ts[0], (unsigned long long)d->ts[1]);
+	CHECK(d->val[1][0] == 2000, "GPU_ACTIVE of the second dump %g", d->val[1][0]);
+	free(d);
+}
+
 TESTS(tests_perfetto) = {
 	{ "pf_trace_decodes_with_perfettos_schema", test_pf_trace_decodes_with_perfettos_schema },
 	{ "pf_trace_refuses_undeclared_and_duplicates",
@@ -463,6 +640,8 @@ TESTS(tests_perfetto) = {
 	{ "record: json and csv", test_record_json_and_csv },
 	{ "record: runs a command, returns its status",
 	  test_record_runs_a_command_and_returns_its_status },
+	{ "decode: a stream capture, text and perfetto", test_decode_a_stream_capture },
+	{ "decode: raw dumps into a trace need --interval", test_decode_raw_dumps_into_a_trace },
 	{ "record: bad options, one line each", test_record_rejects_bad_options_in_one_line },
 	END_TESTS
 };

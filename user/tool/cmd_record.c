@@ -45,15 +45,6 @@ struct rec_opts {
 	int user_loop;			/* sample from the tool even with a kernel stream */
 };
 
-/* One output format of record: a trace sink. */
-struct rec_sink {
-	int (*begin)(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
-		     uint64_t period_ns);
-	int (*sample)(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
-		      const struct sample_meta *m);
-	int (*end)(struct tool *t, struct view *v, void *state);
-};
-
 static volatile sig_atomic_t rec_sigint, rec_sigchld;
 
 static void rec_signal(int sig)
@@ -311,6 +302,11 @@ static const struct rec_sink sinks[] = {
 	[REC_JSON] = { cj_begin, cj_sample, cj_end },
 	[REC_CSV] = { csv_begin, csv_sample, csv_end },
 };
+
+const struct rec_sink *trace_sink_perfetto(void)
+{
+	return &sinks[REC_PERFETTO];
+}
 
 /* ----------------------------------------------------------------- command */
 

@@ -280,7 +280,7 @@ static const char page_decode[] =
 "SYNOPSIS\n"
 "    mali-perfcnt decode [--gpu-info FILE | --gpu NAME --cores MASK --l2 N]\n"
 "                        [--layout FILE] [--interval MS] [--sum] [-e NAMES] [-A]\n"
-"                        DUMP...\n"
+"                        [--format perfetto [-o FILE]] DUMP...\n"
 "\n"
 "DESCRIPTION\n"
 "    Decodes raw dumps, e.g. taken on a board with\n"
@@ -293,6 +293,9 @@ static const char page_decode[] =
 "    GET_INFO ioctl of the local device. Each block's header is checked; absent\n"
 "    cores leave holes that are ignored; counters outside a block's enable mask\n"
 "    are reported as not collected.\n"
+"    A capture of the sampling stream (cat .../perfcnt_stream > FILE, after\n"
+"    echo period_us=N > .../perfcnt_enable) is recognised by its records: each\n"
+"    sample has its own interval, and lost samples are reported on stderr.\n"
 "\n"
 "OPTIONS\n"
 "    --gpu-info FILE   The debugfs gpu_info text saved with the dump (- reads\n"
@@ -304,6 +307,9 @@ static const char page_decode[] =
 "    --interval MS     Time each dump covers, for the rate metrics.\n"
 "    --freq MHZ        GPU clock for MpcGPUActiveUtil.\n"
 "    --sum             Print the sum of all dumps instead of each.\n"
+"    --format perfetto Write a Perfetto trace (as 'record' does) to -o FILE\n"
+"                      (default mali-perfcnt.pftrace); raw dumps need\n"
+"                      --interval for their times.\n"
 "    --raw             Counters by index, without the database.\n"
 "    -e NAMES, -A      As for sample.\n"
 "\n"
@@ -315,7 +321,8 @@ static const char page_decode[] =
 "EXAMPLES\n"
 "    mali-perfcnt decode --gpu-info gpu_info dump.bin\n"
 "    mali-perfcnt decode --gpu g52 --cores 0xb --l2 2 --format csv dump.bin\n"
-"    mali-perfcnt decode --gpu g2 --cores 0xff --l2 2 --layout g2.txt dump.bin\n";
+"    mali-perfcnt decode --gpu g2 --cores 0xff --l2 2 --layout g2.txt dump.bin\n"
+"    mali-perfcnt decode --gpu-info gpu_info --format perfetto -o t.pftrace capture.bin\n";
 
 /* pages hold one "%s" where the common options go */
 static void print_page(FILE *f, const char *page)

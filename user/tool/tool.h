@@ -107,6 +107,22 @@ void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
 /* Take one dump and add it to the sample (a fresh one after a print). */
 int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts);
 
+/* cmd_record.c: one trace output format (record; decode --format perfetto). */
+struct rec_sink {
+	int (*begin)(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
+		     uint64_t period_ns);
+	int (*sample)(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
+		      const struct sample_meta *m);
+	int (*end)(struct tool *t, struct view *v, void *state);
+};
+
+const struct rec_sink *trace_sink_perfetto(void);
+
+/* capture.c: stream records (STREAM_OPEN fd, debugfs perfcnt_stream) */
+struct drm_mali_perfcnt_record;
+int capture_is_records(const void *buf, size_t len, uint32_t dump_size);
+const struct drm_mali_perfcnt_record *capture_next(const void *buf, size_t len, size_t *off);
+
 /* commands */
 int cmd_info(struct tool *t, int argc, char **argv);
 int cmd_list(struct tool *t, int argc, char **argv);
