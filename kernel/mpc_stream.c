@@ -51,7 +51,8 @@
  * @sample_lock: serialises producers (@work, the SAMPLE ioctl) with enable
  *	and disable; protects @prev_ns, @next_flags, @lost, @lost_start,
  *	@lost_end and @last_seqno, and the slot at @head.
- * @read_lock: serialises readers; only a reader moves @tail.
+ * @read_lock: serialises readers; only a reader moves @tail; protects
+ *	@rd_off.
  * @lock: protects @head, @tail, @enabled and @dead (taken in the timer).
  * @head: free-running index of the next slot to publish.
  * @tail: free-running index of the oldest unread slot.
@@ -67,6 +68,8 @@
  * @last_seqno: sequence number of the last sample taken.
  * @from_debugfs: opened through debugfs perfcnt_stream: it took the
  *	counters over from debugfs and gives them back when closed.
+ * @rd_off: bytes of the record at @tail already read (debugfs reads may
+ *	split records).
  */
 struct mpc_stream {
 	struct mpc_device *mdev;
@@ -93,6 +96,7 @@ struct mpc_stream {
 	u64 lost_end;
 	u64 last_seqno;
 	bool from_debugfs;
+	u32 rd_off;
 };
 
 #define MPC_REC_HDR	sizeof(struct drm_mali_perfcnt_record)
@@ -393,6 +397,7 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 	}
 	for (;;) {
 		struct drm_mali_perfcnt_record *rec;
+		size_t n;
 		u32 head;
 
 		spin_lock_irq(&st->lock);
@@ -403,14 +408,25 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 		if (head == st->tail)
 			break;
 		rec = mpc_stream_slot(st, st->tail);
-		if (rec->size > len - done)
+		n = rec->size - st->rd_off;
+		if (n > len - done) {
+			/* the fd returns whole records; debugfs is a byte stream (cat) */
+			if (!st->from_debugfs)
+				break;
+			n = len - done;
+		}
+		if (!n)
 			break;
 		/* no lock held: the producer never writes a published slot */
-		if (copy_to_user(ubuf + done, rec, rec->size)) {
+		if (copy_to_user(ubuf + done, (u8 *)rec + st->rd_off, n)) {
 			ret = done ? 0 : -EFAULT;
 			goto out_done;
 		}
-		done += rec->size;
+		done += n;
+		st->rd_off += n;
+		if (st->rd_off < rec->size)
+			break;
+		st->rd_off = 0;
 		spin_lock_irq(&st->lock);
 		st->tail++;
 		spin_unlock_irq(&st->lock);
@@ -614,7 +630,8 @@ err_free:
  * at that period, into a ring of MPC_DEBUGFS_RING records. While the file is
  * open it owns the counters (perfcnt_dump and perfcnt_counters are -EBUSY,
  * so nothing takes a sample from under it); closing it gives them back to
- * debugfs, still running.
+ * debugfs, still running. Unlike the stream fd it is a byte stream: a read
+ * may end inside a record, so cat works with any buffer size.
  */
 #define MPC_DEBUGFS_RING	256
 

@@ -332,6 +332,30 @@ if [ $cap -eq 1 ]; then
 				"live $live, offline $off"
 		fi
 	fi
+	# the sampling stream with nothing but a shell: cat perfcnt_stream,
+	# decoded offline; each record carries its own interval
+	recs=10
+	if echo "period_us=20000" >"$dbg/perfcnt_enable" &&
+		head -c $((recs * (48 + size))) "$dbg/perfcnt_stream" >"$tmp/cap.bin" &&
+		[ "$(wc -c <"$tmp/cap.bin")" -eq $((recs * (48 + size))) ]; then
+		ok "capture: echo period_us=20000 > perfcnt_enable; cat perfcnt_stream"
+		if run decode --gpu-info "$tmp/gpu_info" -e MpcGPUActiveUtil --format csv "$tmp/cap.bin" &&
+			{ [ $sim -ne 1 ] || "$fmt" csv-get "$tmp/out" MpcGPUActiveUtil | in_range 45 55 $recs; }; then
+			ok "decode of a perfcnt_stream capture: $recs samples at 50 +- 5 %"
+		else
+			notok "decode of a perfcnt_stream capture: $recs samples at 50 +- 5 %" \
+				"$(cat "$tmp/err") got: $("$fmt" csv-get "$tmp/out" MpcGPUActiveUtil | tr '\n' ' ')"
+		fi
+		if run decode --gpu-info "$tmp/gpu_info" --format perfetto -o "$tmp/cap.pftrace" "$tmp/cap.bin" &&
+			grep -q "decode: $recs samples to $tmp/cap.pftrace (perfetto)" "$tmp/err"; then
+			ok "decode --format perfetto of the capture"
+		else
+			notok "decode --format perfetto of the capture" "$(cat "$tmp/err")"
+		fi
+	else
+		notok "capture: echo period_us=20000 > perfcnt_enable; cat perfcnt_stream"
+	fi
+	echo 0 >"$dbg/perfcnt_enable"
 	dd if="$tmp/d1" of="$tmp/short" bs=1000 count=1 2>/dev/null
 	if ! run decode --gpu-info "$tmp/gpu_info" "$tmp/short" && one_line_error &&
 		grep -q "whole number" "$tmp/err"; then
