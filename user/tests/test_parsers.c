@@ -200,7 +200,7 @@ static void test_bad_dumps(void)
 			{ 0, 0, 4096, "is 2048 bytes, got 4096" },
 			{ 0, 0, 0, "got 0" },
 			{ 3, 1, 2048, "block 0 (jm) has a bad header" },
-			{ 64 * 7 + 2, 0x10000, 2048, "block 7 (shader.3) has a bad header" },
+			{ 64 * 7 + 3, 0x10000, 2048, "block 7 (shader.3) has a bad header" },
 			{ 64 * 2 + 3, 0xffffffff, 2048, "l2.0" },
 		};
 		uint32_t big[2048];
