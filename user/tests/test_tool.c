@@ -291,11 +291,42 @@ static void test_list_and_info(void)
 		  dir) == 0 && atoi(out) == 2, "decode - (two dumps on stdin): %s", out);
 }
 
+/* JSON (and CSV) stay valid UTF-8 whatever bytes a gpu_info file or a path holds */
+static void test_json_utf8(void)
+{
+	char p[300], q[300];
+	FILE *f;
+
+	CHECK(setup() == 0, "setup failed");
+	snprintf(p, sizeof(p), "%s/info-\xff\xc3(", dir);
+	f = fopen(p, "w");
+	CHECK(f != NULL, "cannot create %s", p);
+	fprintf(f, "product: Mali-\xc0\xafG52\xe2\x82\nproduct_id: 0x7212\ngpu_id: 0x72120000\n"
+		"shader_present: 0xb\nl2_present: 0x1\nnr_l2: 2\nlayout: v5\nnr_blocks: 8\n"
+		"counters_per_block: 64\ndump_size: 2048\nowner: pid 1 (\xed\xa0\x80\xff)\n");
+	fclose(f);
+	snprintf(q, sizeof(q), "%s/u.out", dir);
+	CHECK(run("%s info --gpu-info '%s' -f json > %s && %s json %s", T, p, q, fmtcheck(), q) == 0,
+	      "info json from a non-UTF-8 gpu_info: %s", errbuf);
+	CHECK(run("%s info --gpu-info '%s' -f csv > %s && %s csv %s", T, p, q, fmtcheck(), q) == 0,
+	      "info csv from a non-UTF-8 gpu_info: %s", errbuf);
+	CHECK(run("%s decode --gpu-info '%s' -f json %s/dump.bin > %s && %s json %s", T, p, dir, q,
+		  fmtcheck(), q) == 0, "decode json with a non-UTF-8 source: %s", errbuf);
+	/* valid UTF-8 passes unchanged */
+	CHECK(run("%s list --gpu g52 -f json -e GPU_ACTIVE | %s json -", T, fmtcheck()) == 0, "%s", errbuf);
+}
+
 static void test_fmtcheck_rejects(void)
 {
-	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n" };
+	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n",
+					       "a,b\n1,\xff\n" };
 	static const char *const bad_json[] = { "", "[1]\n", "{\"a\":}\n", "{\"a\":1}x\n", "{\"a\":01}\n",
-						"{\"a\":\"\\q\"}\n", "{\"a\":1,}\n", "{a:1}\n" };
+						"{\"a\":\"\\q\"}\n", "{\"a\":1,}\n", "{a:1}\n",
+						/* invalid UTF-8: stray continuation, truncated,
+						 * overlong, surrogate, beyond U+10FFFF */
+						"{\"a\":\"\x80\"}\n", "{\"a\":\"\xc3\"}\n",
+						"{\"a\":\"\xc0\xaf\"}\n", "{\"a\":\"\xed\xa0\x80\"}\n",
+						"{\"a\":\"\xf4\x90\x80\x80\"}\n" };
 	char p[300];
 
 	CHECK(setup() == 0, "setup failed");
@@ -315,6 +346,9 @@ static void test_fmtcheck_rejects(void)
 		fclose(f);
 		CHECK(run("%s json %s", fmtcheck(), p) == 1, "bad json %u accepted", i);
 	}
+	/* valid multi-byte UTF-8 passes */
+	CHECK(run("printf '{\"a\":\"\\303\\251\\342\\202\\254\\360\\237\\230\\200\"}\\n' > %s && %s json %s",
+		  p, fmtcheck(), p) == 0, "valid UTF-8 rejected: %s", errbuf);
 }
 
 static void test_cleanup(void)
@@ -331,6 +365,7 @@ TESTS(tests_tool) = {
 	{ "tool: errors are one line with the fix", test_errors_one_line },
 	{ "tool: list and info outputs validate", test_list_and_info },
 	{ "tool: mpc-fmtcheck rejects malformed CSV and JSON", test_fmtcheck_rejects },
+	{ "tool: JSON and CSV are valid UTF-8 whatever the input bytes", test_json_utf8 },
 	{ "tool: cleanup", test_cleanup },
 	END_TESTS
 };

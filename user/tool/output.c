@@ -49,36 +49,84 @@ const char *fmt_value(double v, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * The length of the valid UTF-8 sequence at @s, 0 if it is not one (RFC 3629:
+ * no overlong forms, surrogates or code points beyond U+10FFFF). A NUL ends
+ * a sequence early, so @s needs no length.
+ */
+size_t utf8_seq(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[0], len, cp, min;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f, min = 0x80;
+	else if ((c & 0xf0) == 0xe0)
+		len = 3, cp = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (unsigned i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+
+/* the character at @s, or U+FFFD for a byte that starts no valid sequence; its length */
+static size_t put_utf8(FILE *f, const char *s)
+{
+	size_t k = utf8_seq(s);
+
+	if (!k) {
+		fputs(UTF8_REPLACEMENT, f);
+		return 1;
+	}
+	fwrite(s, 1, k, f);
+	return k;
+}
+
 void csv_field(FILE *f, const char *s, int last)
 {
+	int quote;
+
 	if (!s)
 		s = "";
-	if (strpbrk(s, ",\"\n\r")) {
+	quote = strpbrk(s, ",\"\n\r") != NULL;
+	if (quote)
 		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
+	while (*s) {
+		if (*s == '"')
+			fputc('"', f);
+		s += put_utf8(f, s);
 	}
+	if (quote)
+		fputc('"', f);
 	fputc(last ? '\n' : ',', f);
 }
 
 void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; s && *s; s++) {
+	while (s && *s) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
+		if (c == '"' || c == '\\' || c < 0x20)
+			s++;
 		else
-			fputc(c, f);
+			s += put_utf8(f, s);
 	}
 	fputc('"', f);
 }

@@ -77,6 +77,7 @@ void out_begin(struct tool *t, struct view *v, const char *what);
 void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 		const struct sample_meta *m);
 void out_end(struct tool *t, struct view *v, const char *footer);
+size_t utf8_seq(const char *s);
 void csv_field(FILE *f, const char *s, int last);
 void json_str(FILE *f, const char *s);
 void json_num(FILE *f, double v);
