@@ -316,6 +316,22 @@ static void test_json_utf8(void)
 	CHECK(run("%s list --gpu g52 -f json -e GPU_ACTIVE | %s json -", T, fmtcheck()) == 0, "%s", errbuf);
 }
 
+/* a derived value that overflows to infinity has no value, the same in every format */
+static void test_infinite_metric(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	/* 4e8 cycles at 800 MHz in 1e-309 s: beyond the largest double */
+	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -f csv -e MpcGPUActiveUtil %s/dump.bin", T,
+		  dir) == 0, "csv: %s", errbuf);
+	CHECK(strstr(out, ",metric,,MpcGPUActiveUtil,,,percent,no-value\n"), "csv: %s", out);
+	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -f json -e MpcGPUActiveUtil %s/dump.bin", T,
+		  dir) == 0, "json: %s", errbuf);
+	CHECK(strstr(out, "{\"name\":\"MpcGPUActiveUtil\",\"value\":null,\"unit\":\"percent\","
+		      "\"status\":\"no-value\"}"), "json: %s", out);
+	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -e MpcGPUActiveUtil %s/dump.bin", T, dir) == 0 &&
+	      strstr(out, "<no value>") && !strstr(out, "inf"), "text: %s", out);
+}
+
 static void test_fmtcheck_rejects(void)
 {
 	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n",
@@ -366,6 +382,7 @@ TESTS(tests_tool) = {
 	{ "tool: list and info outputs validate", test_list_and_info },
 	{ "tool: mpc-fmtcheck rejects malformed CSV and JSON", test_fmtcheck_rejects },
 	{ "tool: JSON and CSV are valid UTF-8 whatever the input bytes", test_json_utf8 },
+	{ "tool: an infinite derived value is no value in every format", test_infinite_metric },
 	{ "tool: cleanup", test_cleanup },
 	END_TESTS
 };

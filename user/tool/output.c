@@ -308,7 +308,8 @@ static void emit_metrics(struct tool *t, struct view *v, const struct sample_met
 		fprintf(f, " %-9s %-34s %20s  %s\n", "", "derived metric", "value", "unit");
 	for (unsigned i = 0; i < v->nmet; i++) {
 		const struct mpc_metric *mt = mpc_prog_metric(v->p, v->met[i]);
-		double x = v->val[v->met[i]];
+		/* an overflow to infinity is no value either, in every format */
+		double x = isfinite(v->val[v->met[i]]) ? v->val[v->met[i]] : NAN;
 		const char *st = isnan(x) ? "no-value" : "ok";
 		char b1[48];
 
