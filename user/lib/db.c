@@ -571,6 +571,12 @@ static int finish_gpu(struct parser *p)
 		const struct mpc_counter_def *c = &p->ctr[i];
 
 		p->line = p->ctr_line[i];
+		/* a layout file places the counters the database knows, no others */
+		if (old && !find_by_name(old->ctr, old->def.ncounters, c->name))
+			return PFAIL(p, -ENOENT, "%s is not a counter of %s in the database; a layout "
+				     "file only places known counters (check the name against "
+				     "'mali-perfcnt list --gpu %s')", c->name, old->def.name,
+				     old->def.key);
 		if (c->index >= 0 && (c->index < 4 || (unsigned)c->index >= cpb))
 			return PFAIL(p, -ERANGE, "%s index %d is out of range; counters are 4..%u "
 				     "(0-3 are the block header)", c->name, c->index, cpb - 1);
@@ -756,6 +762,14 @@ int mpc_db_add_file(struct mpc_db *db, const char *path, struct mpc_err *err)
 	ret = mpc_db_add_text(db, path, buf, len, err);
 	free(buf);
 	return ret;
+}
+
+int mpc_origin_builtin(const char *origin)
+{
+	for (unsigned i = 0; origin && i < mpc_builtin_nfiles; i++)
+		if (!strcmp(origin, mpc_builtin_files[i].name))
+			return 1;
+	return 0;
 }
 
 int mpc_db_new_builtin(struct mpc_db **db, struct mpc_err *err)

@@ -332,6 +332,54 @@ static void test_infinite_metric(void)
 	      strstr(out, "<no value>") && !strstr(out, "inf"), "text: %s", out);
 }
 
+static void write_file(const char *name, const char *text)
+{
+	char p[300];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* stderr is exactly one line */
+static int one_line_err(void)
+{
+	size_t n = strlen(errbuf);
+
+	return n > 1 && strchr(errbuf, '\n') == errbuf + n - 1;
+}
+
+/* a layout file is checked against the database; hints do not ask for one already given */
+static void test_layout_checks(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	write_file("bad_layout", "mali-perfcnt-db 1\ngpu g2 Mali-G2\nlayout v5\ncounters-per-block 128\n"
+		   "block jm\n16 GPU_ACTIVE\n17 NOT_A_G2_COUNTER\n");
+	CHECK(run("%s list --gpu g2 --layout %s/bad_layout", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "bad_layout:7:") && strstr(errbuf, "NOT_A_G2_COUNTER"),
+	      "unknown counter in a layout: %s", errbuf);
+	write_file("part_layout", "mali-perfcnt-db 1\ngpu g2 Mali-G2\nlayout v5\ncounters-per-block 128\n"
+		   "block jm\n16 GPU_ACTIVE\n");
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 --layout %s/part_layout -e GPU_IRQ_ACTIVE %s/g2.bin",
+		  T, dir, dir) == 1 && one_line_err() && strstr(errbuf, "part_layout") &&
+	      !strstr(errbuf, "give its layout") && !strstr(errbuf, "with --layout"),
+	      "counter the layout leaves out: %s", errbuf);
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 --layout %s/part_layout -e MaliGPUIRQUtil %s/g2.bin",
+		  T, dir, dir) == 1 && one_line_err() && strstr(errbuf, "part_layout") &&
+	      !strstr(errbuf, "with --layout"), "metric the layout cannot feed: %s", errbuf);
+	/* a layout for another GPU: the hint is still right */
+	write_file("g52_layout", "mali-perfcnt-db 1\ngpu g52 Mali-G52\nblock jm\n6 GPU_ACTIVE\n");
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 --layout %s/g52_layout -e GPU_IRQ_ACTIVE %s/g2.bin",
+		  T, dir, dir) == 1 && strstr(errbuf, "--layout FILE"), "other GPU's layout: %s", errbuf);
+	/* without a layout the hint is right */
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 -e GPU_IRQ_ACTIVE %s/g2.bin", T, dir) == 1 &&
+	      strstr(errbuf, "--layout FILE"), "no layout: %s", errbuf);
+}
+
 static void test_fmtcheck_rejects(void)
 {
 	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n",
@@ -383,6 +431,7 @@ TESTS(tests_tool) = {
 	{ "tool: mpc-fmtcheck rejects malformed CSV and JSON", test_fmtcheck_rejects },
 	{ "tool: JSON and CSV are valid UTF-8 whatever the input bytes", test_json_utf8 },
 	{ "tool: an infinite derived value is no value in every format", test_infinite_metric },
+	{ "tool: layout files are checked; no --layout hint once one is given", test_layout_checks },
 	{ "tool: cleanup", test_cleanup },
 	END_TESTS
 };

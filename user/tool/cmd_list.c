@@ -131,6 +131,9 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		unsigned id = mpc_dev_desc(dev)->gpu_id;
 
 		mpc_dev_close(dev);
+		if (!g && t->nlayouts)
+			return tool_error(t, "the device's GPU_ID 0x%08x matches no GPU of the database or "
+					  "of the --layout files; name the GPU with --gpu", id);
 		if (!g)
 			return tool_error(t, "the device's GPU_ID 0x%08x is not in the database; use --gpu "
 					  "with a --layout file", id);

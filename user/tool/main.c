@@ -187,6 +187,11 @@ int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw)
 	} else {
 		v->gpu = mpc_db_match_gpu_id(t->db, v->desc.gpu_id);
 	}
+	if (!v->gpu && !raw && t->nlayouts)
+		return tool_error(t, "GPU_ID 0x%08x (product 0x%04x) matches no GPU of the database "
+				  "or of the --layout files; name the GPU with --gpu, add a 'match "
+				  "0x%04x' line to its layout, or use --raw to see counters by index",
+				  v->desc.gpu_id, v->desc.gpu_id >> 16, v->desc.gpu_id >> 16);
 	if (!v->gpu && !raw)
 		return tool_error(t, "GPU_ID 0x%08x (product 0x%04x) is not in the counter database; "
 				  "name it with --gpu and give its layout with --layout FILE, or "
@@ -258,6 +263,15 @@ static const struct mpc_counter_def *ctr_at(struct view *v, unsigned kind, unsig
 	return &raw_defs[kind * v->desc.counters_per_block + idx];
 }
 
+/* does @g come from one of the --layout files? */
+static int from_layout(const struct tool *t, const struct mpc_gpu_def *g)
+{
+	for (unsigned i = 0; g->origin && i < t->nlayouts; i++)
+		if (!strcmp(g->origin, t->layouts[i]))
+			return 1;
+	return 0;
+}
+
 static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
 {
 	unsigned n0 = v->nctr + v->nmet;
@@ -320,6 +334,10 @@ static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
 		const struct mpc_counter_def *c = mpc_gpu_find_counter(v->gpu, p);
 		int mi = mpc_prog_find(v->p, p);
 
+		if (c && c->index < 0 && from_layout(t, v->gpu))
+			return quiet ? 0 : tool_error(t, "%s has no index on %s: the layout %s does not "
+						      "place it; add it there", p, v->gpu->name,
+						      v->gpu->origin);
 		if (c && c->index < 0)
 			return quiet ? 0 : tool_error(t, "%s has no known index on %s; give its layout with "
 						      "--layout FILE", p, v->gpu->name);
