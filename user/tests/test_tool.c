@@ -380,6 +380,23 @@ static void test_layout_checks(void)
 	      strstr(errbuf, "--layout FILE"), "no layout: %s", errbuf);
 }
 
+/* --l2 0 and metric files for GPUs the database does not know are errors */
+static void test_device_args(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	CHECK(run("%s decode --gpu g52 --cores 0xb --l2 0 %s/dump.bin", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "--l2 0"), "--l2 0: %s", errbuf);
+	write_file("met_bad", "mali-perfcnt-db 1\nmetrics mine\n"
+		   "metric MyUtil percent g52 = GPU_ACTIVE / 2\n"
+		   "metric MyOther percent g52,g9999 = GPU_ACTIVE / 3\n");
+	CHECK(run("%s list --gpu g52 --metrics %s/met_bad", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "met_bad:4:") && strstr(errbuf, "g9999"), "unknown GPU key: %s", errbuf);
+	write_file("met_ok", "mali-perfcnt-db 1\nmetrics mine\n"
+		   "metric MyUtil percent G52,bifrost = GPU_ACTIVE / 2\n");
+	CHECK(run("%s list --gpu g52 --derived -e MyUtil --metrics - < %s/met_ok", T, dir) == 0 &&
+	      strstr(out, "MyUtil"), "known keys, from stdin: %s", errbuf);
+}
+
 static void test_fmtcheck_rejects(void)
 {
 	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n",
@@ -432,6 +449,7 @@ TESTS(tests_tool) = {
 	{ "tool: JSON and CSV are valid UTF-8 whatever the input bytes", test_json_utf8 },
 	{ "tool: an infinite derived value is no value in every format", test_infinite_metric },
 	{ "tool: layout files are checked; no --layout hint once one is given", test_layout_checks },
+	{ "tool: --l2 0 and metrics for unknown GPUs are errors", test_device_args },
 	{ "tool: cleanup", test_cleanup },
 	END_TESTS
 };

@@ -60,6 +60,9 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 		case 3004:
 			if (tool_parse_u64(t, "--l2", optarg, 16, &l2))
 				return 1;
+			if (!l2)
+				return tool_error(t, "--l2 0: a GPU has 1..16 L2 slices (1..8 core "
+						  "groups on v4); leave --l2 out for 1");
 			have_l2 = 1;
 			break;
 		case 3005:

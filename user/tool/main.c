@@ -129,6 +129,53 @@ int tool_open(struct tool *t, unsigned flags, struct mpc_dev **dev, struct mpc_e
 				    dev, e);
 }
 
+static int gpu_known(struct tool *t, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < mpc_db_gpu_count(t->db); i++) {
+		const struct mpc_gpu_def *g = mpc_db_gpu(t->db, i);
+
+		if ((strlen(g->key) == len && !strncasecmp(g->key, name, len)) ||
+		    (g->arch && strlen(g->arch) == len && !strncasecmp(g->arch, name, len)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The GPU list of every "metric NAME UNIT GPUS = EXPR" line of a --metrics
+ * file names known GPU keys or architectures (or is "*"): a metric for a
+ * misspelt GPU would silently apply to none. (The library accepts any name:
+ * a program may load a subset of the GPUs.)
+ */
+static int metric_gpus_known(struct tool *t, const char *path, const char *buf, size_t len)
+{
+	unsigned line = 0;
+
+	for (size_t pos = 0; pos < len; line++) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - buf - pos) : len - pos;
+		char l[1024], *tok[4], *save = NULL;
+		unsigned k = 0;
+
+		snprintf(l, sizeof(l), "%.*s", (int)(n < sizeof(l) ? n : sizeof(l) - 1), buf + pos);
+		pos += n + 1;
+		for (char *s = strtok_r(l, " \t\r", &save); s && k < 4; s = strtok_r(NULL, " \t\r", &save))
+			tok[k++] = s;
+		if (k < 4 || strcmp(tok[0], "metric") || !strcmp(tok[3], "*"))
+			continue;
+		for (const char *g = tok[3]; *g;) {
+			size_t gl = strcspn(g, ",");
+
+			if (!gpu_known(t, g, gl))
+				return tool_error(t, "--metrics %s:%u: metric %s: GPU '%.*s' is not in the "
+						  "database; use keys or architectures from 'mali-perfcnt "
+						  "list --gpus', or '*'", path, line + 1, tok[1], (int)gl, g);
+			g += gl + (g[gl] == ',');
+		}
+	}
+	return 0;
+}
+
 int tool_load_db(struct tool *t)
 {
 	struct mpc_err e;
@@ -140,9 +187,21 @@ int tool_load_db(struct tool *t)
 	for (unsigned i = 0; i < t->nlayouts; i++)
 		if (mpc_db_add_file(t->db, t->layouts[i], &e))
 			return tool_error(t, "--layout %s", e.msg);
-	for (unsigned i = 0; i < t->nmetric_files; i++)
-		if (mpc_db_add_file(t->db, t->metric_files[i], &e))
+	for (unsigned i = 0; i < t->nmetric_files; i++) {
+		const char *path = t->metric_files[i];
+		char *buf;
+		size_t len;
+		int r;
+
+		if (mpc_read_file(path, 1 << 20, &buf, &len, &e))
 			return tool_error(t, "--metrics %s", e.msg);
+		r = metric_gpus_known(t, path, buf, len);
+		if (!r && mpc_db_add_text(t->db, path, buf, len, &e))
+			r = tool_error(t, "--metrics %s", e.msg);
+		free(buf);
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
