@@ -179,7 +179,7 @@ struct parser {
 	int kind;		/* 0 unknown, 1 gpu, 2 metrics */
 	/* gpu file state */
 	struct mpc_gpu_def g;
-	unsigned set_layout : 1, set_cpb : 1, set_bus : 1, set_arch : 1, set_na : 1;
+	unsigned set_layout : 1, set_cpb : 1, set_bus : 1, set_arch : 1, set_na : 1, set_maxc : 1;
 	int block;
 	struct mpc_counter_def *ctr;
 	unsigned *ctr_line;
@@ -402,6 +402,12 @@ static int parse_gpu_directive(struct parser *p, char **tok, unsigned n)
 			return PFAIL(p, -EINVAL, "counters-per-block must be 64 or 128");
 		p->g.counters_per_block = (unsigned)v;
 		p->set_cpb = 1;
+	} else if (!strcmp(d, "max-cores")) {
+		if (n != 2 || mpc_parse_u64(tok[1], &v) || !v || v > 64)
+			return PFAIL(p, -EINVAL, "max-cores must be 1..64 (the most shader cores of the "
+				     "product)");
+		p->g.max_cores = (unsigned)v;
+		p->set_maxc = 1;
 	} else if (!strcmp(d, "bus-beat-bytes")) {
 		if (n != 2 || mpc_parse_u64(tok[1], &v) || !v || v > 1024)
 			return PFAIL(p, -EINVAL, "bus-beat-bytes must be 1..1024");
@@ -645,6 +651,8 @@ static int finish_gpu(struct parser *p)
 			e->def.bus_beat_bytes = o->bus_beat_bytes;
 		if (!p->set_na)
 			e->def.neural_accelerators = o->neural_accelerators;
+		if (!p->set_maxc)
+			e->def.max_cores = o->max_cores;
 		if (!e->def.notes)
 			e->def.notes = o->notes;
 	} else {

@@ -97,6 +97,8 @@ static void test_bad_db_files(void)
 		{ "mali-perfcnt-db 1\nmetrics m\nblock jm\n", "not allowed in a metrics file" },
 		{ "mali-perfcnt-db 1\ngpu x X\nblock jm\n4 A\x02\n", "control character" },
 		{ "mali-perfcnt-db 1\ngpu x X\nconfig MALI_CONFIG_TIME_SPAN 3\n", "come from the device" },
+		{ "mali-perfcnt-db 1\ngpu x X\nmax-cores 0\n", "max-cores must be 1..64" },
+		{ "mali-perfcnt-db 1\ngpu x X\nmax-cores 65\n", "max-cores must be 1..64" },
 	};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct mpc_db *db;

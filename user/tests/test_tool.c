@@ -386,6 +386,14 @@ static void test_device_args(void)
 	CHECK(setup() == 0, "setup failed");
 	CHECK(run("%s decode --gpu g52 --cores 0xb --l2 0 %s/dump.bin", T, dir) == 1 && one_line_err() &&
 	      strstr(errbuf, "--l2 0"), "--l2 0: %s", errbuf);
+	/* a Mali-G52 has at most 6 shader cores */
+	CHECK(run("%s decode --gpu g52 --cores 0x7f --l2 2 %s/dump.bin", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "at most 6"), "--cores 0x7f on a G52: %s", errbuf);
+	/* a layout may say more for its GPU */
+	write_file("cores_layout", "mali-perfcnt-db 1\ngpu g52 Mali-G52\nmax-cores 8\nblock jm\n6 GPU_ACTIVE\n");
+	CHECK(run("%s decode --gpu g52 --cores 0x7f --l2 2 --layout %s/cores_layout -e GPU_ACTIVE -f csv "
+		  "%s/dump.bin", T, dir, dir) == 1 && strstr(errbuf, "not a whole number"),
+	      "max-cores of a layout: %s", errbuf);
 	write_file("met_bad", "mali-perfcnt-db 1\nmetrics mine\n"
 		   "metric MyUtil percent g52 = GPU_ACTIVE / 2\n"
 		   "metric MyOther percent g52,g9999 = GPU_ACTIVE / 3\n");
@@ -449,7 +457,7 @@ TESTS(tests_tool) = {
 	{ "tool: JSON and CSV are valid UTF-8 whatever the input bytes", test_json_utf8 },
 	{ "tool: an infinite derived value is no value in every format", test_infinite_metric },
 	{ "tool: layout files are checked; no --layout hint once one is given", test_layout_checks },
-	{ "tool: --l2 0 and metrics for unknown GPUs are errors", test_device_args },
+	{ "tool: --cores beyond the GPU, --l2 0 and metrics for unknown GPUs are errors", test_device_args },
 	{ "tool: cleanup", test_cleanup },
 	END_TESTS
 };
