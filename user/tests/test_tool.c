@@ -241,6 +241,17 @@ static void test_errors_one_line(void)
 		{ "sample --count 2", "'stat' option" },
 		{ "sample --duration 100", "'stat' option" },
 		{ "help nope", "no help" },
+		{ "decode " EXPLICIT " -e shader:200 @/dump.bin", "INDEX 4..63" },
+		{ "list --frobnicate", "unknown option '--frobnicate' for 'list'" },
+		{ "decode -Z @/dump.bin", "unknown option '-Z' for 'decode'" },
+		{ "--frobnicate info", "unknown option '--frobnicate'" },
+		{ "stat -q", "unknown option '-q' for 'stat'" },
+		{ "sample --bogus", "unknown option '--bogus' for 'sample'" },
+		{ "info -x", "unknown option '-x' for 'info'" },
+		{ "decode --gpu", "'--gpu' needs an argument" },
+		{ "list -e", "'-e' needs an argument" },
+		{ "list --gpus=1", "'--gpus' takes no argument" },
+		{ "decode --raw -Zq", "unknown option '-Z'" },
 	};
 	CHECK(setup() == 0, "setup failed");
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

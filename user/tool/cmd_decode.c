@@ -36,7 +36,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	struct mpc_err e;
 	char src[300];
 
-	while ((c = getopt_long(argc, argv, "+f:he:A", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:he:A", opts, NULL)) != -1) {
 		int x = tool_common_opt(t, c, optarg);
 
 		if (x > 0)
@@ -86,7 +86,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			per_inst = 1;
 			break;
 		default:
-			return tool_error(t, "bad option for 'decode'; see 'mali-perfcnt decode --help'");
+			return tool_bad_option(t, "decode", c, argv);
 		}
 	}
 	if (optind >= argc)

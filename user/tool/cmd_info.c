@@ -72,7 +72,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	char b[160], owner[96] = "";
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:h", opts, NULL)) != -1) {
 		int x = tool_common_opt(t, c, optarg);
 
 		if (x > 0)
@@ -85,7 +85,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 			gpu_info = optarg;
 			continue;
 		}
-		return tool_error(t, "bad option for 'info'; see 'mali-perfcnt info --help'");
+		return tool_bad_option(t, "info", c, argv);
 	}
 	if (optind < argc)
 		return tool_error(t, "'info' takes no arguments (got '%s')", argv[optind]);

@@ -89,7 +89,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 	struct mpc_err e;
 	FILE *f = t->out;
 
-	while ((c = getopt_long(argc, argv, "+f:he:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:he:", opts, NULL)) != -1) {
 		int x = tool_common_opt(t, c, optarg);
 
 		if (x > 0)
@@ -106,7 +106,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		case 5005: all = 1; break;
 		case 'e': pat = optarg; break;
 		default:
-			return tool_error(t, "bad option for 'list'; see 'mali-perfcnt list --help'");
+			return tool_bad_option(t, "list", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -53,20 +53,55 @@ double now_raw(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long long max,
-		   unsigned long long *out)
+/* decimal or 0x hex, as in gpu_info: a leading 0 is not octal; 0 or -1 */
+static int parse_u64(const char *s, unsigned long long max, unsigned long long *out)
 {
 	char *end;
 
 	errno = 0;
 	if (!s || !*s || *s == '-' || *s == ' ')
-		return tool_error(t, "%s needs a number, got '%s'", opt, s ? s : "");
-	/* decimal or 0x hex, as in gpu_info: a leading 0 is not octal */
+		return -1;
 	*out = strncasecmp(s, "0x", 2) ? strtoull(s, &end, 10) : strtoull(s + 2, &end, 16);
 	if (errno || *end || end == s + 2 * !strncasecmp(s, "0x", 2) || *out > max)
+		return -1;
+	return 0;
+}
+
+int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long long max,
+		   unsigned long long *out)
+{
+	if (!s || !*s || *s == '-' || *s == ' ')
+		return tool_error(t, "%s needs a number, got '%s'", opt, s ? s : "");
+	if (parse_u64(s, max, out))
 		return tool_error(t, "%s: '%s' is not a decimal or 0x hex number in 0..%llu",
 				  opt, s, max);
 	return 0;
+}
+
+/*
+ * getopt's '?' (unknown option) or ':' (missing argument) as one line of ours
+ * (opterr is 0: getopt prints nothing). @cmd is NULL for the main options.
+ */
+int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	/* optopt: 0 for an unknown long option, the val (>= 1000 here) of a known one */
+	int is_long = (optopt == 0 || optopt > 255 || c == ':') && !strncmp(arg, "--", 2);
+	char opt[64];
+
+	if (is_long)
+		snprintf(opt, sizeof(opt), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(opt, sizeof(opt), "-%c", optopt > ' ' && optopt < 127 ? optopt : '?');
+	if (c == ':')
+		return tool_error(t, "option '%s' needs an argument; see 'mali-perfcnt %s%s--help'",
+				  opt, cmd ? cmd : "", cmd ? " " : "");
+	if (is_long && optopt)
+		return tool_error(t, "option '%s' takes no argument; see 'mali-perfcnt %s%s--help'",
+				  opt, cmd ? cmd : "", cmd ? " " : "");
+	return tool_error(t, "unknown option '%s'%s%s%s; see 'mali-perfcnt %s%s--help'", opt,
+			  cmd ? " for '" : "", cmd ? cmd : "", cmd ? "'" : "", cmd ? cmd : "",
+			  cmd ? " " : "");
 }
 
 int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out)
@@ -363,7 +398,7 @@ static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
 
 		snprintf(blk, sizeof(blk), "%.*s", (int)(colon - p), p);
 		kind = mpc_block_from_name(blk);
-		if (kind < 0 || tool_parse_u64(t, p, colon + 1, cpb - 1, &idx) || idx < 4)
+		if (kind < 0 || parse_u64(colon + 1, cpb - 1, &idx) || idx < 4)
 			return quiet ? 0 : tool_error(t, "'%s': use BLOCK:INDEX with BLOCK jm, tiler, l2 or "
 						      "shader and INDEX 4..%u", p, cpb - 1);
 		add_ctr(v, ctr_at(v, (unsigned)kind, (unsigned)idx));
@@ -459,7 +494,8 @@ int main(int argc, char **argv)
 	struct tool t = { .prog = "mali-perfcnt", .out = stdout };
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+f:hV", opts, NULL)) != -1) {
+	opterr = 0;	/* our own one-line errors (tool_bad_option) */
+	while ((c = getopt_long(argc, argv, "+:f:hV", opts, NULL)) != -1) {
 		r = tool_common_opt(&t, c, optarg);
 		if (r > 0)
 			return 1;
@@ -471,7 +507,7 @@ int main(int argc, char **argv)
 			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, 1);
 			return 0;
 		}
-		return tool_error(&t, "unknown option; see 'mali-perfcnt --help'");
+		return tool_bad_option(&t, NULL, c, argv);
 	}
 	if (optind >= argc) {
 		help(&t, NULL, stderr);

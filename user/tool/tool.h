@@ -64,6 +64,7 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 		   unsigned long long *out);
 int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out);
 int tool_parse_format(struct tool *t, const char *s);
+int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv);
 /* Build @v for device description @v->desc; @gpu_name overrides recognition. */
 int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw);
 int view_select(struct tool *t, struct view *v, const char *patterns, const char *defaults);
