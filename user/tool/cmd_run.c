@@ -484,7 +484,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			out_sample(t, &v, s, &m);
 		}
 	}
-	if (!r && t->fmt == FMT_TEXT) {
+	if (!r) {
 		char foot[96];
 
 		snprintf(foot, sizeof(foot), "%14.6f seconds time elapsed", now_raw() - start);

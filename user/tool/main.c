@@ -117,15 +117,18 @@ int tool_parse_double(struct tool *t, const char *opt, const char *s, double *ou
 
 int tool_parse_format(struct tool *t, const char *s)
 {
-	if (!strcmp(s, "text"))
-		t->fmt = FMT_TEXT;
-	else if (!strcmp(s, "csv"))
-		t->fmt = FMT_CSV;
-	else if (!strcmp(s, "json"))
-		t->fmt = FMT_JSON;
-	else
-		return tool_error(t, "--format '%s' is unknown; use text, csv or json", s);
-	return 0;
+	char names[128];
+	size_t n = 0;
+
+	for (unsigned i = 0; out_formats[i]; i++)
+		if (!strcmp(s, out_formats[i]->name)) {
+			t->o.ops = out_formats[i];
+			return 0;
+		}
+	for (unsigned i = 0; out_formats[i] && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", !i ? "" :
+				      out_formats[i + 1] ? ", " : " or ", out_formats[i]->name);
+	return tool_error(t, "--format '%s' is unknown; use %s", s, names);
 }
 
 /* Options every command takes; returns 0 if handled, -1 if not ours, 1 on error. */
@@ -491,7 +494,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tool t = { .prog = "mali-perfcnt", .out = stdout };
+	struct tool t = { .prog = "mali-perfcnt", .out = stdout,
+			  .o = { .ops = out_formats[0], .f = stdout } };
 	int c, r;
 
 	opterr = 0;	/* our own one-line errors (tool_bad_option) */
