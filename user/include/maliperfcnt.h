@@ -82,6 +82,7 @@ struct mpc_gpu_def {
 	unsigned ncounters;
 	const struct mpc_counter_def *counters;
 	const char *notes;		/* "\n"-separated, or NULL */
+	unsigned max_cores;		/* most shader cores a product has, 0 unknown */
 };
 
 /** struct mpc_metric_def - a derived metric as written in the database. */

@@ -80,7 +80,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	struct mpc_err e;
 	char src[300];
 
-	while ((c = getopt_long(argc, argv, "+f:he:Ao:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:he:Ao:", opts, NULL)) != -1) {
 		int x;
 
 		/* a trace is one more output of decode */
@@ -115,6 +115,9 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 		case 3004:
 			if (tool_parse_u64(t, "--l2", optarg, 16, &l2))
 				return 1;
+			if (!l2)
+				return tool_error(t, "--l2 0: a GPU has 1..16 L2 slices (1..8 core "
+						  "groups on v4); leave --l2 out for 1");
 			have_l2 = 1;
 			break;
 		case 3005:
@@ -138,7 +141,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			per_inst = 1;
 			break;
 		default:
-			return tool_error(t, "bad option for 'decode'; see 'mali-perfcnt decode --help'");
+			return tool_bad_option(t, "decode", c, argv);
 		}
 	}
 	if (optind >= argc)
@@ -199,7 +202,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			r = tool_error(t, "cannot write '%s': %s", output, strerror(errno));
 			goto out;
 		}
-		t->out = trace;
+		t->out = t->o.f = trace;
 	} else {
 		out_begin(t, &v, "decode");
 	}
@@ -215,9 +218,10 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			break;
 		}
 		if (capture_is_records(buf, len, v.desc.dump_size)) {
-			/* a stream capture: each SAMPLE has its own interval */
+			/* a stream capture: each SAMPLE has its own interval and flags */
 			while (!r && (rec = capture_next(buf, len, &off))) {
-				struct sample_meta m = { idx, NAN, NAN, 1, rec->seqno, rec->end_ns };
+				struct sample_meta m = { idx, NAN, NAN, 1, rec->seqno, rec->end_ns,
+							 rec->data_flags };
 
 				if (rec->type == MALI_PERFCNT_RECORD_LOST)
 					lost += rec->lost;
@@ -303,7 +307,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			r = 1;
 		if (trace != stdout && fclose(trace) && !r)
 			r = tool_error(t, "writing '%s' failed: %s", output, strerror(errno));
-		t->out = stdout;
+		t->out = t->o.f = stdout;
 		if (!r)
 			fprintf(stderr, "%s: decode: %u samples to %s (perfetto)\n", t->prog, idx,
 				output);

@@ -277,7 +277,8 @@ static int csv_begin(struct tool *t, struct view *v, void **state, uint64_t raw_
 	(void)raw_ns;
 	(void)period_ns;
 	*state = NULL;
-	t->fmt = FMT_CSV;
+	if (tool_parse_format(t, "csv"))
+		return 1;
 	out_begin(t, v, "record");
 	return 0;
 }
@@ -467,11 +468,13 @@ struct rec {
 };
 
 /* Evaluate the metrics of r->s over [start, end] and hand it to the sink. */
-static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t seqno)
+static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t seqno,
+		    unsigned data_flags)
 {
 	struct view *v = r->v;
 	struct sample_meta m = { r->n, (end_ns - r->ts0) * 1e-9, (end_ns - start_ns) * 1e-9,
-				 !!(mpc_dev_backend(r->dev)->caps & MPC_BE_SEQNO), seqno, end_ns };
+				 !!(mpc_dev_backend(r->dev)->caps & MPC_BE_SEQNO), seqno, end_ns,
+				 data_flags };
 	int ret;
 
 	if (v->p) {
@@ -549,7 +552,7 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 		}
 		ret = run_grab(run, &seq, &ts);
 		if (!ret)
-			ret = rec_emit(r, prev_ts, ts, seq);
+			ret = rec_emit(r, prev_ts, ts, seq, 0);
 		if (ret)
 			return ret;
 		prev_ts = ts;
@@ -586,7 +589,7 @@ static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mon
 				return tool_err(r->t, &e);
 			if (!r->n)
 				r->ts0 = rec.start_ns;
-			ret = rec_emit(r, rec.start_ns, rec.end_ns, rec.seqno);
+			ret = rec_emit(r, rec.start_ns, rec.end_ns, rec.seqno, rec.data_flags);
 			if (ret)
 				return ret;
 			break;
@@ -696,7 +699,7 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		ret = tool_error(t, "cannot write '%s': %s", o.output, strerror(errno));
 		goto out;
 	}
-	t->out = out;
+	t->out = t->o.f = out;
 
 	/* no SA_RESTART: a signal ends a blocking read of the stream */
 	memset(&sa, 0, sizeof(sa));
@@ -710,6 +713,8 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
 
 	if (stream) {
+		/* the stream's records say what a consumer must know */
+		v.show_flags = 1;
 		/* about a second of records, within the driver's limits */
 		uint64_t ring = 1000000000ull / o.period_ns;
 
@@ -772,7 +777,7 @@ out:
 	}
 	if (out && out != stdout && fclose(out) && !ret)
 		ret = tool_error(t, "writing '%s' failed: %s", o.output, strerror(errno));
-	t->out = stdout;
+	t->out = t->o.f = stdout;
 	if (began && !ret)
 		report(&r, o.output, fmt_names[o.fmt], stream ? "kernel stream" : "tool loop",
 		       o.period_ns);

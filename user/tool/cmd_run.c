@@ -50,7 +50,7 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:he:I:n:d:A", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:he:I:n:d:A", opts, NULL)) != -1) {
 		int r = tool_common_opt(t, c, optarg);
 
 		if (r > 0)
@@ -109,7 +109,7 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 			o->masks = optarg;
 			break;
 		default:
-			return tool_error(t, "bad option for '%s'; see 'mali-perfcnt %s --help'", cmd, cmd);
+			return tool_bad_option(t, cmd, c, argv);
 		}
 	}
 	if (o->count && !o->interval_ms)
@@ -478,7 +478,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			out_sample(t, &v, s, &m);
 		}
 	}
-	if (!r && t->fmt == FMT_TEXT) {
+	if (!r) {
 		char foot[96];
 
 		snprintf(foot, sizeof(foot), "%14.6f seconds time elapsed", now_raw() - start);

@@ -17,9 +17,11 @@ static const char common_opts[] =
 "    -f, --format FMT  text (aligned, for people), csv (header row, one row per\n"
 "                      value) or json (one object per line). Default: text.\n"
 "    --layout FILE     Load a GPU layout file (database format). For a GPU the\n"
-"                      database ships it replaces the block indices; this is how\n"
+"                      database ships it replaces the block indices of the\n"
+"                      counters it knows (another name is an error); this is how\n"
 "                      a Mali G2 user supplies the unpublished indices. Repeatable.\n"
-"    --metrics FILE    Load extra derived metrics (database format). Repeatable.\n"
+"    --metrics FILE    Load extra derived metrics (database format) for GPUs the\n"
+"                      database knows. Repeatable.\n"
 "    -h, --help        Show this page.\n";
 
 static const char page_main[] =
@@ -302,8 +304,9 @@ static const char page_decode[] =
 "                      it from standard input; so does a DUMP of -).\n"
 "    --gpu NAME        The GPU (database key or name); with --gpu-info it\n"
 "                      overrides recognition from gpu_id (e.g. --gpu g2).\n"
-"    --cores MASK      SHADER_PRESENT (e.g. 0xb: cores 0, 1, 3).\n"
-"    --l2 N            L2 slices (v5) or core groups (v4). Default 1.\n"
+"    --cores MASK      SHADER_PRESENT (e.g. 0xb: cores 0, 1, 3); no more cores\n"
+"                      than the product has, where the database knows it.\n"
+"    --l2 N            L2 slices (v5, 1..16) or core groups (v4, 1..8). Default 1.\n"
 "    --interval MS     Time each dump covers, for the rate metrics.\n"
 "    --freq MHZ        GPU clock for MpcGPUActiveUtil.\n"
 "    --sum             Print the sum of all dumps instead of each.\n"
