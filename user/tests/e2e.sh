@@ -200,6 +200,16 @@ elif [ $sim -eq 1 ]; then
 	else
 		notok "record -F 200 -- sleep 0.3: a Perfetto trace" "$(cat "$tmp/err")"
 	fi
+	# top on the live device, batch mode (standard output is not a terminal)
+	if run top -I 200 -n 3 && [ "$(grep -c '^frame [0-9]*, interval' "$tmp/out")" -eq 3 ] &&
+		! grep -q "$(printf '\033')" "$tmp/out" &&
+		awk '$1 == "MpcGPUActiveUtil" { v = $(NF - 1) } END { exit !(v >= 45 && v <= 55) }' \
+			"$tmp/out"; then
+		ok "top -n 3 on the live device: 3 frames, GPU active 50 +- 5 %"
+	else
+		notok "top -n 3 on the live device: 3 frames, GPU active 50 +- 5 %" \
+			"$(cat "$tmp/err") $(grep MpcGPUActiveUtil "$tmp/out" | tr '\n' ' ')"
+	fi
 	# shellcheck disable=SC2086
 	"$tool" $dev record -I 10 -o /dev/null -- sh -c 'exit 4' >/dev/null 2>&1
 	t "record -- CMD exits with the command's status" [ $? -eq 4 ]

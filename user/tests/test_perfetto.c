@@ -120,7 +120,7 @@ static int decode(const char *path, struct decoded *d)
 				d->nspec++;
 			}
 			if (name[0] >= '0' && name[0] <= '9' && !d->unknown++)
-				snprintf(d->unknown_line, sizeof(d->unknown_line), "%s", s);
+				snprintf(d->unknown_line, sizeof(d->unknown_line), "%.150s", s);
 			continue;
 		}
 		if (!strcmp(s, "}")) {
@@ -132,7 +132,7 @@ static int decode(const char *path, struct decoded *d)
 		/* a field the schema does not know prints as its number */
 		if (*s >= '0' && *s <= '9') {
 			if (!d->unknown++)
-				snprintf(d->unknown_line, sizeof(d->unknown_line), "%s", s);
+				snprintf(d->unknown_line, sizeof(d->unknown_line), "%.150s", s);
 			continue;
 		}
 		if (depth == 1 && sscanf(s, "timestamp: %llu", &u) == 1 && d->nevent < MAXS)
@@ -316,7 +316,7 @@ static int rec_run(const char *fmt, ...)
 {
 	const char *shim = getenv("MPC_SHIM"), *tool = getenv("MPC_TOOL");
 	const char *asan = getenv("ASAN_OPTIONS");
-	char args[1024], cmd[4096], tool_abs[PATH_MAX], shim_abs[PATH_MAX];
+	char args[1024], cmd[2 * PATH_MAX + 2048], tool_abs[PATH_MAX], shim_abs[PATH_MAX];
 	va_list ap;
 	FILE *f;
 	size_t n;
@@ -631,6 +631,111 @@ static void test_decode_raw_dumps_into_a_trace(void)
 	free(d);
 }
 
+/* --------------------------------------------------------------- top */
+
+static void test_top_batch_replay(void)
+{
+	char path[128], out[8192];
+	FILE *f;
+	size_t n;
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(path) == 0, "writing the capture failed");
+	/* GPU_ACTIVE 1000, 2000, 3000 over 1, 2, 1 ms at 1 MHz: 100, 100, 300 % */
+	CHECK(rec_run("top --replay capture.bin --gpu g52 --cores 0xb --l2 2 --freq 1 -I 100 -n 3") == 0,
+	      "top: %s", rec_err);
+	snprintf(path, sizeof(path), "%s/out", rec_dir);
+	f = fopen(path, "r");
+	CHECK(f, "no output");
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	fclose(f);
+	CHECK(!strchr(out, '\033'), "batch mode printed escape sequences");
+	CHECK(strstr(out, "frame 3, interval 0.001 s, replay 3/3 of capture.bin"), "%s", out);
+	CHECK(strstr(out, "frame 2, interval 0.002 s, replay 2/3"), "the second interval: %s", out);
+	CHECK(strstr(out, "[first]"), "the first sample's flag: %s", out);
+	CHECK(strstr(out, " MpcGPUActiveUtil") && strstr(out, "100.0 %") && strstr(out, "300.0 %"),
+	      "GPU active utilisation: %s", out);
+	CHECK(rec_run("top --view cores --replay capture.bin --gpu g52 --cores 0xb --l2 2 -I 100 -n 1") == 0,
+	      "top --view cores: %s", rec_err);
+	f = fopen(path, "r");
+	CHECK(f, "no output");
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	fclose(f);
+	CHECK(strstr(out, " core 0 ") && strstr(out, " core 1 ") && strstr(out, " core 3 ") &&
+	      !strstr(out, " core 2 "), "cores 0, 1, 3 and not the absent core 2: %s", out);
+	CHECK(rec_run("top -I 50") == 1 && !strncmp(rec_err, "mali-perfcnt: ", 14) &&
+	      strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1] &&
+	      strstr(rec_err, "at most every 100 ms"), "-I 50: %s", rec_err);
+	CHECK(rec_run("top --gpu g52") == 1 && strstr(rec_err, "describe a --replay capture"),
+	      "--gpu without --replay: %s", rec_err);
+}
+
+/* Run @cmd and return its output (for tmux). */
+static int sh_out(const char *cmd, char *out, size_t n)
+{
+	FILE *p = popen(cmd, "r");
+	size_t got;
+
+	if (!p)
+		return -1;
+	got = fread(out, 1, n - 1, p);
+	out[got] = 0;
+	return pclose(p);
+}
+
+/* The full-screen view in tmux: keys switch views, q quits. */
+static void test_top_in_tmux(void)
+{
+	const char *shim = getenv("MPC_SHIM"), *tool = getenv("MPC_TOOL");
+	char tool_abs[PATH_MAX], cmd[PATH_MAX + 512], out[16384];
+	const char *sess = "mpc-top-test";
+	int gone = 0;
+
+	(void)shim;
+	if (system("command -v tmux >/dev/null 2>&1") != 0) {
+		t_skip("tmux not installed (apt-get install tmux)");
+		return;
+	}
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);
+	snprintf(cmd, sizeof(cmd), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(cmd) == 0, "writing the capture failed");
+	CHECK(realpath(tool ? tool : "build/mali-perfcnt", tool_abs), "no tool");
+	snprintf(cmd, sizeof(cmd), "tmux kill-session -t %s 2>/dev/null; cd %s && "
+		 "tmux new-session -d -s %s -x 110 -y 30 '%s top --replay capture.bin --gpu g52 "
+		 "--cores 0xb --l2 2 --freq 1 -I 100; sleep 5'", sess, rec_dir, sess, tool_abs);
+	CHECK(system(cmd) == 0, "tmux new-session failed");
+	usleep(800000);
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
+	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
+	CHECK(strstr(out, "view: utilisation") && strstr(out, "end of replay of capture.bin"),
+	      "first screen: %s", out);
+	CHECK(strstr(out, "MpcGPUActiveUtil"), "no utilisation bar: %s", out);
+	snprintf(cmd, sizeof(cmd), "tmux send-keys -t %s 2", sess);
+	CHECK(system(cmd) == 0, "send-keys");
+	usleep(400000);
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
+	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
+	CHECK(strstr(out, "view: cores") && strstr(out, " core 3 ") && !strstr(out, " core 2 "),
+	      "after key 2: %s", out);
+	/* one screen: the alternate screen is redrawn in place, not scrolled */
+	CHECK(strstr(out, "mali-perfcnt top") == strstr(out, "mali-perfcnt top - Mali-G52") &&
+	      !strstr(strstr(out, "mali-perfcnt top") + 1, "mali-perfcnt top"),
+	      "more than one frame on the screen: %s", out);
+	snprintf(cmd, sizeof(cmd), "tmux send-keys -t %s q", sess);
+	CHECK(system(cmd) == 0, "send-keys q");
+	usleep(500000);
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
+	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
+	/* q left the alternate screen: the shell's screen is back, no view */
+	gone = !strstr(out, "view: cores");
+	snprintf(cmd, sizeof(cmd), "tmux kill-session -t %s 2>/dev/null", sess);
+	gone = system(cmd) >= 0 && gone;
+	CHECK(gone, "q did not quit: %s", out);
+}
+
 TESTS(tests_perfetto) = {
 	{ "pf_trace_decodes_with_perfettos_schema", test_pf_trace_decodes_with_perfettos_schema },
 	{ "pf_trace_refuses_undeclared_and_duplicates",
@@ -642,6 +747,8 @@ TESTS(tests_perfetto) = {
 	  test_record_runs_a_command_and_returns_its_status },
 	{ "decode: a stream capture, text and perfetto", test_decode_a_stream_capture },
 	{ "decode: raw dumps into a trace need --interval", test_decode_raw_dumps_into_a_trace },
+	{ "top: batch replay", test_top_batch_replay },
+	{ "top: full screen in tmux, keys", test_top_in_tmux },
 	{ "record: bad options, one line each", test_record_rejects_bad_options_in_one_line },
 	END_TESTS
 };

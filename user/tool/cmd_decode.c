@@ -47,6 +47,49 @@ static uint64_t rec_last_end(const void *buf, size_t len)
 	return end;
 }
 
+/*
+ * Describe the device a capture came from: its saved gpu_info text, --gpu
+ * with --cores/--l2, or else the local device's GET_INFO.
+ */
+int offline_describe(struct tool *t, const struct offline_desc *od, struct view *v, char *src,
+		     size_t srclen)
+{
+	struct mpc_dev *dev = NULL;
+	struct mpc_err e;
+
+	if (od->gpu_info) {
+		if (od->have_cores || od->have_l2)
+			return tool_error(t, "--cores/--l2 and --gpu-info both describe the device; give one");
+		if (mpc_desc_load_gpu_info(&v->desc, od->gpu_info, &e))
+			return tool_err(t, &e);
+		if (v->desc.counter_set > 0)
+			v->counter_set = (unsigned)v->desc.counter_set;
+		snprintf(src, srclen, "%s", od->gpu_info);
+	} else if (od->gpu) {
+		const struct mpc_gpu_def *g = mpc_db_find_gpu(t->db, od->gpu);
+
+		if (!g)
+			return tool_error(t, "GPU '%s' is not in the database; 'mali-perfcnt list --gpus' "
+					  "shows the known ones", od->gpu);
+		if (!od->have_cores)
+			return tool_error(t, "--gpu needs --cores MASK (SHADER_PRESENT, e.g. 0xb) and "
+					  "--l2 N (L2 slices, or core groups on v4)");
+		if (mpc_desc_from_gpu(&v->desc, g, od->cores, (unsigned)od->l2, &e))
+			return tool_err(t, &e);
+		snprintf(src, srclen, "--gpu %s", g->key);
+	} else {
+		if (od->have_cores || od->have_l2)
+			return tool_error(t, "--cores/--l2 need --gpu NAME");
+		if (tool_open(t, 0, &dev, &e))
+			return tool_error(t, "no device description: give --gpu-info FILE (the gpu_info "
+					  "saved with the dump) or --gpu/--cores/--l2 (%s)", e.msg);
+		v->desc = *mpc_dev_desc(dev);
+		snprintf(src, srclen, "%s", mpc_dev_path(dev));
+		mpc_dev_close(dev);
+	}
+	return 0;
+}
+
 int cmd_decode(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -76,7 +119,6 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	int sum = 0, raw = 0, per_inst = 0, have_cores = 0, have_l2 = 0, c, r = 0;
 	struct view v = { 0 };
 	struct mpc_sample *s = NULL;
-	struct mpc_dev *dev = NULL;
 	struct mpc_err e;
 	char src[300];
 
@@ -153,35 +195,11 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 		return tool_error(t, "--sum gives one total, not a timeline; drop it for --format perfetto");
 	if (tool_load_db(t))
 		return 1;
-	if (gpu_info) {
-		if (have_cores || have_l2)
-			return tool_error(t, "--cores/--l2 and --gpu-info both describe the device; give one");
-		if (mpc_desc_load_gpu_info(&v.desc, gpu_info, &e))
-			return tool_err(t, &e);
-		if (v.desc.counter_set > 0)
-			v.counter_set = (unsigned)v.desc.counter_set;
-		snprintf(src, sizeof(src), "%s", gpu_info);
-	} else if (gpu) {
-		const struct mpc_gpu_def *g = mpc_db_find_gpu(t->db, gpu);
+	{
+		struct offline_desc od = { gpu_info, gpu, cores, l2, have_cores, have_l2 };
 
-		if (!g)
-			return tool_error(t, "GPU '%s' is not in the database; 'mali-perfcnt list --gpus' "
-					  "shows the known ones", gpu);
-		if (!have_cores)
-			return tool_error(t, "--gpu needs --cores MASK (SHADER_PRESENT, e.g. 0xb) and "
-					  "--l2 N (L2 slices, or core groups on v4)");
-		if (mpc_desc_from_gpu(&v.desc, g, cores, (unsigned)l2, &e))
-			return tool_err(t, &e);
-		snprintf(src, sizeof(src), "--gpu %s", g->key);
-	} else {
-		if (have_cores || have_l2)
-			return tool_error(t, "--cores/--l2 need --gpu NAME");
-		if (tool_open(t, 0, &dev, &e))
-			return tool_error(t, "no device description: give --gpu-info FILE (the gpu_info "
-					  "saved with the dump) or --gpu/--cores/--l2 (%s)", e.msg);
-		v.desc = *mpc_dev_desc(dev);
-		snprintf(src, sizeof(src), "%s", mpc_dev_path(dev));
-		mpc_dev_close(dev);
+		if (offline_describe(t, &od, &v, src, sizeof(src)))
+			return 1;
 	}
 	v.per_instance = per_inst;
 	v.source = src;

@@ -46,6 +46,7 @@ static const char page_main[] =
 "    sample    Enable the counters, take one sample, print it, disable.\n"
 "    stat      Count over a command's run or a duration, or per interval.\n"
 "    record    Counters and metrics over time into a Perfetto trace, JSON or CSV.\n"
+"    top       A live full-screen view: utilisation, cores, bandwidth, metrics.\n"
 "    decode    Decode dumps captured with 'cat .../perfcnt_dump > FILE'.\n"
 "    help      Show the page of a command.\n"
 "\n"
@@ -275,6 +276,43 @@ static const char page_record[] =
 "    mali-perfcnt record -F 1000 -o run.pftrace -- glmark2-es2-drm\n"
 "    mali-perfcnt record -I 100 --duration 5000 --format json -o util.json\n";
 
+static const char page_top[] =
+"NAME\n"
+"    mali-perfcnt top - a live full-screen view of the GPU\n"
+"\n"
+"SYNOPSIS\n"
+"    mali-perfcnt top [-I MS] [-n FRAMES] [--view NAME] [--freq MHZ]\n"
+"    mali-perfcnt top --replay CAPTURE [--gpu-info FILE | --gpu NAME --cores MASK\n"
+"                     --l2 N] [-I MS] [-n FRAMES]\n"
+"\n"
+"DESCRIPTION\n"
+"    Redraws every MS milliseconds (default 1000, at least 100): the\n"
+"    utilisation metrics as bars, each shader core's activity, the bandwidth\n"
+"    metrics, or every derived metric with a value. Live, it samples the\n"
+"    device once per refresh. With --replay it shows a capture of the\n"
+"    sampling stream (cat .../perfcnt_stream) one sample per refresh, each over\n"
+"    its own recorded interval, then waits for q.\n"
+"    When standard output is not a terminal it prints the frames one after\n"
+"    the other (batch mode); -n stops after FRAMES frames.\n"
+"\n"
+"KEYS\n"
+"    1 utilisation, 2 cores, 3 bandwidth, 4 metrics, p or space pause,\n"
+"    + and - double or halve the refresh period (live), q quit.\n"
+"\n"
+"OPTIONS\n"
+"    -I, --interval MS  Refresh period.\n"
+"    -n, --count N      Stop after N frames.\n"
+"    --view NAME        First view: utilisation, cores, bandwidth or metrics.\n"
+"    --freq MHZ         GPU clock for MpcGPUActiveUtil (panfrost reports none).\n"
+"    --replay FILE, --gpu-info FILE, --gpu NAME, --cores MASK, --l2 N\n"
+"                       The capture and its device, as for decode.\n"
+"\n"
+"%s"
+"\n"
+"EXAMPLES\n"
+"    mali-perfcnt top -I 500\n"
+"    mali-perfcnt top --replay capture.bin --gpu-info gpu_info\n";
+
 static const char page_decode[] =
 "NAME\n"
 "    mali-perfcnt decode - decode captured dumps offline\n"
@@ -345,7 +383,7 @@ int help(struct tool *t, const char *cmd, FILE *f)
 {
 	static const struct { const char *name, *page; } pages[] = {
 		{ "info", page_info }, { "list", page_list }, { "sample", page_sample },
-		{ "stat", page_stat }, { "record", page_record },
+		{ "stat", page_stat }, { "record", page_record }, { "top", page_top },
 		{ "decode", page_decode },
 	};
 
@@ -358,5 +396,5 @@ int help(struct tool *t, const char *cmd, FILE *f)
 			print_page(f, pages[i].page);
 			return 0;
 		}
-	return tool_error(t, "no help for '%s'; commands are info, list, sample, stat, record, decode", cmd);
+	return tool_error(t, "no help for '%s'; commands are info, list, sample, stat, record, top, decode", cmd);
 }

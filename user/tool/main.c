@@ -485,7 +485,7 @@ static const struct {
 	int (*fn)(struct tool *, int, char **);
 } cmds[] = {
 	{ "info", cmd_info }, { "list", cmd_list }, { "sample", cmd_sample },
-	{ "stat", cmd_stat }, { "record", cmd_record }, { "decode", cmd_decode },
+	{ "stat", cmd_stat }, { "record", cmd_record }, { "top", cmd_top }, { "decode", cmd_decode },
 };
 
 int main(int argc, char **argv)
@@ -516,7 +516,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		help(&t, NULL, stderr);
-		return tool_error(&t, "no command given; use info, list, sample, stat, record or decode");
+		return tool_error(&t, "no command given; use info, list, sample, stat, record, top or decode");
 	}
 	if (!strcmp(argv[optind], "help"))
 		return help(&t, optind + 1 < argc ? argv[optind + 1] : NULL, stdout);
@@ -533,6 +533,6 @@ int main(int argc, char **argv)
 			mpc_db_free(t.db);
 			return r;
 		}
-	return tool_error(&t, "unknown command '%s'; use info, list, sample, stat, record or decode",
+	return tool_error(&t, "unknown command '%s'; use info, list, sample, stat, record, top or decode",
 			  argv[optind]);
 }

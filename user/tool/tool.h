@@ -234,6 +234,15 @@ struct drm_mali_perfcnt_record;
 int capture_is_records(const void *buf, size_t len, uint32_t dump_size);
 const struct drm_mali_perfcnt_record *capture_next(const void *buf, size_t len, size_t *off);
 
+/* cmd_decode.c: the description of an offline capture's device */
+struct offline_desc {
+	const char *gpu_info, *gpu;
+	unsigned long long cores, l2;
+	int have_cores, have_l2;
+};
+int offline_describe(struct tool *t, const struct offline_desc *od, struct view *v, char *src,
+		     size_t srclen);
+
 /* commands */
 int cmd_info(struct tool *t, int argc, char **argv);
 int cmd_list(struct tool *t, int argc, char **argv);
@@ -241,6 +250,7 @@ int cmd_sample(struct tool *t, int argc, char **argv);
 int cmd_stat(struct tool *t, int argc, char **argv);
 int cmd_decode(struct tool *t, int argc, char **argv);
 int cmd_record(struct tool *t, int argc, char **argv);
+int cmd_top(struct tool *t, int argc, char **argv);
 
 /* help.c */
 int help(struct tool *t, const char *cmd, FILE *f);
