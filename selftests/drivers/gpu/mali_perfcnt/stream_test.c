@@ -113,9 +113,11 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
- * The period, from the records' own timestamps: the median interval of 40
- * samples at 2 ms is within half a period of 2 ms (an ignored or doubled
- * period fails; scheduling jitter under TCG does not move the median).
+ * The period, from the records' own timestamps: the median interval of 25
+ * samples at 20 ms is within half a period of 20 ms (an ignored or doubled
+ * period fails). 20 ms, so that a sample's own cost under TCG on a loaded
+ * host (a few ms) does not fold periods; the achieved period at 1 and
+ * 10 kHz is measured by make bench, not asserted.
  */
 TEST_F(mpc, stream_period_from_the_records_timestamps)
 {
@@ -127,12 +129,12 @@ TEST_F(mpc, stream_period_from_the_records_timestamps)
 	ssize_t got;
 	int sfd;
 
-	sfd = stream_open(self->fd, 2000000, 128, 0, &o);
+	sfd = stream_open(self->fd, 20000000, 64, 0, &o);
 	ASSERT_LE(0, sfd);
 	len = 64 * o.record_size;
 	buf = malloc(len);
 	ASSERT_NE(NULL, buf);
-	got = read_records(sfd, buf, len, 41);
+	got = read_records(sfd, buf, len, 26);
 	ASSERT_LT(0, got);
 	for (off = 0; off < (size_t)got && n < 64; off += REC(buf, off)->size) {
 		struct drm_mali_perfcnt_record *r = REC(buf, off);
@@ -144,10 +146,10 @@ TEST_F(mpc, stream_period_from_the_records_timestamps)
 	}
 	close(sfd);
 	free(buf);
-	ASSERT_LE(30, n);
+	ASSERT_LE(20, n);
 	qsort(iv, n, sizeof(iv[0]), cmp_u64);
-	EXPECT_LE(1000000, iv[n / 2]) TH_LOG("median interval %llu ns", (unsigned long long)iv[n / 2]);
-	EXPECT_GE(3000000, iv[n / 2]) TH_LOG("median interval %llu ns", (unsigned long long)iv[n / 2]);
+	EXPECT_LE(10000000, iv[n / 2]) TH_LOG("median interval %llu ns", (unsigned long long)iv[n / 2]);
+	EXPECT_GE(30000000, iv[n / 2]) TH_LOG("median interval %llu ns", (unsigned long long)iv[n / 2]);
 }
 
 /* Manual sampling, non-blocking reads, poll. */
