@@ -10,7 +10,8 @@
 #   make check-debug     the same on a debug kernel (KASAN, lockdep, kmemleak,
 #                        fault injection) with KUnit; ends with "N passed, N failed"
 #   make demo            boot a VM with the simulator at 50% load, print counters
-#   make bench           userspace decode/derive benchmark
+#   make bench           benchmarks, printed: decode/derive/Perfetto on the host,
+#                        the sampling stream and per-sample costs in a VM
 #   make qemu            build (or find cached) qemu-system-aarch64 with the
 #                        emulated Mali GPU (scripts/qemu/build.sh)
 #   make deps            install the Debian packages the above need
@@ -54,9 +55,12 @@ demo:
 qemu:
 	./scripts/qemu/build.sh
 
+# Figures, never asserted: decode, derive and Perfetto encoding on the host,
+# then the sampling stream and the cost of a sample in a VM.
 bench:
 	./scripts/deps.sh --host
 	$(MAKE) -C user bench
+	./scripts/bench-vm.sh
 
 # Static checks of the kernel side, for every installed Debian kernel.
 sparse:

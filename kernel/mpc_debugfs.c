@@ -147,6 +147,7 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 	struct mpc_device *mdev = file->private_data;
 	struct mpc_perfcnt_config cfg;
 	char buf[128], *text;
+	u32 period_us;
 	bool enable;
 	int ret;
 
@@ -156,15 +157,22 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 				  "perfcnt_enable: write one line of at most %zu bytes",
 				  sizeof(buf) - 1);
 
-	ret = mpc_parse_enable_text(text, mdev->features.product->nr_sets, &cfg, &enable);
+	ret = mpc_parse_enable_text(text, mdev->features.product->nr_sets, &cfg, &period_us,
+				    &enable);
 	if (ret)
 		return MPC_REJECT(mdev, ret,
-				  "perfcnt_enable: want 0, 1 or \"set=N jm=0x.. tiler=0x.. shader=0x.. l2=0x..\"");
+				  "perfcnt_enable: want 0, 1 or \"set=N jm=0x.. tiler=0x.. shader=0x.. l2=0x.. period_us=N\"");
 
-	if (enable)
+	if (enable) {
 		ret = mpc_perfcnt_enable(mdev, MPC_OWNER_DEBUGFS, &cfg);
-	else
+		/* the period perfcnt_stream samples at */
+		mutex_lock(&mdev->perfcnt.lock);
+		if (!ret && mdev->perfcnt.owner == MPC_OWNER_DEBUGFS)
+			mdev->perfcnt.debugfs_period_us = period_us;
+		mutex_unlock(&mdev->perfcnt.lock);
+	} else {
 		ret = mpc_perfcnt_disable(mdev, MPC_OWNER_DEBUGFS);
+	}
 	return ret ? mpc_debugfs_errno(ret) : count;
 }
 
@@ -410,6 +418,7 @@ void mpc_debugfs_init(struct drm_minor *minor)
 	debugfs_create_file("perfcnt_counters", 0400, root, mdev, &mpc_counters_fops);
 	debugfs_create_file("perfcnt_va", 0600, root, mdev, &mpc_va_fops);
 	debugfs_create_file("perfcnt_stats", 0444, root, mdev, &mpc_stats_fops);
+	debugfs_create_file("perfcnt_stream", 0400, root, mdev, &mpc_stream_debugfs_fops);
 	if (mdev->sim)
 		mpc_sim_debugfs_init(mdev->sim, root);
 }

@@ -104,6 +104,7 @@ static const struct drm_ioctl_desc mpc_ioctls[] = {
 	MPC_IOCTL(GET_INFO, get_info),
 	MPC_IOCTL(ENABLE, enable),
 	MPC_IOCTL(DUMP, dump),
+	MPC_IOCTL(STREAM_OPEN, stream_open),
 };
 
 static const struct file_operations mpc_fops = {

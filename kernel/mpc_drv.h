@@ -187,6 +187,12 @@ enum mpc_wait {
 
 /* Owner of the counters when they were enabled through debugfs. */
 #define MPC_OWNER_DEBUGFS	((struct drm_file *)-1L)
+/*
+ * Owner of the counters when a sampling stream (mpc_stream.c) holds them;
+ * there is at most one, since it owns them. Like MPC_OWNER_DEBUGFS only
+ * ever compared, never dereferenced.
+ */
+#define MPC_OWNER_STREAM	((struct drm_file *)-2L)
 
 /**
  * struct mpc_stats - counts of events, for debugfs and the tests
@@ -215,6 +221,10 @@ struct mpc_stats {
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
+ * @stream: the sampling stream that owns the counters (@owner is then
+ *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
+ * @debugfs_period_us: the perfcnt_stream period given to perfcnt_enable
+ *	("period_us=N"), 0 when none; valid while debugfs owns the counters.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
@@ -233,6 +243,8 @@ struct mpc_perfcnt {
 	struct mpc_dump_buf buf;
 	u64 next_gpu_va;
 	u64 seqno;
+	struct mpc_stream *stream;
+	u32 debugfs_period_us;
 	struct mpc_stats stats;
 
 	/* protects stats, wait and result; taken in hard IRQs */
@@ -298,6 +310,15 @@ struct mpc_device {
 		       __mpc_err, ##__VA_ARGS__);			\
 	__mpc_err; })
 
+/* Is any of @n reserved uAPI words non-zero? */
+static inline bool mpc_any_set(const __u64 *words, size_t n)
+{
+	while (n--)
+		if (words[n])
+			return true;
+	return false;
+}
+
 static inline u32 gpu_read(struct mpc_device *mdev, u32 reg)
 {
 	return mdev->io->read(mdev->io_ctx, reg);
@@ -334,7 +355,7 @@ int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
 			    unsigned int slot, const char **kind,
 			    unsigned int *instance);
 int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, bool *enable);
+			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable);
 int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 
 /* mpc_gpu.c */
@@ -378,6 +399,13 @@ void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status);
 int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);
 int mpc_ioctl_enable(struct drm_device *drm, void *data, struct drm_file *file);
 int mpc_ioctl_dump(struct drm_device *drm, void *data, struct drm_file *file);
+int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *file);
+
+struct mpc_stream;
+/* mpc_stream.c: @st lost the counters; called with perfcnt.lock held. */
+void mpc_stream_counters_lost(struct mpc_stream *st);
+/* mpc_stream.c: the debugfs perfcnt_stream file */
+extern const struct file_operations mpc_stream_debugfs_fops;
 
 /* mpc_debugfs.c */
 void mpc_debugfs_init(struct drm_minor *minor);

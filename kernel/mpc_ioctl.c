@@ -11,14 +11,6 @@
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
 
-static bool mpc_any_set(const __u64 *words, size_t n)
-{
-	while (n--)
-		if (words[n])
-			return true;
-	return false;
-}
-
 int mpc_ioctl_get_info(struct drm_device *drm, void *data,
 		       struct drm_file *file)
 {

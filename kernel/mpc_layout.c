@@ -8,8 +8,10 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "mpc_drv.h"
+#include "mali_perfcnt_drm.h"
 
 static const struct mpc_product mpc_products[] = {
 	/* Midgard: the product id is the whole of GPU_ID[31:16] */
@@ -226,15 +228,17 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg)
  * @text: NUL-terminated text, one trailing newline allowed.
  * @nr_sets: counter sets the GPU has.
  * @cfg: configuration, filled in when enabling.
+ * @period_us: set to the perfcnt_stream period, 0 when not given.
  * @enable: set to whether the text asks to enable.
  *
- * Accepted: "0", "1", or space-separated "set=N jm=X tiler=X shader=X l2=X"
- * with any subset of the keys; masks default to all counters.
+ * Accepted: "0", "1", or space-separated "set=N jm=X tiler=X shader=X l2=X
+ * period_us=N" with any subset of the keys; masks default to all counters;
+ * period_us (100 to 10000000) is the sampling period of perfcnt_stream.
  *
  * Return: 0, or -EINVAL for text that does not parse or values out of range.
  */
 int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, bool *enable)
+			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable)
 {
 	char buf[128], *cur, *tok;
 	size_t len = strlen(text);
@@ -251,6 +255,7 @@ int mpc_parse_enable_text(const char *text, u32 nr_sets,
 	cfg->tiler = MPC_BLOCK_ENABLE_ALL;
 	cfg->shader = MPC_BLOCK_ENABLE_ALL;
 	cfg->mmu_l2 = MPC_BLOCK_ENABLE_ALL;
+	*period_us = 0;
 
 	if (!strcmp(buf, "0")) {
 		*enable = false;
@@ -281,12 +286,17 @@ int mpc_parse_enable_text(const char *text, u32 nr_sets,
 			dst = &cfg->shader;
 		else if (!strcmp(tok, "l2"))
 			dst = &cfg->mmu_l2;
+		else if (!strcmp(tok, "period_us"))
+			dst = period_us;
 		else
 			return -EINVAL;
 		if (kstrtou32(val, 0, dst))
 			return -EINVAL;
 	}
 	if (cfg->set >= nr_sets)
+		return -EINVAL;
+	if (*period_us && (*period_us < MALI_PERFCNT_STREAM_MIN_PERIOD_NS / NSEC_PER_USEC ||
+			   *period_us > MALI_PERFCNT_STREAM_MAX_PERIOD_NS / NSEC_PER_USEC))
 		return -EINVAL;
 	return mpc_check_masks(cfg);
 }

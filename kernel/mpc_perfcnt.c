@@ -274,6 +274,12 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
 		mpc_perfcnt_reset_locked(mdev);
 	}
 	mpc_dump_buf_free(mdev, &pc->buf);
+	/* a stream that loses its counters (unbind, failed recovery) ends */
+	if (pc->stream) {
+		mpc_stream_counters_lost(pc->stream);
+		pc->stream = NULL;
+	}
+	pc->debugfs_period_us = 0;
 	pc->owner = NULL;
 	pc->owner_pid = 0;
 	pc->owner_comm[0] = '\0';

@@ -18,7 +18,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-host_pkgs=(gcc make pkg-config libdrm-dev libkmod-dev clang libclang-rt-14-dev)
+host_pkgs=(gcc make pkg-config libdrm-dev libkmod-dev clang libclang-rt-14-dev
+	protobuf-compiler tmux)
 vm_pkgs=(linux-image-amd64 linux-headers-amd64
 	 linux-image-6.12-amd64 linux-headers-6.12-amd64
 	 linux-source-6.1 linux-source-6.12

@@ -335,6 +335,7 @@ struct mpc_text_case {
 	int ret;
 	bool enable;
 	u32 set, jm, tiler, shader, l2;
+	u32 period_us;
 };
 
 #define ALL 0xffff
@@ -364,6 +365,12 @@ static const struct mpc_text_case mpc_text_cases[] = {
 	{ "jm=-1", 1, -EINVAL },
 	{ "set=4294967296", 2, -EINVAL },
 	{ "1\n\n", 1, -EINVAL },
+	{ "period_us=1000", 1, 0, true, 0, ALL, ALL, ALL, ALL, 1000 },
+	{ "set=1 period_us=100\n", 2, 0, true, 1, ALL, ALL, ALL, ALL, 100 },
+	{ "period_us=10000000", 1, 0, true, 0, ALL, ALL, ALL, ALL, 10000000 },
+	{ "period_us=99", 1, -EINVAL },
+	{ "period_us=10000001", 1, -EINVAL },
+	{ "period_us=", 1, -EINVAL },
 };
 
 static void mpc_test_enable_text(struct kunit *test)
@@ -374,10 +381,11 @@ static void mpc_test_enable_text(struct kunit *test)
 		const struct mpc_text_case *c = &mpc_text_cases[i];
 		struct mpc_perfcnt_config cfg;
 		bool enable = !c->enable;
+		u32 period_us;
 		int ret;
 
 		memset(&cfg, 0xa5, sizeof(cfg));
-		ret = mpc_parse_enable_text(c->text, c->nr_sets, &cfg, &enable);
+		ret = mpc_parse_enable_text(c->text, c->nr_sets, &cfg, &period_us, &enable);
 		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "case %u \"%s\"", i, c->text);
 		if (ret || c->ret)
 			continue;
@@ -389,6 +397,7 @@ static void mpc_test_enable_text(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, cfg.tiler, c->tiler, "case %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, cfg.shader, c->shader, "case %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, cfg.mmu_l2, c->l2, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, period_us, c->period_us, "case %u", i);
 	}
 }
 
@@ -397,6 +406,7 @@ static void mpc_test_enable_text_length(struct kunit *test)
 {
 	struct mpc_perfcnt_config cfg;
 	char text[130];
+	u32 period_us;
 	bool enable;
 	size_t len;
 
@@ -407,16 +417,16 @@ static void mpc_test_enable_text_length(struct kunit *test)
 	text[127] = '\0';
 	len = strlen(text);
 	KUNIT_ASSERT_EQ(test, len, 127);
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &enable), 0);
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), 0);
 	KUNIT_EXPECT_EQ(test, cfg.jm, 1);
 	KUNIT_EXPECT_TRUE(test, enable);
 
 	text[127] = '\n';
 	text[128] = '\0';
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &enable), 0);
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), 0);
 
 	text[127] = '0';
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &enable), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), -EINVAL);
 }
 
 static struct kunit_case mpc_enable_text_cases[] = {

@@ -29,11 +29,12 @@ extern "C" {
 /**
  * MALI_PERFCNT_UAPI_VERSION - revision of this interface, reported by GET_INFO
  */
-#define MALI_PERFCNT_UAPI_VERSION	1
+#define MALI_PERFCNT_UAPI_VERSION	2
 
 #define DRM_MALI_PERFCNT_GET_INFO	0x00
 #define DRM_MALI_PERFCNT_ENABLE		0x01
 #define DRM_MALI_PERFCNT_DUMP		0x02
+#define DRM_MALI_PERFCNT_STREAM_OPEN	0x03
 
 #define DRM_IOCTL_MALI_PERFCNT_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_GET_INFO, \
@@ -44,6 +45,9 @@ extern "C" {
 #define DRM_IOCTL_MALI_PERFCNT_DUMP \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_DUMP, \
 		 struct drm_mali_perfcnt_dump)
+#define DRM_IOCTL_MALI_PERFCNT_STREAM_OPEN \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_STREAM_OPEN, \
+		 struct drm_mali_perfcnt_stream_open)
 
 /**
  * enum drm_mali_perfcnt_layout - how counter blocks are ordered in a dump
@@ -199,6 +203,151 @@ struct drm_mali_perfcnt_dump {
 	/** @reserved: must be zero. */
 	__u64 reserved[2];
 };
+
+/*
+ * Data flags: what a consumer must know about the counts of one sample. The
+ * same bits are used by every interface that returns samples.
+ */
+/** MALI_PERFCNT_DATA_SATURATED - a counter read 0xffffffff: a lower bound. */
+#define MALI_PERFCNT_DATA_SATURATED		0x1U
+/**
+ * MALI_PERFCNT_DATA_AFTER_RECOVERY - the interval starts at a GPU recovery
+ * (reset): what the GPU counted before it is lost.
+ */
+#define MALI_PERFCNT_DATA_AFTER_RECOVERY	0x2U
+/**
+ * MALI_PERFCNT_DATA_AFTER_POWER_LOSS - the GPU lost power (system suspend)
+ * inside the interval: the counts cover only the time it was powered.
+ */
+#define MALI_PERFCNT_DATA_AFTER_POWER_LOSS	0x4U
+/** MALI_PERFCNT_DATA_FIRST - the first sample since the counters started. */
+#define MALI_PERFCNT_DATA_FIRST			0x8U
+
+/**
+ * MALI_PERFCNT_STREAM_F_MASKS - use the four block masks given by the caller
+ * (as %MALI_PERFCNT_ENABLE_F_MASKS).
+ */
+#define MALI_PERFCNT_STREAM_F_MASKS		0x1U
+/** MALI_PERFCNT_STREAM_F_DISABLED - open the stream stopped. */
+#define MALI_PERFCNT_STREAM_F_DISABLED		0x2U
+/** MALI_PERFCNT_STREAM_F_NONBLOCK - the stream fd is O_NONBLOCK. */
+#define MALI_PERFCNT_STREAM_F_NONBLOCK		0x4U
+/** MALI_PERFCNT_STREAM_F_CLOEXEC - the stream fd is O_CLOEXEC. */
+#define MALI_PERFCNT_STREAM_F_CLOEXEC		0x8U
+
+/** MALI_PERFCNT_STREAM_MIN_PERIOD_NS - shortest period, 100 us. */
+#define MALI_PERFCNT_STREAM_MIN_PERIOD_NS	100000ULL
+/**
+ * MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS - shortest period for a caller
+ * without CAP_PERFMON (module parameter unprivileged=1), 1 ms.
+ */
+#define MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS 1000000ULL
+/** MALI_PERFCNT_STREAM_MAX_PERIOD_NS - longest period, 10 s. */
+#define MALI_PERFCNT_STREAM_MAX_PERIOD_NS	10000000000ULL
+/** MALI_PERFCNT_STREAM_MAX_RECORDS - largest ring, in records. */
+#define MALI_PERFCNT_STREAM_MAX_RECORDS		4096
+
+/**
+ * struct drm_mali_perfcnt_stream_open - take the counters as a sampling stream
+ *
+ * Returns a new file descriptor, the stream, which owns the counters (other
+ * files get -EBUSY from ENABLE and STREAM_OPEN) until it is closed. The GPU
+ * is sampled every @period_ns by a kernel timer, or on
+ * %MALI_PERFCNT_STREAM_IOCTL_SAMPLE when @period_ns is 0, into a ring of
+ * @ring_records records. read() on the stream returns whole records (struct
+ * drm_mali_perfcnt_record, then the dump for a SAMPLE record), as many as fit
+ * in the buffer (-ENOSPC if not even one fits); it blocks until one is ready
+ * unless the fd is non-blocking (-EAGAIN). poll() reports EPOLLIN when a
+ * record is ready, and EPOLLHUP once the device is gone and the ring empty.
+ * Memory: @ring_records * @record_size bytes, plus a constant.
+ *
+ * Errors: -EINVAL (a bad field; see the kernel log with drm.debug), -EBUSY,
+ * -EACCES (no CAP_PERFMON and not unprivileged=1), -ENOMEM, -ENODEV.
+ */
+struct drm_mali_perfcnt_stream_open {
+	/** @counter_set: in, as for ENABLE. */
+	__u32 counter_set;
+	/** @flags: in, MALI_PERFCNT_STREAM_F_* bits. */
+	__u32 flags;
+	/** @jm_mask: in, PRFCNT_JM_EN (with %MALI_PERFCNT_STREAM_F_MASKS). */
+	__u32 jm_mask;
+	/** @tiler_mask: in, PRFCNT_TILER_EN. */
+	__u32 tiler_mask;
+	/** @shader_mask: in, PRFCNT_SHADER_EN. */
+	__u32 shader_mask;
+	/** @mmu_l2_mask: in, PRFCNT_MMU_L2_EN. */
+	__u32 mmu_l2_mask;
+	/**
+	 * @period_ns: in, sampling period: 0 (manual) or
+	 * %MALI_PERFCNT_STREAM_MIN_PERIOD_NS (1 ms without CAP_PERFMON) to
+	 * %MALI_PERFCNT_STREAM_MAX_PERIOD_NS.
+	 */
+	__u64 period_ns;
+	/** @ring_records: in, records the ring holds: 2 to %MALI_PERFCNT_STREAM_MAX_RECORDS. */
+	__u32 ring_records;
+	/** @fd: out, the stream file descriptor. */
+	__s32 fd;
+	/** @record_size: out, bytes of a SAMPLE record: header and dump. */
+	__u32 record_size;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @reserved: must be zero. */
+	__u64 reserved[2];
+};
+
+/**
+ * enum drm_mali_perfcnt_record_type - what a stream record is
+ * @MALI_PERFCNT_RECORD_SAMPLE: one sample; the dump follows the header.
+ * @MALI_PERFCNT_RECORD_LOST: the reader fell behind: @lost samples taken
+ *	between @start_ns and @end_ns were dropped. The next SAMPLE's interval
+ *	starts at @end_ns.
+ * @MALI_PERFCNT_RECORD_ERROR: a sample failed with @error (-ETIMEDOUT,
+ *	-EIO); the GPU was recovered and the stream goes on (the next SAMPLE
+ *	has %MALI_PERFCNT_DATA_AFTER_RECOVERY), or, if it could not be, this is
+ *	the last record.
+ */
+enum drm_mali_perfcnt_record_type {
+	MALI_PERFCNT_RECORD_SAMPLE = 1,
+	MALI_PERFCNT_RECORD_LOST = 2,
+	MALI_PERFCNT_RECORD_ERROR = 3,
+};
+
+/**
+ * struct drm_mali_perfcnt_record - header of every stream record
+ *
+ * Records are 8-byte aligned and follow each other without gaps.
+ */
+struct drm_mali_perfcnt_record {
+	/** @type: enum drm_mali_perfcnt_record_type. */
+	__u16 type;
+	/** @header_size: sizeof(struct drm_mali_perfcnt_record), for growth. */
+	__u16 header_size;
+	/** @size: bytes of the whole record, header included. */
+	__u32 size;
+	/**
+	 * @seqno: SAMPLE: the sample's sequence number, +1 for every sample
+	 * taken (dropped ones too); LOST and ERROR: the last one taken.
+	 */
+	__u64 seqno;
+	/** @start_ns: CLOCK_MONOTONIC_RAW start of the interval covered. */
+	__u64 start_ns;
+	/** @end_ns: CLOCK_MONOTONIC_RAW end: when the sample was taken. */
+	__u64 end_ns;
+	/** @data_flags: MALI_PERFCNT_DATA_* bits (SAMPLE records). */
+	__u32 data_flags;
+	/** @error: ERROR records: the negative errno of the failed sample. */
+	__s32 error;
+	/** @lost: LOST records: samples dropped. */
+	__u64 lost;
+};
+
+/* ioctls on the stream file descriptor */
+/** MALI_PERFCNT_STREAM_IOCTL_ENABLE - start (or restart) sampling. */
+#define MALI_PERFCNT_STREAM_IOCTL_ENABLE	_IO('M', 0x40)
+/** MALI_PERFCNT_STREAM_IOCTL_DISABLE - stop sampling; the counters stay owned. */
+#define MALI_PERFCNT_STREAM_IOCTL_DISABLE	_IO('M', 0x41)
+/** MALI_PERFCNT_STREAM_IOCTL_SAMPLE - take one sample now (enabled streams). */
+#define MALI_PERFCNT_STREAM_IOCTL_SAMPLE	_IO('M', 0x42)
 
 #if defined(__cplusplus)
 }

@@ -82,6 +82,7 @@ struct mpc_gpu_def {
 	unsigned ncounters;
 	const struct mpc_counter_def *counters;
 	const char *notes;		/* "\n"-separated, or NULL */
+	unsigned max_cores;		/* most shader cores a product has, 0 unknown */
 };
 
 /** struct mpc_metric_def - a derived metric as written in the database. */
@@ -438,6 +439,43 @@ int mpc_dev_dump(struct mpc_dev *d, void *buf, size_t len, uint64_t *seqno,
 /** mpc_dev_sample() - one sample into @buf (dump_size bytes), with its timing. */
 int mpc_dev_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
 		   struct mpc_err *err);
+/*
+ * Kernel-timed sampling (backends with MPC_BE_PERIODIC: mali_perfcnt's
+ * sampling stream). The stream owns the counters: start it instead of
+ * mpc_dev_enable().
+ */
+enum mpc_record_type { MPC_REC_SAMPLE = 1, MPC_REC_LOST = 2, MPC_REC_ERROR = 3 };
+/* data flags of a sample: the kernel's MALI_PERFCNT_DATA_* bits */
+enum {
+	MPC_DATA_SATURATED = 1 << 0,	/* a counter hit 0xffffffff: lower bounds */
+	MPC_DATA_AFTER_RECOVERY = 1 << 1, /* the interval starts at a GPU reset */
+	MPC_DATA_AFTER_POWER_LOSS = 1 << 2, /* the GPU lost power in the interval */
+	MPC_DATA_FIRST = 1 << 3,	/* the first sample since the start */
+};
+/** struct mpc_record - one record of a stream (CLOCK_MONOTONIC_RAW times). */
+struct mpc_record {
+	unsigned type;			/* enum mpc_record_type */
+	unsigned data_flags;		/* MPC_DATA_*, SAMPLE records */
+	int error;			/* ERROR: negative errno of the failed sample */
+	uint64_t seqno;
+	uint64_t start_ns, end_ns;	/* the interval covered (LOST: dropped) */
+	uint64_t lost;			/* LOST: samples dropped */
+};
+/**
+ * mpc_dev_stream_start() - the kernel samples every @period_ns (0: on
+ * mpc_dev_stream_trigger()) into a ring of @ring records. -EOPNOTSUPP when
+ * the backend cannot.
+ */
+int mpc_dev_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,
+			 unsigned ring, struct mpc_err *err);
+/**
+ * mpc_dev_stream_next() - the next record, waiting for it; a SAMPLE's dump
+ * goes to @buf (dump_size bytes). -EINTR when a signal interrupted the wait.
+ */
+int mpc_dev_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_record *rec,
+			struct mpc_err *err);
+/** mpc_dev_stream_stop() - end the stream and release the counters. */
+int mpc_dev_stream_stop(struct mpc_dev *d, struct mpc_err *err);
 /** mpc_find_debugfs() - debugfs dir whose name file starts with mali_perfcnt. */
 int mpc_find_debugfs(char *out, size_t len);
 

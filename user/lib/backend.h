@@ -30,6 +30,7 @@ struct mpc_dev {
 	void *priv;			/* the backend's state */
 	int fd;				/* -1 if the backend has no single fd */
 	int enabled;
+	int streaming;			/* a stream_start()ed stream is open */
 	char path[256];
 	char driver[64];		/* kernel driver and version, "" if unknown */
 	char debugfs[256];		/* "" if none */
@@ -58,6 +59,12 @@ struct mpc_backend_ops {
 	int (*sample)(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
 		      struct mpc_err *err);
 	int (*disable)(struct mpc_dev *d, struct mpc_err *err);
+	/* optional, with MPC_BE_PERIODIC: kernel-timed sampling */
+	int (*stream_start)(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,
+			    unsigned ring, struct mpc_err *err);
+	int (*stream_next)(struct mpc_dev *d, void *buf, size_t len, struct mpc_record *rec,
+			   struct mpc_err *err);
+	int (*stream_stop)(struct mpc_dev *d, struct mpc_err *err);
 	void (*close)(struct mpc_dev *d);
 	/* optional: nothing found; make a device appear (load a module) */
 	int (*load)(unsigned flags, struct mpc_err *err);

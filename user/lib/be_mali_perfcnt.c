@@ -142,11 +142,15 @@ static int mp_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 	if (mpc_find_debugfs(d->debugfs, sizeof(d->debugfs)))
 		d->debugfs[0] = 0;
 	d->info.caps = MPC_BE_BLOCK_MASKS | MPC_BE_SEQNO | MPC_BE_KERNEL_TIMESTAMP |
-		       (d->debugfs[0] ? MPC_BE_DEBUGFS : 0);
+		       (d->debugfs[0] ? MPC_BE_DEBUGFS : 0) |
+		       /* revision 2 has the sampling stream */
+		       (info.uapi_version >= 2 ? MPC_BE_PERIODIC : 0);
 	d->info.max_sample_interval_ns = 0;
 	d->info.dump_alloc = d->desc.dump_size;
 	d->info.limits[0] = "no GPU work: the GPU is idle unless panfrost drives it (bring-up, simulator)";
-	d->info.limits[1] = "no periodic sampling in the kernel (the tool samples)";
+	d->info.limits[1] = info.uapi_version >= 2 ? NULL :
+			    "no periodic sampling in the kernel (the tool samples): a driver "
+			    "older than uAPI revision 2";
 	d->info.limits[2] = NULL;
 	return 0;
 }
@@ -261,6 +265,127 @@ static int mp_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	return 0;
 }
 
+/* The sampling stream: its fd and the records read but not handed out. */
+struct mp_stream {
+	int fd;
+	uint32_t record_size;
+	size_t len, off, cap;
+	unsigned char *buf;
+};
+
+static int mp_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,
+			   unsigned ring, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	struct mp_stream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	memset(&o, 0, sizeof(o));
+	o.period_ns = period_ns;
+	o.ring_records = ring;
+	o.flags = MALI_PERFCNT_STREAM_F_CLOEXEC;
+	if (cfg) {
+		o.counter_set = cfg->counter_set;
+		if (cfg->use_masks) {
+			o.flags |= MALI_PERFCNT_STREAM_F_MASKS;
+			o.jm_mask = cfg->jm;
+			o.tiler_mask = cfg->tiler;
+			o.shader_mask = cfg->shader;
+			o.mmu_l2_mask = cfg->l2;
+		}
+	}
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_STREAM_OPEN, &o)) {
+		int x = errno;
+
+		free(s);
+		switch (x) {
+		case EACCES:
+			return mpc_fail(err, -x, "a sampling stream on %s needs CAP_PERFMON (run as "
+					"root), or the module loaded with unprivileged=1", d->path);
+		case EBUSY:
+			return busy_error(d, err);
+		case EINVAL:
+			return mpc_fail(err, -x, "the driver refused the stream (period %llu ns, ring "
+					"%u): periods are 0.1 ms (1 ms unprivileged) to 10 s, rings 2 to "
+					"4096 records", (unsigned long long)period_ns, ring);
+		default:
+			return mpc_fail(err, -x, "opening a sampling stream on %s failed: %s", d->path,
+					strerror(x));
+		}
+	}
+	s->fd = o.fd;
+	s->record_size = o.record_size;
+	s->cap = (size_t)o.record_size * 16;
+	s->buf = malloc(s->cap);
+	if (!s->buf) {
+		close(s->fd);
+		free(s);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	d->priv = s;
+	return 0;
+}
+
+static int mp_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_record *rec,
+			  struct mpc_err *err)
+{
+	struct mp_stream *s = d->priv;
+	const struct drm_mali_perfcnt_record *r;
+
+	if (s->off >= s->len) {
+		ssize_t n = read(s->fd, s->buf, s->cap);
+
+		if (n < 0) {
+			int x = errno;
+
+			if (x == EINTR)
+				return -EINTR;
+			if (x == ENODEV)
+				return mpc_fail(err, -x, "the sampling stream of %s ended: the device "
+						"went away or the GPU could not be recovered (see dmesg)",
+						d->path);
+			return mpc_fail(err, -x, "reading the sampling stream of %s failed: %s",
+					d->path, strerror(x));
+		}
+		s->len = (size_t)n;
+		s->off = 0;
+	}
+	r = (const void *)(s->buf + s->off);
+	if (s->len - s->off < sizeof(*r) || r->size < sizeof(*r) || r->size > s->len - s->off ||
+	    r->header_size < sizeof(*r) || (r->type == MALI_PERFCNT_RECORD_SAMPLE &&
+					      r->size - r->header_size < d->desc.dump_size))
+		return mpc_fail(err, -EPROTO, "a malformed record in the sampling stream of %s; the "
+				"driver and this tool do not match", d->path);
+	memset(rec, 0, sizeof(*rec));
+	rec->type = r->type;
+	rec->data_flags = r->data_flags;
+	rec->error = r->error;
+	rec->seqno = r->seqno;
+	rec->start_ns = r->start_ns;
+	rec->end_ns = r->end_ns;
+	rec->lost = r->lost;
+	if (r->type == MALI_PERFCNT_RECORD_SAMPLE)
+		memcpy(buf, (const unsigned char *)r + r->header_size,
+		       len < d->desc.dump_size ? len : d->desc.dump_size);
+	s->off += r->size;
+	return 0;
+}
+
+static int mp_stream_stop(struct mpc_dev *d, struct mpc_err *err)
+{
+	struct mp_stream *s = d->priv;
+
+	(void)err;
+	if (!s)
+		return 0;
+	close(s->fd);
+	free(s->buf);
+	free(s);
+	d->priv = NULL;
+	return 0;
+}
+
 static void mp_close(struct mpc_dev *d)
 {
 	if (d->fd >= 0)
@@ -276,6 +401,9 @@ const struct mpc_backend_ops mpc_be_mali_perfcnt = {
 	.enable = mp_enable,
 	.sample = mp_sample,
 	.disable = mp_disable,
+	.stream_start = mp_stream_start,
+	.stream_next = mp_stream_next,
+	.stream_stop = mp_stream_stop,
 	.close = mp_close,
 	.load = mp_load,
 	.none = mp_none,

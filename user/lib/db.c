@@ -179,7 +179,7 @@ struct parser {
 	int kind;		/* 0 unknown, 1 gpu, 2 metrics */
 	/* gpu file state */
 	struct mpc_gpu_def g;
-	unsigned set_layout : 1, set_cpb : 1, set_bus : 1, set_arch : 1, set_na : 1;
+	unsigned set_layout : 1, set_cpb : 1, set_bus : 1, set_arch : 1, set_na : 1, set_maxc : 1;
 	int block;
 	struct mpc_counter_def *ctr;
 	unsigned *ctr_line;
@@ -402,6 +402,12 @@ static int parse_gpu_directive(struct parser *p, char **tok, unsigned n)
 			return PFAIL(p, -EINVAL, "counters-per-block must be 64 or 128");
 		p->g.counters_per_block = (unsigned)v;
 		p->set_cpb = 1;
+	} else if (!strcmp(d, "max-cores")) {
+		if (n != 2 || mpc_parse_u64(tok[1], &v) || !v || v > 64)
+			return PFAIL(p, -EINVAL, "max-cores must be 1..64 (the most shader cores of the "
+				     "product)");
+		p->g.max_cores = (unsigned)v;
+		p->set_maxc = 1;
 	} else if (!strcmp(d, "bus-beat-bytes")) {
 		if (n != 2 || mpc_parse_u64(tok[1], &v) || !v || v > 1024)
 			return PFAIL(p, -EINVAL, "bus-beat-bytes must be 1..1024");
@@ -571,6 +577,12 @@ static int finish_gpu(struct parser *p)
 		const struct mpc_counter_def *c = &p->ctr[i];
 
 		p->line = p->ctr_line[i];
+		/* a layout file places the counters the database knows, no others */
+		if (old && !find_by_name(old->ctr, old->def.ncounters, c->name))
+			return PFAIL(p, -ENOENT, "%s is not a counter of %s in the database; a layout "
+				     "file only places known counters (check the name against "
+				     "'mali-perfcnt list --gpu %s')", c->name, old->def.name,
+				     old->def.key);
 		if (c->index >= 0 && (c->index < 4 || (unsigned)c->index >= cpb))
 			return PFAIL(p, -ERANGE, "%s index %d is out of range; counters are 4..%u "
 				     "(0-3 are the block header)", c->name, c->index, cpb - 1);
@@ -639,6 +651,8 @@ static int finish_gpu(struct parser *p)
 			e->def.bus_beat_bytes = o->bus_beat_bytes;
 		if (!p->set_na)
 			e->def.neural_accelerators = o->neural_accelerators;
+		if (!p->set_maxc)
+			e->def.max_cores = o->max_cores;
 		if (!e->def.notes)
 			e->def.notes = o->notes;
 	} else {
@@ -756,6 +770,14 @@ int mpc_db_add_file(struct mpc_db *db, const char *path, struct mpc_err *err)
 	ret = mpc_db_add_text(db, path, buf, len, err);
 	free(buf);
 	return ret;
+}
+
+int mpc_origin_builtin(const char *origin)
+{
+	for (unsigned i = 0; origin && i < mpc_builtin_nfiles; i++)
+		if (!strcmp(origin, mpc_builtin_files[i].name))
+			return 1;
+	return 0;
 }
 
 int mpc_db_new_builtin(struct mpc_db **db, struct mpc_err *err)

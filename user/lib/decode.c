@@ -4,7 +4,8 @@
  *
  * A dump is a sequence of blocks of counters_per_block little-endian 32-bit
  * words. Words 0-1 of a block are the GPU timestamp, word 2 the enable mask
- * that was applied (bit n covers counters 4n..4n+3), word 3 is zero; the
+ * that was applied (bit n covers counters 4n..4n+3; bits beyond the block's
+ * groups are ignored: panfrost programs all-ones masks), word 3 is zero; the
  * counters are words 4 and up.
  *
  *  v5: jm, tiler, l2 slice 0..nr_l2-1, shader slot 0..fls64(shader_present)-1
@@ -378,7 +379,7 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 	for (unsigned i = 0; i < nb; i++) {
 		const unsigned char *b = base + (size_t)s->off[i] * 4;
 
-		bad |= ld32(b + 12) | (ld32(b + 8) & ~full);
+		bad |= ld32(b + 12);
 	}
 	if (bad)
 		for (unsigned i = 0; i < nb; i++) {
@@ -386,7 +387,7 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 			uint32_t en = ld32(b + 8), w3 = ld32(b + 12);
 			char nm[24];
 
-			if (w3 != 0 || (en & ~full))
+			if (w3 != 0)
 				return mpc_fail(err, -EINVAL, "block %u (%s) has a bad header (enable 0x%08x, "
 						"word 3 0x%08x): not a mali_perfcnt dump, or the GPU "
 						"description does not match the dump",
@@ -405,7 +406,8 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 		const unsigned char *b = base + (size_t)s->off[i] * 4;
 		uint32_t *w = s->dst[i];
 		struct mpc_block *blk = &s->blk[i];
-		uint32_t h0 = ld32(b), h1 = ld32(b + 4), en = ld32(b + 8);
+		/* a 64-counter block has 16 groups: the high half means nothing */
+		uint32_t h0 = ld32(b), h1 = ld32(b + 4), en = ld32(b + 8) & full;
 
 		w[0] = h0;
 		w[1] = h1;

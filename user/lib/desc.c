@@ -131,6 +131,10 @@ int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_
 	desc_init(d);
 	if (!cores)
 		return mpc_fail(err, -EINVAL, "a core mask is needed with --gpu (e.g. --cores 0xf)");
+	if (gpu->max_cores && (unsigned)__builtin_popcountll(cores) > gpu->max_cores)
+		return mpc_fail(err, -EINVAL, "--cores 0x%llx has %u cores but a %s has at most %u; "
+				"give its SHADER_PRESENT", (unsigned long long)cores,
+				(unsigned)__builtin_popcountll(cores), gpu->name, gpu->max_cores);
 	d->gpu_id = gpu->nmatch ? (uint32_t)gpu->match[0].id << 16 : 0;
 	d->layout = gpu->layout;
 	d->counters_per_block = gpu->counters_per_block;

@@ -351,6 +351,7 @@ void mpc_dev_close(struct mpc_dev *d)
 		return;
 	if (d->enabled)
 		mpc_dev_disable(d, NULL);
+	mpc_dev_stream_stop(d, NULL);
 	d->ops->close(d);
 	free(d);
 }
@@ -447,6 +448,42 @@ int mpc_dev_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_inf
 		return mpc_fail(err, -ENOSPC, "a sample of %s is %u bytes, the buffer has %zu",
 				d->path, d->desc.dump_size, len);
 	return d->ops->sample(d, buf, len, di, err);
+}
+
+int mpc_dev_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,
+			 unsigned ring, struct mpc_err *err)
+{
+	int r;
+
+	if (!(d->info.caps & MPC_BE_PERIODIC) || !d->ops->stream_start)
+		return mpc_fail(err, -EOPNOTSUPP, "%s cannot sample periodically in the kernel; "
+				"sample from the tool instead", d->info.name);
+	if (cfg && cfg->use_masks && !(d->info.caps & MPC_BE_BLOCK_MASKS))
+		return mpc_fail(err, -EOPNOTSUPP, "%s has no per-block masks; drop --masks",
+				d->info.name);
+	r = d->ops->stream_start(d, cfg, period_ns, ring, err);
+	if (!r)
+		d->streaming = 1;
+	return r;
+}
+
+int mpc_dev_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_record *rec,
+			struct mpc_err *err)
+{
+	if (!d->streaming)
+		return mpc_fail(err, -EINVAL, "no stream was started on %s", d->path);
+	if (len < d->desc.dump_size)
+		return mpc_fail(err, -ENOSPC, "a sample of %s is %u bytes, the buffer has %zu",
+				d->path, d->desc.dump_size, len);
+	return d->ops->stream_next(d, buf, len, rec, err);
+}
+
+int mpc_dev_stream_stop(struct mpc_dev *d, struct mpc_err *err)
+{
+	if (!d->streaming)
+		return 0;
+	d->streaming = 0;
+	return d->ops->stream_stop(d, err);
 }
 
 int mpc_dev_dump(struct mpc_dev *d, void *buf, size_t len, uint64_t *seqno,

@@ -519,8 +519,12 @@ static int resolve(struct mpc_prog *p, const char *name, unsigned *reg, char *wh
 	c = mpc_gpu_find_counter(p->gpu, name);
 	if (c) {
 		if (c->index < 0) {
-			snprintf(why, wl, "needs %s, whose index %s does not publish (give a layout "
-				 "file with --layout)", c->name, p->gpu->name);
+			if (mpc_origin_builtin(p->gpu->origin))
+				snprintf(why, wl, "needs %s, whose index %s does not publish (give a "
+					 "layout file with --layout)", c->name, p->gpu->name);
+			else
+				snprintf(why, wl, "needs %s, which the layout %s does not place",
+					 c->name, p->gpu->origin ? p->gpu->origin : "file");
 			return 1;
 		}
 		if ((unsigned)c->index >= p->cpb) {

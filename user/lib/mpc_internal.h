@@ -54,5 +54,7 @@ struct mpc_builtin_file {
 };
 extern const struct mpc_builtin_file mpc_builtin_files[];
 extern const unsigned mpc_builtin_nfiles;
+/* does a GPU whose origin is @origin come from the built-in database (no layout file)? */
+int mpc_origin_builtin(const char *origin);
 
 #endif

@@ -138,6 +138,54 @@ elif [ $sim -eq 1 ]; then
 	"$tool" $dev stat -e GPU_ACTIVE -- sh -c 'exit 3' >/dev/null 2>&1
 	t "stat -- CMD exits with the command's status" [ $? -eq 3 ]
 
+	# --- record: counters over time -----------------------------------------
+	# Perfetto's schema is checked on the host (user/tests/test_perfetto.c);
+	# here: the live loop against the driver, its sample count and values.
+	# mali_perfcnt: the kernel's sampling stream (STREAM_OPEN)
+	if run record -I 20 -n 10 -e MpcGPUActiveUtil,GPU_ACTIVE --format csv -o "$tmp/rec.csv" &&
+		grep -q "record: 10 samples to $tmp/rec.csv (csv, kernel stream).* 0 samples lost, 0 failed" \
+			"$tmp/err" &&
+		"$fmt" csv "$tmp/rec.csv" >/dev/null; then
+		ok "record -I 20 -n 10 --format csv: 10 samples from the kernel stream, valid CSV"
+		if "$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | in_range 45 55 10; then
+			ok "record: GPU active utilisation 50 +- 5 % in each of 10 samples"
+		else
+			notok "record: GPU active utilisation 50 +- 5 % in each of 10 samples" \
+				"got: $("$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | tr '\n' ' ')"
+		fi
+	else
+		notok "record -I 20 -n 10 --format csv: 10 samples from the kernel stream, valid CSV" \
+			"$(cat "$tmp/err")"
+	fi
+	if run record --user-loop -I 20 -n 5 -e MpcGPUActiveUtil --format csv -o "$tmp/rec2.csv" &&
+		grep -q "record: 5 samples to $tmp/rec2.csv (csv, tool loop)" "$tmp/err" &&
+		"$fmt" csv-get "$tmp/rec2.csv" MpcGPUActiveUtil | in_range 45 55 5; then
+		ok "record --user-loop: 5 samples from the tool's loop at 50 +- 5 %"
+	else
+		notok "record --user-loop: 5 samples from the tool's loop at 50 +- 5 %" "$(cat "$tmp/err")"
+	fi
+	# a Perfetto trace starts with Trace.packet (field 1, length-delimited: 0x0a)
+	if run record -F 200 -o "$tmp/rec.pftrace" -- sleep 0.3 &&
+		grep -q "samples to $tmp/rec.pftrace (perfetto, kernel stream)" "$tmp/err" &&
+		[ "$(head -c 1 "$tmp/rec.pftrace" | od -An -tx1 | tr -d ' ')" = 0a ]; then
+		ok "record -F 200 -- sleep 0.3: a Perfetto trace"
+	else
+		notok "record -F 200 -- sleep 0.3: a Perfetto trace" "$(cat "$tmp/err")"
+	fi
+	# top on the live device, batch mode (standard output is not a terminal)
+	if run top -I 200 -n 3 && [ "$(grep -c '^frame [0-9]*, interval' "$tmp/out")" -eq 3 ] &&
+		! grep -q "$(printf '\033')" "$tmp/out" &&
+		awk '$1 == "MpcGPUActiveUtil" { v = $(NF - 1) } END { exit !(v >= 45 && v <= 55) }' \
+			"$tmp/out"; then
+		ok "top -n 3 on the live device: 3 frames, GPU active 50 +- 5 %"
+	else
+		notok "top -n 3 on the live device: 3 frames, GPU active 50 +- 5 %" \
+			"$(cat "$tmp/err") $(grep MpcGPUActiveUtil "$tmp/out" | tr '\n' ' ')"
+	fi
+	# shellcheck disable=SC2086
+	"$tool" $dev record -I 10 -o /dev/null -- sh -c 'exit 4' >/dev/null 2>&1
+	t "record -- CMD exits with the command's status" [ $? -eq 4 ]
+
 	# --- one sample -------------------------------------------------------
 	if run sample --format csv && "$fmt" csv "$tmp/out" >/dev/null; then
 		cp "$tmp/out" "$tmp/sample.csv"
@@ -266,6 +314,30 @@ if [ $cap -eq 1 ]; then
 				"live $live, offline $off"
 		fi
 	fi
+	# the sampling stream with nothing but a shell: cat perfcnt_stream,
+	# decoded offline; each record carries its own interval
+	recs=10
+	if echo "period_us=20000" >"$dbg/perfcnt_enable" &&
+		head -c $((recs * (48 + size))) "$dbg/perfcnt_stream" >"$tmp/cap.bin" &&
+		[ "$(wc -c <"$tmp/cap.bin")" -eq $((recs * (48 + size))) ]; then
+		ok "capture: echo period_us=20000 > perfcnt_enable; cat perfcnt_stream"
+		if run decode --gpu-info "$tmp/gpu_info" -e MpcGPUActiveUtil --format csv "$tmp/cap.bin" &&
+			{ [ $sim -ne 1 ] || "$fmt" csv-get "$tmp/out" MpcGPUActiveUtil | in_range 45 55 $recs; }; then
+			ok "decode of a perfcnt_stream capture: $recs samples at 50 +- 5 %"
+		else
+			notok "decode of a perfcnt_stream capture: $recs samples at 50 +- 5 %" \
+				"$(cat "$tmp/err") got: $("$fmt" csv-get "$tmp/out" MpcGPUActiveUtil | tr '\n' ' ')"
+		fi
+		if run decode --gpu-info "$tmp/gpu_info" --format perfetto -o "$tmp/cap.pftrace" "$tmp/cap.bin" &&
+			grep -q "decode: $recs samples to $tmp/cap.pftrace (perfetto)" "$tmp/err"; then
+			ok "decode --format perfetto of the capture"
+		else
+			notok "decode --format perfetto of the capture" "$(cat "$tmp/err")"
+		fi
+	else
+		notok "capture: echo period_us=20000 > perfcnt_enable; cat perfcnt_stream"
+	fi
+	echo 0 >"$dbg/perfcnt_enable"
 	dd if="$tmp/d1" of="$tmp/short" bs=1000 count=1 2>/dev/null
 	if ! run decode --gpu-info "$tmp/gpu_info" "$tmp/short" && one_line_error &&
 		grep -q "whole number" "$tmp/err"; then

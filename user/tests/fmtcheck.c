@@ -13,6 +13,9 @@
  *                                     print FIELD (default value) of every
  *                                     object, at any depth, whose "name" is NAME
  *
+ * Both reject a file that is not valid UTF-8 (RFC 3629: no overlong forms,
+ * surrogates or code points beyond U+10FFFF).
+ *
  * FILE may be - for standard input. Exit status: 0 valid, 1 invalid (one line
  * on stderr says where), 2 usage error.
  */
@@ -59,6 +62,52 @@ static int fail(const char *what, unsigned line, unsigned col, const char *msg)
 {
 	fprintf(stderr, "mpc-fmtcheck: %s line %u column %u: %s\n", what, line, col, msg);
 	return 1;
+}
+
+/* the length of the valid UTF-8 sequence at @s (@n bytes left), 0 if invalid */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0], len, cp, min;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f, min = 0x80;
+	else if ((c & 0xf0) == 0xe0)
+		len = 3, cp = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (unsigned i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static int check_utf8(const char *what, const char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)buf, *end = p + len, *ls = p;
+	unsigned line = 1;
+
+	while (p < end) {
+		size_t n = utf8_seq(p, (size_t)(end - p));
+
+		if (!n)
+			return fail(what, line, (unsigned)(p - ls) + 1, "invalid UTF-8");
+		if (*p == '\n') {
+			line++;
+			ls = p + 1;
+		}
+		p += n;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------- CSV */
@@ -439,6 +488,10 @@ int main(int argc, char **argv)
 	if (memchr(buf, 0, len)) {
 		free(buf);
 		return fail(argv[1], 1, 1, "NUL byte in the file");
+	}
+	if (check_utf8(argv[1], buf, len)) {
+		free(buf);
+		return 1;
 	}
 	if (!strcmp(argv[1], "csv"))
 		r = do_csv(buf, len, NULL, NULL);

@@ -20,6 +20,9 @@ extern int t_failed;
 
 void t_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Mark the current test skipped (TAP "# SKIP reason"); the caller returns. */
+void t_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int t_skipped;
 
 /* Fail the current test (and return from it) unless @cond holds. */
 #define CHECK(cond, ...)							\

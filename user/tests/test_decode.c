@@ -266,6 +266,40 @@ static void test_enable_mask(void)
 	CHECK(fc & MPC_VAL_NOT_COLLECTED, "JS0_JOBS after a partial sample should stay not collected");
 }
 
+/* panfrost writes all-ones to the PRFCNT_*_EN registers: bits 16-31 of a 64-counter block */
+static void test_enable_high_bits(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "g52");
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t buf[4 * 64];
+	uint64_t a = 0;
+	unsigned fa = 99, en = 0;
+	int r = mpc_desc_from_gpu(&d, g, 0x1, 1, &err);
+
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	if (!r) {
+		t_fill_dump(l, buf, 1, 0xffffffff, val_slot_idx, NULL);
+		r = mpc_decode(s, buf, sizeof(buf), &err);
+	}
+	if (!r) {
+		fa = mpc_counter_value(s, mpc_gpu_find_counter(g, "GPU_ACTIVE"), -1, &a);
+		en = s->blk[0].enable;
+	}
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+	CHECK(r == 0, "an all-ones enable word was rejected: %s", err.msg);
+	CHECK(fa == 0 && a == 6, "GPU_ACTIVE flags %u value %llu", fa, (unsigned long long)a);
+	CHECK(en == 0xffff, "enable 0x%08x, want the 16 groups that exist (0xffff)", en);
+}
+
 static void test_g1_128(void)
 {
 	struct mpc_db *db = t_db();
@@ -362,6 +396,7 @@ TESTS(tests_decode) = {
 	{ "decode: 64-bit accumulation past 2^32 and saturation flag",
 	  test_accumulate_64bit_and_saturation },
 	{ "decode: counters outside the enable mask are not collected", test_enable_mask },
+	{ "decode: enable bits beyond the block's groups are ignored", test_enable_high_bits },
 	{ "decode: Mali G1 128-counter blocks and shift", test_g1_128 },
 	{ "decode: gpu_info text of interfaces.rst", test_gpu_info_example },
 	{ "decode: a description edited after finishing is refused", test_layout_refuses_edited_desc },

@@ -11,7 +11,17 @@
 #include "test.h"
 
 char t_diag[1024];
-int t_failed;
+int t_failed, t_skipped;
+
+void t_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	t_skipped = 1;
+	va_start(ap, fmt);
+	vsnprintf(t_diag, sizeof(t_diag), fmt, ap);
+	va_end(ap);
+}
 
 void t_fail(const char *file, int line, const char *fmt, ...)
 {
@@ -76,22 +86,26 @@ int t_one_line(const char *s)
 }
 
 extern const struct test tests_db[], tests_expr[], tests_decode[], tests_parsers[],
-	tests_g2[], tests_tool[], tests_panfrost[];
+	tests_g2[], tests_tool[], tests_panfrost[], tests_perfetto[];
 
 int main(void)
 {
 	const struct test *suites[] = { tests_db, tests_expr, tests_decode, tests_parsers,
-					tests_g2, tests_tool, tests_panfrost };
-	unsigned n = 0, pass = 0, fail = 0;
+					tests_g2, tests_tool, tests_panfrost, tests_perfetto };
+	unsigned n = 0, pass = 0, fail = 0, skip = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (unsigned s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
 		for (const struct test *t = suites[s]; t->name; t++) {
 			t_failed = 0;
+			t_skipped = 0;
 			t_diag[0] = 0;
 			t->fn();
 			n++;
-			if (t_failed) {
+			if (t_skipped && !t_failed) {
+				printf("ok %u - %s # SKIP %s\n", n, t->name, t_diag);
+				skip++;
+			} else if (t_failed) {
 				printf("not ok %u - %s\n# %s\n", n, t->name, t_diag);
 				fail++;
 			} else {
@@ -99,6 +113,8 @@ int main(void)
 				pass++;
 			}
 		}
+	if (skip)
+		printf("# %u skipped\n", skip);
 	printf("%u passed, %u failed\n", pass, fail);
 	return fail ? 1 : 0;
 }

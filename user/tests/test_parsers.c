@@ -97,6 +97,8 @@ static void test_bad_db_files(void)
 		{ "mali-perfcnt-db 1\nmetrics m\nblock jm\n", "not allowed in a metrics file" },
 		{ "mali-perfcnt-db 1\ngpu x X\nblock jm\n4 A\x02\n", "control character" },
 		{ "mali-perfcnt-db 1\ngpu x X\nconfig MALI_CONFIG_TIME_SPAN 3\n", "come from the device" },
+		{ "mali-perfcnt-db 1\ngpu x X\nmax-cores 0\n", "max-cores must be 1..64" },
+		{ "mali-perfcnt-db 1\ngpu x X\nmax-cores 65\n", "max-cores must be 1..64" },
 	};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct mpc_db *db;
@@ -200,7 +202,7 @@ static void test_bad_dumps(void)
 			{ 0, 0, 4096, "is 2048 bytes, got 4096" },
 			{ 0, 0, 0, "got 0" },
 			{ 3, 1, 2048, "block 0 (jm) has a bad header" },
-			{ 64 * 7 + 2, 0x10000, 2048, "block 7 (shader.3) has a bad header" },
+			{ 64 * 7 + 3, 0x10000, 2048, "block 7 (shader.3) has a bad header" },
 			{ 64 * 2 + 3, 0xffffffff, 2048, "l2.0" },
 		};
 		uint32_t big[2048];

@@ -241,6 +241,17 @@ static void test_errors_one_line(void)
 		{ "sample --count 2", "'stat' option" },
 		{ "sample --duration 100", "'stat' option" },
 		{ "help nope", "no help" },
+		{ "decode " EXPLICIT " -e shader:200 @/dump.bin", "INDEX 4..63" },
+		{ "list --frobnicate", "unknown option '--frobnicate' for 'list'" },
+		{ "decode -Z @/dump.bin", "unknown option '-Z' for 'decode'" },
+		{ "--frobnicate info", "unknown option '--frobnicate'" },
+		{ "stat -q", "unknown option '-q' for 'stat'" },
+		{ "sample --bogus", "unknown option '--bogus' for 'sample'" },
+		{ "info -x", "unknown option '-x' for 'info'" },
+		{ "decode --gpu", "'--gpu' needs an argument" },
+		{ "list -e", "'-e' needs an argument" },
+		{ "list --gpus=1", "'--gpus' takes no argument" },
+		{ "decode --raw -Zq", "unknown option '-Z'" },
 	};
 	CHECK(setup() == 0, "setup failed");
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -291,11 +302,131 @@ static void test_list_and_info(void)
 		  dir) == 0 && atoi(out) == 2, "decode - (two dumps on stdin): %s", out);
 }
 
+/* JSON (and CSV) stay valid UTF-8 whatever bytes a gpu_info file or a path holds */
+static void test_json_utf8(void)
+{
+	char p[300], q[300];
+	FILE *f;
+
+	CHECK(setup() == 0, "setup failed");
+	snprintf(p, sizeof(p), "%s/info-\xff\xc3(", dir);
+	f = fopen(p, "w");
+	CHECK(f != NULL, "cannot create %s", p);
+	fprintf(f, "product: Mali-\xc0\xafG52\xe2\x82\nproduct_id: 0x7212\ngpu_id: 0x72120000\n"
+		"shader_present: 0xb\nl2_present: 0x1\nnr_l2: 2\nlayout: v5\nnr_blocks: 8\n"
+		"counters_per_block: 64\ndump_size: 2048\nowner: pid 1 (\xed\xa0\x80\xff)\n");
+	fclose(f);
+	snprintf(q, sizeof(q), "%s/u.out", dir);
+	CHECK(run("%s info --gpu-info '%s' -f json > %s && %s json %s", T, p, q, fmtcheck(), q) == 0,
+	      "info json from a non-UTF-8 gpu_info: %s", errbuf);
+	CHECK(run("%s info --gpu-info '%s' -f csv > %s && %s csv %s", T, p, q, fmtcheck(), q) == 0,
+	      "info csv from a non-UTF-8 gpu_info: %s", errbuf);
+	CHECK(run("%s decode --gpu-info '%s' -f json %s/dump.bin > %s && %s json %s", T, p, dir, q,
+		  fmtcheck(), q) == 0, "decode json with a non-UTF-8 source: %s", errbuf);
+	/* valid UTF-8 passes unchanged */
+	CHECK(run("%s list --gpu g52 -f json -e GPU_ACTIVE | %s json -", T, fmtcheck()) == 0, "%s", errbuf);
+}
+
+/* a derived value that overflows to infinity has no value, the same in every format */
+static void test_infinite_metric(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	/* 4e8 cycles at 800 MHz in 1e-309 s: beyond the largest double */
+	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -f csv -e MpcGPUActiveUtil %s/dump.bin", T,
+		  dir) == 0, "csv: %s", errbuf);
+	CHECK(strstr(out, ",metric,,MpcGPUActiveUtil,,,percent,no-value\n"), "csv: %s", out);
+	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -f json -e MpcGPUActiveUtil %s/dump.bin", T,
+		  dir) == 0, "json: %s", errbuf);
+	CHECK(strstr(out, "{\"name\":\"MpcGPUActiveUtil\",\"value\":null,\"unit\":\"percent\","
+		      "\"status\":\"no-value\"}"), "json: %s", out);
+	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -e MpcGPUActiveUtil %s/dump.bin", T, dir) == 0 &&
+	      strstr(out, "<no value>") && !strstr(out, "inf"), "text: %s", out);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char p[300];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* stderr is exactly one line */
+static int one_line_err(void)
+{
+	size_t n = strlen(errbuf);
+
+	return n > 1 && strchr(errbuf, '\n') == errbuf + n - 1;
+}
+
+/* a layout file is checked against the database; hints do not ask for one already given */
+static void test_layout_checks(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	write_file("bad_layout", "mali-perfcnt-db 1\ngpu g2 Mali-G2\nlayout v5\ncounters-per-block 128\n"
+		   "block jm\n16 GPU_ACTIVE\n17 NOT_A_G2_COUNTER\n");
+	CHECK(run("%s list --gpu g2 --layout %s/bad_layout", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "bad_layout:7:") && strstr(errbuf, "NOT_A_G2_COUNTER"),
+	      "unknown counter in a layout: %s", errbuf);
+	write_file("part_layout", "mali-perfcnt-db 1\ngpu g2 Mali-G2\nlayout v5\ncounters-per-block 128\n"
+		   "block jm\n16 GPU_ACTIVE\n");
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 --layout %s/part_layout -e GPU_IRQ_ACTIVE %s/g2.bin",
+		  T, dir, dir) == 1 && one_line_err() && strstr(errbuf, "part_layout") &&
+	      !strstr(errbuf, "give its layout") && !strstr(errbuf, "with --layout"),
+	      "counter the layout leaves out: %s", errbuf);
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 --layout %s/part_layout -e MaliGPUIRQUtil %s/g2.bin",
+		  T, dir, dir) == 1 && one_line_err() && strstr(errbuf, "part_layout") &&
+	      !strstr(errbuf, "with --layout"), "metric the layout cannot feed: %s", errbuf);
+	/* a layout for another GPU: the hint is still right */
+	write_file("g52_layout", "mali-perfcnt-db 1\ngpu g52 Mali-G52\nblock jm\n6 GPU_ACTIVE\n");
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 --layout %s/g52_layout -e GPU_IRQ_ACTIVE %s/g2.bin",
+		  T, dir, dir) == 1 && strstr(errbuf, "--layout FILE"), "other GPU's layout: %s", errbuf);
+	/* without a layout the hint is right */
+	CHECK(run("%s decode --gpu g2 --cores 0x3 --l2 1 -e GPU_IRQ_ACTIVE %s/g2.bin", T, dir) == 1 &&
+	      strstr(errbuf, "--layout FILE"), "no layout: %s", errbuf);
+}
+
+/* --l2 0 and metric files for GPUs the database does not know are errors */
+static void test_device_args(void)
+{
+	CHECK(setup() == 0, "setup failed");
+	CHECK(run("%s decode --gpu g52 --cores 0xb --l2 0 %s/dump.bin", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "--l2 0"), "--l2 0: %s", errbuf);
+	/* a Mali-G52 has at most 6 shader cores */
+	CHECK(run("%s decode --gpu g52 --cores 0x7f --l2 2 %s/dump.bin", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "at most 6"), "--cores 0x7f on a G52: %s", errbuf);
+	/* a layout may say more for its GPU */
+	write_file("cores_layout", "mali-perfcnt-db 1\ngpu g52 Mali-G52\nmax-cores 8\nblock jm\n6 GPU_ACTIVE\n");
+	CHECK(run("%s decode --gpu g52 --cores 0x7f --l2 2 --layout %s/cores_layout -e GPU_ACTIVE -f csv "
+		  "%s/dump.bin", T, dir, dir) == 1 && strstr(errbuf, "not a whole number"),
+	      "max-cores of a layout: %s", errbuf);
+	write_file("met_bad", "mali-perfcnt-db 1\nmetrics mine\n"
+		   "metric MyUtil percent g52 = GPU_ACTIVE / 2\n"
+		   "metric MyOther percent g52,g9999 = GPU_ACTIVE / 3\n");
+	CHECK(run("%s list --gpu g52 --metrics %s/met_bad", T, dir) == 1 && one_line_err() &&
+	      strstr(errbuf, "met_bad:4:") && strstr(errbuf, "g9999"), "unknown GPU key: %s", errbuf);
+	write_file("met_ok", "mali-perfcnt-db 1\nmetrics mine\n"
+		   "metric MyUtil percent G52,bifrost = GPU_ACTIVE / 2\n");
+	CHECK(run("%s list --gpu g52 --derived -e MyUtil --metrics - < %s/met_ok", T, dir) == 0 &&
+	      strstr(out, "MyUtil"), "known keys, from stdin: %s", errbuf);
+}
+
 static void test_fmtcheck_rejects(void)
 {
-	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n" };
+	static const char *const bad_csv[] = { "", "a,b\n1\n", "a,b\n\"x,1\n", "a,a\n1,2\n", "a,b\n1,x\"y\n",
+					       "a,b\n1,\xff\n" };
 	static const char *const bad_json[] = { "", "[1]\n", "{\"a\":}\n", "{\"a\":1}x\n", "{\"a\":01}\n",
-						"{\"a\":\"\\q\"}\n", "{\"a\":1,}\n", "{a:1}\n" };
+						"{\"a\":\"\\q\"}\n", "{\"a\":1,}\n", "{a:1}\n",
+						/* invalid UTF-8: stray continuation, truncated,
+						 * overlong, surrogate, beyond U+10FFFF */
+						"{\"a\":\"\x80\"}\n", "{\"a\":\"\xc3\"}\n",
+						"{\"a\":\"\xc0\xaf\"}\n", "{\"a\":\"\xed\xa0\x80\"}\n",
+						"{\"a\":\"\xf4\x90\x80\x80\"}\n" };
 	char p[300];
 
 	CHECK(setup() == 0, "setup failed");
@@ -315,6 +446,9 @@ static void test_fmtcheck_rejects(void)
 		fclose(f);
 		CHECK(run("%s json %s", fmtcheck(), p) == 1, "bad json %u accepted", i);
 	}
+	/* valid multi-byte UTF-8 passes */
+	CHECK(run("printf '{\"a\":\"\\303\\251\\342\\202\\254\\360\\237\\230\\200\"}\\n' > %s && %s json %s",
+		  p, fmtcheck(), p) == 0, "valid UTF-8 rejected: %s", errbuf);
 }
 
 static void test_cleanup(void)
@@ -331,6 +465,10 @@ TESTS(tests_tool) = {
 	{ "tool: errors are one line with the fix", test_errors_one_line },
 	{ "tool: list and info outputs validate", test_list_and_info },
 	{ "tool: mpc-fmtcheck rejects malformed CSV and JSON", test_fmtcheck_rejects },
+	{ "tool: JSON and CSV are valid UTF-8 whatever the input bytes", test_json_utf8 },
+	{ "tool: an infinite derived value is no value in every format", test_infinite_metric },
+	{ "tool: layout files are checked; no --layout hint once one is given", test_layout_checks },
+	{ "tool: --cores beyond the GPU, --l2 0 and metrics for unknown GPUs are errors", test_device_args },
 	{ "tool: cleanup", test_cleanup },
 	END_TESTS
 };

@@ -8,33 +8,13 @@
 #include "tool.h"
 #include "mali_perfcnt_drm.h"
 
-struct kv {
-	FILE *f;
-	enum fmt fmt;
-	int n;
-};
-
-static void kv_str(struct kv *k, const char *key, const char *val)
+static void kv_str(struct tool *t, const char *key, const char *val)
 {
-	if (k->fmt == FMT_TEXT) {
-		fprintf(k->f, "%-20s %s\n", key, val ? val : "-");
-	} else if (k->fmt == FMT_CSV) {
-		csv_field(k->f, key, 0);
-		csv_field(k->f, val, 1);
-	} else {
-		fputs(k->n ? "," : "{", k->f);
-		json_str(k->f, key);
-		fputc(':', k->f);
-		if (val)
-			json_str(k->f, val);
-		else
-			fputs("null", k->f);
-	}
-	k->n++;
+	out_kv(t, key, CELL_S(val));
 }
 
 /* hex > 0: print as 0x%0*llx with that many digits (a string in JSON) */
-static void kv_num(struct kv *k, const char *key, unsigned long long v, int hex)
+static void kv_num(struct tool *t, const char *key, unsigned long long v, int hex)
 {
 	char b[64];
 
@@ -42,18 +22,7 @@ static void kv_num(struct kv *k, const char *key, unsigned long long v, int hex)
 		snprintf(b, sizeof(b), "0x%0*llx", hex, v);
 	else
 		snprintf(b, sizeof(b), "%llu", v);
-	if (k->fmt == FMT_JSON) {
-		fputs(k->n ? "," : "{", k->f);
-		json_str(k->f, key);
-		fputc(':', k->f);
-		if (hex)
-			json_str(k->f, b);
-		else
-			fputs(b, k->f);
-		k->n++;
-		return;
-	}
-	kv_str(k, key, b);
+	out_kv(t, key, hex ? CELL_S(b) : CELL_N(b));
 }
 
 int cmd_info(struct tool *t, int argc, char **argv)
@@ -68,11 +37,10 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	struct mpc_desc d;
 	struct mpc_err e;
 	const struct mpc_gpu_def *g;
-	struct kv k = { t->out, t->fmt, 0 };
 	char b[160], owner[96] = "";
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:h", opts, NULL)) != -1) {
 		int x = tool_common_opt(t, c, optarg);
 
 		if (x > 0)
@@ -85,7 +53,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 			gpu_info = optarg;
 			continue;
 		}
-		return tool_error(t, "bad option for 'info'; see 'mali-perfcnt info --help'");
+		return tool_bad_option(t, "info", c, argv);
 	}
 	if (optind < argc)
 		return tool_error(t, "'info' takes no arguments (got '%s')", argv[optind]);
@@ -105,67 +73,55 @@ int cmd_info(struct tool *t, int argc, char **argv)
 		mpc_dev_owner(dev, owner, sizeof(owner));
 	}
 	g = mpc_db_match_gpu_id(t->db, d.gpu_id);
-	k.fmt = t->fmt;
-	if (t->fmt == FMT_CSV)
-		fputs("key,value\n", t->out);
-	kv_str(&k, gpu_info ? "source" : "device", path);
+	kv_str(t, gpu_info ? "source" : "device", path);
 	if (dev) {
-		kv_str(&k, "backend", mpc_dev_backend(dev)->name);
-		kv_str(&k, "driver", mpc_dev_driver(dev)[0] ? mpc_dev_driver(dev) : NULL);
+		kv_str(t, "backend", mpc_dev_backend(dev)->name);
+		kv_str(t, "driver", mpc_dev_driver(dev)[0] ? mpc_dev_driver(dev) : NULL);
 	}
-	kv_str(&k, "product", d.product);
-	kv_num(&k, "gpu_id", d.gpu_id, 8);
-	kv_num(&k, "product_id", d.gpu_id >> 16, 4);
+	kv_str(t, "product", d.product);
+	kv_num(t, "gpu_id", d.gpu_id, 8);
+	kv_num(t, "product_id", d.gpu_id >> 16, 4);
 	snprintf(b, sizeof(b), "r%up%u status %u", (d.gpu_id >> 12) & 0xf, (d.gpu_id >> 4) & 0xff,
 		 d.gpu_id & 0xf);
-	kv_str(&k, "version", b);
-	kv_str(&k, "recognised", g ? g->name : NULL);
-	kv_str(&k, "database_key", g ? g->key : NULL);
-	kv_str(&k, "architecture", g ? g->arch : NULL);
-	kv_str(&k, "layout", d.layout == 4 ? "v4" : "v5");
-	kv_num(&k, "shader_present", d.shader_present, 16);
-	kv_num(&k, "shader_cores", (unsigned long long)__builtin_popcountll(d.shader_present), 0);
-	kv_num(&k, "l2_present", d.l2_present, 16);
-	kv_num(&k, "nr_l2", d.nr_l2, 0);
-	kv_num(&k, "nr_core_groups", d.nr_core_groups, 0);
-	kv_num(&k, "nr_shader_blocks", d.nr_shader_blocks, 0);
-	kv_num(&k, "nr_blocks", d.nr_blocks, 0);
-	kv_num(&k, "counters_per_block", d.counters_per_block, 0);
-	kv_num(&k, "dump_size", d.dump_size, 0);
-	kv_num(&k, "counter_sets", d.nr_counter_sets, 0);
-	kv_num(&k, "l2_features", d.l2_features, 8);
-	kv_num(&k, "mem_features", d.mem_features, 8);
-	kv_num(&k, "ext_bus_bytes", mpc_desc_bus_bytes(&d) ? mpc_desc_bus_bytes(&d) :
+	kv_str(t, "version", b);
+	kv_str(t, "recognised", g ? g->name : NULL);
+	kv_str(t, "database_key", g ? g->key : NULL);
+	kv_str(t, "architecture", g ? g->arch : NULL);
+	kv_str(t, "layout", d.layout == 4 ? "v4" : "v5");
+	kv_num(t, "shader_present", d.shader_present, 16);
+	kv_num(t, "shader_cores", (unsigned long long)__builtin_popcountll(d.shader_present), 0);
+	kv_num(t, "l2_present", d.l2_present, 16);
+	kv_num(t, "nr_l2", d.nr_l2, 0);
+	kv_num(t, "nr_core_groups", d.nr_core_groups, 0);
+	kv_num(t, "nr_shader_blocks", d.nr_shader_blocks, 0);
+	kv_num(t, "nr_blocks", d.nr_blocks, 0);
+	kv_num(t, "counters_per_block", d.counters_per_block, 0);
+	kv_num(t, "dump_size", d.dump_size, 0);
+	kv_num(t, "counter_sets", d.nr_counter_sets, 0);
+	kv_num(t, "l2_features", d.l2_features, 8);
+	kv_num(t, "mem_features", d.mem_features, 8);
+	kv_num(t, "ext_bus_bytes", mpc_desc_bus_bytes(&d) ? mpc_desc_bus_bytes(&d) :
 	       (g ? g->bus_beat_bytes : 0), 0);
-	kv_num(&k, "gpu_freq_hz", d.gpu_freq_hz, 0);
+	kv_num(t, "gpu_freq_hz", d.gpu_freq_hz, 0);
 	if (dev && !strcmp(mpc_dev_backend(dev)->name, "mali_perfcnt")) {
-		kv_num(&k, "uapi_version", d.uapi_version, 0);
-		kv_num(&k, "caps", d.caps, 1);
+		kv_num(t, "uapi_version", d.uapi_version, 0);
+		kv_num(t, "caps", d.caps, 1);
 	}
-	kv_str(&k, "simulated", d.simulated < 0 ? NULL : d.simulated ? "yes" : "no");
+	kv_str(t, "simulated", d.simulated < 0 ? NULL : d.simulated ? "yes" : "no");
 	if (!gpu_info)
-		kv_str(&k, "debugfs", debugfs);
-	kv_str(&k, "owner", owner[0] ? owner : NULL);
+		kv_str(t, "debugfs", debugfs);
+	kv_str(t, "owner", owner[0] ? owner : NULL);
 	if (dev) {
 		const struct mpc_backend_info *bi = mpc_dev_backend(dev);
-		char lim[640];
-		size_t n = 0;
+		unsigned nlim = 0;
 
-		kv_num(&k, "dump_alloc", bi->dump_alloc, 0);
-		kv_num(&k, "max_sample_interval_ms", bi->max_sample_interval_ns / 1000000, 0);
-		kv_str(&k, "counters_usable", mpc_dev_usable(dev, &e) ? e.msg : "yes");
-		lim[0] = 0;
-		for (unsigned i = 0; i < 8 && bi->limits[i]; i++) {
-			if (t->fmt == FMT_TEXT) {
-				kv_str(&k, "limit", bi->limits[i]);
-				continue;
-			}
-			if (n < sizeof(lim))
-				n += (size_t)snprintf(lim + n, sizeof(lim) - n, "%s%s", i ? "; " : "",
-						      bi->limits[i]);
-		}
-		if (t->fmt != FMT_TEXT)
-			kv_str(&k, "limits", lim[0] ? lim : NULL);
+		kv_num(t, "dump_alloc", bi->dump_alloc, 0);
+		kv_num(t, "max_sample_interval_ms", bi->max_sample_interval_ns / 1000000, 0);
+		kv_str(t, "counters_usable", mpc_dev_usable(dev, &e) ? e.msg : "yes");
+		while (nlim < 8 && bi->limits[nlim])
+			nlim++;
+		/* text: a "limit" line each; CSV and JSON: "limits", joined */
+		out_kv_list(t, "limit", "limits", bi->limits, nlim);
 	}
 	if (g) {
 		struct mpc_prog *p;
@@ -176,14 +132,13 @@ int cmd_info(struct tool *t, int argc, char **argv)
 		if (!mpc_prog_new(t->db, g, NULL, &p, &e)) {
 			for (unsigned i = 0; i < mpc_prog_count(p); i++)
 				avail += mpc_prog_metric(p, i)->available;
-			kv_num(&k, "counters_known", placed, 0);
-			kv_num(&k, "metrics_available", avail, 0);
-			kv_num(&k, "metrics_total", mpc_prog_count(p), 0);
+			kv_num(t, "counters_known", placed, 0);
+			kv_num(t, "metrics_available", avail, 0);
+			kv_num(t, "metrics_total", mpc_prog_count(p), 0);
 			mpc_prog_free(p);
 		}
 	}
-	if (t->fmt == FMT_JSON)
-		fputs("}\n", t->out);
+	out_doc_end(t);
 	mpc_dev_close(dev);
 	return 0;
 }

@@ -8,20 +8,28 @@
 
 #include "tool.h"
 
+static int match(const char *pat, const char *a, const char *b)
+{
+	return !pat || (a && !fnmatch(pat, a, 0)) || (b && !fnmatch(pat, b, 0));
+}
+
+static const struct col gpu_cols[] = {
+	{ "key", "key", "key", -6 },
+	{ "name", "name", "name", -10 },
+	{ "arch", "arch", "arch", -9 },
+	{ "layout", "layout", "layout", -6 },
+	{ "counters_per_block", "counters_per_block", "block", -5 },
+	{ "product_ids", "product_ids", "product id/mask", -28 },
+	{ "counters", "counters", "counters", 0 },
+};
+static const struct table gpu_table = { "gpus", gpu_cols, 7 };
+
 static int list_gpus(struct tool *t)
 {
-	FILE *f = t->out;
-
-	if (t->fmt == FMT_CSV)
-		fputs("key,name,arch,layout,counters_per_block,product_ids,counters\n", f);
-	else if (t->fmt == FMT_TEXT)
-		fprintf(f, "%-6s %-10s %-9s %-6s %-5s %-28s %s\n", "key", "name", "arch", "layout",
-			"block", "product id/mask", "counters");
-	else
-		fputs("{\"gpus\":[", f);
+	out_table_begin(t, &gpu_table, NULL);
 	for (unsigned i = 0; i < mpc_db_gpu_count(t->db); i++) {
 		const struct mpc_gpu_def *g = mpc_db_gpu(t->db, i);
-		char ids[128] = "";
+		char ids[128] = "", lay[16], cpb[16], known_s[16], cnt[32];
 		size_t n = 0;
 		unsigned known = 0;
 
@@ -30,44 +38,119 @@ static int list_gpus(struct tool *t)
 					      g->match[m].id, g->match[m].mask);
 		for (unsigned c = 0; c < g->ncounters; c++)
 			known += g->counters[c].index >= 0;
-		if (t->fmt == FMT_TEXT) {
-			char cnt[32];
+		snprintf(lay, sizeof(lay), "v%u", g->layout);
+		snprintf(cpb, sizeof(cpb), "%u", g->counters_per_block);
+		snprintf(known_s, sizeof(known_s), "%u", known);
+		snprintf(cnt, sizeof(cnt), known == g->ncounters ? "%u" : "%u (of %u named)", known,
+			 g->ncounters);
 
-			snprintf(cnt, sizeof(cnt), known == g->ncounters ? "%u" : "%u (of %u named)", known,
-				 g->ncounters);
-			fprintf(f, "%-6s %-10s %-9s v%-5u %-5u %-28s %s\n", g->key, g->name, g->arch,
-				g->layout, g->counters_per_block, ids[0] ? ids : "(none: use --gpu)", cnt);
-		} else if (t->fmt == FMT_CSV) {
-			char b[32];
+		const struct cell row[] = {
+			CELL_S(g->key), CELL_S(g->name), CELL_S(g->arch), CELL_S(lay), CELL_N(cpb),
+			{ .v = ids, .text = ids[0] ? NULL : "(none: use --gpu)" },
+			{ .v = known_s, .text = cnt, .type = CELL_NUM },
+		};
 
-			csv_field(f, g->key, 0);
-			csv_field(f, g->name, 0);
-			csv_field(f, g->arch, 0);
-			fprintf(f, "v%u,%u,", g->layout, g->counters_per_block);
-			csv_field(f, ids, 0);
-			snprintf(b, sizeof(b), "%u", known);
-			csv_field(f, b, 1);
-		} else {
-			fputs(i ? ",{\"key\":" : "{\"key\":", f);
-			json_str(f, g->key);
-			fputs(",\"name\":", f);
-			json_str(f, g->name);
-			fputs(",\"arch\":", f);
-			json_str(f, g->arch);
-			fprintf(f, ",\"layout\":\"v%u\",\"counters_per_block\":%u,\"product_ids\":",
-				g->layout, g->counters_per_block);
-			json_str(f, ids);
-			fprintf(f, ",\"counters\":%u}", known);
-		}
+		out_row(t, &gpu_table, row, NULL);
 	}
-	if (t->fmt == FMT_JSON)
-		fputs("]}\n", f);
+	out_table_end(t, &gpu_table, NULL);
+	out_doc_end(t);
 	return 0;
 }
 
-static int match(const char *pat, const char *a, const char *b)
+/*
+ * Counters and metrics are two tables of one document; in CSV they share
+ * the columns type,block,index,name,lgc_name,unit,status,expression.
+ */
+static const struct col counter_cols[] = {
+	{ NULL, "type", NULL, 0 },
+	{ "block", "block", "block", -7 },
+	{ "index", "index", "index", 5 },
+	{ "name", "name", "name", -34, "  " },
+	{ "lgc", "lgc_name", "libGPUCounters", -30 },
+	{ "unit", "unit", "unit", 0 },
+	{ NULL, "status", NULL, 0 },
+	{ NULL, "expression", NULL, 0 },
+};
+static const struct table counter_table = { "counters", counter_cols, 8 };
+
+static const struct col metric_cols[] = {
+	{ NULL, "type", NULL, 0 },
+	{ NULL, "block", NULL, 0 },
+	{ NULL, "index", NULL, 0 },
+	{ "name", "name", "name", -34 },
+	{ NULL, "lgc_name", NULL, 0 },
+	{ "unit", "unit", "unit", -13 },
+	{ NULL, "status", "status", -11 },
+	{ "available", NULL, NULL, 0 },
+	{ "reason", NULL, NULL, 0 },
+	{ "set", NULL, NULL, 0 },
+	{ "expression", "expression", "formula", 0 },
+};
+static const struct table metric_table = { "metrics", metric_cols, 11 };
+
+static void list_counters(struct tool *t, const struct mpc_gpu_def *g, const char *pat)
 {
-	return !pat || (a && !fnmatch(pat, a, 0)) || (b && !fnmatch(pat, b, 0));
+	char title[160];
+
+	snprintf(title, sizeof(title), "Counters of %s (counter set 0; secondary sets are not "
+		 "described):\n", g->name);
+	out_table_begin(t, &counter_table, title);
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
+		for (unsigned i = 0; i < g->ncounters; i++) {
+			const struct mpc_counter_def *ct = &g->counters[i];
+			char idx[16], jidx[16];
+
+			if (ct->kind != k || !match(pat, ct->name, ct->lgc))
+				continue;
+			snprintf(idx, sizeof(idx), ct->index < 0 ? "-" : "%d", ct->index);
+			snprintf(jidx, sizeof(jidx), "%d", ct->index);
+
+			const struct cell row[] = {
+				CELL_S("counter"), CELL_S(mpc_block_name(k)),
+				{ .v = idx, .json = jidx, .type = CELL_NUM },
+				CELL_S(ct->name), CELL_S(ct->lgc), CELL_S(ct->unit ? ct->unit : ""),
+				CELL_S(ct->index < 0 ? "unknown-index" : "ok"), CELL_S(""),
+			};
+
+			out_row(t, &counter_table, row, NULL);
+		}
+	out_table_end(t, &counter_table, NULL);
+}
+
+static void list_metrics(struct tool *t, const struct mpc_gpu_def *g, struct mpc_prog *p,
+			 const char *pat, int all, int after_counters)
+{
+	char title[160], footer[160];
+	unsigned hidden = 0;
+
+	snprintf(title, sizeof(title), "%sDerived metrics of %s:\n", after_counters ? "\n" : "",
+		 g->name);
+	out_table_begin(t, &metric_table, title);
+	for (unsigned i = 0; i < mpc_prog_count(p); i++) {
+		const struct mpc_metric *m = mpc_prog_metric(p, i);
+
+		if (!match(pat, m->def->name, NULL))
+			continue;
+		if (!m->available && !all) {
+			hidden++;
+			continue;
+		}
+
+		const struct cell row[] = {
+			CELL_S("metric"), CELL_S(""), CELL_S(""), CELL_S(m->def->name), CELL_S(""),
+			CELL_S(m->def->unit),
+			{ .v = m->available ? "available" : m->reason,
+			  .text = m->available ? "available" : "unavail." },
+			{ .v = m->available ? "true" : "false", .type = CELL_LIT },
+			CELL_S(m->available ? NULL : m->reason), CELL_S(m->def->set),
+			CELL_S(m->def->expr),
+		};
+
+		out_row(t, &metric_table, row, m->available ? NULL : m->reason);
+	}
+	snprintf(footer, sizeof(footer), "(%u more unavailable on %s; --all shows them with the "
+		 "reason)", hidden, g->name);
+	out_table_end(t, &metric_table, hidden ? footer : NULL);
 }
 
 int cmd_list(struct tool *t, int argc, char **argv)
@@ -87,9 +170,8 @@ int cmd_list(struct tool *t, int argc, char **argv)
 	const struct mpc_gpu_def *g;
 	struct mpc_prog *p = NULL;
 	struct mpc_err e;
-	FILE *f = t->out;
 
-	while ((c = getopt_long(argc, argv, "+f:he:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:he:", opts, NULL)) != -1) {
 		int x = tool_common_opt(t, c, optarg);
 
 		if (x > 0)
@@ -106,7 +188,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		case 5005: all = 1; break;
 		case 'e': pat = optarg; break;
 		default:
-			return tool_error(t, "bad option for 'list'; see 'mali-perfcnt list --help'");
+			return tool_bad_option(t, "list", c, argv);
 		}
 	}
 	if (optind < argc)
@@ -131,128 +213,23 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		unsigned id = mpc_dev_desc(dev)->gpu_id;
 
 		mpc_dev_close(dev);
+		if (!g && t->nlayouts)
+			return tool_error(t, "the device's GPU_ID 0x%08x matches no GPU of the database or "
+					  "of the --layout files; name the GPU with --gpu", id);
 		if (!g)
 			return tool_error(t, "the device's GPU_ID 0x%08x is not in the database; use --gpu "
 					  "with a --layout file", id);
 	}
 	if (mpc_prog_new(t->db, g, NULL, &p, &e))
 		return tool_err(t, &e);
-
-	if (t->fmt == FMT_CSV)
-		fputs("type,block,index,name,lgc_name,unit,status,expression\n", f);
-	else if (t->fmt == FMT_JSON) {
-		fputs("{\"gpu\":", f);
-		json_str(f, g->name);
-		fputs(",\"key\":", f);
-		json_str(f, g->key);
-		fputs(",\"counter_set\":0", f);
-	}
-	if (!only_derived) {
-		int first = 1;
-
-		if (t->fmt == FMT_TEXT)
-			fprintf(f, "Counters of %s (counter set 0; secondary sets are not described):\n"
-				"%-7s %5s  %-34s %-30s %s\n", g->name, "block", "index", "name",
-				"libGPUCounters", "unit");
-		if (t->fmt == FMT_JSON)
-			fputs(",\"counters\":[", f);
-		for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
-			for (unsigned i = 0; i < g->ncounters; i++) {
-				const struct mpc_counter_def *ct = &g->counters[i];
-				char idx[16];
-
-				if (ct->kind != k || !match(pat, ct->name, ct->lgc))
-					continue;
-				snprintf(idx, sizeof(idx), ct->index < 0 ? "-" : "%d", ct->index);
-				if (t->fmt == FMT_TEXT) {
-					fprintf(f, "%-7s %5s  %-34s %-30s %s\n", mpc_block_name(k), idx,
-						ct->name, ct->lgc ? ct->lgc : "", ct->unit ? ct->unit : "");
-				} else if (t->fmt == FMT_CSV) {
-					csv_field(f, "counter", 0);
-					csv_field(f, mpc_block_name(k), 0);
-					csv_field(f, idx, 0);
-					csv_field(f, ct->name, 0);
-					csv_field(f, ct->lgc, 0);
-					csv_field(f, ct->unit, 0);
-					csv_field(f, ct->index < 0 ? "unknown-index" : "ok", 0);
-					csv_field(f, "", 1);
-				} else {
-					fputs(first ? "{\"block\":" : ",{\"block\":", f);
-					first = 0;
-					json_str(f, mpc_block_name(k));
-					fprintf(f, ",\"index\":%d,\"name\":", ct->index);
-					json_str(f, ct->name);
-					fputs(",\"lgc\":", f);
-					if (ct->lgc)
-						json_str(f, ct->lgc);
-					else
-						fputs("null", f);
-					fputs(",\"unit\":", f);
-					json_str(f, ct->unit ? ct->unit : "");
-					fputc('}', f);
-				}
-			}
-		if (t->fmt == FMT_JSON)
-			fputc(']', f);
-	}
-	if (!only_counters) {
-		int first = 1;
-		unsigned hidden = 0;
-
-		if (t->fmt == FMT_TEXT)
-			fprintf(f, "%sDerived metrics of %s:\n%-34s %-13s %-11s %s\n",
-				only_derived ? "" : "\n", g->name, "name", "unit", "status", "formula");
-		if (t->fmt == FMT_JSON)
-			fputs(",\"metrics\":[", f);
-		for (unsigned i = 0; i < mpc_prog_count(p); i++) {
-			const struct mpc_metric *m = mpc_prog_metric(p, i);
-
-			if (!match(pat, m->def->name, NULL))
-				continue;
-			if (!m->available && !all) {
-				hidden++;
-				continue;
-			}
-			if (t->fmt == FMT_TEXT) {
-				fprintf(f, "%-34s %-13s %-11s %s\n", m->def->name, m->def->unit,
-					m->available ? "available" : "unavail.", m->def->expr);
-				if (!m->available)
-					fprintf(f, "%-34s   (%s)\n", "", m->reason);
-			} else if (t->fmt == FMT_CSV) {
-				csv_field(f, "metric", 0);
-				csv_field(f, "", 0);
-				csv_field(f, "", 0);
-				csv_field(f, m->def->name, 0);
-				csv_field(f, "", 0);
-				csv_field(f, m->def->unit, 0);
-				csv_field(f, m->available ? "available" : m->reason, 0);
-				csv_field(f, m->def->expr, 1);
-			} else {
-				fputs(first ? "{\"name\":" : ",{\"name\":", f);
-				first = 0;
-				json_str(f, m->def->name);
-				fputs(",\"unit\":", f);
-				json_str(f, m->def->unit);
-				fprintf(f, ",\"available\":%s,\"reason\":", m->available ? "true" : "false");
-				if (m->available)
-					fputs("null", f);
-				else
-					json_str(f, m->reason);
-				fputs(",\"set\":", f);
-				json_str(f, m->def->set);
-				fputs(",\"expression\":", f);
-				json_str(f, m->def->expr);
-				fputc('}', f);
-			}
-		}
-		if (t->fmt == FMT_JSON)
-			fputc(']', f);
-		if (t->fmt == FMT_TEXT && hidden)
-			fprintf(f, "(%u more unavailable on %s; --all shows them with the reason)\n", hidden,
-				g->name);
-	}
-	if (t->fmt == FMT_JSON)
-		fputs("}\n", f);
+	out_member(t, "gpu", CELL_S(g->name));
+	out_member(t, "key", CELL_S(g->key));
+	out_member(t, "counter_set", CELL_N("0"));
+	if (!only_derived)
+		list_counters(t, g, pat);
+	if (!only_counters)
+		list_metrics(t, g, p, pat, all, !only_derived);
+	out_doc_end(t);
 	mpc_prog_free(p);
 	return 0;
 }

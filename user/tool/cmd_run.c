@@ -50,7 +50,7 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:he:I:n:d:A", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:he:I:n:d:A", opts, NULL)) != -1) {
 		int r = tool_common_opt(t, c, optarg);
 
 		if (r > 0)
@@ -109,7 +109,7 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 			o->masks = optarg;
 			break;
 		default:
-			return tool_error(t, "bad option for '%s'; see 'mali-perfcnt %s --help'", cmd, cmd);
+			return tool_bad_option(t, cmd, c, argv);
 		}
 	}
 	if (o->count && !o->interval_ms)
@@ -126,6 +126,14 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 static int open_view(struct tool *t, struct mpc_dev **dev, struct view *v, struct run_opts *o,
 		     const char *defaults)
 {
+	return run_open_view(t, dev, v, o->events, o->set, o->per_instance, o->raw, o->freq_mhz,
+			     defaults);
+}
+
+int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const char *events,
+		  unsigned long long set, int per_instance, int raw, double freq_mhz,
+		  const char *defaults)
+{
 	struct mpc_err e;
 
 	if (tool_load_db(t))
@@ -133,13 +141,13 @@ static int open_view(struct tool *t, struct mpc_dev **dev, struct view *v, struc
 	if (tool_open(t, 0, dev, &e))
 		return tool_err(t, &e);
 	v->desc = *mpc_dev_desc(*dev);
-	v->counter_set = (unsigned)o->set;
-	v->per_instance = o->per_instance;
+	v->counter_set = (unsigned)set;
+	v->per_instance = per_instance;
 	v->source = mpc_dev_path(*dev);
-	v->freq_hz = o->freq_mhz * 1e6;
-	if (o->set && v->desc.nr_counter_sets < 2)
-		return tool_error(t, "--set %llu: %s has only counter set 0", o->set, v->desc.product);
-	if (view_init(t, v, NULL, o->raw) || view_select(t, v, o->events, defaults))
+	v->freq_hz = freq_mhz * 1e6;
+	if (set && v->desc.nr_counter_sets < 2)
+		return tool_error(t, "--set %llu: %s has only counter set 0", set, v->desc.product);
+	if (view_init(t, v, NULL, raw) || view_select(t, v, events, defaults))
 		return 1;
 	return 0;
 }
@@ -148,7 +156,7 @@ static int open_view(struct tool *t, struct mpc_dev **dev, struct view *v, struc
  * --masks jm=0x..,tiler=0x..,shader=0x..,l2=0x..: the ENABLE block masks (bit
  * n enables counters 4n..4n+3); keys left out stay 0xffff (every counter).
  */
-static int parse_masks(struct tool *t, const char *spec, unsigned cpb, struct mpc_enable *en)
+int run_parse_masks(struct tool *t, const char *spec, unsigned cpb, struct mpc_enable *en)
 {
 	char *copy = strdup(spec), *save = NULL;
 	unsigned long long max = cpb == 128 ? 0xffffffffull : 0xffffull;
@@ -200,21 +208,7 @@ static void sleep_until(double when)
 	}
 }
 
-/*
- * The dumps of one run. A backend whose counters are raw 32-bit values
- * (panfrost) is sampled at least every max_ns in between, and the dumps of
- * one printed sample are added up in 64 bits (mpc_decode accumulates).
- */
-struct run {
-	struct tool *t;
-	struct mpc_dev *dev;
-	void *buf;
-	struct mpc_sample *s;
-	int fresh;			/* the next dump starts a new sample */
-	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
-};
-
-static void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
+void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
 		     struct mpc_sample *s)
 {
 	r->t = t;
@@ -227,7 +221,7 @@ static void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *b
 }
 
 /* take one dump and add it to the sample (a fresh one after a print) */
-static int grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
+int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 {
 	struct mpc_dump_info di;
 	struct mpc_err e;
@@ -258,7 +252,7 @@ static int wait_until(struct run *r, double when)
 			next = fmin(when, (double)(r->last_ns + r->max_ns) * 1e-9);
 		sleep_until(next);
 		if (r->max_ns && !got_sigint && !got_sigchld && now_raw() < when &&
-		    now_raw_ns() >= r->last_ns + r->max_ns && grab(r, NULL, NULL))
+		    now_raw_ns() >= r->last_ns + r->max_ns && run_grab(r, NULL, NULL))
 			return 1;
 	}
 	return 0;
@@ -294,7 +288,7 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 
 		run_init(&run, t, dev, buf, s);
 		en.counter_set = (unsigned)o.set;
-		if (o.masks && parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+		if (o.masks && run_parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
 			r = 1;
 			goto out_sample;
 		}
@@ -307,14 +301,14 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 			 * ENABLE starts the interval at a known time.
 			 */
 			if (!(caps & MPC_BE_KERNEL_TIMESTAMP)) {
-				r = grab(&run, NULL, &ts0);
+				r = run_grab(&run, NULL, &ts0);
 				t0 = (double)ts0 * 1e-9;
 				run.fresh = 1;
 			}
 			if (!r)
 				r = wait_until(&run, now_raw() + (double)o.delay_ms / 1000.0);
 			if (!r)
-				r = grab(&run, &seq, &ts);
+				r = run_grab(&run, &seq, &ts);
 			if (mpc_dev_disable(dev, &e) && !r)
 				r = tool_err(t, &e);
 		}
@@ -401,7 +395,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
 
 	en.counter_set = (unsigned)o.set;
-	if (o.masks && parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+	if (o.masks && run_parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
 		r = 1;
 		goto out;
 	}
@@ -416,7 +410,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 
 	run_init(&run, t, dev, buf, s);
 	/* a first dump starts every interval at a known CLOCK_MONOTONIC_RAW time */
-	r = grab(&run, &seq0, &ts0);
+	r = run_grab(&run, &seq0, &ts0);
 	if (r)
 		goto disable;
 	run.fresh = 1;
@@ -449,7 +443,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 					child_done = 1;
 			} while (!r && !got_sigint && !child_done && now_raw() < when);
 			if (!r)
-				r = grab(&run, &seq, &ts);
+				r = run_grab(&run, &seq, &ts);
 			if (r)
 				break;
 			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9, (ts - prev_ts) * 1e-9,
@@ -477,14 +471,14 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			got_sigchld = 0;
 		}
 		if (!r)
-			r = grab(&run, &seq, &ts);
+			r = run_grab(&run, &seq, &ts);
 		if (!r) {
 			struct sample_meta m = { 0, (ts - ts0) * 1e-9, (ts - ts0) * 1e-9, has_seq, seq, ts };
 
 			out_sample(t, &v, s, &m);
 		}
 	}
-	if (!r && t->fmt == FMT_TEXT) {
+	if (!r) {
 		char foot[96];
 
 		snprintf(foot, sizeof(foot), "%14.6f seconds time elapsed", now_raw() - start);

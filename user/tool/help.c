@@ -17,9 +17,11 @@ static const char common_opts[] =
 "    -f, --format FMT  text (aligned, for people), csv (header row, one row per\n"
 "                      value) or json (one object per line). Default: text.\n"
 "    --layout FILE     Load a GPU layout file (database format). For a GPU the\n"
-"                      database ships it replaces the block indices; this is how\n"
+"                      database ships it replaces the block indices of the\n"
+"                      counters it knows (another name is an error); this is how\n"
 "                      a Mali G2 user supplies the unpublished indices. Repeatable.\n"
-"    --metrics FILE    Load extra derived metrics (database format). Repeatable.\n"
+"    --metrics FILE    Load extra derived metrics (database format) for GPUs the\n"
+"                      database knows. Repeatable.\n"
 "    -h, --help        Show this page.\n";
 
 static const char page_main[] =
@@ -43,6 +45,8 @@ static const char page_main[] =
 "    list      List the GPUs, counters and derived metrics the database knows.\n"
 "    sample    Enable the counters, take one sample, print it, disable.\n"
 "    stat      Count over a command's run or a duration, or per interval.\n"
+"    record    Counters and metrics over time into a Perfetto trace, JSON or CSV.\n"
+"    top       A live full-screen view: utilisation, cores, bandwidth, metrics.\n"
 "    decode    Decode dumps captured with 'cat .../perfcnt_dump > FILE'.\n"
 "    help      Show the page of a command.\n"
 "\n"
@@ -223,6 +227,92 @@ static const char page_stat[] =
 "    mali-perfcnt stat -I 100 -n 5 -e MpcGPUActiveUtil,GPU_ACTIVE\n"
 "    mali-perfcnt stat -I 1000 -e 'Mali*Util' --format csv > util.csv\n";
 
+static const char page_record[] =
+"NAME\n"
+"    mali-perfcnt record - counters and derived metrics over time, into a trace\n"
+"\n"
+"SYNOPSIS\n"
+"    mali-perfcnt record [-F HZ | -I MS] [-e NAMES] [-o FILE]\n"
+"                        [--format perfetto|json|csv] [-n COUNT | --duration MS]\n"
+"                        [--set N] [--masks SPEC] [--freq MHZ] [[--] CMD [ARG...]]\n"
+"\n"
+"DESCRIPTION\n"
+"    Samples the counters every period and writes each sample: the hardware\n"
+"    counters' counts over the sample's interval and the derived metrics. With\n"
+"    CMD it runs the command, stops when it exits and returns its exit status;\n"
+"    otherwise it records until -n, --duration or Ctrl-C.\n"
+"    Sampling is a loop in the tool on every backend, with absolute deadlines\n"
+"    (a late wakeup makes a longer interval, it does not lose counts; a deadline\n"
+"    missed by a whole period is skipped). Each interval is measured from the\n"
+"    dumps' own CLOCK_MONOTONIC_RAW timestamps. At the end one line on stderr\n"
+"    gives the samples written, the achieved period and its p99 deviation.\n"
+"\n"
+"OPTIONS\n"
+"    -F, --freq-hz HZ  Samples per second, 1 to 10000.\n"
+"    -I, --interval MS The period in milliseconds, 0.1 to 3600000 (default 10).\n"
+"    -o, --output FILE Default mali-perfcnt.pftrace (perfetto),\n"
+"                      mali-perfcnt.json (json), standard output (csv); - is\n"
+"                      standard output.\n"
+"    -n, --count COUNT Stop after COUNT samples.\n"
+"    -d, --duration MS Stop after MS milliseconds.\n"
+"    -e, --events NAMES  As for sample. Default: GPU_ACTIVE and the main\n"
+"                      utilisation and bandwidth metrics of the GPU.\n"
+"    --set N, --freq MHZ, --masks SPEC   As for sample.\n"
+"\n"
+"%s"
+"\n"
+"OUTPUT\n"
+"    perfetto: a Perfetto trace (open it in ui.perfetto.dev): a clock snapshot\n"
+"      relating CLOCK_MONOTONIC_RAW to BOOTTIME, so it merges with a system\n"
+"      trace of the same device; one GpuCounterDescriptor (interned) naming\n"
+"      every counter and metric with its units and group; one GpuCounterEvent\n"
+"      per sample, at the end of the interval it covers (BACKWARDS_LOOKING).\n"
+"      A value that is unavailable is left out, never written as 0.\n"
+"    json: Chrome trace events, one \"ph\":\"C\" event per value, ts in\n"
+"      microseconds of CLOCK_MONOTONIC_RAW.\n"
+"    csv: as stat's csv.\n"
+"\n"
+"EXAMPLES\n"
+"    mali-perfcnt record -F 1000 -o run.pftrace -- glmark2-es2-drm\n"
+"    mali-perfcnt record -I 100 --duration 5000 --format json -o util.json\n";
+
+static const char page_top[] =
+"NAME\n"
+"    mali-perfcnt top - a live full-screen view of the GPU\n"
+"\n"
+"SYNOPSIS\n"
+"    mali-perfcnt top [-I MS] [-n FRAMES] [--view NAME] [--freq MHZ]\n"
+"    mali-perfcnt top --replay CAPTURE [--gpu-info FILE | --gpu NAME --cores MASK\n"
+"                     --l2 N] [-I MS] [-n FRAMES]\n"
+"\n"
+"DESCRIPTION\n"
+"    Redraws every MS milliseconds (default 1000, at least 100): the\n"
+"    utilisation metrics as bars, each shader core's activity, the bandwidth\n"
+"    metrics, or every derived metric with a value. Live, it samples the\n"
+"    device once per refresh. With --replay it shows a capture of the\n"
+"    sampling stream (cat .../perfcnt_stream) one sample per refresh, each over\n"
+"    its own recorded interval, then waits for q.\n"
+"    When standard output is not a terminal it prints the frames one after\n"
+"    the other (batch mode); -n stops after FRAMES frames.\n"
+"\n"
+"KEYS\n"
+"    1 utilisation, 2 cores, 3 bandwidth, 4 metrics, p or space pause,\n"
+"    + and - double or halve the refresh period (live), q quit.\n"
+"\n"
+"OPTIONS\n"
+"    -I, --interval MS  Refresh period.\n"
+"    -n, --count N      Stop after N frames.\n"
+"    --view NAME        First view: utilisation, cores, bandwidth or metrics.\n"
+"    --freq MHZ         GPU clock for MpcGPUActiveUtil (panfrost reports none).\n"
+"    --replay FILE, --gpu-info FILE, --gpu NAME, --cores MASK, --l2 N\n"
+"                       The capture and its device, as for decode.\n"
+"\n"
+"%s"
+"\n"
+"EXAMPLES\n"
+"    mali-perfcnt top -I 500\n"
+"    mali-perfcnt top --replay capture.bin --gpu-info gpu_info\n";
+
 static const char page_decode[] =
 "NAME\n"
 "    mali-perfcnt decode - decode captured dumps offline\n"
@@ -230,7 +320,7 @@ static const char page_decode[] =
 "SYNOPSIS\n"
 "    mali-perfcnt decode [--gpu-info FILE | --gpu NAME --cores MASK --l2 N]\n"
 "                        [--layout FILE] [--interval MS] [--sum] [-e NAMES] [-A]\n"
-"                        DUMP...\n"
+"                        [--format perfetto [-o FILE]] DUMP...\n"
 "\n"
 "DESCRIPTION\n"
 "    Decodes raw dumps, e.g. taken on a board with\n"
@@ -243,17 +333,24 @@ static const char page_decode[] =
 "    GET_INFO ioctl of the local device. Each block's header is checked; absent\n"
 "    cores leave holes that are ignored; counters outside a block's enable mask\n"
 "    are reported as not collected.\n"
+"    A capture of the sampling stream (cat .../perfcnt_stream > FILE, after\n"
+"    echo period_us=N > .../perfcnt_enable) is recognised by its records: each\n"
+"    sample has its own interval, and lost samples are reported on stderr.\n"
 "\n"
 "OPTIONS\n"
 "    --gpu-info FILE   The debugfs gpu_info text saved with the dump (- reads\n"
 "                      it from standard input; so does a DUMP of -).\n"
 "    --gpu NAME        The GPU (database key or name); with --gpu-info it\n"
 "                      overrides recognition from gpu_id (e.g. --gpu g2).\n"
-"    --cores MASK      SHADER_PRESENT (e.g. 0xb: cores 0, 1, 3).\n"
-"    --l2 N            L2 slices (v5) or core groups (v4). Default 1.\n"
+"    --cores MASK      SHADER_PRESENT (e.g. 0xb: cores 0, 1, 3); no more cores\n"
+"                      than the product has, where the database knows it.\n"
+"    --l2 N            L2 slices (v5, 1..16) or core groups (v4, 1..8). Default 1.\n"
 "    --interval MS     Time each dump covers, for the rate metrics.\n"
 "    --freq MHZ        GPU clock for MpcGPUActiveUtil.\n"
 "    --sum             Print the sum of all dumps instead of each.\n"
+"    --format perfetto Write a Perfetto trace (as 'record' does) to -o FILE\n"
+"                      (default mali-perfcnt.pftrace); raw dumps need\n"
+"                      --interval for their times.\n"
 "    --raw             Counters by index, without the database.\n"
 "    -e NAMES, -A      As for sample.\n"
 "\n"
@@ -265,7 +362,8 @@ static const char page_decode[] =
 "EXAMPLES\n"
 "    mali-perfcnt decode --gpu-info gpu_info dump.bin\n"
 "    mali-perfcnt decode --gpu g52 --cores 0xb --l2 2 --format csv dump.bin\n"
-"    mali-perfcnt decode --gpu g2 --cores 0xff --l2 2 --layout g2.txt dump.bin\n";
+"    mali-perfcnt decode --gpu g2 --cores 0xff --l2 2 --layout g2.txt dump.bin\n"
+"    mali-perfcnt decode --gpu-info gpu_info --format perfetto -o t.pftrace capture.bin\n";
 
 /* pages hold one "%s" where the common options go */
 static void print_page(FILE *f, const char *page)
@@ -285,7 +383,8 @@ int help(struct tool *t, const char *cmd, FILE *f)
 {
 	static const struct { const char *name, *page; } pages[] = {
 		{ "info", page_info }, { "list", page_list }, { "sample", page_sample },
-		{ "stat", page_stat }, { "decode", page_decode },
+		{ "stat", page_stat }, { "record", page_record }, { "top", page_top },
+		{ "decode", page_decode },
 	};
 
 	if (!cmd) {
@@ -297,5 +396,5 @@ int help(struct tool *t, const char *cmd, FILE *f)
 			print_page(f, pages[i].page);
 			return 0;
 		}
-	return tool_error(t, "no help for '%s'; commands are info, list, sample, stat, decode", cmd);
+	return tool_error(t, "no help for '%s'; commands are info, list, sample, stat, record, top, decode", cmd);
 }

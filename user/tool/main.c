@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "mali_perfcnt_drm.h"
 #include "tool.h"
 
 int tool_error(struct tool *t, const char *fmt, ...)
@@ -53,20 +54,55 @@ double now_raw(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long long max,
-		   unsigned long long *out)
+/* decimal or 0x hex, as in gpu_info: a leading 0 is not octal; 0 or -1 */
+static int parse_u64(const char *s, unsigned long long max, unsigned long long *out)
 {
 	char *end;
 
 	errno = 0;
 	if (!s || !*s || *s == '-' || *s == ' ')
-		return tool_error(t, "%s needs a number, got '%s'", opt, s ? s : "");
-	/* decimal or 0x hex, as in gpu_info: a leading 0 is not octal */
+		return -1;
 	*out = strncasecmp(s, "0x", 2) ? strtoull(s, &end, 10) : strtoull(s + 2, &end, 16);
 	if (errno || *end || end == s + 2 * !strncasecmp(s, "0x", 2) || *out > max)
+		return -1;
+	return 0;
+}
+
+int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long long max,
+		   unsigned long long *out)
+{
+	if (!s || !*s || *s == '-' || *s == ' ')
+		return tool_error(t, "%s needs a number, got '%s'", opt, s ? s : "");
+	if (parse_u64(s, max, out))
 		return tool_error(t, "%s: '%s' is not a decimal or 0x hex number in 0..%llu",
 				  opt, s, max);
 	return 0;
+}
+
+/*
+ * getopt's '?' (unknown option) or ':' (missing argument) as one line of ours
+ * (opterr is 0: getopt prints nothing). @cmd is NULL for the main options.
+ */
+int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	/* optopt: 0 for an unknown long option, the val (>= 1000 here) of a known one */
+	int is_long = (optopt == 0 || optopt > 255 || c == ':') && !strncmp(arg, "--", 2);
+	char opt[64];
+
+	if (is_long)
+		snprintf(opt, sizeof(opt), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(opt, sizeof(opt), "-%c", optopt > ' ' && optopt < 127 ? optopt : '?');
+	if (c == ':')
+		return tool_error(t, "option '%s' needs an argument; see 'mali-perfcnt %s%s--help'",
+				  opt, cmd ? cmd : "", cmd ? " " : "");
+	if (is_long && optopt)
+		return tool_error(t, "option '%s' takes no argument; see 'mali-perfcnt %s%s--help'",
+				  opt, cmd ? cmd : "", cmd ? " " : "");
+	return tool_error(t, "unknown option '%s'%s%s%s; see 'mali-perfcnt %s%s--help'", opt,
+			  cmd ? " for '" : "", cmd ? cmd : "", cmd ? "'" : "", cmd ? cmd : "",
+			  cmd ? " " : "");
 }
 
 int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out)
@@ -82,15 +118,18 @@ int tool_parse_double(struct tool *t, const char *opt, const char *s, double *ou
 
 int tool_parse_format(struct tool *t, const char *s)
 {
-	if (!strcmp(s, "text"))
-		t->fmt = FMT_TEXT;
-	else if (!strcmp(s, "csv"))
-		t->fmt = FMT_CSV;
-	else if (!strcmp(s, "json"))
-		t->fmt = FMT_JSON;
-	else
-		return tool_error(t, "--format '%s' is unknown; use text, csv or json", s);
-	return 0;
+	char names[128];
+	size_t n = 0;
+
+	for (unsigned i = 0; out_formats[i]; i++)
+		if (!strcmp(s, out_formats[i]->name)) {
+			t->o.ops = out_formats[i];
+			return 0;
+		}
+	for (unsigned i = 0; out_formats[i] && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", !i ? "" :
+				      out_formats[i + 1] ? ", " : " or ", out_formats[i]->name);
+	return tool_error(t, "--format '%s' is unknown; use %s", s, names);
 }
 
 /* Options every command takes; returns 0 if handled, -1 if not ours, 1 on error. */
@@ -129,6 +168,53 @@ int tool_open(struct tool *t, unsigned flags, struct mpc_dev **dev, struct mpc_e
 				    dev, e);
 }
 
+static int gpu_known(struct tool *t, const char *name, size_t len)
+{
+	for (unsigned i = 0; i < mpc_db_gpu_count(t->db); i++) {
+		const struct mpc_gpu_def *g = mpc_db_gpu(t->db, i);
+
+		if ((strlen(g->key) == len && !strncasecmp(g->key, name, len)) ||
+		    (g->arch && strlen(g->arch) == len && !strncasecmp(g->arch, name, len)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The GPU list of every "metric NAME UNIT GPUS = EXPR" line of a --metrics
+ * file names known GPU keys or architectures (or is "*"): a metric for a
+ * misspelt GPU would silently apply to none. (The library accepts any name:
+ * a program may load a subset of the GPUs.)
+ */
+static int metric_gpus_known(struct tool *t, const char *path, const char *buf, size_t len)
+{
+	unsigned line = 0;
+
+	for (size_t pos = 0; pos < len; line++) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - buf - pos) : len - pos;
+		char l[1024], *tok[4], *save = NULL;
+		unsigned k = 0;
+
+		snprintf(l, sizeof(l), "%.*s", (int)(n < sizeof(l) ? n : sizeof(l) - 1), buf + pos);
+		pos += n + 1;
+		for (char *s = strtok_r(l, " \t\r", &save); s && k < 4; s = strtok_r(NULL, " \t\r", &save))
+			tok[k++] = s;
+		if (k < 4 || strcmp(tok[0], "metric") || !strcmp(tok[3], "*"))
+			continue;
+		for (const char *g = tok[3]; *g;) {
+			size_t gl = strcspn(g, ",");
+
+			if (!gpu_known(t, g, gl))
+				return tool_error(t, "--metrics %s:%u: metric %s: GPU '%.*s' is not in the "
+						  "database; use keys or architectures from 'mali-perfcnt "
+						  "list --gpus', or '*'", path, line + 1, tok[1], (int)gl, g);
+			g += gl + (g[gl] == ',');
+		}
+	}
+	return 0;
+}
+
 int tool_load_db(struct tool *t)
 {
 	struct mpc_err e;
@@ -140,9 +226,21 @@ int tool_load_db(struct tool *t)
 	for (unsigned i = 0; i < t->nlayouts; i++)
 		if (mpc_db_add_file(t->db, t->layouts[i], &e))
 			return tool_error(t, "--layout %s", e.msg);
-	for (unsigned i = 0; i < t->nmetric_files; i++)
-		if (mpc_db_add_file(t->db, t->metric_files[i], &e))
+	for (unsigned i = 0; i < t->nmetric_files; i++) {
+		const char *path = t->metric_files[i];
+		char *buf;
+		size_t len;
+		int r;
+
+		if (mpc_read_file(path, 1 << 20, &buf, &len, &e))
 			return tool_error(t, "--metrics %s", e.msg);
+		r = metric_gpus_known(t, path, buf, len);
+		if (!r && mpc_db_add_text(t->db, path, buf, len, &e))
+			r = tool_error(t, "--metrics %s", e.msg);
+		free(buf);
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
@@ -187,6 +285,11 @@ int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw)
 	} else {
 		v->gpu = mpc_db_match_gpu_id(t->db, v->desc.gpu_id);
 	}
+	if (!v->gpu && !raw && t->nlayouts)
+		return tool_error(t, "GPU_ID 0x%08x (product 0x%04x) matches no GPU of the database "
+				  "or of the --layout files; name the GPU with --gpu, add a 'match "
+				  "0x%04x' line to its layout, or use --raw to see counters by index",
+				  v->desc.gpu_id, v->desc.gpu_id >> 16, v->desc.gpu_id >> 16);
 	if (!v->gpu && !raw)
 		return tool_error(t, "GPU_ID 0x%08x (product 0x%04x) is not in the counter database; "
 				  "name it with --gpu and give its layout with --layout FILE, or "
@@ -258,6 +361,15 @@ static const struct mpc_counter_def *ctr_at(struct view *v, unsigned kind, unsig
 	return &raw_defs[kind * v->desc.counters_per_block + idx];
 }
 
+/* does @g come from one of the --layout files? */
+static int from_layout(const struct tool *t, const struct mpc_gpu_def *g)
+{
+	for (unsigned i = 0; g->origin && i < t->nlayouts; i++)
+		if (!strcmp(g->origin, t->layouts[i]))
+			return 1;
+	return 0;
+}
+
 static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
 {
 	unsigned n0 = v->nctr + v->nmet;
@@ -290,7 +402,7 @@ static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
 
 		snprintf(blk, sizeof(blk), "%.*s", (int)(colon - p), p);
 		kind = mpc_block_from_name(blk);
-		if (kind < 0 || tool_parse_u64(t, p, colon + 1, cpb - 1, &idx) || idx < 4)
+		if (kind < 0 || parse_u64(colon + 1, cpb - 1, &idx) || idx < 4)
 			return quiet ? 0 : tool_error(t, "'%s': use BLOCK:INDEX with BLOCK jm, tiler, l2 or "
 						      "shader and INDEX 4..%u", p, cpb - 1);
 		add_ctr(v, ctr_at(v, (unsigned)kind, (unsigned)idx));
@@ -320,6 +432,10 @@ static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
 		const struct mpc_counter_def *c = mpc_gpu_find_counter(v->gpu, p);
 		int mi = mpc_prog_find(v->p, p);
 
+		if (c && c->index < 0 && from_layout(t, v->gpu))
+			return quiet ? 0 : tool_error(t, "%s has no index on %s: the layout %s does not "
+						      "place it; add it there", p, v->gpu->name,
+						      v->gpu->origin);
 		if (c && c->index < 0)
 			return quiet ? 0 : tool_error(t, "%s has no known index on %s; give its layout with "
 						      "--layout FILE", p, v->gpu->name);
@@ -369,7 +485,7 @@ static const struct {
 	int (*fn)(struct tool *, int, char **);
 } cmds[] = {
 	{ "info", cmd_info }, { "list", cmd_list }, { "sample", cmd_sample },
-	{ "stat", cmd_stat }, { "decode", cmd_decode },
+	{ "stat", cmd_stat }, { "record", cmd_record }, { "top", cmd_top }, { "decode", cmd_decode },
 };
 
 int main(int argc, char **argv)
@@ -379,10 +495,12 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tool t = { .prog = "mali-perfcnt", .out = stdout };
+	struct tool t = { .prog = "mali-perfcnt", .out = stdout,
+			  .o = { .ops = out_formats[0], .f = stdout } };
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+f:hV", opts, NULL)) != -1) {
+	opterr = 0;	/* our own one-line errors (tool_bad_option) */
+	while ((c = getopt_long(argc, argv, "+:f:hV", opts, NULL)) != -1) {
 		r = tool_common_opt(&t, c, optarg);
 		if (r > 0)
 			return 1;
@@ -391,14 +509,14 @@ int main(int argc, char **argv)
 		if (c == 'h')
 			return help(&t, NULL, stdout);
 		if (c == 'V') {
-			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, 1);
+			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, MALI_PERFCNT_UAPI_VERSION);
 			return 0;
 		}
-		return tool_error(&t, "unknown option; see 'mali-perfcnt --help'");
+		return tool_bad_option(&t, NULL, c, argv);
 	}
 	if (optind >= argc) {
 		help(&t, NULL, stderr);
-		return tool_error(&t, "no command given; use info, list, sample, stat or decode");
+		return tool_error(&t, "no command given; use info, list, sample, stat, record, top or decode");
 	}
 	if (!strcmp(argv[optind], "help"))
 		return help(&t, optind + 1 < argc ? argv[optind + 1] : NULL, stdout);
@@ -415,6 +533,6 @@ int main(int argc, char **argv)
 			mpc_db_free(t.db);
 			return r;
 		}
-	return tool_error(&t, "unknown command '%s'; use info, list, sample, stat or decode",
+	return tool_error(&t, "unknown command '%s'; use info, list, sample, stat, record, top or decode",
 			  argv[optind]);
 }

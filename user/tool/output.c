@@ -1,13 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * Output of samples in the three formats.
+ * The output formats: one struct out_ops each. Commands say what they print
+ * and the ops decide how:
+ *
+ *  - documents (info, list): properties of the document (member: JSON only;
+ *    text and CSV show them in titles), key-value lines (kv, kv_list) and
+ *    tables whose columns (struct col) say where each value appears;
+ *  - samples (decode, sample, stat): begin, then per sample its header, the
+ *    counter section and the metric section of values (struct out_value),
+ *    then end.
  *
  * text: aligned and readable; "stat" style is one line per counter/metric
  *       (with a time column in interval mode), "dump" style groups counters by
  *       block and lists the metrics after them.
  * csv:  a header row, then one row per (sample, counter or metric):
  *       sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status
- * json: one object per sample, on one line (see the man page for the schema).
+ *       (and data_flags, when the view has them); tables share one header.
+ * json: one object per sample or document, on one line (see the man page).
+ *
+ * A new format is one more ops table in out_formats[].
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -49,36 +60,84 @@ const char *fmt_value(double v, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * The length of the valid UTF-8 sequence at @s, 0 if it is not one (RFC 3629:
+ * no overlong forms, surrogates or code points beyond U+10FFFF). A NUL ends
+ * a sequence early, so @s needs no length.
+ */
+size_t utf8_seq(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[0], len, cp, min;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f, min = 0x80;
+	else if ((c & 0xf0) == 0xe0)
+		len = 3, cp = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (unsigned i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+
+/* the character at @s, or U+FFFD for a byte that starts no valid sequence; its length */
+static size_t put_utf8(FILE *f, const char *s)
+{
+	size_t k = utf8_seq(s);
+
+	if (!k) {
+		fputs(UTF8_REPLACEMENT, f);
+		return 1;
+	}
+	fwrite(s, 1, k, f);
+	return k;
+}
+
 void csv_field(FILE *f, const char *s, int last)
 {
+	int quote;
+
 	if (!s)
 		s = "";
-	if (strpbrk(s, ",\"\n\r")) {
+	quote = strpbrk(s, ",\"\n\r") != NULL;
+	if (quote)
 		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
+	while (*s) {
+		if (*s == '"')
+			fputc('"', f);
+		s += put_utf8(f, s);
 	}
+	if (quote)
+		fputc('"', f);
 	fputc(last ? '\n' : ',', f);
 }
 
 void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; s && *s; s++) {
+	while (s && *s) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
+		if (c == '"' || c == '\\' || c < 0x20)
+			s++;
 		else
-			fputc(c, f);
+			s += put_utf8(f, s);
 	}
 	fputc('"', f);
 }
@@ -93,6 +152,24 @@ void json_num(FILE *f, double v)
 		fprintf(f, "%.15g", v);
 }
 
+/* ------------------------------------------------------------ common parts */
+
+static const char *const sample_flag_names[SAMPLE_F_COUNT] = {
+	"saturated", "after-recovery", "after-power-loss", "first",
+};
+
+/* "a+b" of the SAMPLE_F_* in @fl, "" when none */
+static const char *flags_str(unsigned fl, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned b = 0; b < SAMPLE_F_COUNT && o < n; b++)
+		if (fl & (1u << b))
+			o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "+" : "", sample_flag_names[b]);
+	return buf;
+}
+
 static const char *status_of(unsigned fl)
 {
 	if (fl & MPC_VAL_UNKNOWN)
@@ -104,6 +181,16 @@ static const char *status_of(unsigned fl)
 	return "ok";
 }
 
+static int has_value(const struct out_value *x)
+{
+	return x->metric ? !isnan(x->x) : !(x->flags & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN));
+}
+
+static const char *value_status(const struct out_value *x)
+{
+	return x->metric ? (isnan(x->x) ? "no-value" : "ok") : status_of(x->flags);
+}
+
 static void block_label(const struct mpc_block *b, char *buf, size_t n)
 {
 	if (b->kind == MPC_BLK_JM)
@@ -112,30 +199,144 @@ static void block_label(const struct mpc_block *b, char *buf, size_t n)
 		snprintf(buf, n, "%s.%u", mpc_block_name(b->kind), b->instance);
 }
 
-void out_begin(struct tool *t, struct view *v, const char *what)
+static const char *gpu_name(const struct view *v)
 {
-	FILE *f = t->out;
+	return v->gpu ? v->gpu->name : v->desc.product;
+}
 
-	v->printed = 0;
-	if (t->fmt == FMT_CSV) {
-		fputs("sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status\n", f);
-		return;
+static void nothing_doc(struct out *o, const char *key, const struct cell *c)
+{
+	(void)o, (void)key, (void)c;
+}
+
+static void nothing_section(struct out *o, struct view *v, int metrics)
+{
+	(void)o, (void)v, (void)metrics;
+}
+
+static void nothing_doc_end(struct out *o)
+{
+	(void)o;
+}
+
+static void nothing_end(struct out *o, struct view *v, const char *footer)
+{
+	(void)o, (void)v, (void)footer;
+}
+
+/* ------------------------------------------------------------------- text */
+
+static void text_kv(struct out *o, const char *key, const struct cell *c)
+{
+	fprintf(o->f, "%-20s %s\n", key, c->text ? c->text : c->v ? c->v : "-");
+}
+
+static void text_kv_list(struct out *o, const char *key1, const char *key, const char *const *items,
+			 unsigned n)
+{
+	(void)key;
+	for (unsigned i = 0; i < n; i++)
+		text_kv(o, key1, &CELL_S(items[i]));
+}
+
+/* the text cells of a row (or the titles, @cells NULL) */
+static void text_cols(struct out *o, const struct table *tb, const struct cell *cells)
+{
+	int first = 1;
+
+	for (unsigned i = 0; i < tb->ncols; i++) {
+		const struct col *c = &tb->cols[i];
+		const char *s;
+
+		if (!c->title)
+			continue;
+		s = !cells ? c->title : cells[i].text ? cells[i].text : cells[i].v ? cells[i].v : "";
+		fputs(c->sep ? c->sep : first ? "" : " ", o->f);
+		if (c->width)
+			fprintf(o->f, "%*s", c->width, s);
+		else
+			fputs(s, o->f);
+		if (first) {
+			o->note_w = c->width < 0 ? -c->width : c->width;
+			first = 0;
+		}
 	}
-	if (t->fmt != FMT_TEXT)
-		return;
+	fputc('\n', o->f);
+}
+
+static void text_table_begin(struct out *o, const struct table *tb, const char *title)
+{
+	if (title)
+		fputs(title, o->f);
+	text_cols(o, tb, NULL);
+}
+
+static void text_row(struct out *o, const struct table *tb, const struct cell *cells,
+		     const char *note)
+{
+	text_cols(o, tb, cells);
+	/* a remark under the row, after the first column */
+	if (note)
+		fprintf(o->f, "%-*s   (%s)\n", o->note_w, "", note);
+}
+
+static void text_table_end(struct out *o, const struct table *tb, const char *footer)
+{
+	(void)tb;
+	if (footer)
+		fprintf(o->f, "%s\n", footer);
+}
+
+static void text_begin(struct out *o, struct view *v, const char *what)
+{
+	FILE *f = o->f;
+	unsigned cores = (unsigned)__builtin_popcountll(v->desc.shader_present);
+
 	if (v->stat_style) {
 		fprintf(f, "\n Performance counter stats for %s on %s (%u core%s, %u L2, %s):\n\n",
-			what, v->gpu ? v->gpu->name : v->desc.product, __builtin_popcountll(v->desc.shader_present),
-			__builtin_popcountll(v->desc.shader_present) == 1 ? "" : "s",
-			v->l->ninst[MPC_BLK_L2], v->source ? v->source : "?");
+			what, gpu_name(v), cores, cores == 1 ? "" : "s", v->l->ninst[MPC_BLK_L2],
+			v->source ? v->source : "?");
 		if (v->stat_style == 2)
 			fprintf(f, "%12s %20s  %-13s %s\n", "# time(s)", "value", "unit", "name");
 	} else {
 		fprintf(f, "%s: %s, GPU_ID 0x%08x, cores 0x%llx, %u L2, layout v%u, %s\n",
-			what, v->gpu ? v->gpu->name : v->desc.product, v->desc.gpu_id,
-			(unsigned long long)v->desc.shader_present, v->l->ninst[MPC_BLK_L2],
-			v->desc.layout, v->source ? v->source : "?");
+			what, gpu_name(v), v->desc.gpu_id, (unsigned long long)v->desc.shader_present,
+			v->l->ninst[MPC_BLK_L2], v->desc.layout, v->source ? v->source : "?");
 	}
+}
+
+static void text_sample_begin(struct out *o, struct view *v, const struct mpc_sample *s,
+			      const struct sample_meta *m)
+{
+	FILE *f = o->f;
+	char fl[96];
+
+	if (v->stat_style)
+		return;
+	fprintf(f, "\n sample %u", m->index);
+	if (m->has_seqno)
+		fprintf(f, " (seqno %llu, timestamp %llu ns)", m->seqno, m->timestamp_ns);
+	if (!isnan(m->interval_s))
+		fprintf(f, ", interval %.6f s", m->interval_s);
+	if (m->data_flags)
+		fprintf(f, " [%s]", flags_str(m->data_flags, fl, sizeof(fl)));
+	fputs("\n", f);
+	if (v->per_instance)
+		for (unsigned b = 0; b < s->nblocks; b++) {
+			char lbl[24];
+
+			block_label(&s->blk[b], lbl, sizeof(lbl));
+			fprintf(f, "  block %-10s timestamp 0x%016llx enable 0x%08x\n", lbl,
+				(unsigned long long)s->blk[b].timestamp, s->blk[b].enable);
+		}
+	fprintf(f, " %-9s %-34s %20s  %-13s %s\n", "block", "counter", "value", "unit",
+		"libGPUCounters");
+}
+
+static void text_section(struct out *o, struct view *v, int metrics)
+{
+	if (metrics && !v->stat_style && v->nmet)
+		fprintf(o->f, " %-9s %-34s %20s  %s\n", "", "derived metric", "value", "unit");
 }
 
 static void text_line(FILE *f, struct view *v, const struct sample_meta *m, const char *blk,
@@ -151,89 +352,450 @@ static void text_line(FILE *f, struct view *v, const struct sample_meta *m, cons
 			comment ? comment : "");
 }
 
-/* One counter line/row/object for instance @inst (-1: summed). */
-static void emit_counter(struct tool *t, struct view *v, const struct mpc_sample *s,
-			 const struct sample_meta *m, const struct mpc_counter_def *c, int inst,
-			 const char *blk, int *first)
+static void text_value(struct out *o, struct view *v, const struct sample_meta *m,
+		       const struct out_value *x)
 {
-	FILE *f = t->out;
-	unsigned long long val;
-	uint64_t v64;
-	unsigned fl = mpc_counter_value(s, c, inst, &v64);
-	const char *st = status_of(fl);
+	const char *sat = x->flags & MPC_VAL_SATURATED ? " (saturated)" : "";
+	int show_blk = x->inst >= 0 || v->per_instance;
 	char b1[48], b2[96];
 
-	val = v64;
-	if (t->fmt == FMT_TEXT) {
-		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
-			snprintf(b1, sizeof(b1), "<%s>", st);
-		else
-			fmt_count(val, b1, sizeof(b1));
-		if (v->stat_style)
-			snprintf(b2, sizeof(b2), "%s%s%s%s", c->lgc ? c->lgc : "",
-				 inst >= 0 || v->per_instance ? (c->lgc ? ", " : "") : "",
-				 inst >= 0 || v->per_instance ? blk : "",
-				 fl & MPC_VAL_SATURATED ? " (saturated)" : "");
-		else
-			snprintf(b2, sizeof(b2), "%s%s", c->lgc ? c->lgc : "",
-				 fl & MPC_VAL_SATURATED ? " (saturated)" : "");
-		text_line(f, v, m, blk, b1, c->unit, c->name, b2);
-	} else if (t->fmt == FMT_CSV) {
-		char a[32], b[32];
-
-		fprintf(f, "%u,", m->index);
-		snprintf(a, sizeof(a), "%.6f", m->time_s);
-		snprintf(b, sizeof(b), "%.9f", m->interval_s);
-		csv_field(f, isnan(m->time_s) ? "" : a, 0);
-		csv_field(f, isnan(m->interval_s) ? "" : b, 0);
-		csv_field(f, "counter", 0);
-		csv_field(f, blk, 0);
-		csv_field(f, c->name, 0);
-		csv_field(f, c->lgc, 0);
-		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
-			b1[0] = 0;
-		else
-			snprintf(b1, sizeof(b1), "%llu", val);
-		csv_field(f, b1, 0);
-		csv_field(f, c->unit, 0);
-		csv_field(f, st, 1);
-	} else {
-		fputs(*first ? "" : ",", f);
-		*first = 0;
-		fputs("{\"name\":", f);
-		json_str(f, c->name);
-		fputs(",\"lgc\":", f);
-		if (c->lgc)
-			json_str(f, c->lgc);
-		else
-			fputs("null", f);
-		fputs(",\"block\":", f);
-		json_str(f, blk);
-		fprintf(f, ",\"index\":%d,\"value\":", c->index);
-		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
-			fputs("null", f);
-		else
-			fprintf(f, "%llu", val);
-		fputs(",\"unit\":", f);
-		json_str(f, c->unit ? c->unit : "");
-		fputs(",\"status\":", f);
-		json_str(f, st);
-		fputc('}', f);
+	if (x->metric) {
+		text_line(o->f, v, m, "", fmt_value(x->x, b1, sizeof(b1)), x->unit, x->name, "");
+		return;
 	}
+	if (!has_value(x))
+		snprintf(b1, sizeof(b1), "<%s>", status_of(x->flags));
+	else
+		fmt_count(x->count, b1, sizeof(b1));
+	if (v->stat_style)
+		snprintf(b2, sizeof(b2), "%s%s%s%s", x->lgc ? x->lgc : "",
+			 show_blk ? (x->lgc ? ", " : "") : "", show_blk ? x->block : "", sat);
+	else
+		snprintf(b2, sizeof(b2), "%s%s", x->lgc ? x->lgc : "", sat);
+	text_line(o->f, v, m, x->block, b1, x->unit, x->name, b2);
 }
 
-static void emit_counters(struct tool *t, struct view *v, const struct mpc_sample *s,
-			  const struct sample_meta *m)
+static void text_sample_end(struct out *o, struct view *v, const struct sample_meta *m)
+{
+	(void)m;
+	if (v->stat_style == 2 && v->nctr + v->nmet > 1)
+		fputc('\n', o->f);
+}
+
+static void text_end(struct out *o, struct view *v, const char *footer)
+{
+	(void)v;
+	if (footer)
+		fprintf(o->f, "\n%s\n", footer);
+}
+
+static const struct out_ops text_ops = {
+	.name = "text",
+	.member = nothing_doc,
+	.kv = text_kv,
+	.kv_list = text_kv_list,
+	.table_begin = text_table_begin,
+	.row = text_row,
+	.table_end = text_table_end,
+	.doc_end = nothing_doc_end,
+	.begin = text_begin,
+	.sample_begin = text_sample_begin,
+	.section = text_section,
+	.value = text_value,
+	.sample_end = text_sample_end,
+	.end = text_end,
+};
+
+/* -------------------------------------------------------------------- CSV */
+
+static void csv_kv(struct out *o, const char *key, const struct cell *c)
+{
+	if (!o->header)
+		fputs("key,value\n", o->f);
+	o->header = 1;
+	csv_field(o->f, key, 0);
+	csv_field(o->f, c->v, 1);
+}
+
+/* the items of a list joined by "; " (empty: none) */
+static void join(char *buf, size_t n, const char *const *items, unsigned k)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < k && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "; " : "", items[i]);
+}
+
+static void csv_kv_list(struct out *o, const char *key1, const char *key, const char *const *items,
+			unsigned n)
+{
+	char buf[1024];
+
+	(void)key1;
+	join(buf, sizeof(buf), items, n);
+	csv_kv(o, key, &CELL_S(buf[0] ? buf : NULL));
+}
+
+static void csv_table_begin(struct out *o, const struct table *tb, const char *title)
 {
 	int first = 1;
 
-	if (t->fmt == FMT_JSON)
-		fputs(",\"counters\":[", t->out);
+	(void)title;
+	if (o->header)
+		return;	/* the tables of a document share the columns */
+	o->header = 1;
+	for (unsigned i = 0; i < tb->ncols; i++)
+		if (tb->cols[i].csv) {
+			fprintf(o->f, "%s%s", first ? "" : ",", tb->cols[i].csv);
+			first = 0;
+		}
+	fputc('\n', o->f);
+}
+
+static void csv_row(struct out *o, const struct table *tb, const struct cell *cells,
+		    const char *note)
+{
+	int last = -1;
+
+	(void)note;
+	for (unsigned i = 0; i < tb->ncols; i++)
+		if (tb->cols[i].csv)
+			last = (int)i;
+	for (unsigned i = 0; i < tb->ncols; i++)
+		if (tb->cols[i].csv)
+			csv_field(o->f, cells[i].v, (int)i == last);
+}
+
+static void csv_table_end(struct out *o, const struct table *tb, const char *footer)
+{
+	(void)o, (void)tb, (void)footer;
+}
+
+static void csv_begin(struct out *o, struct view *v, const char *what)
+{
+	(void)what;
+	fprintf(o->f, "sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status%s\n",
+		v->show_flags ? ",data_flags" : "");
+}
+
+static void csv_sample_begin(struct out *o, struct view *v, const struct mpc_sample *s,
+			     const struct sample_meta *m)
+{
+	(void)o, (void)v, (void)s, (void)m;
+}
+
+static void csv_value(struct out *o, struct view *v, const struct sample_meta *m,
+		      const struct out_value *x)
+{
+	FILE *f = o->f;
+	char a[32], b[32], val[48], fl[96];
+
+	fprintf(f, "%u,", m->index);
+	snprintf(a, sizeof(a), "%.6f", m->time_s);
+	snprintf(b, sizeof(b), "%.9f", m->interval_s);
+	csv_field(f, isnan(m->time_s) ? "" : a, 0);
+	csv_field(f, isnan(m->interval_s) ? "" : b, 0);
+	csv_field(f, x->metric ? "metric" : "counter", 0);
+	csv_field(f, x->metric ? "" : x->block, 0);
+	csv_field(f, x->name, 0);
+	csv_field(f, x->metric ? "" : x->lgc, 0);
+	val[0] = 0;
+	if (has_value(x) && x->metric)
+		snprintf(val, sizeof(val), "%.10g", x->x);
+	else if (has_value(x))
+		snprintf(val, sizeof(val), "%llu", x->count);
+	csv_field(f, val, 0);
+	csv_field(f, x->unit, 0);
+	csv_field(f, value_status(x), !v->show_flags);
+	if (v->show_flags)
+		csv_field(f, flags_str(m->data_flags, fl, sizeof(fl)), 1);
+}
+
+static void csv_sample_end(struct out *o, struct view *v, const struct sample_meta *m)
+{
+	(void)o, (void)v, (void)m;
+}
+
+static const struct out_ops csv_ops = {
+	.name = "csv",
+	.member = nothing_doc,
+	.kv = csv_kv,
+	.kv_list = csv_kv_list,
+	.table_begin = csv_table_begin,
+	.row = csv_row,
+	.table_end = csv_table_end,
+	.doc_end = nothing_doc_end,
+	.begin = csv_begin,
+	.sample_begin = csv_sample_begin,
+	.section = nothing_section,
+	.value = csv_value,
+	.sample_end = csv_sample_end,
+	.end = nothing_end,
+};
+
+/* ------------------------------------------------------------------- JSON */
+
+/* the separator before the next member or element: "{" opens the document */
+static void json_next(struct out *o)
+{
+	if (!o->depth) {
+		fputc('{', o->f);
+		o->depth = 1;
+		o->n = 0;
+	}
+	if (o->n++)
+		fputc(',', o->f);
+}
+
+static void json_cell(FILE *f, const struct cell *c)
+{
+	const char *s = c->json ? c->json : c->v;
+
+	if (!s)
+		fputs("null", f);
+	else if (c->type == CELL_STR)
+		json_str(f, s);
+	else
+		fputs(s, f);
+}
+
+static void json_member(struct out *o, const char *key, const struct cell *c)
+{
+	json_next(o);
+	json_str(o->f, key);
+	fputc(':', o->f);
+	json_cell(o->f, c);
+}
+
+static void json_kv_list(struct out *o, const char *key1, const char *key, const char *const *items,
+			 unsigned n)
+{
+	char buf[1024];
+
+	(void)key1;
+	join(buf, sizeof(buf), items, n);
+	json_member(o, key, &CELL_S(buf[0] ? buf : NULL));
+}
+
+static void json_table_begin(struct out *o, const struct table *tb, const char *title)
+{
+	(void)title;
+	json_next(o);
+	json_str(o->f, tb->json);
+	fputs(":[", o->f);
+	o->n = 0;	/* the rows */
+}
+
+static void json_row(struct out *o, const struct table *tb, const struct cell *cells,
+		     const char *note)
+{
+	int first = 1;
+
+	(void)note;
+	fputs(o->n++ ? ",{" : "{", o->f);
+	for (unsigned i = 0; i < tb->ncols; i++) {
+		if (!tb->cols[i].json)
+			continue;
+		fputs(first ? "" : ",", o->f);
+		first = 0;
+		json_str(o->f, tb->cols[i].json);
+		fputc(':', o->f);
+		json_cell(o->f, &cells[i]);
+	}
+	fputc('}', o->f);
+}
+
+static void json_table_end(struct out *o, const struct table *tb, const char *footer)
+{
+	(void)tb, (void)footer;
+	fputc(']', o->f);
+	o->n = 1;	/* the document has members */
+}
+
+static void json_doc_end(struct out *o)
+{
+	if (!o->depth)
+		fputc('{', o->f);
+	fputs("}\n", o->f);
+	o->depth = 0;
+	o->n = 0;
+}
+
+static void json_begin(struct out *o, struct view *v, const char *what)
+{
+	(void)o, (void)v, (void)what;
+}
+
+static void json_sample_begin(struct out *o, struct view *v, const struct mpc_sample *s,
+			      const struct sample_meta *m)
+{
+	FILE *f = o->f;
+
+	fprintf(f, "{\"sample\":%u,\"time_s\":", m->index);
+	json_num(f, m->time_s);
+	fputs(",\"interval_s\":", f);
+	json_num(f, m->interval_s);
+	if (m->has_seqno)
+		fprintf(f, ",\"seqno\":%llu,\"timestamp_ns\":%llu", m->seqno, m->timestamp_ns);
+	if (m->data_flags) {
+		char fl[96];
+
+		fputs(",\"data_flags\":", f);
+		json_str(f, flags_str(m->data_flags, fl, sizeof(fl)));
+	}
+	fputs(",\"gpu\":", f);
+	json_str(f, gpu_name(v));
+	fprintf(f, ",\"gpu_id\":\"0x%08x\",\"counter_set\":%u", v->desc.gpu_id, v->counter_set);
+	if (!v->stat_style) {
+		fputs(",\"blocks\":[", f);
+		for (unsigned b = 0; b < s->nblocks; b++) {
+			char lbl[24];
+
+			block_label(&s->blk[b], lbl, sizeof(lbl));
+			fprintf(f, "%s{\"block\":", b ? "," : "");
+			json_str(f, lbl);
+			fprintf(f, ",\"timestamp\":%llu,\"enable\":\"0x%08x\"}",
+				(unsigned long long)s->blk[b].timestamp, s->blk[b].enable);
+		}
+		fputc(']', f);
+	}
+}
+
+static void json_section(struct out *o, struct view *v, int metrics)
+{
+	(void)v;
+	fputs(metrics ? "],\"metrics\":[" : ",\"counters\":[", o->f);
+	o->n = 0;
+}
+
+static void json_value(struct out *o, struct view *v, const struct sample_meta *m,
+		       const struct out_value *x)
+{
+	FILE *f = o->f;
+
+	(void)v, (void)m;
+	fputs(o->n++ ? "," : "", f);
+	fputs("{\"name\":", f);
+	json_str(f, x->name);
+	if (!x->metric) {
+		fputs(",\"lgc\":", f);
+		if (x->lgc)
+			json_str(f, x->lgc);
+		else
+			fputs("null", f);
+		fputs(",\"block\":", f);
+		json_str(f, x->block);
+		fprintf(f, ",\"index\":%d", x->index);
+	}
+	fputs(",\"value\":", f);
+	if (!has_value(x))
+		fputs("null", f);
+	else if (x->metric)
+		json_num(f, x->x);
+	else
+		fprintf(f, "%llu", x->count);
+	fputs(",\"unit\":", f);
+	json_str(f, x->unit ? x->unit : "");
+	fputs(",\"status\":", f);
+	json_str(f, value_status(x));
+	fputc('}', f);
+}
+
+static void json_sample_end(struct out *o, struct view *v, const struct sample_meta *m)
+{
+	(void)v, (void)m;
+	fputs("]}\n", o->f);
+}
+
+static const struct out_ops json_ops = {
+	.name = "json",
+	.member = json_member,
+	.kv = json_member,
+	.kv_list = json_kv_list,
+	.table_begin = json_table_begin,
+	.row = json_row,
+	.table_end = json_table_end,
+	.doc_end = json_doc_end,
+	.begin = json_begin,
+	.sample_begin = json_sample_begin,
+	.section = json_section,
+	.value = json_value,
+	.sample_end = json_sample_end,
+	.end = nothing_end,
+};
+
+/* --format names, the default first; a new format is one more ops table here */
+const struct out_ops *const out_formats[] = { &text_ops, &csv_ops, &json_ops, NULL };
+
+/* ------------------------------------------------------------- the calls */
+
+void out_member(struct tool *t, const char *key, struct cell c)
+{
+	t->o.ops->member(&t->o, key, &c);
+}
+
+void out_kv(struct tool *t, const char *key, struct cell c)
+{
+	t->o.ops->kv(&t->o, key, &c);
+}
+
+void out_kv_list(struct tool *t, const char *key1, const char *key, const char *const *items,
+		 unsigned n)
+{
+	t->o.ops->kv_list(&t->o, key1, key, items, n);
+}
+
+void out_table_begin(struct tool *t, const struct table *tb, const char *title)
+{
+	t->o.ops->table_begin(&t->o, tb, title);
+}
+
+void out_row(struct tool *t, const struct table *tb, const struct cell *cells, const char *note)
+{
+	t->o.ops->row(&t->o, tb, cells, note);
+}
+
+void out_table_end(struct tool *t, const struct table *tb, const char *footer)
+{
+	t->o.ops->table_end(&t->o, tb, footer);
+}
+
+void out_doc_end(struct tool *t)
+{
+	t->o.ops->doc_end(&t->o);
+}
+
+void out_begin(struct tool *t, struct view *v, const char *what)
+{
+	v->printed = 0;
+	t->o.ops->begin(&t->o, v, what);
+}
+
+void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
+		const struct sample_meta *m)
+{
+	const struct out_ops *ops = t->o.ops;
+	struct out *o = &t->o;
+
+	if (v->p) {
+		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m->interval_s);
+		if (v->freq_hz > 0)
+			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
+		mpc_prog_eval(v->p, s, &v->cfg, v->val);
+	}
+	ops->sample_begin(o, v, s, m);
+	ops->section(o, v, 0);
 	for (unsigned i = 0; i < v->nctr; i++) {
 		const struct mpc_counter_def *c = v->ctr[i];
+		struct out_value x = { .block = mpc_block_name(c->kind), .inst = -1, .name = c->name,
+				       .lgc = c->lgc, .unit = c->unit, .index = c->index };
+		uint64_t v64;
 
 		if (!v->per_instance) {
-			emit_counter(t, v, s, m, c, -1, mpc_block_name(c->kind), &first);
+			x.flags = mpc_counter_value(s, c, -1, &v64);
+			x.count = v64;
+			ops->value(o, v, m, &x);
 			continue;
 		}
 		for (unsigned b = 0; b < s->nblocks; b++) {
@@ -242,139 +804,29 @@ static void emit_counters(struct tool *t, struct view *v, const struct mpc_sampl
 			if (s->blk[b].kind != c->kind)
 				continue;
 			block_label(&s->blk[b], lbl, sizeof(lbl));
-			emit_counter(t, v, s, m, c, s->blk[b].instance, lbl, &first);
+			x.block = lbl;
+			x.inst = s->blk[b].instance;
+			x.flags = mpc_counter_value(s, c, x.inst, &v64);
+			x.count = v64;
+			ops->value(o, v, m, &x);
 		}
 	}
-	if (t->fmt == FMT_JSON)
-		fputc(']', t->out);
-}
-
-static void emit_metrics(struct tool *t, struct view *v, const struct sample_meta *m)
-{
-	FILE *f = t->out;
-	int first = 1;
-
-	if (t->fmt == FMT_JSON)
-		fputs(",\"metrics\":[", f);
-	if (t->fmt == FMT_TEXT && !v->stat_style && v->nmet)
-		fprintf(f, " %-9s %-34s %20s  %s\n", "", "derived metric", "value", "unit");
+	ops->section(o, v, 1);
 	for (unsigned i = 0; i < v->nmet; i++) {
 		const struct mpc_metric *mt = mpc_prog_metric(v->p, v->met[i]);
-		double x = v->val[v->met[i]];
-		const char *st = isnan(x) ? "no-value" : "ok";
-		char b1[48];
+		double val = v->val[v->met[i]];
+		/* an overflow to infinity is no value either, in every format */
+		struct out_value x = { .metric = 1, .name = mt->def->name, .unit = mt->def->unit,
+				       .x = isfinite(val) ? val : NAN };
 
-		if (t->fmt == FMT_TEXT) {
-			text_line(f, v, m, "", fmt_value(x, b1, sizeof(b1)), mt->def->unit, mt->def->name,
-				  "");
-		} else if (t->fmt == FMT_CSV) {
-			char a[32], b[32];
-
-			fprintf(f, "%u,", m->index);
-			snprintf(a, sizeof(a), "%.6f", m->time_s);
-			snprintf(b, sizeof(b), "%.9f", m->interval_s);
-			csv_field(f, isnan(m->time_s) ? "" : a, 0);
-			csv_field(f, isnan(m->interval_s) ? "" : b, 0);
-			csv_field(f, "metric", 0);
-			csv_field(f, "", 0);
-			csv_field(f, mt->def->name, 0);
-			csv_field(f, "", 0);
-			if (isnan(x))
-				b1[0] = 0;
-			else
-				snprintf(b1, sizeof(b1), "%.10g", x);
-			csv_field(f, b1, 0);
-			csv_field(f, mt->def->unit, 0);
-			csv_field(f, st, 1);
-		} else {
-			fputs(first ? "" : ",", f);
-			first = 0;
-			fputs("{\"name\":", f);
-			json_str(f, mt->def->name);
-			fputs(",\"value\":", f);
-			json_num(f, x);
-			fputs(",\"unit\":", f);
-			json_str(f, mt->def->unit);
-			fputs(",\"status\":", f);
-			json_str(f, st);
-			fputc('}', f);
-		}
+		ops->value(o, v, m, &x);
 	}
-	if (t->fmt == FMT_JSON)
-		fputc(']', f);
-}
-
-void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
-		const struct sample_meta *m)
-{
-	FILE *f = t->out;
-
-	if (v->p) {
-		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m->interval_s);
-		if (v->freq_hz > 0)
-			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
-		mpc_prog_eval(v->p, s, &v->cfg, v->val);
-	}
-	if (t->fmt == FMT_JSON) {
-		fprintf(f, "{\"sample\":%u,\"time_s\":", m->index);
-		json_num(f, m->time_s);
-		fputs(",\"interval_s\":", f);
-		json_num(f, m->interval_s);
-		if (m->has_seqno)
-			fprintf(f, ",\"seqno\":%llu,\"timestamp_ns\":%llu", m->seqno, m->timestamp_ns);
-		fputs(",\"gpu\":", f);
-		json_str(f, v->gpu ? v->gpu->name : v->desc.product);
-		fprintf(f, ",\"gpu_id\":\"0x%08x\",\"counter_set\":%u", v->desc.gpu_id, v->counter_set);
-		if (!v->stat_style) {
-			fputs(",\"blocks\":[", f);
-			for (unsigned b = 0; b < s->nblocks; b++) {
-				char lbl[24];
-
-				block_label(&s->blk[b], lbl, sizeof(lbl));
-				fprintf(f, "%s{\"block\":", b ? "," : "");
-				json_str(f, lbl);
-				fprintf(f, ",\"timestamp\":%llu,\"enable\":\"0x%08x\"}",
-					(unsigned long long)s->blk[b].timestamp, s->blk[b].enable);
-			}
-			fputc(']', f);
-		}
-		emit_counters(t, v, s, m);
-		emit_metrics(t, v, m);
-		fputs("}\n", f);
-	} else if (t->fmt == FMT_CSV) {
-		emit_counters(t, v, s, m);
-		emit_metrics(t, v, m);
-	} else {
-		if (!v->stat_style) {
-			fprintf(f, "\n sample %u", m->index);
-			if (m->has_seqno)
-				fprintf(f, " (seqno %llu, timestamp %llu ns)", m->seqno, m->timestamp_ns);
-			if (!isnan(m->interval_s))
-				fprintf(f, ", interval %.6f s", m->interval_s);
-			fputs("\n", f);
-			if (v->per_instance)
-				for (unsigned b = 0; b < s->nblocks; b++) {
-					char lbl[24];
-
-					block_label(&s->blk[b], lbl, sizeof(lbl));
-					fprintf(f, "  block %-10s timestamp 0x%016llx enable 0x%08x\n", lbl,
-						(unsigned long long)s->blk[b].timestamp, s->blk[b].enable);
-				}
-			fprintf(f, " %-9s %-34s %20s  %-13s %s\n", "block", "counter", "value", "unit",
-				"libGPUCounters");
-		}
-		emit_counters(t, v, s, m);
-		emit_metrics(t, v, m);
-		if (v->stat_style == 2 && v->nctr + v->nmet > 1)
-			fputc('\n', f);
-	}
+	ops->sample_end(o, v, m);
 	v->printed++;
-	fflush(f);
+	fflush(o->f);
 }
 
 void out_end(struct tool *t, struct view *v, const char *footer)
 {
-	(void)v;
-	if (t->fmt == FMT_TEXT && footer)
-		fprintf(t->out, "\n%s\n", footer);
+	t->o.ops->end(&t->o, v, footer);
 }

@@ -10,14 +10,29 @@
 
 #define MAX_FILES 16
 
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
+struct out_ops;
+
+/*
+ * The output of a command: one ops table per format (output.c) and the
+ * little state it keeps between calls. Commands describe what they print
+ * (documents of key-value pairs and tables, or samples of counter and metric
+ * values) through the out_*() calls; only the ops know the formats.
+ */
+struct out {
+	const struct out_ops *ops;
+	FILE *f;
+	unsigned n;		/* members/rows printed in the current object or array */
+	unsigned depth;		/* JSON: objects/arrays open */
+	int header;		/* CSV: the header row is out */
+	int note_w;		/* text: the width of the first column of the table */
+};
 
 struct tool {
 	const char *prog;
 	const char *device;
 	const char *backend;
 	int no_load;
-	enum fmt fmt;
+	struct out o;
 	const char *layouts[MAX_FILES];
 	unsigned nlayouts;
 	const char *metric_files[MAX_FILES];
@@ -45,6 +60,19 @@ struct view {
 	unsigned printed;		/* samples printed so far */
 	const char *source;		/* device path or file */
 	double freq_hz;			/* --freq override, 0 = from the device */
+	int show_flags;			/* the backend reports data flags (CSV column) */
+};
+
+/*
+ * Per-sample data flags (SAMPLE_F_*, the bits of the library's MPC_DATA_*
+ * once the backend reports them), printed by name by every format.
+ */
+enum {
+	SAMPLE_F_SATURATED = 1u << 0,		/* a counter wrapped or stuck at its maximum */
+	SAMPLE_F_AFTER_RECOVERY = 1u << 1,	/* the first sample after a GPU reset */
+	SAMPLE_F_AFTER_POWER_LOSS = 1u << 2,	/* the counters lost power during it */
+	SAMPLE_F_FIRST = 1u << 3,		/* the first sample after ENABLE */
+	SAMPLE_F_COUNT = 4
 };
 
 struct sample_meta {
@@ -53,7 +81,79 @@ struct sample_meta {
 	double interval_s;	/* TIME_SPAN, NaN if unknown */
 	int has_seqno;
 	unsigned long long seqno, timestamp_ns;
+	unsigned data_flags;	/* SAMPLE_F_* of the dumps of this sample */
 };
+
+/* ------------------------------------------------------------------ output */
+
+/* one value of a document or a table row, and how each format shows it */
+enum cell_type {
+	CELL_STR,		/* JSON string (null when v is NULL) */
+	CELL_NUM,		/* JSON number, printed as v */
+	CELL_LIT,		/* JSON literal: true, false, null */
+};
+
+struct cell {
+	const char *v;		/* the value (CSV, JSON; text unless @text); NULL: none */
+	const char *text;	/* text only: what to show instead of @v */
+	const char *json;	/* JSON only: what to print instead of @v */
+	enum cell_type type;
+};
+
+#define CELL_S(s) ((struct cell){ .v = (s), .type = CELL_STR })
+#define CELL_N(s) ((struct cell){ .v = (s), .type = CELL_NUM })
+
+/* a column: where it appears (NULL: not in that format) and its text width */
+struct col {
+	const char *json;	/* member name */
+	const char *csv;	/* column name */
+	const char *title;	/* text header */
+	int width;		/* text: printf width, negative left-aligned; 0 last column */
+	const char *sep;	/* text: before the column, NULL " " (none for the first) */
+};
+
+struct table {
+	const char *json;	/* the document's array of rows */
+	const struct col *cols;
+	unsigned ncols;
+};
+
+/* a counter or metric value of a sample */
+struct out_value {
+	int metric;
+	const char *block;	/* counters: "jm", "shader", "shader.3" */
+	int inst;		/* counters: the instance, -1 summed */
+	const char *name, *lgc, *unit;
+	int index;		/* counters */
+	unsigned flags;		/* counters: MPC_VAL_* */
+	unsigned long long count;	/* counters */
+	double x;		/* metrics: NaN no value */
+};
+
+struct out_ops {
+	const char *name;	/* --format NAME */
+	/* documents (info, list): properties, key-value lines and tables */
+	void (*member)(struct out *o, const char *key, const struct cell *c);
+	void (*kv)(struct out *o, const char *key, const struct cell *c);
+	void (*kv_list)(struct out *o, const char *key1, const char *key, const char *const *items,
+			unsigned n);
+	void (*table_begin)(struct out *o, const struct table *tb, const char *title);
+	void (*row)(struct out *o, const struct table *tb, const struct cell *cells,
+		    const char *note);
+	void (*table_end)(struct out *o, const struct table *tb, const char *footer);
+	void (*doc_end)(struct out *o);
+	/* samples (decode, sample, stat) */
+	void (*begin)(struct out *o, struct view *v, const char *what);
+	void (*sample_begin)(struct out *o, struct view *v, const struct mpc_sample *s,
+			     const struct sample_meta *m);
+	void (*section)(struct out *o, struct view *v, int metrics);
+	void (*value)(struct out *o, struct view *v, const struct sample_meta *m,
+		      const struct out_value *x);
+	void (*sample_end)(struct out *o, struct view *v, const struct sample_meta *m);
+	void (*end)(struct out *o, struct view *v, const char *footer);
+};
+
+extern const struct out_ops *const out_formats[];
 
 /* main.c */
 int tool_open(struct tool *t, unsigned flags, struct mpc_dev **dev, struct mpc_err *e);
@@ -64,6 +164,7 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 		   unsigned long long *out);
 int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out);
 int tool_parse_format(struct tool *t, const char *s);
+int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv);
 /* Build @v for device description @v->desc; @gpu_name overrides recognition. */
 int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw);
 int view_select(struct tool *t, struct view *v, const char *patterns, const char *defaults);
@@ -77,11 +178,70 @@ void out_begin(struct tool *t, struct view *v, const char *what);
 void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 		const struct sample_meta *m);
 void out_end(struct tool *t, struct view *v, const char *footer);
+/* a document: member()/kv()/kv_list() and tables, then out_doc_end() */
+void out_member(struct tool *t, const char *key, struct cell c);
+void out_kv(struct tool *t, const char *key, struct cell c);
+void out_kv_list(struct tool *t, const char *key1, const char *key, const char *const *items,
+		 unsigned n);
+void out_table_begin(struct tool *t, const struct table *tb, const char *title);
+void out_row(struct tool *t, const struct table *tb, const struct cell *cells, const char *note);
+void out_table_end(struct tool *t, const struct table *tb, const char *footer);
+void out_doc_end(struct tool *t);
+size_t utf8_seq(const char *s);
 void csv_field(FILE *f, const char *s, int last);
 void json_str(FILE *f, const char *s);
 void json_num(FILE *f, double v);
 const char *fmt_count(unsigned long long v, char *buf, size_t n);
 const char *fmt_value(double v, char *buf, size_t n);
+
+/*
+ * cmd_run.c, shared with record: the dumps of one run. A backend whose
+ * counters are raw 32-bit values (panfrost) is sampled at least every max_ns
+ * in between, and the dumps of one printed sample are added up in 64 bits
+ * (mpc_decode accumulates).
+ */
+struct run {
+	struct tool *t;
+	struct mpc_dev *dev;
+	void *buf;
+	struct mpc_sample *s;
+	int fresh;			/* the next dump starts a new sample */
+	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
+};
+
+int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const char *events,
+		  unsigned long long set, int per_instance, int raw, double freq_mhz,
+		  const char *defaults);
+int run_parse_masks(struct tool *t, const char *spec, unsigned cpb, struct mpc_enable *en);
+void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
+	      struct mpc_sample *s);
+/* Take one dump and add it to the sample (a fresh one after a print). */
+int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts);
+
+/* cmd_record.c: one trace output format (record; decode --format perfetto). */
+struct rec_sink {
+	int (*begin)(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
+		     uint64_t period_ns);
+	int (*sample)(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
+		      const struct sample_meta *m);
+	int (*end)(struct tool *t, struct view *v, void *state);
+};
+
+const struct rec_sink *trace_sink_perfetto(void);
+
+/* capture.c: stream records (STREAM_OPEN fd, debugfs perfcnt_stream) */
+struct drm_mali_perfcnt_record;
+int capture_is_records(const void *buf, size_t len, uint32_t dump_size);
+const struct drm_mali_perfcnt_record *capture_next(const void *buf, size_t len, size_t *off);
+
+/* cmd_decode.c: the description of an offline capture's device */
+struct offline_desc {
+	const char *gpu_info, *gpu;
+	unsigned long long cores, l2;
+	int have_cores, have_l2;
+};
+int offline_describe(struct tool *t, const struct offline_desc *od, struct view *v, char *src,
+		     size_t srclen);
 
 /* commands */
 int cmd_info(struct tool *t, int argc, char **argv);
@@ -89,6 +249,8 @@ int cmd_list(struct tool *t, int argc, char **argv);
 int cmd_sample(struct tool *t, int argc, char **argv);
 int cmd_stat(struct tool *t, int argc, char **argv);
 int cmd_decode(struct tool *t, int argc, char **argv);
+int cmd_record(struct tool *t, int argc, char **argv);
+int cmd_top(struct tool *t, int argc, char **argv);
 
 /* help.c */
 int help(struct tool *t, const char *cmd, FILE *f);

@@ -317,6 +317,12 @@ class Ev:
 
 # ---------------------------------------------------------------- emit
 
+# The most shader cores of each product (Arm's product descriptions); left out
+# where not known: the tool then only checks the mask against the layout.
+MAX_CORES = {'t620': 8, 't720': 8, 't760': 16, 't820': 4, 't830': 4, 't860': 16, 't880': 16,
+             'g52': 6, 'g57': 6, 'g68': 6, 'g71': 32, 'g72': 32, 'g76': 20, 'g77': 16, 'g78': 24}
+
+
 def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16):
     k, disp, arch, layout, cpb, ids, mask = GPU_BY_KEY[key]
     o = [HEADER, 'mali-perfcnt-db 1\n', 'gpu %s %s\n' % (key, disp), 'arch %s\n' % arch]
@@ -324,6 +330,8 @@ def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16)
         o.append('match 0x%04x/0x%04x\n' % (pid, mask) if mask != 0xffff else 'match 0x%04x\n' % pid)
     o.append('layout %s\n' % layout)
     o.append('counters-per-block %d\n' % cpb)
+    if key in MAX_CORES:
+        o.append('max-cores %d\n' % MAX_CORES[key])
     o.append('bus-beat-bytes %d\n' % bus)
     o.append('counter-set 0\n')
     for s in sources:

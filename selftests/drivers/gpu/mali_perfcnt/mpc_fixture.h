@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "mpc_lib.h"
@@ -239,6 +240,26 @@ FIXTURE_TEARDOWN(mpc)
 /* Set the modelled load, e.g. "busy=50" or "idle". */
 #define SET_LOAD(self, text) \
 	ASSERT_EQ(0, mpc_set_workload((self)->dbg, (text)))
+
+/* Run @op in a child without capabilities; returns its result (-errno). */
+static inline int without_caps(int (*op)(FIXTURE_DATA(mpc) *), FIXTURE_DATA(mpc) *self)
+{
+	int status, ret;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1000;
+	if (!pid) {
+		if (mpc_drop_caps())
+			_exit(200);
+		ret = op(self);
+		_exit(ret > 0 || ret < -199 ? 201 : -ret);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1001;
+	return -WEXITSTATUS(status);
+}
 
 /* Arm a fault of the model. */
 #define ARM_FAULT(self, text) \

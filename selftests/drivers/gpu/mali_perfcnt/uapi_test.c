@@ -462,26 +462,6 @@ TEST_F(mpc, fork_child_shares_ownership)
 
 /* 6. Permissions */
 
-/* Run @op in a child without capabilities; returns its result (-errno). */
-static int without_caps(int (*op)(FIXTURE_DATA(mpc) *), FIXTURE_DATA(mpc) *self)
-{
-	int status, ret;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -1000;
-	if (!pid) {
-		if (mpc_drop_caps())
-			_exit(200);
-		ret = op(self);
-		_exit(ret > 0 || ret < -199 ? 201 : -ret);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1001;
-	return -WEXITSTATUS(status);
-}
-
 static int op_enable(FIXTURE_DATA(mpc) *self)
 {
 	return mpc_enable_all(self->fd);

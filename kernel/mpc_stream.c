@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (C) 2026 The mali-perfcnt authors
+ *
+ * Sampling streams: a file descriptor that owns the counters, samples them
+ * every period from an hrtimer (or on request) and queues the dumps as
+ * records in a ring that read() drains, in the manner of i915/xe perf
+ * streams.
+ *
+ * One producer at a time (st->sample_lock): the timer's work item or the
+ * SAMPLE ioctl. It takes the same PERFCNT_SAMPLE -> clean -> complete chain
+ * as the DUMP ioctl (mpc_perfcnt_sample()), directly into the ring slot it
+ * reserved, and publishes the slot by moving the head. The reader copies out
+ * of slots between tail and head without holding the spinlock, so no lock is
+ * held across a user page fault; only it moves the tail.
+ *
+ * When the ring is full the sample is still taken (so the next interval
+ * stays one period long and no counter saturates) and dropped; the next
+ * published SAMPLE is preceded by a LOST record giving how many were dropped
+ * and their interval. A failed sample becomes an ERROR record and, once the
+ * GPU is recovered, the stream goes on.
+ */
+
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/hrtimer.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_print.h>
+
+#include "mpc_drv.h"
+#include "mali_perfcnt_drm.h"
+
+/**
+ * struct mpc_stream - one sampling stream
+ * @mdev: the device; a drm_dev reference is held for the stream's life.
+ * @cfg: counter configuration given at open.
+ * @period_ns: sampling period, 0 for manual sampling.
+ * @nr: slots in @ring.
+ * @rec_size: bytes per slot (a SAMPLE record: header + dump).
+ * @ring: @nr slots of @rec_size bytes.
+ * @scratch: where a sample that does not fit in the ring is taken.
+ * @timer: fires every @period_ns while enabled, queues @work.
+ * @work: takes one sample (process context: sampling sleeps).
+ * @sample_lock: serialises producers (@work, the SAMPLE ioctl) with enable
+ *	and disable; protects @prev_ns, @next_flags, @lost, @lost_start,
+ *	@lost_end and @last_seqno, and the slot at @head.
+ * @read_lock: serialises readers; only a reader moves @tail; protects
+ *	@rd_off.
+ * @lock: protects @head, @tail, @enabled and @dead (taken in the timer).
+ * @head: free-running index of the next slot to publish.
+ * @tail: free-running index of the oldest unread slot.
+ * @enabled: the timer runs / SAMPLE is allowed.
+ * @dead: the device is gone or the GPU could not be recovered: no more
+ *	records.
+ * @wq: readers and poll() wait here for a record.
+ * @prev_ns: CLOCK_MONOTONIC_RAW end of the last sample (start of the next).
+ * @next_flags: data flags for the next SAMPLE record.
+ * @lost: samples dropped since the last published record.
+ * @lost_start: start of the first dropped sample's interval.
+ * @lost_end: end of the last dropped sample's interval.
+ * @last_seqno: sequence number of the last sample taken.
+ * @from_debugfs: opened through debugfs perfcnt_stream: it took the
+ *	counters over from debugfs and gives them back when closed.
+ * @rd_off: bytes of the record at @tail already read (debugfs reads may
+ *	split records).
+ */
+struct mpc_stream {
+	struct mpc_device *mdev;
+	struct mpc_perfcnt_config cfg;
+	u64 period_ns;
+	u32 nr;
+	u32 rec_size;
+	u8 *ring;
+	u8 *scratch;
+	struct hrtimer timer;
+	struct work_struct work;
+	struct mutex sample_lock;	/* producers; see @sample_lock above */
+	struct mutex read_lock;		/* readers; only they move @tail */
+	spinlock_t lock;		/* @head, @tail, @enabled, @dead */
+	u32 head;
+	u32 tail;
+	bool enabled;
+	bool dead;
+	wait_queue_head_t wq;
+	u64 prev_ns;
+	u32 next_flags;
+	u64 lost;
+	u64 lost_start;
+	u64 lost_end;
+	u64 last_seqno;
+	bool from_debugfs;
+	u32 rd_off;
+};
+
+#define MPC_REC_HDR	sizeof(struct drm_mali_perfcnt_record)
+
+static struct drm_mali_perfcnt_record *mpc_stream_slot(struct mpc_stream *st, u32 idx)
+{
+	return (struct drm_mali_perfcnt_record *)(st->ring + (size_t)(idx % st->nr) * st->rec_size);
+}
+
+/* Any counter (not header word) at 0xffffffff: the counts are lower bounds. */
+static bool mpc_dump_saturated(const struct mpc_device *mdev, const u32 *dump)
+{
+	const struct mpc_layout *l = &mdev->features.layout;
+	unsigned int b, i;
+
+	for (b = 0; b < l->nr_blocks; b++)
+		for (i = MPC_HDR_WORDS; i < MPC_COUNTERS_PER_BLOCK; i++)
+			if (dump[b * MPC_COUNTERS_PER_BLOCK + i] == U32_MAX)
+				return true;
+	return false;
+}
+
+/* Slots the producer may fill now. */
+static u32 mpc_stream_space(struct mpc_stream *st)
+{
+	u32 used;
+
+	spin_lock_irq(&st->lock);
+	used = st->head - st->tail;
+	spin_unlock_irq(&st->lock);
+	return st->nr - used;
+}
+
+static void mpc_stream_publish(struct mpc_stream *st, u32 n)
+{
+	spin_lock_irq(&st->lock);
+	st->head += n;
+	spin_unlock_irq(&st->lock);
+	wake_up_interruptible(&st->wq);
+}
+
+static void mpc_stream_fill_lost_locked(struct mpc_stream *st,
+					struct drm_mali_perfcnt_record *rec)
+{
+	lockdep_assert_held(&st->sample_lock);
+	*rec = (struct drm_mali_perfcnt_record) {
+		.type = MALI_PERFCNT_RECORD_LOST,
+		.header_size = MPC_REC_HDR,
+		.size = MPC_REC_HDR,
+		.seqno = st->last_seqno,
+		.start_ns = st->lost_start,
+		.end_ns = st->lost_end,
+		.lost = st->lost,
+	};
+	st->lost = 0;
+}
+
+/* Account one record that had no room. */
+static void mpc_stream_drop_locked(struct mpc_stream *st, u64 start_ns, u64 end_ns)
+{
+	lockdep_assert_held(&st->sample_lock);
+	if (!st->lost++)
+		st->lost_start = start_ns;
+	st->lost_end = end_ns;
+}
+
+static void mpc_stream_end(struct mpc_stream *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&st->lock, flags);
+	st->dead = true;
+	st->enabled = false;
+	spin_unlock_irqrestore(&st->lock, flags);
+	wake_up_interruptible(&st->wq);
+}
+
+/*
+ * Take one sample and queue its record (or count it lost). Returns the
+ * sample's error, 0 when it was taken.
+ */
+static int mpc_stream_sample_locked(struct mpc_stream *st)
+{
+	struct mpc_device *mdev = st->mdev;
+	struct drm_mali_perfcnt_record *rec, *lost_rec = NULL;
+	u32 need = st->lost ? 2 : 1, space = mpc_stream_space(st);
+	u32 dump_size = mdev->features.layout.dump_size;
+	u64 seqno = 0, ts = 0;
+	void *dst;
+	int ret;
+
+	lockdep_assert_held(&st->sample_lock);
+	if (space >= need) {
+		if (st->lost)
+			lost_rec = mpc_stream_slot(st, st->head);
+		rec = mpc_stream_slot(st, st->head + need - 1);
+		dst = rec + 1;
+	} else {
+		rec = NULL;
+		dst = st->scratch;
+	}
+
+	ret = mpc_perfcnt_sample(mdev, MPC_OWNER_STREAM, NULL, dst, &seqno, &ts);
+	if (ret == -ENODEV || ret == -ENODATA || ret == -EPERM) {
+		/* unplugged, or the counters were taken from us: the end */
+		mpc_stream_end(st);
+		return ret;
+	}
+	if (ret) {
+		u64 now = ktime_get_raw_ns();
+		/* a failed recovery disables the counters: no more samples */
+		bool gone = READ_ONCE(mdev->perfcnt.owner) != MPC_OWNER_STREAM;
+
+		if (rec) {
+			if (lost_rec)
+				mpc_stream_fill_lost_locked(st, lost_rec);
+			*rec = (struct drm_mali_perfcnt_record) {
+				.type = MALI_PERFCNT_RECORD_ERROR,
+				.header_size = MPC_REC_HDR,
+				.size = MPC_REC_HDR,
+				.seqno = st->last_seqno,
+				.start_ns = st->prev_ns,
+				.end_ns = now,
+				.error = ret,
+			};
+			mpc_stream_publish(st, need);
+		} else {
+			mpc_stream_drop_locked(st, st->prev_ns, now);
+		}
+		/* what the GPU counted before the reset is gone */
+		st->prev_ns = now;
+		st->next_flags |= MALI_PERFCNT_DATA_AFTER_RECOVERY;
+		if (gone)
+			mpc_stream_end(st);
+		return ret;
+	}
+
+	if (!rec) {
+		mpc_stream_drop_locked(st, st->prev_ns, ts);
+	} else {
+		if (lost_rec)
+			mpc_stream_fill_lost_locked(st, lost_rec);
+		*rec = (struct drm_mali_perfcnt_record) {
+			.type = MALI_PERFCNT_RECORD_SAMPLE,
+			.header_size = MPC_REC_HDR,
+			.size = MPC_REC_HDR + dump_size,
+			.seqno = seqno,
+			.start_ns = st->prev_ns,
+			.end_ns = ts,
+			.data_flags = st->next_flags |
+				(mpc_dump_saturated(mdev, dst) ? MALI_PERFCNT_DATA_SATURATED : 0),
+		};
+		mpc_stream_publish(st, need);
+	}
+	/* a dropped sample's flags went with it: the LOST record says so */
+	st->next_flags = 0;
+	st->last_seqno = seqno;
+	st->prev_ns = ts;
+	return 0;
+}
+
+void mpc_stream_counters_lost(struct mpc_stream *st)
+{
+	lockdep_assert_held(&st->mdev->perfcnt.lock);
+	/* no sample_lock here: a producer holds it while it takes perfcnt.lock */
+	mpc_stream_end(st);
+}
+
+static void mpc_stream_work(struct work_struct *work)
+{
+	struct mpc_stream *st = container_of(work, struct mpc_stream, work);
+
+	mutex_lock(&st->sample_lock);
+	if (READ_ONCE(st->enabled))
+		mpc_stream_sample_locked(st);
+	mutex_unlock(&st->sample_lock);
+}
+
+static enum hrtimer_restart mpc_stream_timer(struct hrtimer *timer)
+{
+	struct mpc_stream *st = container_of(timer, struct mpc_stream, timer);
+	unsigned long flags;
+	bool on;
+
+	spin_lock_irqsave(&st->lock, flags);
+	on = st->enabled;
+	spin_unlock_irqrestore(&st->lock, flags);
+	if (!on)
+		return HRTIMER_NORESTART;
+	/* still busy with the last one: this period folds into the next */
+	queue_work(system_highpri_wq, &st->work);
+	hrtimer_forward_now(timer, ns_to_ktime(st->period_ns));
+	return HRTIMER_RESTART;
+}
+
+/* Start sampling; the first interval starts now. */
+static int mpc_stream_enable_locked(struct mpc_stream *st, bool first)
+{
+	lockdep_assert_held(&st->sample_lock);
+	if (st->dead)
+		return -ENODEV;
+	if (st->enabled)
+		return 0;
+	if (!first) {
+		/* the counters ran on while disabled: start afresh */
+		int ret = mpc_perfcnt_sample(st->mdev, MPC_OWNER_STREAM, NULL, st->scratch,
+					     &st->last_seqno, &st->prev_ns);
+
+		if (ret)
+			return ret;
+	}
+	st->next_flags |= MALI_PERFCNT_DATA_FIRST;
+	spin_lock_irq(&st->lock);
+	st->enabled = true;
+	spin_unlock_irq(&st->lock);
+	if (st->period_ns)
+		hrtimer_start(&st->timer, ns_to_ktime(st->period_ns), HRTIMER_MODE_REL);
+	return 0;
+}
+
+static void mpc_stream_disable_locked(struct mpc_stream *st)
+{
+	lockdep_assert_held(&st->sample_lock);
+	spin_lock_irq(&st->lock);
+	st->enabled = false;
+	spin_unlock_irq(&st->lock);
+	hrtimer_cancel(&st->timer);
+	/* a queued work item sees !enabled and does nothing */
+}
+
+static long mpc_stream_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct mpc_stream *st = file->private_data;
+	struct mpc_device *mdev = st->mdev;
+	int ret = 0;
+
+	if (arg)
+		return MPC_REJECT(mdev, -EINVAL, "stream ioctl 0x%x takes no argument", cmd);
+	if (mutex_lock_interruptible(&st->sample_lock))
+		return -EINTR;
+	switch (cmd) {
+	case MALI_PERFCNT_STREAM_IOCTL_ENABLE:
+		ret = mpc_stream_enable_locked(st, false);
+		break;
+	case MALI_PERFCNT_STREAM_IOCTL_DISABLE:
+		mpc_stream_disable_locked(st);
+		break;
+	case MALI_PERFCNT_STREAM_IOCTL_SAMPLE:
+		if (st->dead)
+			ret = -ENODEV;
+		else if (!st->enabled)
+			ret = MPC_REJECT(mdev, -ENODATA, "stream: SAMPLE on a disabled stream");
+		else
+			ret = mpc_stream_sample_locked(st);
+		break;
+	default:
+		ret = MPC_REJECT(mdev, -ENOTTY, "stream: unknown ioctl 0x%x", cmd);
+	}
+	mutex_unlock(&st->sample_lock);
+	return ret;
+}
+
+static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
+			       loff_t *ppos)
+{
+	struct mpc_stream *st = file->private_data;
+	size_t done = 0;
+	int ret;
+
+	if (mutex_lock_interruptible(&st->read_lock))
+		return -EINTR;
+	for (;;) {
+		u32 head, tail;
+		bool dead;
+
+		spin_lock_irq(&st->lock);
+		head = st->head;
+		tail = st->tail;
+		dead = st->dead;
+		spin_unlock_irq(&st->lock);
+		if (head != tail)
+			break;
+		if (dead) {
+			ret = -ENODEV;
+			goto out;
+		}
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out;
+		}
+		mutex_unlock(&st->read_lock);
+		ret = wait_event_interruptible(st->wq, READ_ONCE(st->head) != READ_ONCE(st->tail) ||
+					       READ_ONCE(st->dead));
+		if (ret)
+			return ret;
+		if (mutex_lock_interruptible(&st->read_lock))
+			return -EINTR;
+	}
+	for (;;) {
+		struct drm_mali_perfcnt_record *rec;
+		size_t n;
+		u32 head;
+
+		spin_lock_irq(&st->lock);
+		head = st->head;
+		spin_unlock_irq(&st->lock);
+		/* pairs with the head update: the slot is complete */
+		smp_rmb();
+		if (head == st->tail)
+			break;
+		rec = mpc_stream_slot(st, st->tail);
+		n = rec->size - st->rd_off;
+		if (n > len - done) {
+			/* the fd returns whole records; debugfs is a byte stream (cat) */
+			if (!st->from_debugfs)
+				break;
+			n = len - done;
+		}
+		if (!n)
+			break;
+		/* no lock held: the producer never writes a published slot */
+		if (copy_to_user(ubuf + done, (u8 *)rec + st->rd_off, n)) {
+			ret = done ? 0 : -EFAULT;
+			goto out_done;
+		}
+		done += n;
+		st->rd_off += n;
+		if (st->rd_off < rec->size)
+			break;
+		st->rd_off = 0;
+		spin_lock_irq(&st->lock);
+		st->tail++;
+		spin_unlock_irq(&st->lock);
+	}
+	ret = 0;
+	if (!done)
+		ret = MPC_REJECT(st->mdev, -ENOSPC, "stream: read of %zu bytes, a record needs %u",
+				 len, mpc_stream_slot(st, st->tail)->size);
+out_done:
+	mutex_unlock(&st->read_lock);
+	return done ? done : ret;
+out:
+	mutex_unlock(&st->read_lock);
+	return ret;
+}
+
+static __poll_t mpc_stream_poll(struct file *file, poll_table *wait)
+{
+	struct mpc_stream *st = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &st->wq, wait);
+	spin_lock_irq(&st->lock);
+	if (st->head != st->tail)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	else if (st->dead)
+		mask |= EPOLLHUP | EPOLLERR;
+	spin_unlock_irq(&st->lock);
+	return mask;
+}
+
+static void mpc_stream_free(struct mpc_stream *st)
+{
+	vfree(st->ring);
+	kfree(st->scratch);
+	mutex_destroy(&st->sample_lock);
+	mutex_destroy(&st->read_lock);
+	kfree(st);
+}
+
+static int mpc_stream_release(struct inode *inode, struct file *file)
+{
+	struct mpc_stream *st = file->private_data;
+	struct mpc_device *mdev = st->mdev;
+
+	mutex_lock(&st->sample_lock);
+	mpc_stream_disable_locked(st);
+	mutex_unlock(&st->sample_lock);
+	cancel_work_sync(&st->work);
+	if (st->from_debugfs) {
+		/* debugfs owns the counters again, still running */
+		mutex_lock(&mdev->perfcnt.lock);
+		if (mdev->perfcnt.stream == st) {
+			mdev->perfcnt.stream = NULL;
+			mdev->perfcnt.owner = MPC_OWNER_DEBUGFS;
+		}
+		mutex_unlock(&mdev->perfcnt.lock);
+	} else {
+		mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
+	}
+	mpc_stream_free(st);
+	drm_dev_put(&mdev->drm);
+	return 0;
+}
+
+/* A stream, stopped, owning nothing yet; NULL when out of memory. */
+static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev,
+					 const struct mpc_perfcnt_config *cfg,
+					 u64 period_ns, u32 nr)
+{
+	u32 dump_size = mdev->features.layout.dump_size;
+	struct mpc_stream *st;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return NULL;
+	st->mdev = mdev;
+	st->cfg = *cfg;
+	st->period_ns = period_ns;
+	st->nr = nr;
+	st->rec_size = MPC_REC_HDR + dump_size;
+	mutex_init(&st->sample_lock);
+	mutex_init(&st->read_lock);
+	spin_lock_init(&st->lock);
+	init_waitqueue_head(&st->wq);
+	INIT_WORK(&st->work, mpc_stream_work);
+	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	st->timer.function = mpc_stream_timer;
+	st->ring = vzalloc(array_size(st->nr, st->rec_size));
+	st->scratch = kzalloc(dump_size, GFP_KERNEL);
+	if (!st->ring || !st->scratch) {
+		mpc_stream_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+static const struct file_operations mpc_stream_fops = {
+	.owner = THIS_MODULE,
+	.read = mpc_stream_read,
+	.poll = mpc_stream_poll,
+	.unlocked_ioctl = mpc_stream_ioctl,
+	.compat_ioctl = mpc_stream_ioctl,
+	.release = mpc_stream_release,
+};
+
+#define MPC_STREAM_FLAGS (MALI_PERFCNT_STREAM_F_MASKS | MALI_PERFCNT_STREAM_F_DISABLED | \
+			  MALI_PERFCNT_STREAM_F_NONBLOCK | MALI_PERFCNT_STREAM_F_CLOEXEC)
+
+int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct mpc_device *mdev = to_mpc_device(drm);
+	struct drm_mali_perfcnt_stream_open *args = data;
+	u64 min_period = perfmon_capable() ? MALI_PERFCNT_STREAM_MIN_PERIOD_NS :
+			 MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
+	bool masks = args->jm_mask | args->tiler_mask | args->shader_mask | args->mmu_l2_mask;
+	struct mpc_perfcnt_config cfg = {
+		.jm = MPC_BLOCK_ENABLE_ALL,
+		.tiler = MPC_BLOCK_ENABLE_ALL,
+		.shader = MPC_BLOCK_ENABLE_ALL,
+		.mmu_l2 = MPC_BLOCK_ENABLE_ALL,
+	};
+	struct mpc_stream *st;
+	int fd, ret;
+
+	if (args->flags & ~MPC_STREAM_FLAGS)
+		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: unknown flags 0x%x",
+				  args->flags & ~MPC_STREAM_FLAGS);
+	if (args->pad || mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
+		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: pad and reserved must be 0");
+	if (args->fd || args->record_size)
+		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: fd, record_size: pass 0");
+	if (args->period_ns && (args->period_ns < min_period ||
+				args->period_ns > MALI_PERFCNT_STREAM_MAX_PERIOD_NS))
+		return MPC_REJECT(mdev, -EINVAL,
+				  "STREAM_OPEN: period %llu ns, want 0 or %llu to %llu%s",
+				  args->period_ns, min_period, MALI_PERFCNT_STREAM_MAX_PERIOD_NS,
+				  perfmon_capable() ? "" : " (1 ms without CAP_PERFMON)");
+	if (args->ring_records < 2 || args->ring_records > MALI_PERFCNT_STREAM_MAX_RECORDS)
+		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: ring of %u records, want 2 to %u",
+				  args->ring_records, MALI_PERFCNT_STREAM_MAX_RECORDS);
+	if (args->flags & MALI_PERFCNT_STREAM_F_MASKS) {
+		cfg.jm = args->jm_mask;
+		cfg.tiler = args->tiler_mask;
+		cfg.shader = args->shader_mask;
+		cfg.mmu_l2 = args->mmu_l2_mask;
+	} else if (masks) {
+		return MPC_REJECT(mdev, -EINVAL,
+				  "STREAM_OPEN: masks given without MALI_PERFCNT_STREAM_F_MASKS");
+	}
+	cfg.set = args->counter_set;
+
+	st = mpc_stream_new(mdev, &cfg, args->period_ns, args->ring_records);
+	if (!st)
+		return -ENOMEM;
+
+	/* the stream owns the counters: EBUSY for everyone else */
+	ret = mpc_perfcnt_enable(mdev, MPC_OWNER_STREAM, &cfg);
+	if (ret == -EALREADY)	/* owned by another stream: not ours */
+		ret = MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: counters owned by another stream");
+	if (ret)
+		goto err_free;
+	st->prev_ns = ktime_get_raw_ns();
+	mutex_lock(&mdev->perfcnt.lock);
+	if (mdev->perfcnt.owner == MPC_OWNER_STREAM)
+		mdev->perfcnt.stream = st;
+	else
+		st->dead = true;	/* unbound since: no sample will be taken */
+	mutex_unlock(&mdev->perfcnt.lock);
+
+	drm_dev_get(drm);
+	fd = anon_inode_getfd("[mali_perfcnt_stream]", &mpc_stream_fops, st,
+			      O_RDONLY |
+			      (args->flags & MALI_PERFCNT_STREAM_F_NONBLOCK ? O_NONBLOCK : 0) |
+			      (args->flags & MALI_PERFCNT_STREAM_F_CLOEXEC ? O_CLOEXEC : 0));
+	if (fd < 0) {
+		ret = fd;
+		goto err_disable;
+	}
+	if (!(args->flags & MALI_PERFCNT_STREAM_F_DISABLED)) {
+		/* the file is live from here on: its release undoes the rest */
+		mutex_lock(&st->sample_lock);
+		mpc_stream_enable_locked(st, true);
+		mutex_unlock(&st->sample_lock);
+	}
+	args->fd = fd;
+	args->record_size = st->rec_size;
+	return 0;
+
+err_disable:
+	drm_dev_put(drm);
+	mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
+err_free:
+	mpc_stream_free(st);
+	return ret;
+}
+
+/*
+ * debugfs perfcnt_stream: `echo "period_us=1000" > perfcnt_enable; cat
+ * perfcnt_stream > capture.bin` records the same records as a stream fd,
+ * at that period, into a ring of MPC_DEBUGFS_RING records. While the file is
+ * open it owns the counters (perfcnt_dump and perfcnt_counters are -EBUSY,
+ * so nothing takes a sample from under it); closing it gives them back to
+ * debugfs, still running. Unlike the stream fd it is a byte stream: a read
+ * may end inside a record, so cat works with any buffer size.
+ */
+#define MPC_DEBUGFS_RING	256
+
+static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
+{
+	struct mpc_device *mdev = inode->i_private;
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_stream *st;
+	int ret = 0, idx;
+
+	if (!drm_dev_enter(&mdev->drm, &idx))
+		return -ENODEV;
+	st = mpc_stream_new(mdev, &pc->cfg, 0, MPC_DEBUGFS_RING);
+	if (!st) {
+		drm_dev_exit(idx);
+		return -ENOMEM;
+	}
+	st->from_debugfs = true;
+	mutex_lock(&pc->lock);
+	if (pc->owner != MPC_OWNER_DEBUGFS)
+		ret = MPC_REJECT(mdev, pc->owner ? -EBUSY : -ENODATA,
+				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
+				 pc->owner ? " (the counters are owned elsewhere)" : "");
+	else if (!pc->debugfs_period_us)
+		ret = MPC_REJECT(mdev, -ENODATA,
+				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
+	if (!ret) {
+		st->cfg = pc->cfg;
+		st->period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
+		pc->owner = MPC_OWNER_STREAM;
+		pc->stream = st;
+	}
+	mutex_unlock(&pc->lock);
+	if (ret) {
+		mpc_stream_free(st);
+		drm_dev_exit(idx);
+		return ret;
+	}
+	drm_dev_get(&mdev->drm);
+	file->private_data = st;
+	/* the counters ran before: a first sample starts the interval */
+	mutex_lock(&st->sample_lock);
+	ret = mpc_stream_enable_locked(st, false);
+	mutex_unlock(&st->sample_lock);
+	drm_dev_exit(idx);
+	if (ret) {
+		mpc_stream_release(inode, file);
+		return ret;
+	}
+	return stream_open(inode, file);
+}
+
+const struct file_operations mpc_stream_debugfs_fops = {
+	.owner = THIS_MODULE,
+	.open = mpc_stream_debugfs_open,
+	.read = mpc_stream_read,
+	.poll = mpc_stream_poll,
+	.release = mpc_stream_release,
+};

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The VM part of `make bench`: boots the newest installed x86_64 Debian
+# kernel with mali_perfcnt on its simulator and prints what
+# selftests/.../stream_bench.c measures (the sampling stream at 10 kHz and
+# 1 kHz for MPC_BENCH_SECONDS, default 10; one sample by DUMP, cat
+# perfcnt_dump and a stream record). Printed, never asserted.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$MPC_ROOT"
+
+"$MPC_ROOT/scripts/deps.sh"
+mpc_accel
+krel=$(mpc_kernels | grep -v arm64 | tail -n 1)
+[ -n "$krel" ] || die "no Debian x86_64 kernel installed"
+out=$MPC_BUILD/bench
+kdir=$MPC_BUILD/kmod/$krel
+mkdir -p "$out"
+
+log "== bench: build mali_perfcnt.ko and stream_bench for $krel"
+mpc_copy_kernel_tree "$kdir"
+# shellcheck disable=SC2046 # the kernel build's arguments, no spaces
+make -C "$kdir" KDIR="/lib/modules/$krel/build" $(mpc_kmake_args "$krel") -j2 \
+	>"$out/build.log" 2>&1 || { cat "$out/build.log"; die "module build failed"; }
+make -C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="$out/selftests" \
+	>"$out/selftests.log" 2>&1 || { cat "$out/selftests.log"; die "selftests build failed"; }
+echo "MPC_BENCH_SECONDS=${MPC_BENCH_SECONDS:-10}" >"$out/env"
+scripts/vm/mkinitramfs.sh --module "$kdir/mali_perfcnt.ko" --selftests "$out/selftests" \
+	--file "$out/env:/mpc/bench-env" --run scripts/vm/guest-bench.sh "$krel" "$out/initramfs.cpio.gz" >"$out/initramfs.log" 2>&1 ||
+	{ cat "$out/initramfs.log"; die "initramfs build failed"; }
+log "== bench: boot $krel ($MPC_ACCEL_VERDICT)"
+rc=0
+scripts/vm/boot.sh "$krel" "$out/initramfs.cpio.gz" "$out/vm" 600 || rc=$?
+grep -v -e '^=== ' -e '^TAP version' -e '^1\.\.' "$out/vm/output.log" || true
+[ "$rc" = 0 ] || die "the bench VM failed (rc $rc; console: $out/vm/console.log)"

@@ -1,0 +1,754 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Perfetto writer (tool/perfetto.c), checked against Perfetto's own
+ * schema: every trace is decoded by `protoc --decode=perfetto.protos.Trace`
+ * with perfetto_trace.proto ($MPC_PERFETTO_PROTO, else the project's
+ * ../shared/reference/perfetto/ next to the repository), and the
+ * decoded text is read back: no field the schema does not know, every
+ * counter id used is declared, timestamps increase, values are the ones
+ * written. Without protoc or the schema the protoc cases are skipped.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "perfetto.h"
+#include "mali_perfcnt_drm.h"
+
+#define MAXC 64
+#define MAXS 64
+
+/* What the decoded text says. */
+struct decoded {
+	unsigned int nspec;
+	uint32_t spec_id[MAXC];
+	char spec_name[MAXC][64];
+	unsigned int nevent;
+	uint64_t ts[MAXS];
+	unsigned int nval[MAXS];
+	uint32_t id[MAXS][MAXC];
+	double val[MAXS][MAXC];
+	int is_int[MAXS][MAXC];
+	int clock_snapshots, interned, unknown, seq_ok, iid_ok;
+	char unknown_line[160];
+};
+
+static const char *schema(void)
+{
+	static const char *const where[] = {
+		"../../shared/reference/perfetto/perfetto_trace.proto",	/* next to the repo */
+		"/work/shared/reference/perfetto/perfetto_trace.proto",	/* a clone elsewhere */
+	};
+	const char *p = getenv("MPC_PERFETTO_PROTO");
+
+	if (p && *p)
+		return p;
+	for (unsigned int i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (access(where[i], R_OK) == 0)
+			return where[i];
+	return where[0];
+}
+
+/* NULL when the protoc cases can run, else why not. */
+static const char *no_protoc(void)
+{
+	static char why[300];
+
+	if (system("command -v protoc >/dev/null 2>&1") != 0)
+		return "protoc not installed (apt-get install protobuf-compiler)";
+	if (access(schema(), R_OK) != 0) {
+		snprintf(why, sizeof(why), "no Perfetto schema at %s (set MPC_PERFETTO_PROTO)",
+			 schema());
+		return why;
+	}
+	return NULL;
+}
+
+/*
+ * Decode @path and parse protoc's text. Nesting is tracked by the "name {"
+ * and "}" lines: packet > gpu_counter_event > counters, and
+ * packet > interned_data > gpu_counter_descriptors > counter_descriptor > specs.
+ */
+static int decode(const char *path, struct decoded *d)
+{
+	char cmd[1024], line[512], stack[16][48];
+	int depth = 0, cur = -1;
+	FILE *p;
+
+	memset(d, 0, sizeof(*d));
+	d->seq_ok = d->iid_ok = 1;
+	{
+		char dir[512];
+		const char *s = schema(), *slash = strrchr(s, '/');
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s) : 1,
+			 slash ? s : ".");
+		snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I '%s' '%s' "
+			 "< '%s' 2>&1", dir, s, path);
+	}
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		char *s = line, name[48];
+		unsigned long long u;
+		double v;
+
+		while (*s == ' ')
+			s++;
+		s[strcspn(s, "\n")] = 0;
+		if (sscanf(s, "%47[a-z_0-9] {", name) == 1 && strchr(s, '{')) {
+			if (depth < 16)
+				snprintf(stack[depth], sizeof(stack[0]), "%s", name);
+			depth++;
+			if (depth == 2 && !strcmp(name, "gpu_counter_event")) {
+				cur = d->nevent < MAXS ? (int)d->nevent++ : -1;
+			} else if (depth == 2 && !strcmp(name, "clock_snapshot")) {
+				d->clock_snapshots++;
+			} else if (depth == 3 && !strcmp(name, "gpu_counter_descriptors")) {
+				d->interned++;
+			} else if (depth == 3 && !strcmp(name, "counters") && cur >= 0 &&
+				   d->nval[cur] < MAXC) {
+				d->nval[cur]++;
+			} else if (depth == 5 && !strcmp(name, "specs") && d->nspec < MAXC) {
+				d->nspec++;
+			}
+			if (name[0] >= '0' && name[0] <= '9' && !d->unknown++)
+				snprintf(d->unknown_line, sizeof(d->unknown_line), "%.150s", s);
+			continue;
+		}
+		if (!strcmp(s, "}")) {
+			depth--;
+			if (depth == 1)
+				cur = -1;
+			continue;
+		}
+		/* a field the schema does not know prints as its number */
+		if (*s >= '0' && *s <= '9') {
+			if (!d->unknown++)
+				snprintf(d->unknown_line, sizeof(d->unknown_line), "%.150s", s);
+			continue;
+		}
+		if (depth == 1 && sscanf(s, "timestamp: %llu", &u) == 1 && d->nevent < MAXS)
+			d->ts[d->nevent] = u;	/* the packet's; its event comes after */
+		if (depth == 1 && sscanf(s, "trusted_packet_sequence_id: %llu", &u) == 1 &&
+		    u != 7)
+			d->seq_ok = 0;
+		if (depth == 2 && cur >= 0 &&
+		    sscanf(s, "counter_descriptor_iid: %llu", &u) == 1 && u != 1)
+			d->iid_ok = 0;
+		if (depth == 3 && cur >= 0 && d->nval[cur]) {
+			unsigned int k = d->nval[cur] - 1;
+
+			if (sscanf(s, "counter_id: %llu", &u) == 1)
+				d->id[cur][k] = (uint32_t)u;
+			if (sscanf(s, "int_value: %lf", &v) == 1) {
+				d->val[cur][k] = v;
+				d->is_int[cur][k] = 1;
+			}
+			if (sscanf(s, "double_value: %lf", &v) == 1)
+				d->val[cur][k] = v;
+		}
+		if (depth == 5 && d->nspec && !strcmp(stack[4], "specs")) {
+			unsigned int k = d->nspec - 1;
+
+			if (sscanf(s, "counter_id: %llu", &u) == 1)
+				d->spec_id[k] = (uint32_t)u;
+			if (sscanf(s, "name: \"%63[^\"]\"", d->spec_name[k]) == 1)
+				continue;
+		}
+	}
+	return pclose(p) == 0 ? 0 : -1;
+}
+
+static const struct pf_counter_spec specs[] = {
+	{ .id = 1, .name = "GPU_ACTIVE", .description = "Cycles the GPU was active",
+	  .group = PF_GROUP_SYSTEM, .select_by_default = 1 },
+	{ .id = 2, .name = "L2_EXT_READ_BEATS", .description = "External read beats",
+	  .num = { PF_UNIT_BYTE }, .group = PF_GROUP_MEMORY },
+	{ .id = 3, .name = "GPU utilisation", .num = { PF_UNIT_PERCENT },
+	  .group = PF_GROUP_SYSTEM, .select_by_default = 1 },
+	{ .id = 4, .name = "Read bandwidth", .description = "Bytes per second",
+	  .num = { PF_UNIT_BYTE }, .den = { PF_UNIT_SECOND }, .group = PF_GROUP_MEMORY },
+};
+
+/* Write 5 samples; sample 2's utilisation is NaN (unavailable). */
+static int write_trace(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	struct pf_trace *t = f ? pf_trace_new(f, 7) : NULL;
+	int ret = 0;
+
+	if (!t)
+		return -1;
+	for (unsigned int i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		ret |= pf_trace_counter(t, &specs[i]);
+	ret |= pf_trace_start(t, 1000000000ull, 5000000000ull, 100000, 1000000000);
+	for (unsigned int s = 0; s < 5; s++) {
+		struct pf_value v[] = {
+			{ .id = 1, .is_int = 1, .i = 800000 + s },
+			{ .id = 2, .is_int = 1, .i = (int64_t)5000000000ll * (s + 1) },
+			{ .id = 3, .d = s == 2 ? NAN : 50.0 + s / 4.0 },
+			{ .id = 4, .d = 1.5e9 * (s + 1) },
+		};
+
+		ret |= pf_trace_sample(t, 1000000000ull + 1000000ull * (s + 1), v, 4);
+	}
+	ret |= pf_trace_end(t);
+	fclose(f);
+	return ret;
+}
+
+static void test_pf_trace_decodes_with_perfettos_schema(void)
+{
+	char path[] = "/tmp/mpc-pftrace-XXXXXX";
+	const char *why = no_protoc();
+	struct decoded *d;
+	int fd, r;
+
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+	close(fd);
+	CHECK(write_trace(path) == 0, "writing the trace failed");
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	r = decode(path, d);
+	unlink(path);
+	if (r) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace");
+	}
+	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
+	CHECK(d->clock_snapshots == 1 && d->interned == 1,
+	      "%d clock snapshots and %d interned descriptors, want 1 and 1",
+	      d->clock_snapshots, d->interned);
+	CHECK(d->seq_ok && d->iid_ok, "a packet with another sequence id or descriptor iid");
+	CHECK(d->nspec == 4, "%u specs decoded, want 4", d->nspec);
+	CHECK(!strcmp(d->spec_name[3], "Read bandwidth"), "spec 4 named '%s'", d->spec_name[3]);
+	CHECK(d->nevent == 5, "%u events decoded, want 5", d->nevent);
+	for (unsigned int s = 0; s < d->nevent; s++) {
+		CHECK(d->ts[s] == 1000000000ull + 1000000ull * (s + 1),
+		      "event %u at %" PRIu64, s, d->ts[s]);
+		CHECK(!s || d->ts[s] > d->ts[s - 1], "timestamps do not increase at %u", s);
+		CHECK(d->nval[s] == (s == 2 ? 3u : 4u),
+		      "event %u has %u counters (a NaN must be left out, not sent as 0)",
+		      s, d->nval[s]);
+		for (unsigned int k = 0; k < d->nval[s]; k++) {
+			uint32_t id = d->id[s][k];
+			double want = id == 1 ? 800000.0 + s : id == 2 ? 5e9 * (s + 1) :
+				      id == 3 ? 50.0 + s / 4.0 : 1.5e9 * (s + 1);
+			int declared = 0;
+
+			for (unsigned int j = 0; j < d->nspec; j++)
+				declared |= d->spec_id[j] == id;
+			CHECK(declared, "event %u uses counter id %u, not declared", s, id);
+			CHECK(t_close(d->val[s][k], want), "event %u counter %u = %.17g, want %.17g",
+			      s, id, d->val[s][k], want);
+			CHECK(d->is_int[s][k] == (id <= 2), "event %u counter %u: wrong value kind",
+			      s, id);
+		}
+	}
+	free(d);
+}
+
+static void test_pf_trace_refuses_undeclared_and_duplicates(void)
+{
+	FILE *f = fopen("/dev/null", "wb");
+	struct pf_trace *t;
+	struct pf_value v = { .id = 9, .is_int = 1, .i = 1 };
+
+	CHECK(f, "/dev/null: %s", strerror(errno));
+	t = pf_trace_new(f, 7);
+	CHECK(t, "pf_trace_new failed");
+	CHECK(pf_trace_counter(t, &specs[0]) == 0, "declaring a counter failed");
+	CHECK(pf_trace_counter(t, &specs[0]) == -1, "a duplicate id was accepted");
+	CHECK(pf_trace_sample(t, 1, &v, 1) == -1, "a sample before the start was accepted");
+	CHECK(pf_trace_start(t, 1, 1, 0, 0) == 0, "start failed");
+	CHECK(pf_trace_counter(t, &specs[1]) == -1, "a counter declared after the start");
+	CHECK(pf_trace_sample(t, 2, &v, 1) == -1, "an undeclared counter id was accepted");
+	CHECK(pf_trace_end(t) == 0, "end failed");
+	fclose(f);
+	CHECK(!pf_trace_new(stdout, 0), "sequence id 0 was accepted");
+}
+
+static void test_pf_trace_reports_a_failed_write(void)
+{
+	FILE *f = fopen("/dev/full", "wb");
+	struct pf_trace *t;
+	struct pf_value v = { .id = 1, .is_int = 1, .i = 1 };
+	int r = 0;
+
+	if (!f) {
+		t_skip("no /dev/full");
+		return;
+	}
+	setvbuf(f, NULL, _IONBF, 0);
+	t = pf_trace_new(f, 7);
+	CHECK(t, "pf_trace_new failed");
+	pf_trace_counter(t, &specs[0]);
+	r |= pf_trace_start(t, 1, 1, 0, 0);
+	r |= pf_trace_sample(t, 2, &v, 1);
+	r |= pf_trace_end(t);
+	fclose(f);
+	CHECK(r == -1, "writes to a full device were not reported");
+}
+
+
+/* ------------------------------------------------- mali-perfcnt record */
+
+#define REC_NODE "renderD128:panfrost:prod=0x7212,shader=0x5,l2=0x1,mem=0x100"
+
+static char rec_dir[64], rec_err[4096];
+
+/* Run the tool under the fake-node shim (tests/pfshim.c); stderr in rec_err. */
+__attribute__((format(printf, 1, 2)))
+static int rec_run(const char *fmt, ...)
+{
+	const char *shim = getenv("MPC_SHIM"), *tool = getenv("MPC_TOOL");
+	const char *asan = getenv("ASAN_OPTIONS");
+	char args[1024], cmd[2 * PATH_MAX + 2048], tool_abs[PATH_MAX], shim_abs[PATH_MAX];
+	va_list ap;
+	FILE *f;
+	size_t n;
+	int st;
+
+	/* the tool runs in rec_dir, so its outputs land there */
+	if (!realpath(tool ? tool : "build/mali-perfcnt", tool_abs) ||
+	    !realpath(shim ? shim : "build/mpc-shim.so", shim_abs))
+		return -1;
+
+	if (!rec_dir[0]) {
+		snprintf(rec_dir, sizeof(rec_dir), "/tmp/mpc-rectest-XXXXXX");
+		if (!mkdtemp(rec_dir))
+			return -1;
+	}
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && MPC_SHIM_NODES='" REC_NODE "' MPC_SHIM_DIR=%s/dri LD_PRELOAD=%s "
+		 "ASAN_OPTIONS=%s%sverify_asan_link_order=0 %s %s > out 2> err", rec_dir, rec_dir,
+		 shim_abs, asan ? asan : "", asan ? ":" : "", tool_abs, args);
+	st = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/err", rec_dir);
+	f = fopen(cmd, "r");
+	n = f ? fread(rec_err, 1, sizeof(rec_err) - 1, f) : 0;
+	rec_err[n] = 0;
+	if (f)
+		fclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void test_record_perfetto_through_panfrost(void)
+{
+	const char *why = no_protoc();
+	char path[128];
+	struct decoded *d;
+	unsigned int gpu_active = 0, util = 0;
+
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	CHECK(rec_run("record -I 1 -n 6 -e GPU_ACTIVE,L2_EXT_READ_BEATS,MpcGPUActiveUtil "
+		      "--freq 100 -o t.pftrace") == 0, "record failed: %s", rec_err);
+	CHECK(strstr(rec_err, "record: 6 samples to t.pftrace (perfetto, tool loop); period 1.000 ms asked"),
+	      "the closing line: %s", rec_err);
+	CHECK(t_one_line(rec_err) || (strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1]),
+	      "more than one line on stderr: %s", rec_err);
+	snprintf(path, sizeof(path), "%s/t.pftrace", rec_dir);
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	if (decode(path, d)) {
+		free(d);
+		CHECK(0, "protoc could not decode the recorded trace");
+	}
+	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
+	CHECK(d->nspec == 3 && !strcmp(d->spec_name[0], "GPU_ACTIVE") &&
+	      !strcmp(d->spec_name[1], "L2_EXT_READ_BEATS") &&
+	      !strcmp(d->spec_name[2], "MpcGPUActiveUtil"), "specs: %u", d->nspec);
+	CHECK(d->nevent == 6, "%u events, want 6", d->nevent);
+	for (unsigned int s = 0; s < d->nevent; s++) {
+		CHECK(!s || d->ts[s] > d->ts[s - 1], "timestamps do not increase at %u", s);
+		for (unsigned int k = 0; k < d->nval[s]; k++) {
+			/* the shim's counters read 1000 + block slot in every dump */
+			if (d->id[s][k] == 1) {
+				CHECK(d->is_int[s][k] && d->val[s][k] == 1000,
+				      "GPU_ACTIVE %g in event %u, want 1000", d->val[s][k], s);
+				gpu_active++;
+			}
+			if (d->id[s][k] == 2)
+				CHECK(d->val[s][k] == 2005, "L2_EXT_READ_BEATS %g, want 1002 + 1003 (2 slices)",
+				      d->val[s][k]);
+			if (d->id[s][k] == 3) {
+				/* 1000 cycles at 100 MHz over the sample's own interval */
+				double iv = s ? (double)(d->ts[s] - d->ts[s - 1]) * 1e-9 : NAN;
+
+				CHECK(!s || t_close(d->val[s][k], 1000 / (100e6 * iv) * 100) ||
+				      fabs(d->val[s][k] - 1000 / (100e6 * iv) * 100) < 1e-6,
+				      "MpcGPUActiveUtil %g in event %u, interval %g s", d->val[s][k],
+				      s, iv);
+				util++;
+			}
+		}
+	}
+	free(d);
+	CHECK(gpu_active == 6 && util == 6, "GPU_ACTIVE in %u events, the metric in %u",
+	      gpu_active, util);
+}
+
+static void test_record_json_and_csv(void)
+{
+	char cmd[300];
+
+	CHECK(rec_run("record -I 1 -n 3 -e GPU_ACTIVE --format json -o t.json") == 0,
+	      "record json: %s", rec_err);
+	/* one JSON document over several lines: fmtcheck reads one per line */
+	snprintf(cmd, sizeof(cmd), "tr -d '\\n' < %s/t.json | %s json - >/dev/null 2>&1",
+		 rec_dir, getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck");
+	CHECK(system(cmd) == 0, "record --format json wrote invalid JSON");
+	snprintf(cmd, sizeof(cmd), "test $(grep -c '\"ph\":\"C\"' %s/t.json) -eq 3", rec_dir);
+	CHECK(system(cmd) == 0, "want 3 counter events in t.json");
+	CHECK(rec_run("record -I 1 -n 2 -e GPU_ACTIVE --format csv -o t.csv") == 0,
+	      "record csv: %s", rec_err);
+	snprintf(cmd, sizeof(cmd), "%s csv %s/t.csv >/dev/null 2>&1 && "
+		 "test $(grep -c ',counter,jm,GPU_ACTIVE,' %s/t.csv) -eq 2",
+		 getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck", rec_dir,
+		 rec_dir);
+	CHECK(system(cmd) == 0, "record --format csv: want 2 valid GPU_ACTIVE rows");
+}
+
+static void test_record_runs_a_command_and_returns_its_status(void)
+{
+	CHECK(rec_run("record -I 5 -o t2.pftrace -- sh -c 'sleep 0.05; exit 3'") == 3,
+	      "want the command's status 3: %s", rec_err);
+	CHECK(strstr(rec_err, "samples to t2.pftrace"), "no closing line: %s", rec_err);
+}
+
+static void test_record_rejects_bad_options_in_one_line(void)
+{
+	static const char *const bad[] = {
+		"record -F 0", "record -F 20000", "record -I 0.01", "record -I 5 -F 100",
+		"record --format text", "record -n 0", "record -n 2 --duration 10",
+		"record -n 2 -- true",
+	};
+	char cmd[128];
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(rec_run("%s", bad[i]) == 1, "'%s' did not exit 1", bad[i]);
+		CHECK(!strncmp(rec_err, "mali-perfcnt: ", 14) && strchr(rec_err, '\n') &&
+		      !strchr(rec_err, '\n')[1], "'%s': not one line: %s", bad[i], rec_err);
+	}
+	/* the last record test: remove what they wrote */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", rec_dir);
+	CHECK(system(cmd) == 0, "cannot remove %s", rec_dir);
+	rec_dir[0] = 0;
+}
+
+/* ------------------------------------------- decode of stream captures */
+
+static uint32_t cap_val(unsigned slot, unsigned idx, void *ctx)
+{
+	/* GPU_ACTIVE (job manager, index 6) = 1000 x (sample + 1) */
+	return slot == 0 && idx == 6 ? 1000 * (*(unsigned *)ctx + 1) : 7;
+}
+
+/*
+ * A capture as `cat perfcnt_stream` writes it, of a G52 with cores 0xb and 2
+ * L2 slices: SAMPLE (first, 1 ms), SAMPLE (2 ms), LOST (3 samples, 3 ms),
+ * SAMPLE (1 ms).
+ */
+static int write_capture(const char *path)
+{
+	static const struct { uint16_t type; uint64_t seq, start, end, lost; } recs[] = {
+		{ MALI_PERFCNT_RECORD_SAMPLE, 1, 1000000, 2000000, 0 },
+		{ MALI_PERFCNT_RECORD_SAMPLE, 2, 2000000, 4000000, 0 },
+		{ MALI_PERFCNT_RECORD_LOST, 5, 4000000, 7000000, 3 },
+		{ MALI_PERFCNT_RECORD_SAMPLE, 6, 7000000, 8000000, 0 },
+	};
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = db ? mpc_db_find_gpu(db, "g52") : NULL;
+	struct mpc_layout *l = NULL;
+	struct mpc_desc d;
+	struct mpc_err e;
+	uint32_t *dump;
+	unsigned k = 0;
+	FILE *f;
+
+	if (!g || mpc_desc_from_gpu(&d, g, 0xb, 2, &e) || mpc_layout_new(&d, &l, &e)) {
+		mpc_db_free(db);
+		return -1;
+	}
+	mpc_db_free(db);
+	dump = calloc(1, d.dump_size);
+	f = fopen(path, "wb");
+	if (!dump || !f)
+		return -1;
+	for (unsigned i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		struct drm_mali_perfcnt_record h = {
+			.type = recs[i].type, .header_size = sizeof(h), .size = sizeof(h),
+			.seqno = recs[i].seq, .start_ns = recs[i].start, .end_ns = recs[i].end,
+			.lost = recs[i].lost, .data_flags = i ? 0 : MALI_PERFCNT_DATA_FIRST,
+		};
+
+		if (h.type == MALI_PERFCNT_RECORD_SAMPLE)
+			h.size += d.dump_size;
+		fwrite(&h, sizeof(h), 1, f);
+		if (h.type != MALI_PERFCNT_RECORD_SAMPLE)
+			continue;
+		t_fill_dump(l, dump, recs[i].end, 0xffff, cap_val, &k);
+		/* the kernel leaves holes zero */
+		for (unsigned s = 0; s < l->nslots; s++)
+			if (!l->slot[s].present)
+				memset(dump + s * 64, 0, 256);
+		fwrite(dump, d.dump_size, 1, f);
+		k++;
+	}
+	free(dump);
+	mpc_layout_free(l);
+	return fclose(f) ? -1 : 0;
+}
+
+static void test_decode_a_stream_capture(void)
+{
+	char path[128], cmd[PATH_MAX * 2 + 256], got[256], fmtcheck[PATH_MAX];
+	const char *why = no_protoc();
+	struct decoded *d;
+	FILE *p;
+	size_t n;
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(path) == 0, "writing the capture failed");
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --format csv capture.bin") == 0,
+	      "decode: %s", rec_err);
+	CHECK(strstr(rec_err, "3 samples were lost"), "the LOST record is not reported: %s", rec_err);
+	CHECK(realpath(getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck",
+		       fmtcheck), "no mpc-fmtcheck");
+	snprintf(cmd, sizeof(cmd), "cd %s && %s csv-get out GPU_ACTIVE | tr '\\n' ' ' && "
+		 "%s csv-get out GPU_ACTIVE interval_s | tr '\\n' ' '", rec_dir, fmtcheck, fmtcheck);
+	p = popen(cmd, "r");
+	CHECK(p, "popen");
+	n = fread(got, 1, sizeof(got) - 1, p);
+	got[n] = 0;
+	pclose(p);
+	/* the intervals are the records' own: 1, 2 and 1 ms */
+	CHECK(!strcmp(got, "1000 2000 3000 0.001000000 0.002000000 0.001000000 "),
+	      "values and intervals: '%s'", got);
+	/* raw dumps need --interval for a trace */
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 --format perfetto -o x.pftrace "
+		      "--sum capture.bin") == 1, "--sum with perfetto accepted");
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --format perfetto "
+		      "-o c.pftrace capture.bin") == 0, "decode perfetto: %s", rec_err);
+	CHECK(strstr(rec_err, "decode: 3 samples to c.pftrace (perfetto)"), "%s", rec_err);
+	snprintf(path, sizeof(path), "%s/c.pftrace", rec_dir);
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	if (decode(path, d)) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace of the capture");
+	}
+	CHECK(!d->unknown && d->nevent == 3, "%u events, unknown field: %s", d->nevent,
+	      d->unknown_line);
+	CHECK(d->ts[0] == 2000000 && d->ts[1] == 4000000 && d->ts[2] == 8000000,
+	      "timestamps %llu %llu %llu, want the records' ends", (unsigned long long)d->ts[0],
+	      (unsigned long long)d->ts[1], (unsigned long long)d->ts[2]);
+	CHECK(d->nval[2] == 1 && d->val[2][0] == 3000 && d->is_int[2][0],
+	      "GPU_ACTIVE of the last sample %g", d->val[2][0]);
+	free(d);
+}
+
+static void test_decode_raw_dumps_into_a_trace(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = db ? mpc_db_find_gpu(db, "g52") : NULL;
+	const char *why = no_protoc();
+	struct mpc_layout *l = NULL;
+	struct decoded *d;
+	struct mpc_desc ds;
+	struct mpc_err e;
+	char path[128];
+	uint32_t *dump;
+	unsigned k;
+	FILE *f;
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	if (!g || mpc_desc_from_gpu(&ds, g, 0xb, 2, &e) || mpc_layout_new(&ds, &l, &e)) {
+		mpc_db_free(db);
+		CHECK(0, "g52 layout");
+	}
+	mpc_db_free(db);
+	/* two raw dumps back to back, as `cat perfcnt_dump >> FILE` twice */
+	snprintf(path, sizeof(path), "%s/raw.bin", rec_dir);
+	dump = calloc(1, ds.dump_size);
+	f = fopen(path, "wb");
+	CHECK(dump && f, "raw.bin");
+	for (k = 0; k < 2; k++) {
+		t_fill_dump(l, dump, 100 + k, 0xffff, cap_val, &k);
+		for (unsigned s = 0; s < l->nslots; s++)
+			if (!l->slot[s].present)
+				memset(dump + s * 64, 0, 256);
+		fwrite(dump, ds.dump_size, 1, f);
+	}
+	fclose(f);
+	free(dump);
+	mpc_layout_free(l);
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 --format perfetto -o r.pftrace "
+		      "raw.bin") == 1 && strstr(rec_err, "give --interval MS"),
+	      "a trace of raw dumps without --interval: %s", rec_err);
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --interval 5 "
+		      "--format perfetto -o r.pftrace raw.bin") == 0, "decode --interval: %s",
+	      rec_err);
+	snprintf(path, sizeof(path), "%s/r.pftrace", rec_dir);
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	if (decode(path, d)) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace of raw dumps");
+	}
+	CHECK(d->nevent == 2 && d->ts[0] == 5000000 && d->ts[1] == 10000000,
+	      "%u events at %llu, %llu (want 5 and 10 ms)", d->nevent,
+	      (unsigned long long)d->ts[0], (unsigned long long)d->ts[1]);
+	CHECK(d->val[1][0] == 2000, "GPU_ACTIVE of the second dump %g", d->val[1][0]);
+	free(d);
+}
+
+/* --------------------------------------------------------------- top */
+
+static void test_top_batch_replay(void)
+{
+	char path[128], out[8192];
+	FILE *f;
+	size_t n;
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(path) == 0, "writing the capture failed");
+	/* GPU_ACTIVE 1000, 2000, 3000 over 1, 2, 1 ms at 1 MHz: 100, 100, 300 % */
+	CHECK(rec_run("top --replay capture.bin --gpu g52 --cores 0xb --l2 2 --freq 1 -I 100 -n 3") == 0,
+	      "top: %s", rec_err);
+	snprintf(path, sizeof(path), "%s/out", rec_dir);
+	f = fopen(path, "r");
+	CHECK(f, "no output");
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	fclose(f);
+	CHECK(!strchr(out, '\033'), "batch mode printed escape sequences");
+	CHECK(strstr(out, "frame 3, interval 0.001 s, replay 3/3 of capture.bin"), "%s", out);
+	CHECK(strstr(out, "frame 2, interval 0.002 s, replay 2/3"), "the second interval: %s", out);
+	CHECK(strstr(out, "[first]"), "the first sample's flag: %s", out);
+	CHECK(strstr(out, " MpcGPUActiveUtil") && strstr(out, "100.0 %") && strstr(out, "300.0 %"),
+	      "GPU active utilisation: %s", out);
+	CHECK(rec_run("top --view cores --replay capture.bin --gpu g52 --cores 0xb --l2 2 -I 100 -n 1") == 0,
+	      "top --view cores: %s", rec_err);
+	f = fopen(path, "r");
+	CHECK(f, "no output");
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	fclose(f);
+	CHECK(strstr(out, " core 0 ") && strstr(out, " core 1 ") && strstr(out, " core 3 ") &&
+	      !strstr(out, " core 2 "), "cores 0, 1, 3 and not the absent core 2: %s", out);
+	CHECK(rec_run("top -I 50") == 1 && !strncmp(rec_err, "mali-perfcnt: ", 14) &&
+	      strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1] &&
+	      strstr(rec_err, "at most every 100 ms"), "-I 50: %s", rec_err);
+	CHECK(rec_run("top --gpu g52") == 1 && strstr(rec_err, "describe a --replay capture"),
+	      "--gpu without --replay: %s", rec_err);
+}
+
+/* Run @cmd and return its output (for tmux). */
+static int sh_out(const char *cmd, char *out, size_t n)
+{
+	FILE *p = popen(cmd, "r");
+	size_t got;
+
+	if (!p)
+		return -1;
+	got = fread(out, 1, n - 1, p);
+	out[got] = 0;
+	return pclose(p);
+}
+
+/* The full-screen view in tmux: keys switch views, q quits. */
+static void test_top_in_tmux(void)
+{
+	const char *shim = getenv("MPC_SHIM"), *tool = getenv("MPC_TOOL");
+	char tool_abs[PATH_MAX], cmd[PATH_MAX + 512], out[16384];
+	const char *sess = "mpc-top-test";
+	int gone = 0;
+
+	(void)shim;
+	if (system("command -v tmux >/dev/null 2>&1") != 0) {
+		t_skip("tmux not installed (apt-get install tmux)");
+		return;
+	}
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);
+	snprintf(cmd, sizeof(cmd), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(cmd) == 0, "writing the capture failed");
+	CHECK(realpath(tool ? tool : "build/mali-perfcnt", tool_abs), "no tool");
+	snprintf(cmd, sizeof(cmd), "tmux kill-session -t %s 2>/dev/null; cd %s && "
+		 "tmux new-session -d -s %s -x 110 -y 30 '%s top --replay capture.bin --gpu g52 "
+		 "--cores 0xb --l2 2 --freq 1 -I 100; sleep 5'", sess, rec_dir, sess, tool_abs);
+	CHECK(system(cmd) == 0, "tmux new-session failed");
+	usleep(800000);
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
+	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
+	CHECK(strstr(out, "view: utilisation") && strstr(out, "end of replay of capture.bin"),
+	      "first screen: %s", out);
+	CHECK(strstr(out, "MpcGPUActiveUtil"), "no utilisation bar: %s", out);
+	snprintf(cmd, sizeof(cmd), "tmux send-keys -t %s 2", sess);
+	CHECK(system(cmd) == 0, "send-keys");
+	usleep(400000);
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
+	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
+	CHECK(strstr(out, "view: cores") && strstr(out, " core 3 ") && !strstr(out, " core 2 "),
+	      "after key 2: %s", out);
+	/* one screen: the alternate screen is redrawn in place, not scrolled */
+	CHECK(strstr(out, "mali-perfcnt top") == strstr(out, "mali-perfcnt top - Mali-G52") &&
+	      !strstr(strstr(out, "mali-perfcnt top") + 1, "mali-perfcnt top"),
+	      "more than one frame on the screen: %s", out);
+	snprintf(cmd, sizeof(cmd), "tmux send-keys -t %s q", sess);
+	CHECK(system(cmd) == 0, "send-keys q");
+	usleep(500000);
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
+	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
+	/* q left the alternate screen: the shell's screen is back, no view */
+	gone = !strstr(out, "view: cores");
+	snprintf(cmd, sizeof(cmd), "tmux kill-session -t %s 2>/dev/null", sess);
+	gone = system(cmd) >= 0 && gone;
+	CHECK(gone, "q did not quit: %s", out);
+}
+
+TESTS(tests_perfetto) = {
+	{ "pf_trace_decodes_with_perfettos_schema", test_pf_trace_decodes_with_perfettos_schema },
+	{ "pf_trace_refuses_undeclared_and_duplicates",
+	  test_pf_trace_refuses_undeclared_and_duplicates },
+	{ "pf_trace_reports_a_failed_write", test_pf_trace_reports_a_failed_write },
+	{ "record: perfetto through panfrost", test_record_perfetto_through_panfrost },
+	{ "record: json and csv", test_record_json_and_csv },
+	{ "record: runs a command, returns its status",
+	  test_record_runs_a_command_and_returns_its_status },
+	{ "decode: a stream capture, text and perfetto", test_decode_a_stream_capture },
+	{ "decode: raw dumps into a trace need --interval", test_decode_raw_dumps_into_a_trace },
+	{ "top: batch replay", test_top_batch_replay },
+	{ "top: full screen in tmux, keys", test_top_in_tmux },
+	{ "record: bad options, one line each", test_record_rejects_bad_options_in_one_line },
+	END_TESTS
+};

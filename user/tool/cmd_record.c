@@ -1,0 +1,796 @@
+// SPDX-License-Identifier: MIT
+/*
+ * "record": counters and derived metrics over time, into a Perfetto trace
+ * (default), Chrome JSON trace events or CSV.
+ *
+ * Sampling is a user-space loop on every backend: a deadline every period on
+ * CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME, so lateness never
+ * accumulates), one dump at each. The interval of a sample is measured from
+ * the dumps' own timestamps (the driver's CLOCK_MONOTONIC_RAW time, or the
+ * time taken around the ioctl), never assumed to be the period: a late wakeup
+ * makes a longer interval, no counts are lost, and the achieved period and
+ * its jitter are reported at the end. A deadline missed by more than a whole
+ * period is skipped (no burst of catch-up samples) and counted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mali_perfcnt_drm.h"
+#include "perfetto.h"
+#include "tool.h"
+
+#define REC_MIN_PERIOD_NS	100000ull	/* 100 us, as kbase's minimum */
+#define REC_MAX_PERIOD_NS	3600000000000ull
+#define REC_DEFAULTS		"GPU_ACTIVE,MpcGPUActiveUtil,MaliGPUIRQUtil,MaliFragQueueUtil," \
+				"MaliNonFragQueueUtil,MaliTilerUtil,MaliCoreUtil," \
+				"MaliExtBusRdBPS,MaliExtBusWrBPS,MpcIRQUtil,MpcFragQueueUtil," \
+				"MpcNonFragQueueUtil,MpcTilerUtil,MpcCoreUtil,MpcExtBusRdBPS," \
+				"MpcExtBusWrBPS"
+
+enum rec_fmt { REC_PERFETTO, REC_JSON, REC_CSV };
+
+struct rec_opts {
+	const char *events, *masks, *output;
+	unsigned long long period_ns, count, duration_ms, set;
+	enum rec_fmt fmt;
+	double freq_mhz;
+	int user_loop;			/* sample from the tool even with a kernel stream */
+};
+
+static volatile sig_atomic_t rec_sigint, rec_sigchld;
+
+static void rec_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		rec_sigchld = 1;
+	else
+		rec_sigint = 1;
+}
+
+/* ---------------------------------------------------------------- perfetto */
+
+static enum pf_unit unit_of(const char *u)
+{
+	static const struct { const char *name; enum pf_unit unit; } map[] = {
+		{ "bytes", PF_UNIT_BYTE }, { "percent", PF_UNIT_PERCENT },
+		{ "pixels", PF_UNIT_PIXEL }, { "primitives", PF_UNIT_PRIMITIVE },
+		{ "instructions", PF_UNIT_INSTRUCTION }, { "seconds", PF_UNIT_SECOND },
+		{ "fragments", PF_UNIT_FRAGMENT }, { "vertices", PF_UNIT_VERTEX },
+		{ "Hz", PF_UNIT_HERTZ }, { "ns", PF_UNIT_NANOSECOND },
+	};
+
+	for (unsigned i = 0; u && i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(u, map[i].name))
+			return map[i].unit;
+	return PF_UNIT_NONE;
+}
+
+static enum pf_group group_of_block(unsigned kind)
+{
+	switch (kind) {
+	case MPC_BLK_TILER:
+		return PF_GROUP_PRIMITIVES;
+	case MPC_BLK_SHADER:
+		return PF_GROUP_FRAGMENTS;
+	case MPC_BLK_L2:
+		return PF_GROUP_MEMORY;
+	default:
+		return PF_GROUP_SYSTEM;
+	}
+}
+
+struct pf_state {
+	struct pf_trace *tr;
+	struct pf_value *val;
+};
+
+static int pf_begin(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
+		    uint64_t period_ns)
+{
+	struct pf_state *st = calloc(1, sizeof(*st));
+	struct timespec bt;
+	uint64_t boot_ns;
+	int r = 0;
+
+	if (!st || !(st->val = calloc(v->nctr + v->nmet + 1, sizeof(*st->val)))) {
+		free(st);
+		return tool_error(t, "out of memory");
+	}
+	*state = st;
+	/* a sequence id of our own: stable per process, never 0 */
+	st->tr = pf_trace_new(t->out, 0x4d500000u | ((uint32_t)getpid() & 0xffff));
+	if (!st->tr)
+		return tool_error(t, "out of memory");
+	for (unsigned i = 0; i < v->nctr && !r; i++) {
+		const struct mpc_counter_def *c = v->ctr[i];
+		struct pf_counter_spec sp = {
+			.id = i + 1, .name = c->name, .group = group_of_block(c->kind),
+			.select_by_default = 1,
+		};
+		char desc[160];
+
+		snprintf(desc, sizeof(desc), "%s counter%s%s, summed over every %s block, per "
+			 "sample interval%s%s", mpc_block_name(c->kind), c->lgc ? " " : "",
+			 c->lgc ? c->lgc : "", mpc_block_name(c->kind), c->unit ? "; unit: " : "",
+			 c->unit ? c->unit : "");
+		sp.description = desc;
+		sp.num[0] = unit_of(c->unit);
+		r = pf_trace_counter(st->tr, &sp);
+	}
+	for (unsigned i = 0; i < v->nmet && !r; i++) {
+		const struct mpc_metric *mt = mpc_prog_metric(v->p, v->met[i]);
+		struct pf_counter_spec sp = {
+			.id = v->nctr + i + 1, .name = mt->def->name, .description = mt->def->expr,
+			.group = unit_of(mt->def->unit) == PF_UNIT_BYTE ? PF_GROUP_MEMORY :
+				 PF_GROUP_SYSTEM,
+			.select_by_default = 1,
+		};
+
+		if (!strcmp(mt->def->unit, "bytes/second")) {
+			sp.num[0] = PF_UNIT_BYTE;
+			sp.den[0] = PF_UNIT_SECOND;
+			sp.group = PF_GROUP_MEMORY;
+		} else {
+			sp.num[0] = unit_of(mt->def->unit);
+		}
+		r = pf_trace_counter(st->tr, &sp);
+	}
+	if (r)
+		return tool_error(t, "two selected counters or metrics have the same name; "
+				  "check -e");
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	boot_ns = (uint64_t)bt.tv_sec * 1000000000ull + (uint64_t)bt.tv_nsec;
+	if (pf_trace_start(st->tr, raw_ns, boot_ns, REC_MIN_PERIOD_NS, period_ns))
+		return tool_error(t, "writing the trace failed: %s", strerror(errno));
+	return 0;
+}
+
+static int pf_sample(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
+		     const struct sample_meta *m)
+{
+	struct pf_state *st = state;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < v->nctr; i++) {
+		uint64_t x;
+		unsigned fl = mpc_counter_value(s, v->ctr[i], -1, &x);
+
+		/* not collected or unknown: no value, never a 0 */
+		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
+			continue;
+		st->val[n++] = (struct pf_value){ .id = i + 1, .is_int = 1,
+						  .i = x > INT64_MAX ? INT64_MAX : (int64_t)x };
+	}
+	for (unsigned i = 0; i < v->nmet; i++)
+		st->val[n++] = (struct pf_value){ .id = v->nctr + i + 1, .d = v->val[v->met[i]] };
+	if (pf_trace_sample(st->tr, m->timestamp_ns, st->val, n))
+		return tool_error(t, "writing the trace failed: %s", strerror(errno));
+	return 0;
+}
+
+static int pf_end(struct tool *t, struct view *v, void *state)
+{
+	struct pf_state *st = state;
+	int r = 0;
+
+	(void)v;
+	if (!st)
+		return 0;
+	if (st->tr && pf_trace_end(st->tr))
+		r = tool_error(t, "writing the trace failed: %s", strerror(errno));
+	free(st->val);
+	free(st);
+	return r;
+}
+
+/* ------------------------------------------------------ chrome json events */
+
+struct json_state {
+	int events;
+};
+
+static int cj_begin(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
+		    uint64_t period_ns)
+{
+	struct json_state *st = calloc(1, sizeof(*st));
+	char name[96];
+
+	(void)raw_ns;
+	(void)period_ns;
+	if (!st)
+		return tool_error(t, "out of memory");
+	*state = st;
+	snprintf(name, sizeof(name), "%s GPU counters (mali-perfcnt)",
+		 v->gpu ? v->gpu->name : v->desc.product);
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":\"CLOCK_MONOTONIC_RAW\"},"
+	      "\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
+	      "\"args\":{\"name\":", t->out);
+	json_str(t->out, name);
+	fputs("}}", t->out);
+	return 0;
+}
+
+static void cj_event(FILE *f, const char *name, const char *unit, uint64_t ts_ns, double x)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s", unit && *unit ? unit : "value");
+	fputs(",\n{\"name\":", f);
+	json_str(f, name);
+	/* ts in microseconds, ns precision */
+	fprintf(f, ",\"ph\":\"C\",\"ts\":%llu.%03llu,\"pid\":1,\"tid\":1,\"args\":{",
+		(unsigned long long)(ts_ns / 1000), (unsigned long long)(ts_ns % 1000));
+	json_str(f, key);
+	fputc(':', f);
+	json_num(f, x);
+	fputs("}}", f);
+}
+
+static int cj_sample(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
+		     const struct sample_meta *m)
+{
+	struct json_state *st = state;
+
+	for (unsigned i = 0; i < v->nctr; i++) {
+		uint64_t x;
+		unsigned fl = mpc_counter_value(s, v->ctr[i], -1, &x);
+
+		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
+			continue;
+		cj_event(t->out, v->ctr[i]->name, v->ctr[i]->unit, m->timestamp_ns, (double)x);
+		st->events++;
+	}
+	for (unsigned i = 0; i < v->nmet; i++) {
+		const struct mpc_metric *mt = mpc_prog_metric(v->p, v->met[i]);
+		double x = v->val[v->met[i]];
+
+		if (!isfinite(x))
+			continue;	/* no value: no point on the track */
+		cj_event(t->out, mt->def->name, mt->def->unit, m->timestamp_ns, x);
+		st->events++;
+	}
+	return 0;
+}
+
+static int cj_end(struct tool *t, struct view *v, void *state)
+{
+	(void)v;
+	if (state)
+		fputs("\n]}\n", t->out);
+	free(state);
+	return 0;
+}
+
+/* --------------------------------------------------------------------- csv */
+
+static int csv_begin(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
+		     uint64_t period_ns)
+{
+	(void)raw_ns;
+	(void)period_ns;
+	*state = NULL;
+	if (tool_parse_format(t, "csv"))
+		return 1;
+	out_begin(t, v, "record");
+	return 0;
+}
+
+static int csv_sample(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
+		      const struct sample_meta *m)
+{
+	(void)state;
+	out_sample(t, v, s, m);
+	return 0;
+}
+
+static int csv_end(struct tool *t, struct view *v, void *state)
+{
+	(void)state;
+	out_end(t, v, NULL);
+	return 0;
+}
+
+static const struct rec_sink sinks[] = {
+	[REC_PERFETTO] = { pf_begin, pf_sample, pf_end },
+	[REC_JSON] = { cj_begin, cj_sample, cj_end },
+	[REC_CSV] = { csv_begin, csv_sample, csv_end },
+};
+
+const struct rec_sink *trace_sink_perfetto(void)
+{
+	return &sinks[REC_PERFETTO];
+}
+
+/* ----------------------------------------------------------------- command */
+
+static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts *o)
+{
+	static const struct option opts[] = {
+		COMMON_LONGOPTS,
+		{ "events", required_argument, NULL, 'e' },
+		{ "freq-hz", required_argument, NULL, 'F' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "set", required_argument, NULL, 2002 },
+		{ "freq", required_argument, NULL, 2004 },
+		{ "masks", required_argument, NULL, 2005 },
+		{ "user-loop", no_argument, NULL, 2006 },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long x;
+	double ms;
+	int c, period_set = 0;
+
+	while ((c = getopt_long(argc, argv, "+f:he:F:I:o:n:d:", opts, NULL)) != -1) {
+		int r;
+
+		if (c == 'f') {
+			if (!strcmp(optarg, "perfetto"))
+				o->fmt = REC_PERFETTO;
+			else if (!strcmp(optarg, "json"))
+				o->fmt = REC_JSON;
+			else if (!strcmp(optarg, "csv"))
+				o->fmt = REC_CSV;
+			else
+				return tool_error(t, "--format '%s': record writes perfetto, json "
+						  "(Chrome trace events) or csv", optarg);
+			continue;
+		}
+		r = tool_common_opt(t, c, optarg);
+		if (r > 0)
+			return 1;
+		if (r == 0)
+			continue;
+		switch (c) {
+		case 'h':
+			help(t, "record", stdout);
+			return -1;
+		case 'e':
+			o->events = optarg;
+			break;
+		case 'F':
+			if (period_set++)
+				return tool_error(t, "give the period once, with -F or -I");
+			if (tool_parse_u64(t, "-F", optarg, 1000000000000ull / REC_MIN_PERIOD_NS /
+					   1000, &x))
+				return 1;
+			if (!x)
+				return tool_error(t, "-F 0: give a rate of at least 1 Hz");
+			o->period_ns = 1000000000ull / x;
+			break;
+		case 'I':
+			if (period_set++)
+				return tool_error(t, "give the period once, with -F or -I");
+			if (tool_parse_double(t, "-I", optarg, &ms))
+				return 1;
+			if (!(ms * 1e6 >= (double)REC_MIN_PERIOD_NS) ||
+			    ms * 1e6 > (double)REC_MAX_PERIOD_NS)
+				return tool_error(t, "-I %s: the period must be 0.1 to 3600000 ms",
+						  optarg);
+			o->period_ns = (unsigned long long)llround(ms * 1e6);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'n':
+			if (tool_parse_u64(t, "-n", optarg, 1000000000, &o->count))
+				return 1;
+			if (!o->count)
+				return tool_error(t, "-n 0: record at least one sample");
+			break;
+		case 'd':
+			if (tool_parse_u64(t, "--duration", optarg, 86400000, &o->duration_ms))
+				return 1;
+			if (!o->duration_ms)
+				return tool_error(t, "--duration 0: record for at least 1 ms");
+			break;
+		case 2002:
+			if (tool_parse_u64(t, "--set", optarg, 1, &o->set))
+				return 1;
+			break;
+		case 2004:
+			if (tool_parse_double(t, "--freq", optarg, &o->freq_mhz))
+				return 1;
+			break;
+		case 2005:
+			o->masks = optarg;
+			break;
+		case 2006:
+			o->user_loop = 1;
+			break;
+		default:
+			return tool_error(t, "bad option for 'record'; see 'mali-perfcnt record --help'");
+		}
+	}
+	if (o->count && o->duration_ms)
+		return tool_error(t, "-n and --duration both bound the recording; give one of them");
+	if (o->period_ns > 1000000000ull && o->period_ns % 1000000ull)
+		return tool_error(t, "-F/-I: periods above 1 s must be whole milliseconds");
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until CLOCK_MONOTONIC @deadline or a signal; 1 if woken early. */
+static int sleep_abs(uint64_t deadline)
+{
+	struct timespec ts = { (time_t)(deadline / 1000000000ull),
+			       (long)(deadline % 1000000000ull) };
+
+	while (!rec_sigint && !rec_sigchld) {
+		int e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+
+		if (!e)
+			return 0;
+		if (e != EINTR)
+			return -1;
+	}
+	return 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One recording: where samples go and what is counted for the report. */
+struct rec {
+	struct tool *t;
+	struct view *v;
+	struct mpc_dev *dev;
+	struct mpc_sample *s;
+	const struct rec_sink *sink;
+	void *state;
+	void *buf;
+	uint64_t *iv;			/* each sample's interval, ns */
+	unsigned n, cap;
+	unsigned skipped;		/* user loop: deadlines missed by a period */
+	uint64_t lost, errors;		/* kernel stream: LOST samples, ERROR records */
+	uint64_t ts0;			/* start of the first interval */
+};
+
+/* Evaluate the metrics of r->s over [start, end] and hand it to the sink. */
+static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t seqno,
+		    unsigned data_flags)
+{
+	struct view *v = r->v;
+	struct sample_meta m = { r->n, (end_ns - r->ts0) * 1e-9, (end_ns - start_ns) * 1e-9,
+				 !!(mpc_dev_backend(r->dev)->caps & MPC_BE_SEQNO), seqno, end_ns,
+				 data_flags };
+	int ret;
+
+	if (v->p) {
+		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m.interval_s);
+		if (v->freq_hz > 0)
+			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
+		mpc_prog_eval(v->p, r->s, &v->cfg, v->val);
+	}
+	ret = r->sink->sample(r->t, v, r->state, r->s, &m);
+	if (ret)
+		return ret;
+	if (r->n == r->cap) {
+		unsigned cap = r->cap ? r->cap * 2 : 1024;
+		uint64_t *n = realloc(r->iv, cap * sizeof(*n));
+
+		if (!n)
+			return tool_error(r->t, "out of memory");
+		r->iv = n;
+		r->cap = cap;
+	}
+	r->iv[r->n++] = end_ns - start_ns;
+	return 0;
+}
+
+static int rec_should_stop(const struct rec_opts *o, const struct rec *r, uint64_t end_mono,
+			   int child_done)
+{
+	return rec_sigint || child_done || (o->count && r->n >= o->count) ||
+	       (end_mono && mono_ns() >= end_mono);
+}
+
+/* Reap the command if it exited; 1 once it has. */
+static int child_exited(pid_t child, int *status, int *done)
+{
+	if (child > 0 && !*done && waitpid(child, status, WNOHANG) == child)
+		*done = 1;
+	return *done;
+}
+
+/* The tool's loop: a DUMP at every absolute deadline. */
+static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, uint64_t end_mono,
+		     pid_t child, int *status, int *child_done, unsigned long long prev_ts,
+		     struct run *run)
+{
+	unsigned long long seq, ts;
+	uint64_t k = 0;
+	int ret = 0;
+
+	for (;;) {
+		uint64_t deadline, now;
+		int woke;
+
+		k++;
+		deadline = start + k * o->period_ns;
+		if (end_mono && deadline > end_mono)
+			deadline = end_mono;
+		now = mono_ns();
+		if (now > deadline + o->period_ns) {
+			/* late by more than a period: to the next deadline, no burst */
+			uint64_t behind = (now - deadline) / o->period_ns;
+
+			r->skipped += (unsigned)behind;
+			k += behind;
+			deadline = start + k * o->period_ns;
+		}
+		rec_sigchld = 0;
+		woke = sleep_abs(deadline);
+		if (woke < 0)
+			return tool_error(r->t, "clock_nanosleep failed: %s", strerror(errno));
+		child_exited(child, status, child_done);
+		/* a SIGCHLD of something else: back to sleep */
+		if (woke && !rec_sigint && !*child_done) {
+			k--;
+			continue;
+		}
+		ret = run_grab(run, &seq, &ts);
+		if (!ret)
+			ret = rec_emit(r, prev_ts, ts, seq, 0);
+		if (ret)
+			return ret;
+		prev_ts = ts;
+		run->fresh = 1;
+		if (rec_should_stop(o, r, end_mono, *child_done))
+			return 0;
+	}
+}
+
+/* The kernel's sampling stream: records as they come. */
+static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mono, pid_t child,
+		       int *status, int *child_done)
+{
+	size_t size = mpc_dev_desc(r->dev)->dump_size;
+	struct mpc_record rec;
+	struct mpc_err e;
+	int ret;
+
+	for (;;) {
+		rec_sigchld = 0;
+		ret = mpc_dev_stream_next(r->dev, r->buf, size, &rec, &e);
+		child_exited(child, status, child_done);
+		if (ret == -EINTR) {
+			if (rec_should_stop(o, r, end_mono, *child_done))
+				return 0;
+			continue;
+		}
+		if (ret)
+			return tool_err(r->t, &e);
+		switch (rec.type) {
+		case MPC_REC_SAMPLE:
+			mpc_sample_reset(r->s);
+			if (mpc_decode(r->s, r->buf, size, &e))
+				return tool_err(r->t, &e);
+			if (!r->n)
+				r->ts0 = rec.start_ns;
+			ret = rec_emit(r, rec.start_ns, rec.end_ns, rec.seqno, rec.data_flags);
+			if (ret)
+				return ret;
+			break;
+		case MPC_REC_LOST:
+			r->lost += rec.lost;
+			break;
+		case MPC_REC_ERROR:
+			r->errors++;
+			break;
+		default:
+			break;		/* a record type of a newer driver */
+		}
+		if (rec_should_stop(o, r, end_mono, *child_done))
+			return 0;
+	}
+}
+
+/* Period statistics from the samples' intervals, to stderr. */
+static void report(const struct rec *r, const char *out, const char *fmt, const char *how,
+		   uint64_t period_ns)
+{
+	double mean = 0, p99 = 0;
+	uint64_t *dev;
+	unsigned n = r->n;
+
+	if (!n) {
+		fprintf(stderr, "%s: record: no sample written to %s\n", r->t->prog, out);
+		return;
+	}
+	dev = malloc(n * sizeof(*dev));
+	for (unsigned i = 0; i < n; i++) {
+		mean += (double)r->iv[i];
+		if (dev)
+			dev[i] = r->iv[i] > period_ns ? r->iv[i] - period_ns : period_ns - r->iv[i];
+	}
+	mean /= n;
+	if (dev) {
+		qsort(dev, n, sizeof(*dev), cmp_u64);
+		p99 = (double)dev[(unsigned)((n - 1) * 0.99)];
+	}
+	free(dev);
+	fprintf(stderr, "%s: record: %u samples to %s (%s, %s); period %.3f ms asked, %.3f ms "
+		"mean, p99 deviation %.3f ms; ", r->t->prog, n, out, fmt, how,
+		(double)period_ns / 1e6, mean / 1e6, p99 / 1e6);
+	if (!strcmp(how, "kernel stream"))
+		fprintf(stderr, "%llu sample%s lost, %llu failed\n", (unsigned long long)r->lost,
+			r->lost == 1 ? "" : "s", (unsigned long long)r->errors);
+	else
+		fprintf(stderr, "%u deadline%s missed by more than a period\n", r->skipped,
+			r->skipped == 1 ? "" : "s");
+}
+
+int cmd_record(struct tool *t, int argc, char **argv)
+{
+	static const char *const fmt_names[] = { "perfetto", "json", "csv" };
+	struct rec_opts o = { .period_ns = 10000000, .fmt = REC_PERFETTO };
+	struct mpc_dev *dev = NULL;
+	struct view v = { 0 };
+	struct mpc_enable en = { 0 };
+	struct mpc_err e;
+	struct sigaction sa;
+	struct rec r = { .t = t, .v = &v };
+	pid_t child = -1;
+	int status = 0, ret, child_done = 0, began = 0, enabled = 0, stream = 0;
+	uint64_t start, end_mono = 0;
+	unsigned long long prev_ts = 0;
+	struct run run;
+	FILE *out = NULL;
+	char **cmd;
+
+	ret = parse_rec_opts(t, argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	cmd = optind < argc ? argv + optind : NULL;
+	if (cmd && (o.duration_ms || o.count))
+		return tool_error(t, "give a command or -n/--duration, not both");
+	if (!o.output)
+		o.output = o.fmt == REC_PERFETTO ? "mali-perfcnt.pftrace" :
+			   o.fmt == REC_JSON ? "mali-perfcnt.json" : "-";
+	r.sink = &sinks[o.fmt];
+
+	ret = run_open_view(t, &dev, &v, o.events, o.set, 0, 0, o.freq_mhz, REC_DEFAULTS);
+	r.dev = dev;
+	if (!ret && mpc_sample_new(v.l, &r.s, &e))
+		ret = tool_err(t, &e);
+	if (!ret && !(r.buf = calloc(1, v.desc.dump_size)))
+		ret = tool_error(t, "out of memory");
+	en.counter_set = (unsigned)o.set;
+	if (!ret && o.masks)
+		ret = run_parse_masks(t, o.masks, v.desc.counters_per_block, &en);
+	if (ret)
+		goto out;
+	stream = (mpc_dev_backend(dev)->caps & MPC_BE_PERIODIC) && !o.user_loop &&
+		 o.period_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
+	if (!stream && mpc_dev_backend(dev)->max_sample_interval_ns &&
+	    o.period_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
+		ret = tool_error(t, "the %s backend's 32-bit counters can wrap in %.0f ms; record "
+				 "with a shorter period (-I)", mpc_dev_backend(dev)->name,
+				 (double)mpc_dev_backend(dev)->max_sample_interval_ns / 1e6);
+		goto out;
+	}
+	if (!strcmp(o.output, "-")) {
+		out = stdout;
+	} else if (!(out = fopen(o.output, "w"))) {
+		ret = tool_error(t, "cannot write '%s': %s", o.output, strerror(errno));
+		goto out;
+	}
+	t->out = t->o.f = out;
+
+	/* no SA_RESTART: a signal ends a blocking read of the stream */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rec_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!cmd)
+		sigaction(SIGINT, &sa, NULL);
+	else
+		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
+
+	if (stream) {
+		/* the stream's records say what a consumer must know */
+		v.show_flags = 1;
+		/* about a second of records, within the driver's limits */
+		uint64_t ring = 1000000000ull / o.period_ns;
+
+		ring = ring < 64 ? 64 : ring > MALI_PERFCNT_STREAM_MAX_RECORDS ?
+		       MALI_PERFCNT_STREAM_MAX_RECORDS : ring;
+		if (mpc_dev_stream_start(dev, &en, o.period_ns, (unsigned)ring, &e)) {
+			ret = tool_err(t, &e);
+			goto out;
+		}
+	} else {
+		if (mpc_dev_enable(dev, &en, &e)) {
+			ret = tool_err(t, &e);
+			goto out;
+		}
+		enabled = 1;
+		run_init(&run, t, dev, r.buf, r.s);
+		/* a first dump starts the first interval at a known time */
+		ret = run_grab(&run, NULL, &prev_ts);
+		if (ret)
+			goto out;
+		run.fresh = 1;
+		r.ts0 = prev_ts;
+	}
+	start = mono_ns();
+	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.period_ns);
+	began = 1;
+	if (ret)
+		goto out;
+	if (o.duration_ms)
+		end_mono = start + o.duration_ms * 1000000ull;
+	if (cmd) {
+		child = fork();
+		if (child < 0) {
+			ret = tool_error(t, "cannot start '%s': %s", cmd[0], strerror(errno));
+			goto out;
+		}
+		if (child == 0) {
+			signal(SIGINT, SIG_DFL);
+			execvp(cmd[0], cmd);
+			fprintf(stderr, "%s: cannot run '%s': %s; check the command name and PATH\n",
+				t->prog, cmd[0], strerror(errno));
+			_exit(127);
+		}
+	}
+	if (stream)
+		ret = loop_stream(&r, &o, end_mono, child, &status, &child_done);
+	else
+		ret = loop_user(&r, &o, start, end_mono, child, &status, &child_done, prev_ts, &run);
+out:
+	if (began && r.sink->end(t, &v, r.state) && !ret)
+		ret = 1;
+	if (stream && mpc_dev_stream_stop(dev, &e) && !ret)
+		ret = tool_err(t, &e);
+	if (enabled && mpc_dev_disable(dev, &e) && !ret)
+		ret = tool_err(t, &e);
+	if (child > 0 && !child_done) {
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		child_done = 1;
+	}
+	if (out && out != stdout && fclose(out) && !ret)
+		ret = tool_error(t, "writing '%s' failed: %s", o.output, strerror(errno));
+	t->out = t->o.f = stdout;
+	if (began && !ret)
+		report(&r, o.output, fmt_names[o.fmt], stream ? "kernel stream" : "tool loop",
+		       o.period_ns);
+	if (!ret && child > 0) {
+		if (WIFEXITED(status))
+			ret = WEXITSTATUS(status);
+		else if (WIFSIGNALED(status))
+			ret = 128 + WTERMSIG(status);
+	}
+	free(r.iv);
+	free(r.buf);
+	mpc_sample_free(r.s);
+	view_free(&v);
+	mpc_dev_close(dev);
+	return ret;
+}

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Perfetto trace writer for GPU counters (see perfetto.h).
+ *
+ * Layout of a trace:
+ *   packet 1: ClockSnapshot { MONOTONIC_RAW, BOOTTIME }, so the file merges
+ *             with a system trace recorded on the same device;
+ *   packet 2: SEQ_INCREMENTAL_STATE_CLEARED, first_packet_on_sequence, and
+ *             InternedData.gpu_counter_descriptors { iid 1: every counter };
+ *   then one packet per sample: SEQ_NEEDS_INCREMENTAL_STATE, timestamp in
+ *             MONOTONIC_RAW, GpuCounterEvent { counter_descriptor_iid 1,
+ *             counters }.
+ * The descriptor is interned (sent once, referred to by iid) and its counter
+ * ids are scoped to our packet sequence, so a trace of ours merged with
+ * another producer's GPU counters does not mix their ids.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto.h"
+
+/* protobuf wire types */
+#define WT_VARINT	0
+#define WT_FIXED64	1
+#define WT_LEN		2
+
+/* field numbers, Perfetto's */
+#define TRACE_PACKET			1
+#define PKT_CLOCK_SNAPSHOT		6
+#define PKT_TIMESTAMP			8
+#define PKT_TRUSTED_SEQ_ID		10
+#define PKT_INTERNED_DATA		12
+#define PKT_SEQUENCE_FLAGS		13
+#define PKT_GPU_COUNTER_EVENT		52
+#define PKT_TIMESTAMP_CLOCK_ID		58
+#define PKT_FIRST_ON_SEQUENCE		87
+#define SEQ_INCREMENTAL_STATE_CLEARED	1
+#define SEQ_NEEDS_INCREMENTAL_STATE	2
+#define CLOCKS_CLOCK			1
+#define CLOCKS_PRIMARY			2
+#define CLOCK_ID			1
+#define CLOCK_TIMESTAMP			2
+#define INTERNED_GPU_DESCRIPTORS	47
+#define IGCD_IID			1
+#define IGCD_DESCRIPTOR			2
+#define DESC_SPECS			1
+#define DESC_MIN_PERIOD			3
+#define DESC_MAX_PERIOD			4
+#define SPEC_ID				1
+#define SPEC_NAME			2
+#define SPEC_DESCRIPTION		3
+#define SPEC_NUM_UNITS			7
+#define SPEC_DEN_UNITS			8
+#define SPEC_SELECT_BY_DEFAULT		9
+#define SPEC_GROUPS			10
+#define SPEC_VALUE_DIRECTION		11
+#define VALUE_DIRECTION_BACKWARDS_LOOKING 1
+#define EVENT_COUNTERS			2
+#define EVENT_DESCRIPTOR_IID		4
+#define COUNTER_ID			1
+#define COUNTER_INT			2
+#define COUNTER_DOUBLE			3
+
+#define DESCRIPTOR_IID			1
+/* counter ids are small: one per counter and metric recorded */
+#define PF_MAX_ID			(1u << 20)
+
+struct pf_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int oom;
+};
+
+struct pf_trace {
+	FILE *out;
+	uint32_t seq_id;
+	int started, failed;
+	struct pf_counter_spec *spec;
+	unsigned int nspec, capspec;
+	/* declared[id] for ids up to max_id: the per-sample check is O(1) */
+	uint8_t *declared;
+	uint32_t max_id;
+	/* reused per packet: the packet, the message inside it, one level below */
+	struct pf_buf pkt, msg, sub, leaf;
+};
+
+static inline void buf_reserve(struct pf_buf *b, size_t n)
+{
+	uint8_t *p;
+	size_t cap;
+
+	if (b->oom || b->len + n <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = 1;
+		return;
+	}
+	b->p = p;
+	b->cap = cap;
+}
+
+static void put_bytes(struct pf_buf *b, const void *s, size_t n)
+{
+	buf_reserve(b, n);
+	if (b->oom)
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+static void put_raw_varint(struct pf_buf *b, uint64_t v)
+{
+	uint8_t *p;
+
+	buf_reserve(b, 10);
+	if (b->oom)
+		return;
+	p = b->p + b->len;
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	b->len = (size_t)(p - b->p);
+}
+
+static unsigned int varint_len(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >>= 7)
+		n++;
+	return n;
+}
+
+static void put_tag(struct pf_buf *b, unsigned int field, unsigned int wt)
+{
+	put_raw_varint(b, (uint64_t)field << 3 | wt);
+}
+
+static void put_varint(struct pf_buf *b, unsigned int field, uint64_t v)
+{
+	put_tag(b, field, WT_VARINT);
+	put_raw_varint(b, v);
+}
+
+static void put_double(struct pf_buf *b, unsigned int field, double d)
+{
+	uint8_t tmp[8];
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	for (int i = 0; i < 8; i++)
+		tmp[i] = (uint8_t)(u >> (8 * i));
+	put_tag(b, field, WT_FIXED64);
+	put_bytes(b, tmp, sizeof(tmp));
+}
+
+static void put_string(struct pf_buf *b, unsigned int field, const char *s)
+{
+	size_t n = strlen(s);
+
+	put_tag(b, field, WT_LEN);
+	put_raw_varint(b, n);
+	put_bytes(b, s, n);
+}
+
+/* Append @child as field @field of @b, and empty @child for reuse. */
+static void put_msg(struct pf_buf *b, unsigned int field, struct pf_buf *child)
+{
+	if (child->oom)
+		b->oom = 1;
+	put_tag(b, field, WT_LEN);
+	put_raw_varint(b, child->len);
+	put_bytes(b, child->p, child->len);
+	child->len = 0;
+}
+
+/* Start a packet with the fields every packet of ours carries. */
+static void packet_begin(struct pf_trace *t, uint32_t flags)
+{
+	t->pkt.len = 0;
+	put_varint(&t->pkt, PKT_TRUSTED_SEQ_ID, t->seq_id);
+	if (flags)
+		put_varint(&t->pkt, PKT_SEQUENCE_FLAGS, flags);
+}
+
+/* Write the packet as one Trace.packet field. */
+static int packet_end(struct pf_trace *t)
+{
+	struct pf_buf frame = { 0 };
+	uint8_t hdr[16];
+
+	if (t->pkt.oom) {
+		t->failed = 1;
+		return -1;
+	}
+	frame.p = hdr;
+	frame.cap = sizeof(hdr);
+	put_tag(&frame, TRACE_PACKET, WT_LEN);
+	put_raw_varint(&frame, t->pkt.len);
+	if (fwrite(hdr, 1, frame.len, t->out) != frame.len ||
+	    fwrite(t->pkt.p, 1, t->pkt.len, t->out) != t->pkt.len) {
+		t->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+struct pf_trace *pf_trace_new(FILE *out, uint32_t seq_id)
+{
+	struct pf_trace *t;
+
+	if (!out || !seq_id)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->out = out;
+	t->seq_id = seq_id;
+	return t;
+}
+
+static const struct pf_counter_spec *find_spec(const struct pf_trace *t, uint32_t id)
+{
+	for (unsigned int i = 0; i < t->nspec; i++)
+		if (t->spec[i].id == id)
+			return &t->spec[i];
+	return NULL;
+}
+
+int pf_trace_counter(struct pf_trace *t, const struct pf_counter_spec *s)
+{
+	if (t->started || !s->id || !s->name || find_spec(t, s->id))
+		return -1;
+	if (t->nspec == t->capspec) {
+		unsigned int cap = t->capspec ? 2 * t->capspec : 64;
+		struct pf_counter_spec *n = realloc(t->spec, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		t->spec = n;
+		t->capspec = cap;
+	}
+	t->spec[t->nspec] = *s;
+	/* the strings are the trace's own: callers may pass temporaries */
+	t->spec[t->nspec].name = strdup(s->name);
+	t->spec[t->nspec].description = s->description ? strdup(s->description) : NULL;
+	if (!t->spec[t->nspec].name || (s->description && !t->spec[t->nspec].description)) {
+		free((char *)t->spec[t->nspec].name);
+		free((char *)t->spec[t->nspec].description);
+		return -1;
+	}
+	t->nspec++;
+	return 0;
+}
+
+static void put_spec(struct pf_buf *b, const struct pf_counter_spec *s)
+{
+	put_varint(b, SPEC_ID, s->id);
+	put_string(b, SPEC_NAME, s->name);
+	if (s->description && *s->description)
+		put_string(b, SPEC_DESCRIPTION, s->description);
+	for (int i = 0; i < PF_MAX_UNITS && s->num[i] != PF_UNIT_NONE; i++)
+		put_varint(b, SPEC_NUM_UNITS, s->num[i]);
+	for (int i = 0; i < PF_MAX_UNITS && s->den[i] != PF_UNIT_NONE; i++)
+		put_varint(b, SPEC_DEN_UNITS, s->den[i]);
+	put_varint(b, SPEC_SELECT_BY_DEFAULT, !!s->select_by_default);
+	put_varint(b, SPEC_GROUPS, s->group);
+	/* a value covers the interval that ends at its event's timestamp */
+	put_varint(b, SPEC_VALUE_DIRECTION, VALUE_DIRECTION_BACKWARDS_LOOKING);
+}
+
+int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
+		   uint64_t min_period_ns, uint64_t max_period_ns)
+{
+	if (t->started)
+		return -1;
+	t->started = 1;
+	for (unsigned int i = 0; i < t->nspec; i++)
+		if (t->spec[i].id > t->max_id)
+			t->max_id = t->spec[i].id;
+	if (t->max_id > PF_MAX_ID) {
+		t->failed = 1;
+		return -1;
+	}
+	t->declared = calloc((size_t)t->max_id + 1, 1);
+	if (!t->declared) {
+		t->failed = 1;
+		return -1;
+	}
+	for (unsigned int i = 0; i < t->nspec; i++)
+		t->declared[t->spec[i].id] = 1;
+
+	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
+	packet_begin(t, 0);
+	put_varint(&t->pkt, PKT_TIMESTAMP, boot_ns);
+	put_varint(&t->sub, CLOCK_ID, PF_CLOCK_MONOTONIC_RAW);
+	put_varint(&t->sub, CLOCK_TIMESTAMP, raw_ns);
+	put_msg(&t->msg, CLOCKS_CLOCK, &t->sub);
+	put_varint(&t->sub, CLOCK_ID, PF_CLOCK_BOOTTIME);
+	put_varint(&t->sub, CLOCK_TIMESTAMP, boot_ns);
+	put_msg(&t->msg, CLOCKS_CLOCK, &t->sub);
+	put_varint(&t->msg, CLOCKS_PRIMARY, PF_CLOCK_BOOTTIME);
+	put_msg(&t->pkt, PKT_CLOCK_SNAPSHOT, &t->msg);
+	if (packet_end(t))
+		return -1;
+
+	/* The interned descriptor: InternedData { gpu_counter_descriptors }. */
+	packet_begin(t, SEQ_INCREMENTAL_STATE_CLEARED);
+	put_varint(&t->pkt, PKT_FIRST_ON_SEQUENCE, 1);
+	put_varint(&t->pkt, PKT_TIMESTAMP, raw_ns);
+	put_varint(&t->pkt, PKT_TIMESTAMP_CLOCK_ID, PF_CLOCK_MONOTONIC_RAW);
+	for (unsigned int i = 0; i < t->nspec; i++) {
+		put_spec(&t->leaf, &t->spec[i]);
+		put_msg(&t->sub, DESC_SPECS, &t->leaf);
+	}
+	if (min_period_ns)
+		put_varint(&t->sub, DESC_MIN_PERIOD, min_period_ns);
+	if (max_period_ns)
+		put_varint(&t->sub, DESC_MAX_PERIOD, max_period_ns);
+	put_varint(&t->msg, IGCD_IID, DESCRIPTOR_IID);
+	put_msg(&t->msg, IGCD_DESCRIPTOR, &t->sub);
+	put_msg(&t->sub, INTERNED_GPU_DESCRIPTORS, &t->msg);
+	put_msg(&t->pkt, PKT_INTERNED_DATA, &t->sub);
+	return packet_end(t);
+}
+
+int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
+		    unsigned int n)
+{
+	if (!t->started)
+		return -1;
+	for (unsigned int i = 0; i < n; i++)
+		if (v[i].id > t->max_id || !t->declared[v[i].id])
+			return -1;
+	packet_begin(t, SEQ_NEEDS_INCREMENTAL_STATE);
+	put_varint(&t->pkt, PKT_TIMESTAMP, ts_ns);
+	put_varint(&t->pkt, PKT_TIMESTAMP_CLOCK_ID, PF_CLOCK_MONOTONIC_RAW);
+	put_varint(&t->msg, EVENT_DESCRIPTOR_IID, DESCRIPTOR_IID);
+	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter: reserve once */
+	buf_reserve(&t->msg, (size_t)n * 29);
+	for (unsigned int i = 0; i < n && !t->msg.oom; i++) {
+		uint64_t u = (uint64_t)v[i].i;
+		unsigned int len;
+
+		/* unavailable is never a value: no counter rather than a 0 */
+		if (!v[i].is_int && !isfinite(v[i].d))
+			continue;
+		/* GpuCounter { counter_id, int_value | double_value }, inline */
+		len = 1 + varint_len(v[i].id) + (v[i].is_int ? 1 + varint_len(u) : 9);
+		put_tag(&t->msg, EVENT_COUNTERS, WT_LEN);
+		put_raw_varint(&t->msg, len);
+		put_varint(&t->msg, COUNTER_ID, v[i].id);
+		if (v[i].is_int)
+			put_varint(&t->msg, COUNTER_INT, u);
+		else
+			put_double(&t->msg, COUNTER_DOUBLE, v[i].d);
+	}
+	put_msg(&t->pkt, PKT_GPU_COUNTER_EVENT, &t->msg);
+	return packet_end(t);
+}
+
+int pf_trace_end(struct pf_trace *t)
+{
+	int ret;
+
+	if (!t)
+		return -1;
+	ret = t->failed || fflush(t->out) ? -1 : 0;
+	for (unsigned int i = 0; i < t->nspec; i++) {
+		free((char *)t->spec[i].name);
+		free((char *)t->spec[i].description);
+	}
+	free(t->spec);
+	free(t->declared);
+	free(t->pkt.p);
+	free(t->msg.p);
+	free(t->sub.p);
+	free(t->leaf.p);
+	free(t);
+	return ret;
+}
