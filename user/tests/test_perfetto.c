@@ -686,6 +686,23 @@ static int sh_out(const char *cmd, char *out, size_t n)
 	return pclose(p);
 }
 
+/*
+ * Poll the tmux pane until @needle is on it (or, @present 0, gone); the
+ * pane's text in @out. Polls, never assumes how fast the tool draws.
+ */
+static int wait_pane(const char *sess, const char *needle, int present, char *out, size_t n)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
+	for (int i = 0; i < 100; i++) {
+		if (sh_out(cmd, out, n) == 0 && !!strstr(out, needle) == present)
+			return 1;
+		usleep(100000);
+	}
+	return 0;
+}
+
 /* The full-screen view in tmux: keys switch views, q quits. */
 static void test_top_in_tmux(void)
 {
@@ -707,30 +724,21 @@ static void test_top_in_tmux(void)
 		 "tmux new-session -d -s %s -x 110 -y 30 '%s top --replay capture.bin --gpu g52 "
 		 "--cores 0xb --l2 2 --freq 1 -I 100; sleep 5'", sess, rec_dir, sess, tool_abs);
 	CHECK(system(cmd) == 0, "tmux new-session failed");
-	usleep(800000);
-	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
-	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
-	CHECK(strstr(out, "view: utilisation") && strstr(out, "end of replay of capture.bin"),
-	      "first screen: %s", out);
+	CHECK(wait_pane(sess, "end of replay of capture.bin", 1, out, sizeof(out)) &&
+	      strstr(out, "view: utilisation"), "first screen: %s", out);
 	CHECK(strstr(out, "MpcGPUActiveUtil"), "no utilisation bar: %s", out);
 	snprintf(cmd, sizeof(cmd), "tmux send-keys -t %s 2", sess);
 	CHECK(system(cmd) == 0, "send-keys");
-	usleep(400000);
-	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
-	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
-	CHECK(strstr(out, "view: cores") && strstr(out, " core 3 ") && !strstr(out, " core 2 "),
-	      "after key 2: %s", out);
+	CHECK(wait_pane(sess, "view: cores", 1, out, sizeof(out)) && strstr(out, " core 3 ") &&
+	      !strstr(out, " core 2 "), "after key 2: %s", out);
 	/* one screen: the alternate screen is redrawn in place, not scrolled */
 	CHECK(strstr(out, "mali-perfcnt top") == strstr(out, "mali-perfcnt top - Mali-G52") &&
 	      !strstr(strstr(out, "mali-perfcnt top") + 1, "mali-perfcnt top"),
 	      "more than one frame on the screen: %s", out);
 	snprintf(cmd, sizeof(cmd), "tmux send-keys -t %s q", sess);
 	CHECK(system(cmd) == 0, "send-keys q");
-	usleep(500000);
-	snprintf(cmd, sizeof(cmd), "tmux capture-pane -p -t %s", sess);
-	CHECK(sh_out(cmd, out, sizeof(out)) == 0, "capture-pane failed");
 	/* q left the alternate screen: the shell's screen is back, no view */
-	gone = !strstr(out, "view: cores");
+	gone = wait_pane(sess, "view: cores", 0, out, sizeof(out));
 	snprintf(cmd, sizeof(cmd), "tmux kill-session -t %s 2>/dev/null", sess);
 	gone = system(cmd) >= 0 && gone;
 	CHECK(gone, "q did not quit: %s", out);

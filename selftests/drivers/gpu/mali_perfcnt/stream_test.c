@@ -394,6 +394,40 @@ TEST_F(mpc, stream_unbind_with_a_stream_open)
 	DUMP_OK(self, NULL, NULL);
 }
 
+/*
+ * A counter that reaches its 32-bit maximum: at 5 GHz and full load
+ * GPU_ACTIVE passes 2^32 in 0.86 s, so a 1.2 s interval is SATURATED and a
+ * short one is not.
+ */
+TEST_F(mpc, stream_saturated_flag)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	char *buf;
+	int sfd;
+
+	SKIP_ON_HW("the clock of the emulated GPU is a QEMU device option");
+	mpc_fixture_load(_metadata, self, variant, "sim_mhz=5000");
+	SET_LOAD(self, "busy=100\n");
+	sfd = stream_open(self->fd, 0, 4, 0, &o);
+	ASSERT_LE(0, sfd);
+	buf = malloc(4 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	mpc_sleep_ms(1200);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_EQ(3 * (ssize_t)o.record_size, read_records(sfd, buf, 4 * o.record_size, 3));
+	EXPECT_FALSE(REC(buf, 0)->data_flags & MALI_PERFCNT_DATA_SATURATED);
+	EXPECT_TRUE(REC(buf, o.record_size)->data_flags & MALI_PERFCNT_DATA_SATURATED)
+		TH_LOG("interval %llu ns", (unsigned long long)(REC(buf, o.record_size)->end_ns -
+							       REC(buf, o.record_size)->start_ns));
+	memcpy(self->buf, REC(buf, o.record_size) + 1, self->info.dump_size);
+	EXPECT_EQ(0xffffffff, JM(self)[variant->gpu_active]);
+	EXPECT_FALSE(REC(buf, 2 * o.record_size)->data_flags & MALI_PERFCNT_DATA_SATURATED);
+	close(sfd);
+	free(buf);
+}
+
 static int op_stream_100us(FIXTURE_DATA(mpc) *self)
 {
 	int sfd = stream_open(self->fd, MALI_PERFCNT_STREAM_MIN_PERIOD_NS, 2, 0, NULL);
