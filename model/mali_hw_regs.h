@@ -29,6 +29,14 @@
 #define   MALI_HW_MMU_FEATURES_VAL(va, pa)	((va) | ((pa) << 8))
 #define MALI_HW_AS_PRESENT		0x018
 #define MALI_HW_JS_PRESENT		0x01c
+#define MALI_HW_THREAD_MAX_THREADS	0x0a0
+#define MALI_HW_THREAD_MAX_WORKGROUP_SIZE	0x0a4
+#define MALI_HW_THREAD_MAX_BARRIER_SIZE	0x0a8
+#define MALI_HW_THREAD_FEATURES		0x0ac
+#define MALI_HW_TEXTURE_FEATURES(n)	(0x0b0 + 4 * (n))	/* n = 0..3 */
+#define MALI_HW_JS_FEATURES(n)		(0x0c0 + 4 * (n))	/* n = 0..15 */
+#define MALI_HW_COHERENCY_FEATURES	0x300
+#define MALI_HW_STACK_PRESENT		0xe00
 
 #define MALI_HW_GPU_IRQ_RAWSTAT		0x020
 #define MALI_HW_GPU_IRQ_CLEAR		0x024

@@ -1010,6 +1010,35 @@ static bool mm_reg64(uint32_t reg, uint32_t base, uint64_t v, uint32_t *out)
 	return true;
 }
 
+/* The feature registers of &struct mali_model_ids; 0 for other registers. */
+static uint32_t mm_read_ids(const struct mali_model *m, uint32_t reg)
+{
+	const struct mali_model_ids *ids = m->prod->ids;
+
+	switch (reg) {
+	case MALI_HW_CORE_FEATURES:
+		return ids->core_features;
+	case MALI_HW_TILER_FEATURES:
+		return ids->tiler_features;
+	case MALI_HW_THREAD_MAX_THREADS:
+		return ids->thread_max_threads;
+	case MALI_HW_THREAD_MAX_WORKGROUP_SIZE:
+		return ids->thread_max_workgroup;
+	case MALI_HW_THREAD_MAX_BARRIER_SIZE:
+		return ids->thread_max_barrier;
+	case MALI_HW_THREAD_FEATURES:
+		return ids->thread_features;
+	case MALI_HW_COHERENCY_FEATURES:
+		return ids->coherency_features;
+	}
+	if (reg >= MALI_HW_TEXTURE_FEATURES(0) && reg <= MALI_HW_TEXTURE_FEATURES(3))
+		return ids->texture_features[(reg - MALI_HW_TEXTURE_FEATURES(0)) / 4];
+	/* One JS_FEATURES per JS_PRESENT bit: slots 0-2 */
+	if (reg >= MALI_HW_JS_FEATURES(0) && reg <= MALI_HW_JS_FEATURES(2))
+		return ids->js_features[(reg - MALI_HW_JS_FEATURES(0)) / 4];
+	return 0;
+}
+
 static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 {
 	uint32_t v = 0;
@@ -1021,6 +1050,8 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 	    mm_reg64(reg, MALI_HW_SHADER_PRESENT, m->shader_present, &v) ||
 	    mm_reg64(reg, MALI_HW_TILER_PRESENT, 1, &v) ||
 	    mm_reg64(reg, MALI_HW_L2_PRESENT, m->l2_present, &v) ||
+	    mm_reg64(reg, MALI_HW_STACK_PRESENT,
+		     m->prod->ids->core_stacks ? m->shader_present : 0, &v) ||
 	    mm_reg64(reg, MALI_HW_SHADER_READY, m->shader_ready, &v) ||
 	    mm_reg64(reg, MALI_HW_TILER_READY, m->tiler_ready, &v) ||
 	    mm_reg64(reg, MALI_HW_L2_READY, m->l2_ready, &v) ||
@@ -1033,7 +1064,7 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 		return v;
 	if (mm_is_as_reg(reg))
 		return mm_as_read(m, reg);
-	return 0;
+	return mm_read_ids(m, reg);
 }
 
 /**
@@ -1054,6 +1085,7 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		return m->mem_features;
 	case MALI_HW_MMU_FEATURES:
 		return m->mmu_features;
+	/* 8 and 3, as public T860 and G52 boot logs say (as 0xff js 0x7) */
 	case MALI_HW_AS_PRESENT:
 		return (1U << MM_NR_AS) - 1;
 	case MALI_HW_JS_PRESENT:

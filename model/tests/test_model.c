@@ -295,6 +295,69 @@ static void t_ids(void)
 	      mali_model_dump_size(m));
 }
 
+/*
+ * The feature registers panfrost hands to userspace: none of those a
+ * product has reads 0, and they agree with each other and the architecture.
+ */
+static void t_feature_ids(void)
+{
+	char names[256], *tok, *save;
+	unsigned int i;
+
+	snprintf(names, sizeof(names), "%s", mali_model_products());
+	for (tok = strtok_r(names, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		bool bifrost = tok[0] == 'g', valhall = !strcmp(tok, "g57");
+		uint32_t threads, regs;
+
+		CHECK(setup(tok, 0, 0) == 0, "setup %s", tok);
+		threads = rd(MALI_HW_THREAD_MAX_THREADS);
+		regs = rd(MALI_HW_THREAD_FEATURES) & 0xffff;
+		CHECK(threads >= 256 && threads <= 1024, "%s: THREAD_MAX_THREADS %u", tok, threads);
+		CHECK(rd(MALI_HW_THREAD_MAX_WORKGROUP_SIZE) &&
+		      rd(MALI_HW_THREAD_MAX_WORKGROUP_SIZE) <= threads,
+		      "%s: THREAD_MAX_WORKGROUP_SIZE %u", tok,
+		      rd(MALI_HW_THREAD_MAX_WORKGROUP_SIZE));
+		CHECK(rd(MALI_HW_THREAD_MAX_BARRIER_SIZE) &&
+		      rd(MALI_HW_THREAD_MAX_BARRIER_SIZE) <= threads,
+		      "%s: THREAD_MAX_BARRIER_SIZE", tok);
+		/* Registers for all threads with 4 (Midgard) / 32 (later) each */
+		CHECK(regs >= threads * (bifrost ? 32 : 4),
+		      "%s: %u registers for %u threads", tok, regs, threads);
+		CHECK((rd(MALI_HW_THREAD_FEATURES) >> 16 & 0xff) == 4 &&
+		      (rd(MALI_HW_THREAD_FEATURES) >> 24 & 0x3f) == 10,
+		      "%s: THREAD_FEATURES 0x%x", tok, rd(MALI_HW_THREAD_FEATURES));
+		CHECK(rd(MALI_HW_TILER_FEATURES) == 0x809, "%s: TILER_FEATURES", tok);
+		CHECK(rd(MALI_HW_CORE_FEATURES) == 0, "%s: CORE_FEATURES", tok);
+		CHECK(rd(MALI_HW_AS_PRESENT) == 0xff && rd(MALI_HW_JS_PRESENT) == 7,
+		      "%s: AS/JS_PRESENT", tok);
+		/* Slot 0 fragment, 1 tiler, 2 compute; one register per slot */
+		CHECK(rd(MALI_HW_JS_FEATURES(0)) & MALI_HW_BIT(9), "%s: JS0", tok);
+		CHECK(rd(MALI_HW_JS_FEATURES(1)) & MALI_HW_BIT(7), "%s: JS1", tok);
+		CHECK((rd(MALI_HW_JS_FEATURES(2)) & (MALI_HW_BIT(4) | MALI_HW_BIT(7) |
+						      MALI_HW_BIT(9))) == MALI_HW_BIT(4),
+		      "%s: JS2 0x%x", tok, rd(MALI_HW_JS_FEATURES(2)));
+		for (i = 3; i < 16; i++)
+			CHECK(!rd(MALI_HW_JS_FEATURES(i)), "%s: JS_FEATURES(%u)", tok, i);
+		/* ETC2 and ASTC LDR everywhere; a fourth register from Valhall */
+		CHECK((rd(MALI_HW_TEXTURE_FEATURES(0)) & 0x0040001e) == 0x0040001e,
+		      "%s: TEXTURE_FEATURES_0 0x%x", tok, rd(MALI_HW_TEXTURE_FEATURES(0)));
+		CHECK(rd(MALI_HW_TEXTURE_FEATURES(1)) && rd(MALI_HW_TEXTURE_FEATURES(2)),
+		      "%s: TEXTURE_FEATURES_1/2", tok);
+		CHECK(!rd(MALI_HW_TEXTURE_FEATURES(3)) == !valhall,
+		      "%s: TEXTURE_FEATURES_3 0x%x", tok, rd(MALI_HW_TEXTURE_FEATURES(3)));
+		/* Bifrost on: the coherency register and core stacks */
+		CHECK(rd(MALI_HW_COHERENCY_FEATURES) == (bifrost ? 1U : 0U),
+		      "%s: COHERENCY_FEATURES 0x%x", tok, rd(MALI_HW_COHERENCY_FEATURES));
+		CHECK(rd(MALI_HW_STACK_PRESENT) == (bifrost ? rd(MALI_HW_SHADER_PRESENT) : 0) &&
+		      rd(MALI_HW_STACK_PRESENT + 4) == 0,
+		      "%s: STACK_PRESENT 0x%x", tok, rd(MALI_HW_STACK_PRESENT));
+	}
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	CHECK(rd(MALI_HW_THREAD_MAX_THREADS) == 768 && rd(MALI_HW_STACK_PRESENT) == 0xb,
+	      "g52 MP3: %u threads, stacks 0x%x", rd(MALI_HW_THREAD_MAX_THREADS),
+	      rd(MALI_HW_STACK_PRESENT));
+}
+
 static void t_irq_reset(void)
 {
 	CHECK(setup("g52", 0, 0) == 0, "setup");
@@ -623,6 +686,7 @@ static const struct {
 } tests[] = {
 	{ "model: init rejects what it cannot model", t_init_rejects },
 	{ "model: ID registers and dump sizes", t_ids },
+	{ "model: feature registers panfrost reads are the product's, none left 0", t_feature_ids },
 	{ "model: soft reset, IRQ RAWSTAT/MASK/STATUS/CLEAR and the line", t_irq_reset },
 	{ "model: sample lands in L2, clean writes it through the tables", t_sample_clean },
 	{ "model: unmapped dump page is a write translation fault", t_fault_unmapped },
