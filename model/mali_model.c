@@ -31,6 +31,8 @@
 #define MM_RESET_LATENCY_NS	(50 * MM_NS_PER_US)
 #define MM_POWER_LATENCY_NS	(200 * MM_NS_PER_US)
 #define MM_AS_LATENCY_NS	(5 * MM_NS_PER_US)
+/* A dump write waiting this long on a LOCK: the driver forgot to unlock */
+#define MM_STALL_REPORT_NS	(500 * MM_NS_PER_MS)
 #define MM_MAX_DELAY_MS		5000
 #define MM_MAX_MHZ		5000
 /* The hardware ignores the low bits of PRFCNT_BASE */
@@ -96,7 +98,9 @@ struct mm_tlb_entry {
  * @faultstatus: AS_FAULTSTATUS.
  * @faultaddress: AS_FAULTADDRESS.
  * @active: AS_STATUS ACTIVE: a command runs (until MALI_MODEL_TIMER_AS).
- * @locked: a LOCK is in force (until UNLOCK).
+ * @cmd: the command that runs while @active.
+ * @locked: a LOCK is in force, until an UNLOCK, FLUSH_PT or FLUSH_MEM
+ *	completes. GPU accesses through the region stall meanwhile.
  * @lock_base: start of the locked region.
  * @lock_size: bytes of the locked region.
  * @tlb: cached translations. As on hardware, AS_COMMAND_UPDATE does not
@@ -115,6 +119,7 @@ struct mm_as {
 	uint32_t faultstatus;
 	uint64_t faultaddress;
 	bool active;
+	uint32_t cmd;
 	bool locked;
 	uint64_t lock_base;
 	uint64_t lock_size;
@@ -179,6 +184,9 @@ struct mm_as {
  * @sample_as: address space captured by the sample command.
  * @sample_drop_irq: the sample in progress will not raise its interrupt.
  * @sample_gpu_fault: the sample in progress will fault.
+ * @sample_stalled: the sample in progress waits for the LOCK of its
+ *	address space to be released: its dump is in the locked region.
+ * @stall_reported: the stall in progress was reported.
  * @clean_pending: a cache clean is in progress.
  * @clean_stuck: cache cleans never complete until the next reset.
  * @armed: fault armed for the next sample or clean.
@@ -238,6 +246,8 @@ struct mali_model {
 	uint32_t sample_as;
 	bool sample_drop_irq;
 	bool sample_gpu_fault;
+	bool sample_stalled;
+	bool stall_reported;
 	bool clean_pending;
 	bool clean_stuck;
 	enum mm_fault armed;
@@ -308,6 +318,11 @@ static void mm_report(struct mali_model *m, const char *msg)
 static uint64_t mm_now(struct mali_model *m)
 {
 	return m->ops->now_ns(m->host);
+}
+
+static void mm_timer_arm(struct mali_model *m, unsigned int timer, uint64_t ns)
+{
+	m->ops->timer_arm(m->host, timer, ns);
 }
 
 /* ---- interrupt lines ------------------------------------------------------ */
@@ -684,10 +699,37 @@ static void mm_l2_writeback(struct mali_model *m)
 	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
 }
 
+/* Does the dump of the sample in progress lie (partly) in a LOCKed region? */
+static bool mm_sample_locked(const struct mali_model *m)
+{
+	const struct mm_as *as;
+	uint64_t start = m->sample_base & MM_PRFCNT_BASE_MASK;
+	uint64_t end = start + m->dump_size - 1;
+
+	if (m->sample_as >= MM_NR_AS)
+		return false;
+	as = &m->as[m->sample_as];
+	return as->locked && start <= as->lock_base + (as->lock_size - 1) &&
+	       as->lock_base <= end;
+}
+
 static void mm_sample_done(struct mali_model *m)
 {
 	if (!m->sample_pending)
 		return;
+	/*
+	 * The dump writer's accesses go through the MMU: into a locked
+	 * region they wait until the lock is released (mm_as_done()).
+	 */
+	if (m->latched_valid && !m->sample_gpu_fault && mm_sample_locked(m)) {
+		if (!m->sample_stalled) {
+			m->sample_stalled = true;
+			m->stall_reported = false;
+			mm_timer_arm(m, MALI_MODEL_TIMER_STALL, MM_STALL_REPORT_NS);
+		}
+		return;
+	}
+	m->sample_stalled = false;
 	m->sample_pending = false;
 
 	if (m->sample_gpu_fault) {
@@ -751,15 +793,11 @@ static void mm_reset_state(struct mali_model *m)
 	for (i = 0; i < MM_NR_AS; i++)
 		m->as[i].live_transtab = MALI_HW_TRANSTAB_ADRMODE_UNMAPPED;
 	m->sample_pending = false;
+	m->sample_stalled = false;
 	m->clean_pending = false;
 	m->clean_stuck = false;
 	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
 	mm_clear_counters(m, now);
-}
-
-static void mm_timer_arm(struct mali_model *m, unsigned int timer, uint64_t ns)
-{
-	m->ops->timer_arm(m->host, timer, ns);
 }
 
 static void mm_command(struct mali_model *m, uint32_t cmd)
@@ -891,6 +929,7 @@ static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
 		mm_report(m, msg);
 	}
 	as->active = true;
+	as->cmd = cmd;
 	mm_timer_arm(m, MALI_MODEL_TIMER_AS, MM_AS_LATENCY_NS);
 	mm_lock_region(as, &base, &size);
 	switch (cmd) {
@@ -906,9 +945,8 @@ static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
 		as->lock_size = size;
 		break;
 	case MALI_HW_AS_COMMAND_UNLOCK:
-		/* A flush of the region, then the lock is released */
+		/* A flush of the region; the lock is released when it completes */
 		mm_tlb_flush(as, base, size);
-		as->locked = false;
 		break;
 	case MALI_HW_AS_COMMAND_FLUSH_MEM:
 		/* Outstanding writes reach memory first: the L2 is written back */
@@ -1201,12 +1239,42 @@ static void mm_power_done(struct mali_model *m)
 	}
 }
 
+/*
+ * The AS commands in progress complete. UNLOCK, FLUSH_PT and FLUSH_MEM
+ * release the LOCK of their address space; a sample stalled on it goes on.
+ */
 static void mm_as_done(struct mali_model *m)
 {
 	unsigned int i;
 
-	for (i = 0; i < MM_NR_AS; i++)
-		m->as[i].active = false;
+	for (i = 0; i < MM_NR_AS; i++) {
+		struct mm_as *as = &m->as[i];
+
+		if (as->active && (as->cmd == MALI_HW_AS_COMMAND_UNLOCK ||
+				   as->cmd == MALI_HW_AS_COMMAND_FLUSH_PT ||
+				   as->cmd == MALI_HW_AS_COMMAND_FLUSH_MEM))
+			as->locked = false;
+		as->active = false;
+	}
+	if (m->sample_stalled && !mm_sample_locked(m))
+		mm_sample_done(m);
+}
+
+/* A sample has waited on a LOCK for MM_STALL_REPORT_NS: report it once. */
+static void mm_stall_check(struct mali_model *m)
+{
+	const struct mm_as *as = &m->as[m->sample_as];
+	char msg[MM_MSG];
+
+	if (!m->sample_stalled || m->stall_reported)
+		return;
+	m->stall_reported = true;
+	snprintf(msg, sizeof(msg),
+		 "AS%u: the dump at VA 0x%llx waits on a LOCK of 0x%llx+0x%llx for %llu ms: no UNLOCK or FLUSH",
+		 m->sample_as, (unsigned long long)m->sample_base,
+		 (unsigned long long)as->lock_base, (unsigned long long)as->lock_size,
+		 (unsigned long long)(MM_STALL_REPORT_NS / MM_NS_PER_MS));
+	mm_report(m, msg);
 }
 
 static void mm_write_config(struct mali_model *m, uint32_t val)
@@ -1335,6 +1403,9 @@ void mali_model_timer(struct mali_model *m, unsigned int timer)
 		break;
 	case MALI_MODEL_TIMER_AS:
 		mm_as_done(m);
+		break;
+	case MALI_MODEL_TIMER_STALL:
+		mm_stall_check(m);
 		break;
 	default:
 		break;

@@ -667,6 +667,57 @@ static void t_text(void)
 	CHECK(!strcmp(buf, "stuck_clean"), "fault reads '%s'", buf);
 }
 
+static bool sample_completed(void)
+{
+	return rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED;
+}
+
+/*
+ * A LOCKed region stalls the dump writer until an UNLOCK or a FLUSH
+ * completes; a lock held for long is reported; other regions do not stall.
+ */
+static void t_lock_stalls_dump(void)
+{
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	bring_up(1, NULL);
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), DUMP_VA | 14);	/* 32 KiB */
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	fh.now += 1000000;
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(!sample_completed(), "sample completed into a locked region");
+	CHECK(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_PRFCNT_ACTIVE,
+	      "stalled sample not PRFCNT_ACTIVE");
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UNLOCK);
+	CHECK(!sample_completed(), "completed before the UNLOCK did");
+	CHECK(fire(MALI_MODEL_TIMER_AS), "no AS timer");
+	CHECK(sample_completed(), "still stalled after the UNLOCK completed");
+	CHECK(fh.nr_reports == 0, "reported: %s", fh.last_report);
+
+	/* LOCK + FLUSH_PT (panfrost's unmap) releases it too */
+	wr(MALI_HW_GPU_IRQ_CLEAR, ~0U);
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(!sample_completed(), "second sample completed while locked");
+	/* The driver never unlocks: reported once */
+	CHECK(fire(MALI_MODEL_TIMER_STALL), "no stall timer");
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "no UNLOCK"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+	CHECK(!fire(MALI_MODEL_TIMER_STALL), "stall reported twice");
+	as_cmd(MALI_HW_AS_COMMAND_FLUSH_PT);
+	CHECK(sample_completed(), "still stalled after FLUSH_PT completed");
+
+	/* A lock elsewhere does not stall it */
+	wr(MALI_HW_GPU_IRQ_CLEAR, ~0U);
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), (DUMP_VA + 0x100000) | 14);
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(sample_completed(), "a lock of another region stalled the dump");
+	CHECK(fh.nr_reports == 1, "reported: %s", fh.last_report);
+}
+
 static void t_products(void)
 {
 	char names[256], *tok, *save;
@@ -697,6 +748,7 @@ static const struct {
 	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
 	{ "model: power transitions take time; L2 off under powered cores is reported", t_power },
 	{ "model: AS_STATUS ACTIVE while a command runs; a command then is reported", t_as_status },
+	{ "model: a LOCKed region stalls the dump until UNLOCK/FLUSH; a lock never released is reported", t_lock_stalls_dump },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };
