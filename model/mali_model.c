@@ -800,6 +800,33 @@ static void mm_reset_state(struct mali_model *m)
 	mm_clear_counters(m, now);
 }
 
+/*
+ * The counter unit writes its dump through the L2 (the dump is in the L2
+ * until a clean, see mm_l2_writeback()): with the L2 powered off or
+ * powering off a sample cannot be written. kbase therefore disables the
+ * counters before it powers the L2 down and enables them only once the L2
+ * is up again; a real GPU never completes such a sample. The model keeps
+ * it pending (GPU_STATUS PRFCNT_ACTIVE, no interrupt, until a reset) and
+ * reports the driver error. Return: true when that happened.
+ */
+static bool mm_sample_needs_l2(struct mali_model *m)
+{
+	uint64_t l2_on = m->l2_ready & m->l2_present & ~m->pwr_off[MM_PWR_L2];
+	char msg[MM_MSG];
+
+	if (l2_on)
+		return false;
+	snprintf(msg, sizeof(msg),
+		 "PRFCNT_SAMPLE with the L2 powered off (L2_READY 0x%llx%s): it never completes",
+		 (unsigned long long)m->l2_ready,
+		 m->pwr_off[MM_PWR_L2] ? ", powering off" : "");
+	mm_report(m, msg);
+	m->sample_pending = true;
+	m->sample_stalled = false;
+	m->latched_valid = false;
+	return true;
+}
+
 static void mm_command(struct mali_model *m, uint32_t cmd)
 {
 	uint64_t now = mm_now(m);
@@ -816,6 +843,8 @@ static void mm_command(struct mali_model *m, uint32_t cmd)
 		break;
 	case MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE:
 		if (m->sample_pending)
+			break;
+		if (mm_sample_needs_l2(m))
 			break;
 		latency = MM_SAMPLE_LATENCY_NS;
 		m->sample_drop_irq = m->armed == MM_FAULT_DROP_IRQ;

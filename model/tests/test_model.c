@@ -718,6 +718,42 @@ static void t_lock_stalls_dump(void)
 	CHECK(fh.nr_reports == 1, "reported: %s", fh.last_report);
 }
 
+/*
+ * The dump is written through the L2: a sample with the L2 off (or powering
+ * off) never completes and is reported; after a reset and power-up it works.
+ */
+static void t_sample_needs_l2(void)
+{
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	bring_up(1, NULL);
+	wr(MALI_HW_SHADER_PWROFF, 0xffffffff);
+	wr(MALI_HW_TILER_PWROFF, 1);
+	fire(MALI_MODEL_TIMER_POWER);
+	wr(MALI_HW_L2_PWROFF, 0xffffffff);
+	/* Still powering off: already unusable */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "L2 powered off"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+	fire(MALI_MODEL_TIMER_POWER);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(!sample_completed(), "a sample with the L2 off completed");
+	CHECK(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_PRFCNT_ACTIVE,
+	      "the hung sample is not PRFCNT_ACTIVE");
+	/* A second command while it hangs changes nothing */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fh.nr_reports == 1, "reported twice: %s", fh.last_report);
+	/* The driver's way out: reset, power up, program again */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	CHECK(!(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_PRFCNT_ACTIVE),
+	      "PRFCNT_ACTIVE after a reset");
+	bring_up(1, NULL);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE) && sample_completed(),
+	      "no sample with the L2 on again");
+	CHECK(fh.nr_reports == 1, "reported: %s", fh.last_report);
+}
+
 static void t_products(void)
 {
 	char names[256], *tok, *save;
@@ -749,6 +785,7 @@ static const struct {
 	{ "model: power transitions take time; L2 off under powered cores is reported", t_power },
 	{ "model: AS_STATUS ACTIVE while a command runs; a command then is reported", t_as_status },
 	{ "model: a LOCKed region stalls the dump until UNLOCK/FLUSH; a lock never released is reported", t_lock_stalls_dump },
+	{ "model: a sample with the L2 powered off never completes and is reported", t_sample_needs_l2 },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };
