@@ -180,6 +180,9 @@
 #define   MALI_HW_TRANSCFG_ADRMODE_IDENTITY	0x2ULL
 #define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K	0x6ULL
 #define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K	0x8ULL
+/* [10:6]: 55 - the input address size of the AArch64 formats (panthor) */
+#define MALI_HW_TRANSCFG_INA_BITS_SHIFT		6
+#define MALI_HW_TRANSCFG_INA_BITS_MASK		0x1fULL
 
 /* AS_LOCKADDR: region base in the high bits, log2(size) - 1 in [5:0] */
 #define MALI_HW_LOCKADDR_SIZE_MASK		0x3fULL
@@ -200,6 +203,20 @@
 #define MALI_HW_PT_LEVEL_SHIFT(lvl)	(12 + 9 * (3 - (lvl)))
 #define MALI_HW_PT_INDEX(va, lvl)	(((va) >> MALI_HW_PT_LEVEL_SHIFT(lvl)) & 0x1ff)
 #define MALI_HW_PAGE_SIZE		4096ULL
+
+/*
+ * AArch64 stage-1 descriptors, 4 KiB granule (TRANSCFG AARCH64_4K): type 3
+ * is a table at levels 0-2 and a page at level 3, type 1 a block at levels
+ * 1-2 (reserved at 0 and 3). Leaves need the access flag; AP[2] set means
+ * read-only. APTable[1] in a table descriptor makes everything below it
+ * read-only. The walk starts at the level the input size needs.
+ */
+#define MALI_HW_A64_DESC_TABLE		0x3ULL
+#define MALI_HW_A64_DESC_PAGE		0x3ULL
+#define MALI_HW_A64_DESC_BLOCK		0x1ULL
+#define MALI_HW_A64_DESC_AP_RDONLY	MALI_HW_BIT64(7)
+#define MALI_HW_A64_DESC_AF		MALI_HW_BIT64(10)
+#define MALI_HW_A64_TABLE_AP_RDONLY	MALI_HW_BIT64(62)
 
 /* ---- Counter dump --------------------------------------------------------- */
 

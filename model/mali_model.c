@@ -466,6 +466,88 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 	return -1;
 }
 
+/* The input address size of an AArch64-format address space, 0: invalid. */
+static unsigned int mm_a64_ias(const struct mm_as *as)
+{
+	unsigned int ina = (as->live_transcfg >> MALI_HW_TRANSCFG_INA_BITS_SHIFT) &
+			   MALI_HW_TRANSCFG_INA_BITS_MASK;
+	unsigned int ias = 55 - ina;
+
+	return ias >= 25 && ias <= 48 ? ias : 0;
+}
+
+/*
+ * Walk the live AArch64 (4 KiB granule) tables of @as for a write to @va:
+ * from the level the input size needs (48 bits: 0, 39: 1, 30: 2), table
+ * descriptors down to a level-3 page or a level-1/2 block, whose access
+ * flag must be set and which must be writable (AP[2] clear, no APTable[1]
+ * above it).
+ */
+static int mm_walk_a64(struct mali_model *m, const struct mm_as *as, uint64_t va,
+		       uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	unsigned int ias = mm_a64_ias(as), lvl;
+	uint64_t table, desc;
+	bool rdonly = false;
+
+	fault->bus_error = false;
+	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	if (!ias)
+		return -1;
+	if (va >> ias) {
+		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+		return -1;
+	}
+	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
+	/* Each level resolves 9 bits above the 12 of the page offset */
+	for (lvl = 4 - (ias - 12 + 8) / 9; lvl < MALI_HW_PT_LEVELS; lvl++) {
+		uint64_t type, size;
+
+		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
+			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
+			fault->bus_error = true;
+			return -1;
+		}
+		type = desc & MALI_HW_PT_DESC_TYPE_MASK;
+		fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl);
+		if (lvl < MALI_HW_PT_LEVELS - 1 && type == MALI_HW_A64_DESC_TABLE) {
+			rdonly |= !!(desc & MALI_HW_A64_TABLE_AP_RDONLY);
+			table = desc & MALI_HW_PT_DESC_ADDR_MASK;
+			continue;
+		}
+		if (lvl == MALI_HW_PT_LEVELS - 1 ? type != MALI_HW_A64_DESC_PAGE :
+		    type != MALI_HW_A64_DESC_BLOCK || lvl == 0)
+			return -1;
+		if (!(desc & MALI_HW_A64_DESC_AF)) {
+			fault->exception = MALI_HW_EXCEPTION_ACCESS_FLAG(lvl);
+			return -1;
+		}
+		if (rdonly || (desc & MALI_HW_A64_DESC_AP_RDONLY)) {
+			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
+			return -1;
+		}
+		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
+		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
+		if (*pa >> mm_pa_bits(m)) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* The walk of the format @as uses: legacy Mali LPAE or AArch64 4K. */
+static int mm_walk_any(struct mali_model *m, const struct mm_as *as, uint64_t va,
+		       uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	if (m->prod->has_transcfg &&
+	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) ==
+	    MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K)
+		return mm_walk_a64(m, as, va, pa, fault);
+	return mm_walk(m, as, va, pa, fault);
+}
+
 static struct mm_tlb_entry *mm_tlb_find(struct mm_as *as, uint64_t va)
 {
 	unsigned int i;
@@ -522,10 +604,20 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 		return -1;
 	}
 	as = &m->as[asn];
-	if (m->prod->has_transcfg &&
-	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=
-	    MALI_HW_TRANSCFG_ADRMODE_LEGACY)
-		return -1;
+	if (m->prod->has_transcfg) {
+		switch (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) {
+		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
+			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
+			*pa = va;
+			return 0;
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+			goto walk;
+		default:
+			/* UNMAPPED, 64 KiB granule (not modelled), reserved */
+			return -1;
+		}
+	}
 
 	switch (as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) {
 	case MALI_HW_TRANSTAB_ADRMODE_IDENTITY:
@@ -538,16 +630,17 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 		return -1;
 	}
 
+walk:
 	hit = mm_tlb_find(as, va);
 	if (!hit) {
-		if (mm_walk(m, as, va, pa, fault))
+		if (mm_walk_any(m, as, va, pa, fault))
 			return -1;
 		mm_tlb_insert(as, va, *pa);
 		return 0;
 	}
 	/* The cached translation is used; is it still what the tables say? */
 	*pa = hit->pa;
-	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+	if (mm_walk_any(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
 		snprintf(msg, sizeof(msg),
 			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
 			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
@@ -921,9 +1014,17 @@ static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
 		switch (cfg) {
 		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
 			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+			if (!mm_a64_ias(as)) {
+				snprintf(msg, sizeof(msg),
+					 "AS%u: TRANSCFG INA_BITS %llu: input size outside 25..48 bits",
+					 asn, (unsigned long long)(as->live_transcfg >>
+					 MALI_HW_TRANSCFG_INA_BITS_SHIFT & MALI_HW_TRANSCFG_INA_BITS_MASK));
+				mm_report(m, msg);
+			}
+			return;
 		case MALI_HW_TRANSCFG_ADRMODE_UNMAPPED:
 		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
-		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
 		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K:
 			return;
 		default:

@@ -64,7 +64,9 @@ enum mali_model_timer {
  *	AS_COMMAND written while AS_STATUS is ACTIVE; an L2 writeback to a
  *	physical address with no memory; a dump write stalled on a LOCKed
  *	region for MM_STALL_REPORT_NS (the driver never unlocked); a
- *	PRFCNT_SAMPLE with the L2 powered off (it never completes).
+ *	PRFCNT_SAMPLE with the L2 powered off (it never completes); an
+ *	AArch64-format address space whose TRANSCFG INA_BITS gives no valid
+ *	input size.
  */
 struct mali_model_host_ops {
 	int (*mem_read)(void *host, uint64_t pa, void *buf, size_t len);

@@ -205,6 +205,34 @@ static void map_page(uint64_t root, uint64_t va, uint64_t pa)
 		  pa | MALI_HW_PT_DESC_LEAF | MALI_HW_PT_DESC_READ | MALI_HW_PT_DESC_WRITE);
 }
 
+/*
+ * Map @va to @pa in AArch64 4 KiB tables rooted at @root whose walk starts
+ * at @start: table descriptors, then a page (@leaf_lvl 3) or a block (1, 2)
+ * with @leaf_bits (type, AF, AP).
+ */
+static void map_a64(uint64_t root, unsigned int start, uint64_t va, uint64_t pa,
+		    unsigned int leaf_lvl, uint64_t leaf_bits)
+{
+	uint64_t table = root;
+	unsigned int lvl;
+
+	for (lvl = start; lvl < leaf_lvl; lvl++) {
+		uint64_t slot = table + 8 * MALI_HW_PT_INDEX(va, lvl);
+		uint64_t desc = ram_get64(slot);
+
+		if ((desc & 3) != MALI_HW_A64_DESC_TABLE) {
+			desc = ram_alloc() | MALI_HW_A64_DESC_TABLE;
+			ram_put64(slot, desc);
+		}
+		table = desc & MALI_HW_PT_DESC_ADDR_MASK;
+	}
+	ram_put64(table + 8 * MALI_HW_PT_INDEX(va, leaf_lvl), pa | leaf_bits);
+}
+
+#define A64_RW_PAGE	(MALI_HW_A64_DESC_PAGE | MALI_HW_A64_DESC_AF)
+#define A64_TRANSCFG(ias)	(MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K | \
+				 ((uint64_t)(55 - (ias)) << MALI_HW_TRANSCFG_INA_BITS_SHIFT))
+
 static int setup(const char *product, uint64_t cores, uint32_t l2)
 {
 	struct mali_model_config cfg = {
@@ -667,6 +695,104 @@ static void t_text(void)
 	CHECK(!strcmp(buf, "stuck_clean"), "fault reads '%s'", buf);
 }
 
+static bool sample_completed(void);
+
+/* Program AS with AArch64 tables at @root and @transcfg, sample, clean. */
+static void a64_sample(uint64_t root, uint64_t transcfg)
+{
+	wr(MALI_HW_GPU_IRQ_CLEAR, ~0U);
+	wr(MALI_HW_MMU_IRQ_CLEAR, ~0U);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSCFG), transcfg);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	/* Another format, other tables: drop what the TLB has */
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 0x3f);
+	as_cmd(MALI_HW_AS_COMMAND_FLUSH_PT);
+	fh.now += 1000000;
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_CLEAN_CACHES);
+	fire(MALI_MODEL_TIMER_CLEAN);
+}
+
+/*
+ * TRANSCFG AARCH64_4K: the model walks AArch64 tables from the start level
+ * INA_BITS gives (3 levels for 39 bits, 4 for 48), pages of type 3 and
+ * blocks, and faults as an AArch64 MMU does: no access flag, read-only,
+ * a legacy-style level-3 leaf (type 1).
+ */
+static void t_aarch64_tables(void)
+{
+	uint64_t root, pa, blk;
+	uint32_t st;
+
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	pa = bring_up(1, NULL);
+
+	/* 39-bit input: the walk starts at level 1 */
+	root = ram_alloc();
+	pa = ram_alloc();
+	map_a64(root, 1, DUMP_VA, pa, 3, A64_RW_PAGE);
+	a64_sample(root, A64_TRANSCFG(39));
+	CHECK(sample_completed(), "no sample through 3-level AArch64 tables (MMU 0x%x AS 0x%x)",
+	      rd(MALI_HW_MMU_IRQ_RAWSTAT), rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS)));
+	CHECK(ram_get32(pa + 4 * 2) == 0xffff, "dump not at the page: enable 0x%x",
+	      ram_get32(pa + 4 * 2));
+
+	/* 48-bit input: four levels */
+	root = ram_alloc();
+	pa = ram_alloc();
+	map_a64(root, 0, DUMP_VA, pa, 3, A64_RW_PAGE);
+	a64_sample(root, A64_TRANSCFG(48));
+	CHECK(sample_completed() && ram_get32(pa + 4 * 2) == 0xffff,
+	      "no dump through 4-level tables");
+
+	/* A 2 MiB block at level 2 */
+	root = ram_alloc();
+	/* 2 MiB aligned; the dump lands in its first page (bring_up's root) */
+	blk = RAM_BASE;
+	memset(fh.ram, 0, MALI_HW_PAGE_SIZE);
+	map_a64(root, 1, DUMP_VA, blk, 2, MALI_HW_A64_DESC_BLOCK | MALI_HW_A64_DESC_AF);
+	a64_sample(root, A64_TRANSCFG(39));
+	CHECK(sample_completed() && ram_get32(blk + (DUMP_VA & 0x1fffff) + 4 * 2) == 0xffff,
+	      "no dump through a level-2 block");
+
+	/* Faults: no access flag, read-only page, legacy level-3 leaf type */
+	root = ram_alloc();
+	map_a64(root, 1, DUMP_VA, ram_alloc(), 3, MALI_HW_A64_DESC_PAGE);
+	a64_sample(root, A64_TRANSCFG(39));
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(!sample_completed() && (st & 0xff) == MALI_HW_EXCEPTION_ACCESS_FLAG(3),
+	      "no access flag: FAULTSTATUS 0x%x", st);
+	CHECK(fh.nr_reports == 0, "reported: %s", fh.last_report);
+
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	bring_up(1, NULL);
+	root = ram_alloc();
+	map_a64(root, 1, DUMP_VA, ram_alloc(), 3, A64_RW_PAGE | MALI_HW_A64_DESC_AP_RDONLY);
+	a64_sample(root, A64_TRANSCFG(39));
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(!sample_completed() && (st & 0xff) == MALI_HW_EXCEPTION_PERMISSION_FAULT(3),
+	      "read-only page: FAULTSTATUS 0x%x", st);
+
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	bring_up(1, NULL);
+	root = ram_alloc();
+	map_a64(root, 1, DUMP_VA, ram_alloc(), 3, MALI_HW_PT_DESC_LEAF | MALI_HW_A64_DESC_AF);
+	a64_sample(root, A64_TRANSCFG(39));
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(!sample_completed() && (st & 0xff) == MALI_HW_EXCEPTION_TRANSLATION_FAULT(3),
+	      "legacy level-3 leaf: FAULTSTATUS 0x%x", st);
+
+	/* An input size the format cannot have is reported at UPDATE */
+	wr64(as_reg(AS, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "INA_BITS"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
 static bool sample_completed(void)
 {
 	return rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED;
@@ -784,6 +910,7 @@ static const struct {
 	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
 	{ "model: power transitions take time; L2 off under powered cores is reported", t_power },
 	{ "model: AS_STATUS ACTIVE while a command runs; a command then is reported", t_as_status },
+	{ "model: TRANSCFG AARCH64_4K: AArch64 tables walked from the INA_BITS start level", t_aarch64_tables },
 	{ "model: a LOCKed region stalls the dump until UNLOCK/FLUSH; a lock never released is reported", t_lock_stalls_dump },
 	{ "model: a sample with the L2 powered off never completes and is reported", t_sample_needs_l2 },
 	{ "model: workload and fault text controls", t_text },
