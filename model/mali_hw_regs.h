@@ -29,6 +29,14 @@
 #define   MALI_HW_MMU_FEATURES_VAL(va, pa)	((va) | ((pa) << 8))
 #define MALI_HW_AS_PRESENT		0x018
 #define MALI_HW_JS_PRESENT		0x01c
+#define MALI_HW_THREAD_MAX_THREADS	0x0a0
+#define MALI_HW_THREAD_MAX_WORKGROUP_SIZE	0x0a4
+#define MALI_HW_THREAD_MAX_BARRIER_SIZE	0x0a8
+#define MALI_HW_THREAD_FEATURES		0x0ac
+#define MALI_HW_TEXTURE_FEATURES(n)	(0x0b0 + 4 * (n))	/* n = 0..3 */
+#define MALI_HW_JS_FEATURES(n)		(0x0c0 + 4 * (n))	/* n = 0..15 */
+#define MALI_HW_COHERENCY_FEATURES	0x300
+#define MALI_HW_STACK_PRESENT		0xe00
 
 #define MALI_HW_GPU_IRQ_RAWSTAT		0x020
 #define MALI_HW_GPU_IRQ_CLEAR		0x024
@@ -172,6 +180,9 @@
 #define   MALI_HW_TRANSCFG_ADRMODE_IDENTITY	0x2ULL
 #define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K	0x6ULL
 #define   MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K	0x8ULL
+/* [10:6]: 55 - the input address size of the AArch64 formats (panthor) */
+#define MALI_HW_TRANSCFG_INA_BITS_SHIFT		6
+#define MALI_HW_TRANSCFG_INA_BITS_MASK		0x1fULL
 
 /* AS_LOCKADDR: region base in the high bits, log2(size) - 1 in [5:0] */
 #define MALI_HW_LOCKADDR_SIZE_MASK		0x3fULL
@@ -192,6 +203,20 @@
 #define MALI_HW_PT_LEVEL_SHIFT(lvl)	(12 + 9 * (3 - (lvl)))
 #define MALI_HW_PT_INDEX(va, lvl)	(((va) >> MALI_HW_PT_LEVEL_SHIFT(lvl)) & 0x1ff)
 #define MALI_HW_PAGE_SIZE		4096ULL
+
+/*
+ * AArch64 stage-1 descriptors, 4 KiB granule (TRANSCFG AARCH64_4K): type 3
+ * is a table at levels 0-2 and a page at level 3, type 1 a block at levels
+ * 1-2 (reserved at 0 and 3). Leaves need the access flag; AP[2] set means
+ * read-only. APTable[1] in a table descriptor makes everything below it
+ * read-only. The walk starts at the level the input size needs.
+ */
+#define MALI_HW_A64_DESC_TABLE		0x3ULL
+#define MALI_HW_A64_DESC_PAGE		0x3ULL
+#define MALI_HW_A64_DESC_BLOCK		0x1ULL
+#define MALI_HW_A64_DESC_AP_RDONLY	MALI_HW_BIT64(7)
+#define MALI_HW_A64_DESC_AF		MALI_HW_BIT64(10)
+#define MALI_HW_A64_TABLE_AP_RDONLY	MALI_HW_BIT64(62)
 
 /* ---- Counter dump --------------------------------------------------------- */
 

@@ -31,6 +31,8 @@
 #define MM_RESET_LATENCY_NS	(50 * MM_NS_PER_US)
 #define MM_POWER_LATENCY_NS	(200 * MM_NS_PER_US)
 #define MM_AS_LATENCY_NS	(5 * MM_NS_PER_US)
+/* A dump write waiting this long on a LOCK: the driver forgot to unlock */
+#define MM_STALL_REPORT_NS	(500 * MM_NS_PER_MS)
 #define MM_MAX_DELAY_MS		5000
 #define MM_MAX_MHZ		5000
 /* The hardware ignores the low bits of PRFCNT_BASE */
@@ -96,7 +98,9 @@ struct mm_tlb_entry {
  * @faultstatus: AS_FAULTSTATUS.
  * @faultaddress: AS_FAULTADDRESS.
  * @active: AS_STATUS ACTIVE: a command runs (until MALI_MODEL_TIMER_AS).
- * @locked: a LOCK is in force (until UNLOCK).
+ * @cmd: the command that runs while @active.
+ * @locked: a LOCK is in force, until an UNLOCK, FLUSH_PT or FLUSH_MEM
+ *	completes. GPU accesses through the region stall meanwhile.
  * @lock_base: start of the locked region.
  * @lock_size: bytes of the locked region.
  * @tlb: cached translations. As on hardware, AS_COMMAND_UPDATE does not
@@ -115,6 +119,7 @@ struct mm_as {
 	uint32_t faultstatus;
 	uint64_t faultaddress;
 	bool active;
+	uint32_t cmd;
 	bool locked;
 	uint64_t lock_base;
 	uint64_t lock_size;
@@ -179,6 +184,9 @@ struct mm_as {
  * @sample_as: address space captured by the sample command.
  * @sample_drop_irq: the sample in progress will not raise its interrupt.
  * @sample_gpu_fault: the sample in progress will fault.
+ * @sample_stalled: the sample in progress waits for the LOCK of its
+ *	address space to be released: its dump is in the locked region.
+ * @stall_reported: the stall in progress was reported.
  * @clean_pending: a cache clean is in progress.
  * @clean_stuck: cache cleans never complete until the next reset.
  * @armed: fault armed for the next sample or clean.
@@ -238,6 +246,8 @@ struct mali_model {
 	uint32_t sample_as;
 	bool sample_drop_irq;
 	bool sample_gpu_fault;
+	bool sample_stalled;
+	bool stall_reported;
 	bool clean_pending;
 	bool clean_stuck;
 	enum mm_fault armed;
@@ -308,6 +318,11 @@ static void mm_report(struct mali_model *m, const char *msg)
 static uint64_t mm_now(struct mali_model *m)
 {
 	return m->ops->now_ns(m->host);
+}
+
+static void mm_timer_arm(struct mali_model *m, unsigned int timer, uint64_t ns)
+{
+	m->ops->timer_arm(m->host, timer, ns);
 }
 
 /* ---- interrupt lines ------------------------------------------------------ */
@@ -451,6 +466,88 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 	return -1;
 }
 
+/* The input address size of an AArch64-format address space, 0: invalid. */
+static unsigned int mm_a64_ias(const struct mm_as *as)
+{
+	unsigned int ina = (as->live_transcfg >> MALI_HW_TRANSCFG_INA_BITS_SHIFT) &
+			   MALI_HW_TRANSCFG_INA_BITS_MASK;
+	unsigned int ias = 55 - ina;
+
+	return ias >= 25 && ias <= 48 ? ias : 0;
+}
+
+/*
+ * Walk the live AArch64 (4 KiB granule) tables of @as for a write to @va:
+ * from the level the input size needs (48 bits: 0, 39: 1, 30: 2), table
+ * descriptors down to a level-3 page or a level-1/2 block, whose access
+ * flag must be set and which must be writable (AP[2] clear, no APTable[1]
+ * above it).
+ */
+static int mm_walk_a64(struct mali_model *m, const struct mm_as *as, uint64_t va,
+		       uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	unsigned int ias = mm_a64_ias(as), lvl;
+	uint64_t table, desc;
+	bool rdonly = false;
+
+	fault->bus_error = false;
+	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	if (!ias)
+		return -1;
+	if (va >> ias) {
+		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+		return -1;
+	}
+	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
+	/* Each level resolves 9 bits above the 12 of the page offset */
+	for (lvl = 4 - (ias - 12 + 8) / 9; lvl < MALI_HW_PT_LEVELS; lvl++) {
+		uint64_t type, size;
+
+		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
+			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
+			fault->bus_error = true;
+			return -1;
+		}
+		type = desc & MALI_HW_PT_DESC_TYPE_MASK;
+		fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl);
+		if (lvl < MALI_HW_PT_LEVELS - 1 && type == MALI_HW_A64_DESC_TABLE) {
+			rdonly |= !!(desc & MALI_HW_A64_TABLE_AP_RDONLY);
+			table = desc & MALI_HW_PT_DESC_ADDR_MASK;
+			continue;
+		}
+		if (lvl == MALI_HW_PT_LEVELS - 1 ? type != MALI_HW_A64_DESC_PAGE :
+		    type != MALI_HW_A64_DESC_BLOCK || lvl == 0)
+			return -1;
+		if (!(desc & MALI_HW_A64_DESC_AF)) {
+			fault->exception = MALI_HW_EXCEPTION_ACCESS_FLAG(lvl);
+			return -1;
+		}
+		if (rdonly || (desc & MALI_HW_A64_DESC_AP_RDONLY)) {
+			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
+			return -1;
+		}
+		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
+		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
+		if (*pa >> mm_pa_bits(m)) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* The walk of the format @as uses: legacy Mali LPAE or AArch64 4K. */
+static int mm_walk_any(struct mali_model *m, const struct mm_as *as, uint64_t va,
+		       uint64_t *pa, struct mm_xlate_fault *fault)
+{
+	if (m->prod->has_transcfg &&
+	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) ==
+	    MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K)
+		return mm_walk_a64(m, as, va, pa, fault);
+	return mm_walk(m, as, va, pa, fault);
+}
+
 static struct mm_tlb_entry *mm_tlb_find(struct mm_as *as, uint64_t va)
 {
 	unsigned int i;
@@ -507,10 +604,20 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 		return -1;
 	}
 	as = &m->as[asn];
-	if (m->prod->has_transcfg &&
-	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) !=
-	    MALI_HW_TRANSCFG_ADRMODE_LEGACY)
-		return -1;
+	if (m->prod->has_transcfg) {
+		switch (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) {
+		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
+			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
+			*pa = va;
+			return 0;
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+			goto walk;
+		default:
+			/* UNMAPPED, 64 KiB granule (not modelled), reserved */
+			return -1;
+		}
+	}
 
 	switch (as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) {
 	case MALI_HW_TRANSTAB_ADRMODE_IDENTITY:
@@ -523,16 +630,17 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 		return -1;
 	}
 
+walk:
 	hit = mm_tlb_find(as, va);
 	if (!hit) {
-		if (mm_walk(m, as, va, pa, fault))
+		if (mm_walk_any(m, as, va, pa, fault))
 			return -1;
 		mm_tlb_insert(as, va, *pa);
 		return 0;
 	}
 	/* The cached translation is used; is it still what the tables say? */
 	*pa = hit->pa;
-	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+	if (mm_walk_any(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
 		snprintf(msg, sizeof(msg),
 			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
 			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
@@ -684,10 +792,37 @@ static void mm_l2_writeback(struct mali_model *m)
 	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
 }
 
+/* Does the dump of the sample in progress lie (partly) in a LOCKed region? */
+static bool mm_sample_locked(const struct mali_model *m)
+{
+	const struct mm_as *as;
+	uint64_t start = m->sample_base & MM_PRFCNT_BASE_MASK;
+	uint64_t end = start + m->dump_size - 1;
+
+	if (m->sample_as >= MM_NR_AS)
+		return false;
+	as = &m->as[m->sample_as];
+	return as->locked && start <= as->lock_base + (as->lock_size - 1) &&
+	       as->lock_base <= end;
+}
+
 static void mm_sample_done(struct mali_model *m)
 {
 	if (!m->sample_pending)
 		return;
+	/*
+	 * The dump writer's accesses go through the MMU: into a locked
+	 * region they wait until the lock is released (mm_as_done()).
+	 */
+	if (m->latched_valid && !m->sample_gpu_fault && mm_sample_locked(m)) {
+		if (!m->sample_stalled) {
+			m->sample_stalled = true;
+			m->stall_reported = false;
+			mm_timer_arm(m, MALI_MODEL_TIMER_STALL, MM_STALL_REPORT_NS);
+		}
+		return;
+	}
+	m->sample_stalled = false;
 	m->sample_pending = false;
 
 	if (m->sample_gpu_fault) {
@@ -751,15 +886,38 @@ static void mm_reset_state(struct mali_model *m)
 	for (i = 0; i < MM_NR_AS; i++)
 		m->as[i].live_transtab = MALI_HW_TRANSTAB_ADRMODE_UNMAPPED;
 	m->sample_pending = false;
+	m->sample_stalled = false;
 	m->clean_pending = false;
 	m->clean_stuck = false;
 	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
 	mm_clear_counters(m, now);
 }
 
-static void mm_timer_arm(struct mali_model *m, unsigned int timer, uint64_t ns)
+/*
+ * The counter unit writes its dump through the L2 (the dump is in the L2
+ * until a clean, see mm_l2_writeback()): with the L2 powered off or
+ * powering off a sample cannot be written. kbase therefore disables the
+ * counters before it powers the L2 down and enables them only once the L2
+ * is up again; a real GPU never completes such a sample. The model keeps
+ * it pending (GPU_STATUS PRFCNT_ACTIVE, no interrupt, until a reset) and
+ * reports the driver error. Return: true when that happened.
+ */
+static bool mm_sample_needs_l2(struct mali_model *m)
 {
-	m->ops->timer_arm(m->host, timer, ns);
+	uint64_t l2_on = m->l2_ready & m->l2_present & ~m->pwr_off[MM_PWR_L2];
+	char msg[MM_MSG];
+
+	if (l2_on)
+		return false;
+	snprintf(msg, sizeof(msg),
+		 "PRFCNT_SAMPLE with the L2 powered off (L2_READY 0x%llx%s): it never completes",
+		 (unsigned long long)m->l2_ready,
+		 m->pwr_off[MM_PWR_L2] ? ", powering off" : "");
+	mm_report(m, msg);
+	m->sample_pending = true;
+	m->sample_stalled = false;
+	m->latched_valid = false;
+	return true;
 }
 
 static void mm_command(struct mali_model *m, uint32_t cmd)
@@ -778,6 +936,8 @@ static void mm_command(struct mali_model *m, uint32_t cmd)
 		break;
 	case MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE:
 		if (m->sample_pending)
+			break;
+		if (mm_sample_needs_l2(m))
 			break;
 		latency = MM_SAMPLE_LATENCY_NS;
 		m->sample_drop_irq = m->armed == MM_FAULT_DROP_IRQ;
@@ -854,9 +1014,17 @@ static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
 		switch (cfg) {
 		case MALI_HW_TRANSCFG_ADRMODE_LEGACY:
 			break;	/* TRANSTAB says */
+		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
+			if (!mm_a64_ias(as)) {
+				snprintf(msg, sizeof(msg),
+					 "AS%u: TRANSCFG INA_BITS %llu: input size outside 25..48 bits",
+					 asn, (unsigned long long)(as->live_transcfg >>
+					 MALI_HW_TRANSCFG_INA_BITS_SHIFT & MALI_HW_TRANSCFG_INA_BITS_MASK));
+				mm_report(m, msg);
+			}
+			return;
 		case MALI_HW_TRANSCFG_ADRMODE_UNMAPPED:
 		case MALI_HW_TRANSCFG_ADRMODE_IDENTITY:
-		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
 		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_64K:
 			return;
 		default:
@@ -891,6 +1059,7 @@ static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
 		mm_report(m, msg);
 	}
 	as->active = true;
+	as->cmd = cmd;
 	mm_timer_arm(m, MALI_MODEL_TIMER_AS, MM_AS_LATENCY_NS);
 	mm_lock_region(as, &base, &size);
 	switch (cmd) {
@@ -906,9 +1075,8 @@ static void mm_as_command(struct mali_model *m, struct mm_as *as, uint32_t cmd)
 		as->lock_size = size;
 		break;
 	case MALI_HW_AS_COMMAND_UNLOCK:
-		/* A flush of the region, then the lock is released */
+		/* A flush of the region; the lock is released when it completes */
 		mm_tlb_flush(as, base, size);
-		as->locked = false;
 		break;
 	case MALI_HW_AS_COMMAND_FLUSH_MEM:
 		/* Outstanding writes reach memory first: the L2 is written back */
@@ -1010,6 +1178,35 @@ static bool mm_reg64(uint32_t reg, uint32_t base, uint64_t v, uint32_t *out)
 	return true;
 }
 
+/* The feature registers of &struct mali_model_ids; 0 for other registers. */
+static uint32_t mm_read_ids(const struct mali_model *m, uint32_t reg)
+{
+	const struct mali_model_ids *ids = m->prod->ids;
+
+	switch (reg) {
+	case MALI_HW_CORE_FEATURES:
+		return ids->core_features;
+	case MALI_HW_TILER_FEATURES:
+		return ids->tiler_features;
+	case MALI_HW_THREAD_MAX_THREADS:
+		return ids->thread_max_threads;
+	case MALI_HW_THREAD_MAX_WORKGROUP_SIZE:
+		return ids->thread_max_workgroup;
+	case MALI_HW_THREAD_MAX_BARRIER_SIZE:
+		return ids->thread_max_barrier;
+	case MALI_HW_THREAD_FEATURES:
+		return ids->thread_features;
+	case MALI_HW_COHERENCY_FEATURES:
+		return ids->coherency_features;
+	}
+	if (reg >= MALI_HW_TEXTURE_FEATURES(0) && reg <= MALI_HW_TEXTURE_FEATURES(3))
+		return ids->texture_features[(reg - MALI_HW_TEXTURE_FEATURES(0)) / 4];
+	/* One JS_FEATURES per JS_PRESENT bit: slots 0-2 */
+	if (reg >= MALI_HW_JS_FEATURES(0) && reg <= MALI_HW_JS_FEATURES(2))
+		return ids->js_features[(reg - MALI_HW_JS_FEATURES(0)) / 4];
+	return 0;
+}
+
 static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 {
 	uint32_t v = 0;
@@ -1021,6 +1218,8 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 	    mm_reg64(reg, MALI_HW_SHADER_PRESENT, m->shader_present, &v) ||
 	    mm_reg64(reg, MALI_HW_TILER_PRESENT, 1, &v) ||
 	    mm_reg64(reg, MALI_HW_L2_PRESENT, m->l2_present, &v) ||
+	    mm_reg64(reg, MALI_HW_STACK_PRESENT,
+		     m->prod->ids->core_stacks ? m->shader_present : 0, &v) ||
 	    mm_reg64(reg, MALI_HW_SHADER_READY, m->shader_ready, &v) ||
 	    mm_reg64(reg, MALI_HW_TILER_READY, m->tiler_ready, &v) ||
 	    mm_reg64(reg, MALI_HW_L2_READY, m->l2_ready, &v) ||
@@ -1033,7 +1232,7 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 		return v;
 	if (mm_is_as_reg(reg))
 		return mm_as_read(m, reg);
-	return 0;
+	return mm_read_ids(m, reg);
 }
 
 /**
@@ -1054,6 +1253,7 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		return m->mem_features;
 	case MALI_HW_MMU_FEATURES:
 		return m->mmu_features;
+	/* 8 and 3, as public T860 and G52 boot logs say (as 0xff js 0x7) */
 	case MALI_HW_AS_PRESENT:
 		return (1U << MM_NR_AS) - 1;
 	case MALI_HW_JS_PRESENT:
@@ -1169,12 +1369,42 @@ static void mm_power_done(struct mali_model *m)
 	}
 }
 
+/*
+ * The AS commands in progress complete. UNLOCK, FLUSH_PT and FLUSH_MEM
+ * release the LOCK of their address space; a sample stalled on it goes on.
+ */
 static void mm_as_done(struct mali_model *m)
 {
 	unsigned int i;
 
-	for (i = 0; i < MM_NR_AS; i++)
-		m->as[i].active = false;
+	for (i = 0; i < MM_NR_AS; i++) {
+		struct mm_as *as = &m->as[i];
+
+		if (as->active && (as->cmd == MALI_HW_AS_COMMAND_UNLOCK ||
+				   as->cmd == MALI_HW_AS_COMMAND_FLUSH_PT ||
+				   as->cmd == MALI_HW_AS_COMMAND_FLUSH_MEM))
+			as->locked = false;
+		as->active = false;
+	}
+	if (m->sample_stalled && !mm_sample_locked(m))
+		mm_sample_done(m);
+}
+
+/* A sample has waited on a LOCK for MM_STALL_REPORT_NS: report it once. */
+static void mm_stall_check(struct mali_model *m)
+{
+	const struct mm_as *as = &m->as[m->sample_as];
+	char msg[MM_MSG];
+
+	if (!m->sample_stalled || m->stall_reported)
+		return;
+	m->stall_reported = true;
+	snprintf(msg, sizeof(msg),
+		 "AS%u: the dump at VA 0x%llx waits on a LOCK of 0x%llx+0x%llx for %llu ms: no UNLOCK or FLUSH",
+		 m->sample_as, (unsigned long long)m->sample_base,
+		 (unsigned long long)as->lock_base, (unsigned long long)as->lock_size,
+		 (unsigned long long)(MM_STALL_REPORT_NS / MM_NS_PER_MS));
+	mm_report(m, msg);
 }
 
 static void mm_write_config(struct mali_model *m, uint32_t val)
@@ -1303,6 +1533,9 @@ void mali_model_timer(struct mali_model *m, unsigned int timer)
 		break;
 	case MALI_MODEL_TIMER_AS:
 		mm_as_done(m);
+		break;
+	case MALI_MODEL_TIMER_STALL:
+		mm_stall_check(m);
 		break;
 	default:
 		break;

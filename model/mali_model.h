@@ -37,6 +37,7 @@ enum mali_model_timer {
 	MALI_MODEL_TIMER_RESET,		/* a soft/hard reset completes */
 	MALI_MODEL_TIMER_POWER,		/* a power transition completes */
 	MALI_MODEL_TIMER_AS,		/* an AS_COMMAND completes */
+	MALI_MODEL_TIMER_STALL,		/* a write stalled on a LOCK too long */
 	MALI_MODEL_NR_TIMERS,
 };
 
@@ -61,7 +62,11 @@ enum mali_model_timer {
  *	TRANSTAB/TRANSCFG address mode latched by AS_COMMAND_UPDATE; the L2
  *	powered off while shader cores or the tiler are powered; an
  *	AS_COMMAND written while AS_STATUS is ACTIVE; an L2 writeback to a
- *	physical address with no memory.
+ *	physical address with no memory; a dump write stalled on a LOCKed
+ *	region for MM_STALL_REPORT_NS (the driver never unlocked); a
+ *	PRFCNT_SAMPLE with the L2 powered off (it never completes); an
+ *	AArch64-format address space whose TRANSCFG INA_BITS gives no valid
+ *	input size.
  */
 struct mali_model_host_ops {
 	int (*mem_read)(void *host, uint64_t pa, void *buf, size_t len);

@@ -56,8 +56,78 @@
 #define L2_FEATURES(bus_log2)	(((bus_log2) << 24) | (18 << 16) | (2 << 8) | 6)
 
 /*
+ * The feature registers panfrost and kbase read at probe and hand to
+ * userspace (GET_PARAM), per family. Where each value comes from:
+ * - CORE_FEATURES 0, TILER_FEATURES 0x809 (512-byte bins, 8 hierarchy
+ *   levels), AS_PRESENT 0xff and JS_PRESENT 0x7: public panfrost boot logs
+ *   ("features: l2 ... core 0x0 tiler 0x809 mem 0x1 mmu 0x2830 as 0xff js
+ *   0x7") of an RK3399 Mali-T860 and an Amlogic Mali-G52.
+ * - THREAD_MAX_THREADS: the per-core thread limits Mesa's panfrost driver
+ *   uses per architecture (Midgard 256; Bifrost v6 384, v7 768, of which the
+ *   G31 512; Valhall 1024); Midgard's is also kbase's documented default
+ *   for the register when it reads 0 (THREAD_MT_DEFAULT 256).
+ * - THREAD_MAX_WORKGROUP_SIZE and THREAD_MAX_BARRIER_SIZE: Midgard 256
+ *   (kbase's documented defaults THREAD_MWS/MBS_DEFAULT); Bifrost 384 (the
+ *   value of the emulated-GPU prototype in the project's notes), Valhall
+ *   512 (the same, scaled with the thread count; no public measurement).
+ * - THREAD_FEATURES: [15:0] registers per core, [23:16] task queue depth,
+ *   [29:24] thread group split (kbase's layout for job-manager GPUs). Queue
+ *   4 and split 10 are kbase's defaults (THREAD_MTQ/MTGS_DEFAULT); the
+ *   register count is what makes Mesa's thread count formula (registers /
+ *   registers per thread) give the limits above: Midgard 1024 (kbase's
+ *   THREAD_MR_DEFAULT; 256 threads of 4 vec4 registers), Bifrost 0x6000
+ *   (768 x 32, 384 x 64), G31 0x4000 (512 x 32), Valhall 0x8000 (1024 x 32).
+ * - TEXTURE_FEATURES_0: bit per compressed format, ETC2 (bits 1-4, 17-19)
+ *   and ASTC (20-23), what Mesa assumes every Mali has when the kernel does
+ *   not say ("factory default for Juno"); _1 and _2: the prototype's values.
+ *   Midgard and Bifrost have three of these registers, Valhall four (kbase
+ *   BASE_GPU_NUM_TEXTURE_FEATURES_REGISTERS); _3 of Valhall: all of its
+ *   low formats (0xffff, the prototype's value of _1; not measured).
+ * - JS_FEATURES (kbase's bits: 1 NULL job, 2 SET_VALUE, 3 CACHE_FLUSH,
+ *   4 COMPUTE, 5 VERTEX, 6 GEOMETRY, 7 TILER, 8 FUSED, 9 FRAGMENT): slot 0
+ *   fragment 0x20e, slot 1 vertex/tiler/compute 0x1fe, slot 2 compute only
+ *   0x7e, the slot roles panfrost and kbase assign.
+ * - COHERENCY_FEATURES: the register exists from Bifrost on (panfrost's
+ *   HW_FEATURE_COHERENCY_REG) and reads 0 before; Bifrost and Valhall
+ *   report ACE-Lite (bit 0), the prototype's value (ACE, bit 1, would make
+ *   panfrost force coherency on a G71).
+ * - STACK_PRESENT: core stacks exist from Bifrost on; the model gives each
+ *   shader core its own (the prototype's STACK_PRESENT = SHADER_PRESENT).
+ */
+#define MM_TILER_FEATURES	0x809
+#define MM_THREAD_FEATURES(regs)	((10 << 24) | (4 << 16) | (regs))
+#define MM_TEXTURE_FEATURES_0	0x00fe001e
+#define MM_JS_FEATURES		{ 0x20e, 0x1fe, 0x7e }
+
+static const struct mali_model_ids mm_ids_midgard = {
+	0, MM_TILER_FEATURES, 256, 256, 256, MM_THREAD_FEATURES(0x400),
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0, false,
+};
+
+static const struct mali_model_ids mm_ids_bifrost_gen1 = {
+	0, MM_TILER_FEATURES, 384, 384, 384, MM_THREAD_FEATURES(0x6000),
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true,
+};
+
+static const struct mali_model_ids mm_ids_bifrost_gen2 = {
+	0, MM_TILER_FEATURES, 768, 384, 384, MM_THREAD_FEATURES(0x6000),
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true,
+};
+
+static const struct mali_model_ids mm_ids_bifrost_g31 = {
+	0, MM_TILER_FEATURES, 512, 384, 384, MM_THREAD_FEATURES(0x4000),
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true,
+};
+
+static const struct mali_model_ids mm_ids_valhall_jm = {
+	0, MM_TILER_FEATURES, 1024, 512, 512, MM_THREAD_FEATURES(0x8000),
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0xffff }, MM_JS_FEATURES, 0x1, true,
+};
+
+/*
  * Columns: name, GPU_ID, SHADER_PRESENT, L2_PRESENT, L2 slices, v4 layout,
- * AS_TRANSCFG, MHz, L2_FEATURES, MMU_FEATURES VA and PA bits, indices.
+ * AS_TRANSCFG, MHz, L2_FEATURES, MMU_FEATURES VA and PA bits, the other
+ * feature registers, indices.
  *
  * MMU_FEATURES from public panfrost boot logs: G31 0x2821 and G52 0x2823
  * (33/35 VA bits, 40 PA bits: Rockchip RK356x, MediaTek); 0x2830 (48/40)
@@ -67,34 +137,34 @@
 static const struct mali_model_product mali_model_product_table[] = {
 	/* T600 r0p0 status 1 ("15dev0"): the revision with PRLAM-8186 */
 	{ "t600", 0x69560001, 0xf, 0x1, 1, true, false, 533, L2_FEATURES(0), 48, 40,
-	  { MIDGARD_V5_INDEX(45) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45) } },
 	{ "t720", 0x07201000, 0x3, 0x1, 1, true, false, 600, L2_FEATURES(0), 48, 40,
-	  { MIDGARD_T72X_INDEX } },
+	  &mm_ids_midgard, { MIDGARD_T72X_INDEX } },
 	{ "t760", 0x07500010, 0xf, 0x1, 1, false, false, 600, L2_FEATURES(0), 48, 40,
-	  { MIDGARD_V5_INDEX(45) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45) } },
 	{ "t820", 0x08201010, 0x7, 0x1, 1, false, false, 650, L2_FEATURES(0), 48, 40,
-	  { MIDGARD_V5_INDEX(22) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(22) } },
 	{ "t830", 0x08301000, 0x3, 0x1, 1, false, false, 650, L2_FEATURES(0), 48, 40,
-	  { MIDGARD_V5_INDEX(22) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(22) } },
 	{ "t860", 0x08602000, 0xf, 0x1, 1, false, false, 800, L2_FEATURES(0), 48, 40,
-	  { MIDGARD_V5_INDEX(45) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45) } },
 	{ "t880", 0x08802000, 0xff, 0x1, 1, false, false, 850, L2_FEATURES(0), 48, 40,
-	  { MIDGARD_V5_INDEX(45) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45) } },
 	{ "g71", 0x60002000, 0xff, 0x1, 2, false, true, 850, L2_FEATURES(7), 48, 40,
-	  { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28) } },
 	{ "g72", 0x62210030, 0x7, 0x1, 1, false, true, 800, L2_FEATURES(7), 48, 40,
-	  { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28) } },
 	{ "g51", 0x70901000, 0x7, 0x1, 1, false, true, 650, L2_FEATURES(7), 48, 40,
-	  { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28) } },
 	{ "g76", 0x72110000, 0xf, 0x1, 2, false, true, 800, L2_FEATURES(7), 48, 40,
-	  { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28) } },
 	{ "g52", 0x72120000, 0x3, 0x1, 1, false, true, 800, L2_FEATURES(7), 35, 40,
-	  { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28) } },
 	{ "g31", 0x70930000, 0x3, 0x1, 1, false, true, 650, L2_FEATURES(7), 33, 40,
-	  { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_g31, { BIFROST_INDEX(28) } },
 	/* MediaTek MT8192's Mali-G57 MC5 */
 	{ "g57", 0x90930000, 0x1f, 0x1, 1, false, true, 950, L2_FEATURES(7), 48, 40,
-	  { BIFROST_INDEX(0) } },
+	  &mm_ids_valhall_jm, { BIFROST_INDEX(0) } },
 };
 
 /**

@@ -40,6 +40,33 @@ enum mali_model_role {
 };
 
 /**
+ * struct mali_model_ids - read-only feature registers of a GPU family
+ * @core_features: CORE_FEATURES.
+ * @tiler_features: TILER_FEATURES.
+ * @thread_max_threads: THREAD_MAX_THREADS.
+ * @thread_max_workgroup: THREAD_MAX_WORKGROUP_SIZE.
+ * @thread_max_barrier: THREAD_MAX_BARRIER_SIZE.
+ * @thread_features: THREAD_FEATURES.
+ * @texture_features: TEXTURE_FEATURES_0..3 (0 where the family has fewer).
+ * @js_features: JS_FEATURES of job slots 0..2 (JS_PRESENT is 0x7).
+ * @coherency_features: COHERENCY_FEATURES.
+ * @core_stacks: STACK_PRESENT has one core stack per shader core (Bifrost
+ *	on); 0 before.
+ */
+struct mali_model_ids {
+	uint32_t core_features;
+	uint32_t tiler_features;
+	uint32_t thread_max_threads;
+	uint32_t thread_max_workgroup;
+	uint32_t thread_max_barrier;
+	uint32_t thread_features;
+	uint32_t texture_features[4];
+	uint32_t js_features[3];
+	uint32_t coherency_features;
+	bool core_stacks;
+};
+
+/**
  * struct mali_model_product - a GPU the model can be
  * @name: e.g. "g52".
  * @gpu_id: GPU_ID of a real part of this model.
@@ -52,6 +79,7 @@ enum mali_model_role {
  * @l2_features: L2_FEATURES.
  * @va_bits: default MMU_FEATURES VA width.
  * @pa_bits: default MMU_FEATURES PA width.
+ * @ids: the other feature registers.
  * @index: counter index in its block of each &enum mali_model_role, 0 when
  *	the product has no such counter (index 0 is a header word).
  */
@@ -67,6 +95,7 @@ struct mali_model_product {
 	uint32_t l2_features;
 	uint8_t va_bits;
 	uint8_t pa_bits;
+	const struct mali_model_ids *ids;
 	uint8_t index[MM_NR_ROLES];
 };
 

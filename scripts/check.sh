@@ -498,7 +498,7 @@ done
 # driver reads with clk_get_rate().
 qemu_hw_gpus=(
 	"t720 mhz=24"
-	"t860 mhz=24"
+	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24"
 	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24"
 	"g57 mhz=24"
 )

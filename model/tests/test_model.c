@@ -205,6 +205,34 @@ static void map_page(uint64_t root, uint64_t va, uint64_t pa)
 		  pa | MALI_HW_PT_DESC_LEAF | MALI_HW_PT_DESC_READ | MALI_HW_PT_DESC_WRITE);
 }
 
+/*
+ * Map @va to @pa in AArch64 4 KiB tables rooted at @root whose walk starts
+ * at @start: table descriptors, then a page (@leaf_lvl 3) or a block (1, 2)
+ * with @leaf_bits (type, AF, AP).
+ */
+static void map_a64(uint64_t root, unsigned int start, uint64_t va, uint64_t pa,
+		    unsigned int leaf_lvl, uint64_t leaf_bits)
+{
+	uint64_t table = root;
+	unsigned int lvl;
+
+	for (lvl = start; lvl < leaf_lvl; lvl++) {
+		uint64_t slot = table + 8 * MALI_HW_PT_INDEX(va, lvl);
+		uint64_t desc = ram_get64(slot);
+
+		if ((desc & 3) != MALI_HW_A64_DESC_TABLE) {
+			desc = ram_alloc() | MALI_HW_A64_DESC_TABLE;
+			ram_put64(slot, desc);
+		}
+		table = desc & MALI_HW_PT_DESC_ADDR_MASK;
+	}
+	ram_put64(table + 8 * MALI_HW_PT_INDEX(va, leaf_lvl), pa | leaf_bits);
+}
+
+#define A64_RW_PAGE	(MALI_HW_A64_DESC_PAGE | MALI_HW_A64_DESC_AF)
+#define A64_TRANSCFG(ias)	(MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K | \
+				 ((uint64_t)(55 - (ias)) << MALI_HW_TRANSCFG_INA_BITS_SHIFT))
+
 static int setup(const char *product, uint64_t cores, uint32_t l2)
 {
 	struct mali_model_config cfg = {
@@ -293,6 +321,69 @@ static void t_ids(void)
 	CHECK(setup("t720", 0, 0) == 0, "setup t720");
 	CHECK(mali_model_dump_size(m) == 8 * 256, "v4 dump size %u",
 	      mali_model_dump_size(m));
+}
+
+/*
+ * The feature registers panfrost hands to userspace: none of those a
+ * product has reads 0, and they agree with each other and the architecture.
+ */
+static void t_feature_ids(void)
+{
+	char names[256], *tok, *save;
+	unsigned int i;
+
+	snprintf(names, sizeof(names), "%s", mali_model_products());
+	for (tok = strtok_r(names, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		bool bifrost = tok[0] == 'g', valhall = !strcmp(tok, "g57");
+		uint32_t threads, regs;
+
+		CHECK(setup(tok, 0, 0) == 0, "setup %s", tok);
+		threads = rd(MALI_HW_THREAD_MAX_THREADS);
+		regs = rd(MALI_HW_THREAD_FEATURES) & 0xffff;
+		CHECK(threads >= 256 && threads <= 1024, "%s: THREAD_MAX_THREADS %u", tok, threads);
+		CHECK(rd(MALI_HW_THREAD_MAX_WORKGROUP_SIZE) &&
+		      rd(MALI_HW_THREAD_MAX_WORKGROUP_SIZE) <= threads,
+		      "%s: THREAD_MAX_WORKGROUP_SIZE %u", tok,
+		      rd(MALI_HW_THREAD_MAX_WORKGROUP_SIZE));
+		CHECK(rd(MALI_HW_THREAD_MAX_BARRIER_SIZE) &&
+		      rd(MALI_HW_THREAD_MAX_BARRIER_SIZE) <= threads,
+		      "%s: THREAD_MAX_BARRIER_SIZE", tok);
+		/* Registers for all threads with 4 (Midgard) / 32 (later) each */
+		CHECK(regs >= threads * (bifrost ? 32 : 4),
+		      "%s: %u registers for %u threads", tok, regs, threads);
+		CHECK((rd(MALI_HW_THREAD_FEATURES) >> 16 & 0xff) == 4 &&
+		      (rd(MALI_HW_THREAD_FEATURES) >> 24 & 0x3f) == 10,
+		      "%s: THREAD_FEATURES 0x%x", tok, rd(MALI_HW_THREAD_FEATURES));
+		CHECK(rd(MALI_HW_TILER_FEATURES) == 0x809, "%s: TILER_FEATURES", tok);
+		CHECK(rd(MALI_HW_CORE_FEATURES) == 0, "%s: CORE_FEATURES", tok);
+		CHECK(rd(MALI_HW_AS_PRESENT) == 0xff && rd(MALI_HW_JS_PRESENT) == 7,
+		      "%s: AS/JS_PRESENT", tok);
+		/* Slot 0 fragment, 1 tiler, 2 compute; one register per slot */
+		CHECK(rd(MALI_HW_JS_FEATURES(0)) & MALI_HW_BIT(9), "%s: JS0", tok);
+		CHECK(rd(MALI_HW_JS_FEATURES(1)) & MALI_HW_BIT(7), "%s: JS1", tok);
+		CHECK((rd(MALI_HW_JS_FEATURES(2)) & (MALI_HW_BIT(4) | MALI_HW_BIT(7) |
+						      MALI_HW_BIT(9))) == MALI_HW_BIT(4),
+		      "%s: JS2 0x%x", tok, rd(MALI_HW_JS_FEATURES(2)));
+		for (i = 3; i < 16; i++)
+			CHECK(!rd(MALI_HW_JS_FEATURES(i)), "%s: JS_FEATURES(%u)", tok, i);
+		/* ETC2 and ASTC LDR everywhere; a fourth register from Valhall */
+		CHECK((rd(MALI_HW_TEXTURE_FEATURES(0)) & 0x0040001e) == 0x0040001e,
+		      "%s: TEXTURE_FEATURES_0 0x%x", tok, rd(MALI_HW_TEXTURE_FEATURES(0)));
+		CHECK(rd(MALI_HW_TEXTURE_FEATURES(1)) && rd(MALI_HW_TEXTURE_FEATURES(2)),
+		      "%s: TEXTURE_FEATURES_1/2", tok);
+		CHECK(!rd(MALI_HW_TEXTURE_FEATURES(3)) == !valhall,
+		      "%s: TEXTURE_FEATURES_3 0x%x", tok, rd(MALI_HW_TEXTURE_FEATURES(3)));
+		/* Bifrost on: the coherency register and core stacks */
+		CHECK(rd(MALI_HW_COHERENCY_FEATURES) == (bifrost ? 1U : 0U),
+		      "%s: COHERENCY_FEATURES 0x%x", tok, rd(MALI_HW_COHERENCY_FEATURES));
+		CHECK(rd(MALI_HW_STACK_PRESENT) == (bifrost ? rd(MALI_HW_SHADER_PRESENT) : 0) &&
+		      rd(MALI_HW_STACK_PRESENT + 4) == 0,
+		      "%s: STACK_PRESENT 0x%x", tok, rd(MALI_HW_STACK_PRESENT));
+	}
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	CHECK(rd(MALI_HW_THREAD_MAX_THREADS) == 768 && rd(MALI_HW_STACK_PRESENT) == 0xb,
+	      "g52 MP3: %u threads, stacks 0x%x", rd(MALI_HW_THREAD_MAX_THREADS),
+	      rd(MALI_HW_STACK_PRESENT));
 }
 
 static void t_irq_reset(void)
@@ -604,6 +695,191 @@ static void t_text(void)
 	CHECK(!strcmp(buf, "stuck_clean"), "fault reads '%s'", buf);
 }
 
+static bool sample_completed(void);
+
+/* Program AS with AArch64 tables at @root and @transcfg, sample, clean. */
+static void a64_sample(uint64_t root, uint64_t transcfg)
+{
+	wr(MALI_HW_GPU_IRQ_CLEAR, ~0U);
+	wr(MALI_HW_MMU_IRQ_CLEAR, ~0U);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), root);
+	wr64(as_reg(AS, MALI_HW_AS_TRANSCFG), transcfg);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	/* Another format, other tables: drop what the TLB has */
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), 0x3f);
+	as_cmd(MALI_HW_AS_COMMAND_FLUSH_PT);
+	fh.now += 1000000;
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_CLEAN_CACHES);
+	fire(MALI_MODEL_TIMER_CLEAN);
+}
+
+/*
+ * TRANSCFG AARCH64_4K: the model walks AArch64 tables from the start level
+ * INA_BITS gives (3 levels for 39 bits, 4 for 48), pages of type 3 and
+ * blocks, and faults as an AArch64 MMU does: no access flag, read-only,
+ * a legacy-style level-3 leaf (type 1).
+ */
+static void t_aarch64_tables(void)
+{
+	uint64_t root, pa, blk;
+	uint32_t st;
+
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	pa = bring_up(1, NULL);
+
+	/* 39-bit input: the walk starts at level 1 */
+	root = ram_alloc();
+	pa = ram_alloc();
+	map_a64(root, 1, DUMP_VA, pa, 3, A64_RW_PAGE);
+	a64_sample(root, A64_TRANSCFG(39));
+	CHECK(sample_completed(), "no sample through 3-level AArch64 tables (MMU 0x%x AS 0x%x)",
+	      rd(MALI_HW_MMU_IRQ_RAWSTAT), rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS)));
+	CHECK(ram_get32(pa + 4 * 2) == 0xffff, "dump not at the page: enable 0x%x",
+	      ram_get32(pa + 4 * 2));
+
+	/* 48-bit input: four levels */
+	root = ram_alloc();
+	pa = ram_alloc();
+	map_a64(root, 0, DUMP_VA, pa, 3, A64_RW_PAGE);
+	a64_sample(root, A64_TRANSCFG(48));
+	CHECK(sample_completed() && ram_get32(pa + 4 * 2) == 0xffff,
+	      "no dump through 4-level tables");
+
+	/* A 2 MiB block at level 2 */
+	root = ram_alloc();
+	/* 2 MiB aligned; the dump lands in its first page (bring_up's root) */
+	blk = RAM_BASE;
+	memset(fh.ram, 0, MALI_HW_PAGE_SIZE);
+	map_a64(root, 1, DUMP_VA, blk, 2, MALI_HW_A64_DESC_BLOCK | MALI_HW_A64_DESC_AF);
+	a64_sample(root, A64_TRANSCFG(39));
+	CHECK(sample_completed() && ram_get32(blk + (DUMP_VA & 0x1fffff) + 4 * 2) == 0xffff,
+	      "no dump through a level-2 block");
+
+	/* Faults: no access flag, read-only page, legacy level-3 leaf type */
+	root = ram_alloc();
+	map_a64(root, 1, DUMP_VA, ram_alloc(), 3, MALI_HW_A64_DESC_PAGE);
+	a64_sample(root, A64_TRANSCFG(39));
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(!sample_completed() && (st & 0xff) == MALI_HW_EXCEPTION_ACCESS_FLAG(3),
+	      "no access flag: FAULTSTATUS 0x%x", st);
+	CHECK(fh.nr_reports == 0, "reported: %s", fh.last_report);
+
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	bring_up(1, NULL);
+	root = ram_alloc();
+	map_a64(root, 1, DUMP_VA, ram_alloc(), 3, A64_RW_PAGE | MALI_HW_A64_DESC_AP_RDONLY);
+	a64_sample(root, A64_TRANSCFG(39));
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(!sample_completed() && (st & 0xff) == MALI_HW_EXCEPTION_PERMISSION_FAULT(3),
+	      "read-only page: FAULTSTATUS 0x%x", st);
+
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	bring_up(1, NULL);
+	root = ram_alloc();
+	map_a64(root, 1, DUMP_VA, ram_alloc(), 3, MALI_HW_PT_DESC_LEAF | MALI_HW_A64_DESC_AF);
+	a64_sample(root, A64_TRANSCFG(39));
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK(!sample_completed() && (st & 0xff) == MALI_HW_EXCEPTION_TRANSLATION_FAULT(3),
+	      "legacy level-3 leaf: FAULTSTATUS 0x%x", st);
+
+	/* An input size the format cannot have is reported at UPDATE */
+	wr64(as_reg(AS, MALI_HW_AS_TRANSCFG), MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "INA_BITS"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+}
+
+static bool sample_completed(void)
+{
+	return rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED;
+}
+
+/*
+ * A LOCKed region stalls the dump writer until an UNLOCK or a FLUSH
+ * completes; a lock held for long is reported; other regions do not stall.
+ */
+static void t_lock_stalls_dump(void)
+{
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	bring_up(1, NULL);
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), DUMP_VA | 14);	/* 32 KiB */
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	fh.now += 1000000;
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(!sample_completed(), "sample completed into a locked region");
+	CHECK(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_PRFCNT_ACTIVE,
+	      "stalled sample not PRFCNT_ACTIVE");
+	wr(as_reg(AS, MALI_HW_AS_COMMAND), MALI_HW_AS_COMMAND_UNLOCK);
+	CHECK(!sample_completed(), "completed before the UNLOCK did");
+	CHECK(fire(MALI_MODEL_TIMER_AS), "no AS timer");
+	CHECK(sample_completed(), "still stalled after the UNLOCK completed");
+	CHECK(fh.nr_reports == 0, "reported: %s", fh.last_report);
+
+	/* LOCK + FLUSH_PT (panfrost's unmap) releases it too */
+	wr(MALI_HW_GPU_IRQ_CLEAR, ~0U);
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(!sample_completed(), "second sample completed while locked");
+	/* The driver never unlocks: reported once */
+	CHECK(fire(MALI_MODEL_TIMER_STALL), "no stall timer");
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "no UNLOCK"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+	CHECK(!fire(MALI_MODEL_TIMER_STALL), "stall reported twice");
+	as_cmd(MALI_HW_AS_COMMAND_FLUSH_PT);
+	CHECK(sample_completed(), "still stalled after FLUSH_PT completed");
+
+	/* A lock elsewhere does not stall it */
+	wr(MALI_HW_GPU_IRQ_CLEAR, ~0U);
+	wr64(as_reg(AS, MALI_HW_AS_LOCKADDR), (DUMP_VA + 0x100000) | 14);
+	as_cmd(MALI_HW_AS_COMMAND_LOCK);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(sample_completed(), "a lock of another region stalled the dump");
+	CHECK(fh.nr_reports == 1, "reported: %s", fh.last_report);
+}
+
+/*
+ * The dump is written through the L2: a sample with the L2 off (or powering
+ * off) never completes and is reported; after a reset and power-up it works.
+ */
+static void t_sample_needs_l2(void)
+{
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	bring_up(1, NULL);
+	wr(MALI_HW_SHADER_PWROFF, 0xffffffff);
+	wr(MALI_HW_TILER_PWROFF, 1);
+	fire(MALI_MODEL_TIMER_POWER);
+	wr(MALI_HW_L2_PWROFF, 0xffffffff);
+	/* Still powering off: already unusable */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "L2 powered off"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+	fire(MALI_MODEL_TIMER_POWER);
+	fire(MALI_MODEL_TIMER_SAMPLE);
+	CHECK(!sample_completed(), "a sample with the L2 off completed");
+	CHECK(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_PRFCNT_ACTIVE,
+	      "the hung sample is not PRFCNT_ACTIVE");
+	/* A second command while it hangs changes nothing */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fh.nr_reports == 1, "reported twice: %s", fh.last_report);
+	/* The driver's way out: reset, power up, program again */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	CHECK(!(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_PRFCNT_ACTIVE),
+	      "PRFCNT_ACTIVE after a reset");
+	bring_up(1, NULL);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE) && sample_completed(),
+	      "no sample with the L2 on again");
+	CHECK(fh.nr_reports == 1, "reported: %s", fh.last_report);
+}
+
 static void t_products(void)
 {
 	char names[256], *tok, *save;
@@ -623,6 +899,7 @@ static const struct {
 } tests[] = {
 	{ "model: init rejects what it cannot model", t_init_rejects },
 	{ "model: ID registers and dump sizes", t_ids },
+	{ "model: feature registers panfrost reads are the product's, none left 0", t_feature_ids },
 	{ "model: soft reset, IRQ RAWSTAT/MASK/STATUS/CLEAR and the line", t_irq_reset },
 	{ "model: sample lands in L2, clean writes it through the tables", t_sample_clean },
 	{ "model: unmapped dump page is a write translation fault", t_fault_unmapped },
@@ -633,6 +910,9 @@ static const struct {
 	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
 	{ "model: power transitions take time; L2 off under powered cores is reported", t_power },
 	{ "model: AS_STATUS ACTIVE while a command runs; a command then is reported", t_as_status },
+	{ "model: TRANSCFG AARCH64_4K: AArch64 tables walked from the INA_BITS start level", t_aarch64_tables },
+	{ "model: a LOCKed region stalls the dump until UNLOCK/FLUSH; a lock never released is reported", t_lock_stalls_dump },
+	{ "model: a sample with the L2 powered off never completes and is reported", t_sample_needs_l2 },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

@@ -10,6 +10,9 @@
 #     --machine OPTS    arm64: more -M virt options, e.g. mali=g52
 #     --qemu-arg ARG    one more QEMU argument (repeatable), e.g.
 #                       --qemu-arg -global --qemu-arg mali-gpu.mhz=800
+#     --append WORDS    more kernel command line (repeatable), e.g.
+#                       swiotlb=force (every streaming DMA mapping bounces);
+#                       also from $MPC_EXTRA_APPEND
 #
 # LOGDIR/console.log gets the kernel console, LOGDIR/output.log what
 # /mpc/run printed (see scripts/vm/init), LOGDIR/qemu.log QEMU's own output
@@ -32,9 +35,10 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-qemu_a64=qemu-system-aarch64 machine=virt extra=()
+qemu_a64=qemu-system-aarch64 machine=virt extra=() append=${MPC_EXTRA_APPEND:-}
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--append)	append+=" $2"; shift 2 ;;
 	--qemu)		qemu_a64=$2; extra+=(-nic none); shift 2 ;;
 	--machine)	machine+=",$2"; shift 2 ;;
 	--qemu-arg)	extra+=("$2"); shift 2 ;;
@@ -56,7 +60,7 @@ arm64)
 	qemu=("$qemu_a64" -M "$machine" -cpu cortex-a57 -m 1G -smp 2
 	      -display none -monitor none -no-reboot
 	      -kernel "$kernel" -initrd "$initrd"
-	      -append "console=ttyAMA0 panic=-1 quiet loglevel=4"
+	      -append "console=ttyAMA0 panic=-1 quiet loglevel=4${append:+ $append}"
 	      -serial "file:$logdir/console.log"
 	      -semihosting-config "enable=on,target=native,userspace=on"
 	      -device virtio-serial-device
@@ -78,7 +82,7 @@ arm64)
 	qemu=(qemu-system-x86_64 -accel "$accel" -m 1G -smp 2 -cpu "$cpu"
 	      -display none -monitor none -no-reboot
 	      -kernel "$kernel" -initrd "$initrd"
-	      -append "console=ttyS0 panic=-1 quiet loglevel=4"
+	      -append "console=ttyS0 panic=-1 quiet loglevel=4${append:+ $append}"
 	      -serial "file:$logdir/console.log"
 	      -serial "file:$logdir/output.log"
 	      -device "isa-debug-exit,iobase=0xf4,iosize=0x04"

@@ -8,7 +8,10 @@
 # e.g. 90c0000.gpu), ctl= (the physical address of the QEMU device's
 # test-control window), variant= (the selftest fixture variant the machine
 # is) and e2e= (1: run user/tests/e2e.sh, whose checks are a G52 with cores
-# 0xb and two L2 slices, and user/tests/side-by-side.sh). Sections, as in
+# 0xb and two L2 slices, and user/tests/side-by-side.sh) and module_params=
+# (MPC_MODULE_PARAMS: appended to every load of the module by the fixture,
+# e.g. pgtable=builtin on a kernel booted with swiotlb=force, where
+# io-pgtable refuses the bounced table pages). Sections, as in
 # guest-check.sh: bind_test (with the kernel's panfrost.ko), uapi_test,
 # sim_test, stress_test (the fixture in hardware mode: MPC_BIND_DEVICE,
 # MPC_QEMU_CTL), e2e, side-by-side (the tool through panfrost, then through
@@ -16,10 +19,10 @@
 # driver errors the model saw, through the window: must be 0).
 
 . /mpc/lib.sh
-device='' ctl='' variant='' e2e=0
+device='' ctl='' variant='' e2e=0 module_params=''
 # shellcheck disable=SC1091 # written by scripts/check.sh
 . /mpc/hw-gpu
-export MPC_BIND_DEVICE="$device" MPC_QEMU_CTL="$ctl"
+export MPC_BIND_DEVICE="$device" MPC_QEMU_CTL="$ctl" MPC_MODULE_PARAMS="$module_params"
 ctl_tool=/mpc/selftests/mpc_ctl
 rc=0
 
@@ -33,6 +36,7 @@ section() {
 	[ "$r" -eq 0 ] || rc=1
 }
 
+echo "# kernel command line: $(cat /proc/cmdline); module parameters: ${module_params:-none}"
 echo "# GPU node $device: $(tr '\0' ' ' <"/sys/bus/platform/devices/$device/of_node/compatible" 2>/dev/null)"
 tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
 # Before the others: it needs the GPU free and leaves panfrost unloaded.
@@ -48,7 +52,8 @@ done
 rmmod mali_perfcnt 2>/dev/null
 
 if [ "${e2e:-0}" = 1 ] && [ -f /mpc/user/tests/e2e.sh ]; then
-	if modprobe mali_perfcnt bind="$device"; then
+	# shellcheck disable=SC2086 # module_params: several words
+	if modprobe mali_perfcnt bind="$device" $module_params; then
 		section e2e env MPC_TOOL=/mpc/user/mali-perfcnt \
 			MPC_DEBUGFS="$(mpc_debugfs)" \
 			MPC_FMTCHECK=/mpc/user/mpc-fmtcheck \

@@ -109,6 +109,27 @@ FIXTURE_VARIANT_ADD(mpc, g52) {
 	.l2_beats = { 32, 47 },		/* L2_EXT_READ_BEATS, _WRITE_BEATS */
 };
 
+/*
+ * Bifrost at its largest: Arm's biggest Mali-G71 configuration (MP32) with
+ * one core fused off (a hole at core 16, as binned parts have) and four L2
+ * slices, 38 blocks: the text of a dump is far over a page.
+ */
+FIXTURE_VARIANT_ADD(mpc, g71) {
+	.params = "sim=g71 sim_cores=0xfffeffff sim_l2=4",
+	.product = "Mali-G71",
+	.product_id = 0x6000,
+	.product_mask = 0xf00f,
+	.layout = MALI_PERFCNT_LAYOUT_V5,
+	.nr_sets = 2,
+	.cores = 0xfffeffff,
+	.nr_l2 = 4,
+	.gpu_active = 6,
+	.compute_active = 22,
+	.tiler_active = 4,
+	.l2_lookups = { 25 },		/* L2_ANY_LOOKUP */
+	.l2_beats = { 32, 47 },		/* L2_EXT_READ_BEATS, _WRITE_BEATS */
+};
+
 /* Valhall-JM (0x9003 is the MediaTek MT8192 G57). */
 FIXTURE_VARIANT_ADD(mpc, g57) {
 	.params = "sim=g57",

@@ -78,8 +78,20 @@ enum {
 	PF_PARAM_SHADER_PRESENT = 2,
 	PF_PARAM_TILER_PRESENT = 3,
 	PF_PARAM_L2_PRESENT = 4,
+	PF_PARAM_STACK_PRESENT = 5,
+	PF_PARAM_AS_PRESENT = 6,
+	PF_PARAM_JS_PRESENT = 7,
+	PF_PARAM_CORE_FEATURES = 9,
+	PF_PARAM_TILER_FEATURES = 10,
 	PF_PARAM_MEM_FEATURES = 11,
 	PF_PARAM_MMU_FEATURES = 12,
+	PF_PARAM_THREAD_FEATURES = 13,
+	PF_PARAM_MAX_THREADS = 14,
+	PF_PARAM_THREAD_MAX_WORKGROUP_SZ = 15,
+	PF_PARAM_THREAD_MAX_BARRIER_SZ = 16,
+	PF_PARAM_COHERENCY_FEATURES = 17,
+	PF_PARAM_TEXTURE_FEATURES0 = 18,	/* ..3 = 21 */
+	PF_PARAM_JS_FEATURES0 = 22,		/* ..15 = 37 */
 	PF_PARAM_NR_CORE_GROUPS = 38,
 };
 
@@ -425,6 +437,91 @@ TEST_F(pf, get_param_features)
 		EXPECT_EQ(self->e.l2_slices, ((mem >> 8) & 0xf) + 1);
 	EXPECT_EQ(self->e.va_bits, mmu & 0xff);
 	EXPECT_EQ(self->e.pa_bits, (mmu >> 8) & 0xff);
+}
+
+/*
+ * The feature registers of each modelled product, as the project's model
+ * documents them (model/mali_model_products.c says where each value comes
+ * from), written here again so that a model reading 0 or the wrong
+ * family's value fails. 6.1 and 6.12 have the same GET_PARAM list and read
+ * the same registers at probe (panfrost_gpu_init_features).
+ */
+struct pf_ids {
+	const char *products;	/* space-separated */
+	uint32_t max_threads, max_workgroup, max_barrier, thread_features;
+	uint32_t texture[4];
+	uint32_t coherency;
+	bool core_stacks;
+};
+
+static const struct pf_ids pf_ids_table[] = {
+	{ "t600 t720 t760 t820 t830 t860 t880", 256, 256, 256, 0x0a040400,
+	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 0, false },
+	{ "g71 g72", 384, 384, 384, 0x0a046000,
+	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 1, true },
+	{ "g51 g76 g52", 768, 384, 384, 0x0a046000,
+	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 1, true },
+	{ "g31", 512, 384, 384, 0x0a044000,
+	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 1, true },
+	{ "g57", 1024, 512, 512, 0x0a048000,
+	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0xffff }, 1, true },
+};
+
+static const struct pf_ids *pf_ids_of(const char *product)
+{
+	char want[40];
+	unsigned int i;
+
+	snprintf(want, sizeof(want), " %s ", product);
+	for (i = 0; i < sizeof(pf_ids_table) / sizeof(pf_ids_table[0]); i++) {
+		char list[64];
+
+		snprintf(list, sizeof(list), " %s ", pf_ids_table[i].products);
+		if (strstr(list, want))
+			return &pf_ids_table[i];
+	}
+	return NULL;
+}
+
+static void pf_expect_param(struct __test_metadata *_metadata, int fd,
+			    uint32_t param, const char *name, uint64_t want)
+{
+	uint64_t v = ~0ull;
+
+	ASSERT_EQ(0, pf_param(fd, param, &v)) TH_LOG("GET_PARAM %s (%u)", name, param);
+	EXPECT_EQ(want, v) TH_LOG("%s: 0x%llx, the product has 0x%llx", name,
+				  (unsigned long long)v, (unsigned long long)want);
+}
+
+#define PF_EXPECT_PARAM(param, want) \
+	pf_expect_param(_metadata, self->fd, PF_PARAM_##param, #param, want)
+
+TEST_F(pf, get_param_feature_ids)
+{
+	const struct pf_ids *ids = pf_ids_of(self->e.product);
+	unsigned int i;
+
+	ASSERT_NE(NULL, ids) TH_LOG("no feature registers known for %s", self->e.product);
+	PF_EXPECT_PARAM(MAX_THREADS, ids->max_threads);
+	PF_EXPECT_PARAM(THREAD_MAX_WORKGROUP_SZ, ids->max_workgroup);
+	PF_EXPECT_PARAM(THREAD_MAX_BARRIER_SZ, ids->max_barrier);
+	PF_EXPECT_PARAM(THREAD_FEATURES, ids->thread_features);
+	for (i = 0; i < 4; i++)
+		pf_expect_param(_metadata, self->fd, PF_PARAM_TEXTURE_FEATURES0 + i,
+				"TEXTURE_FEATURES", ids->texture[i]);
+	PF_EXPECT_PARAM(COHERENCY_FEATURES, ids->coherency);
+	PF_EXPECT_PARAM(STACK_PRESENT, ids->core_stacks ? self->e.shader_present : 0);
+	PF_EXPECT_PARAM(TILER_FEATURES, 0x809);
+	PF_EXPECT_PARAM(CORE_FEATURES, 0);
+	PF_EXPECT_PARAM(AS_PRESENT, 0xff);
+	PF_EXPECT_PARAM(JS_PRESENT, 0x7);
+	/* Slot 0 fragment, 1 vertex/tiler/compute, 2 compute; no other slot */
+	PF_EXPECT_PARAM(JS_FEATURES0, 0x20e);
+	pf_expect_param(_metadata, self->fd, PF_PARAM_JS_FEATURES0 + 1, "JS_FEATURES1", 0x1fe);
+	pf_expect_param(_metadata, self->fd, PF_PARAM_JS_FEATURES0 + 2, "JS_FEATURES2", 0x7e);
+	for (i = 3; i < 16; i++)
+		pf_expect_param(_metadata, self->fd, PF_PARAM_JS_FEATURES0 + i,
+				"JS_FEATURES", 0);
 }
 
 TEST_F(pf, get_param_rejects)

@@ -562,15 +562,17 @@ TEST_F(mpc, disable_powers_down_cores_before_l2)
 	}
 }
 
-/* Low, and the last page below the GPU's VA width (MMU_FEATURES). */
+/* Low, and the last pages below the GPU's VA width (MMU_FEATURES). */
 TEST_F(mpc, perfcnt_va_moves_buffer)
 {
 	char vas[2][32], val[64];
 	unsigned int k;
 
 	snprintf(vas[0], sizeof(vas[0]), "0x40000000");
+	/* The highest place the whole buffer fits (a big GPU's is pages) */
 	snprintf(vas[1], sizeof(vas[1]), "0x%llx",
-		 (1ULL << mpc_va_bits(variant)) - 0x1000);
+		 (1ULL << mpc_va_bits(variant)) -
+		 (((unsigned long long)self->info.dump_size + 0xfff) & ~0xfffULL));
 	for (k = 0; k < ARRAY_SIZE(vas); k++) {
 		ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", vas[k]));
 		ASSERT_LT(0, mpc_dbg_read(self->dbg, "perfcnt_va", val,

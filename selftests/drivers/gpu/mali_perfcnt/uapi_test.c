@@ -1104,18 +1104,20 @@ TEST_F(mpc, perfcnt_counters_one_sample_per_read)
 	int n;
 
 	ASSERT_NE(NULL, txt);
-	if (self->info.layout == MALI_PERFCNT_LAYOUT_V5) {
-		if (mpc_hw_device())
-			free(txt);
-		SKIP_ON_HW("the text of a few cores fits a page, and sim_cores=0xffffffff sim_l2=4 cannot reconfigure the machine");
+	/* A fixed machine is what it is: its text must pass a page itself */
+	if (self->info.layout == MALI_PERFCNT_LAYOUT_V5 && !mpc_hw_device())
 		mpc_fixture_load(_metadata, self, variant,
 				 "sim_cores=0xffffffff sim_l2=4");
-	}
 	SET_LOAD(self, "busy=100");
 	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "1\n"));
 	mpc_sleep_ms(20);
 	n = counters_seqno(self->dbg, txt, len, &s1);
 	ASSERT_LT(0, n);
+	if (self->info.layout == MALI_PERFCNT_LAYOUT_V5 && mpc_hw_device() && n <= 4096) {
+		free(txt);
+		SKIP(return, "hardware mode (%s): the text of %u blocks is %d bytes, within a page; the qemu-gpu G71 MP32 machine has one over it",
+		     mpc_hw_device(), self->info.nr_blocks, n);
+	}
 	if (self->info.layout == MALI_PERFCNT_LAYOUT_V5)
 		EXPECT_LT(4096, n) {
 			TH_LOG("only %d bytes: the test needs a text over a page (4096)", n);
