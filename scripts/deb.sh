@@ -20,9 +20,16 @@ out=$MPC_BUILD/deb/$arch
 src=$out/src/mali-perfcnt
 rm -rf "$out"
 mkdir -p "$src"
-(cd "$MPC_ROOT" && git ls-files -z --cached --others --exclude-standard |
-	xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-	tar --null -T - -cf -) | tar -xf - -C "$src"
+# the tracked and untracked-but-not-ignored files; without git, all but the
+# build directories
+if git -C "$MPC_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$MPC_ROOT" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+		tar --null -T - -cf -) | tar -xf - -C "$src"
+else
+	tar -C "$MPC_ROOT" --exclude=./build --exclude=./user/build --exclude=./.git \
+		-cf - . | tar -xf - -C "$src"
+fi
 
 args=(-us -uc -b)
 if [ "$arch" != "$(dpkg --print-architecture)" ]; then
@@ -33,10 +40,25 @@ if [ "$arch" != "$(dpkg --print-architecture)" ]; then
 	# The arm64 -dev packages are extracted in $r, not installed (-d: do
 	# not check the build dependencies against the host's dpkg database).
 	args+=(-a"$arch" -d)
+	# the host pkg-config on the arm64 .pc files (the cross wrapper would not
+	# look in $r)
+	export PKG_CONFIG=pkg-config CC=${MPC_ARM64_CROSS}gcc
 	export PKG_CONFIG_SYSROOT_DIR=$r
 	export PKG_CONFIG_LIBDIR=$r/usr/lib/aarch64-linux-gnu/pkgconfig:$r/usr/share/pkgconfig
 	export DEB_LDFLAGS_APPEND="-L$r/usr/lib/aarch64-linux-gnu -Wl,-rpath-link,$r/lib/aarch64-linux-gnu:$r/usr/lib/aarch64-linux-gnu"
-	# dpkg-shlibdeps finds the arm64 libraries there, too
+	# dpkg-shlibdeps needs the libraries' packages: the cached arm64 .debs,
+	# raw-extracted as package build directories (debian/rules: -S).
+	MPC_CROSS_SHLIBS=''
+	for p in libc6 libdrm2 libkmod2; do
+		deb=$(find "$MPC_ARM64_CACHE/debs" -maxdepth 1 -name "${p}_*_arm64.deb" |
+			sort -V | tail -n 1)
+		[ -n "$deb" ] || die "deb: no $p arm64 package in $MPC_ARM64_CACHE/debs (scripts/deps.sh)"
+		mkdir -p "$out/shlibs"
+		dpkg-deb -R "$deb" "$out/shlibs/$p"
+		MPC_CROSS_SHLIBS+=" $out/shlibs/$p"
+	done
+	export MPC_CROSS_SHLIBS
+	# the unit tests cannot run on the build machine
 	export DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}"
 fi
 log "deb: dpkg-buildpackage ${args[*]} ($src)"
