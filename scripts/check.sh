@@ -167,6 +167,17 @@ for arch in $arches; do
 				"$(grep -c 'warning:' "$out/user-build-arm64.log") warnings" \
 				"$out/user-warnings-arm64.log"
 		fi
+		# The guests install the tool from its arm64 packages (mkinitramfs.sh
+		# finds them in $ub/debs).
+		log "== arm64: make deb (cross)"
+		if DEB_HOST_ARCH=arm64 MPC_LINTIAN=0 DEB_BUILD_OPTIONS=parallel=2 \
+		   scripts/deb.sh >"$out/deb-arm64.log" 2>&1; then
+			mkdir -p "$ub/debs"
+			cp "$MPC_BUILD"/deb/arm64/mali-perfcnt_*_arm64.deb \
+			   "$MPC_BUILD"/deb/arm64/libmaliperfcnt1_*_arm64.deb "$ub/debs/"
+		else
+			fail_case arm64 build/deb "make deb (arm64) failed" "$out/deb-arm64.log"
+		fi
 		user_dir[$arch]=$ub
 	fi
 	spent "$arch" "$t0"

@@ -36,6 +36,10 @@ ver=$(sed -n 's/^#define MPC_VERSION[[:space:]]*"\(.*\)"/\1/p' "$MPC_ROOT/user/i
 debs=$MPC_BUILD/deb/$arch
 pkgs="mali-perfcnt libmaliperfcnt1 libmaliperfcnt-dev mali-perfcnt-dkms"
 
+if [ "${MPC_QEMU_GPU_ONLY:-0}" = 1 ]; then
+	skip "Debian packages" "MPC_QEMU_GPU_ONLY=1"
+	finish
+fi
 for t in dpkg-buildpackage dh dh_dkms lintian dkms; do
 	command -v "$t" >/dev/null || { skip "Debian packages" "$t missing (scripts/deps.sh)"; finish; }
 done
