@@ -18,7 +18,8 @@
 #                        man pages (make -C user install: PREFIX, DESTDIR, LIBDIR)
 #   make dkms-src        the module sources and dkms.conf into
 #                        DESTDIR/usr/src/mali-perfcnt-VERSION
-#   make dkms-install    dkms-src, then dkms add, build and install (root)
+#   make dkms-install    dkms-src, then dkms add, build and install for KREL
+#                        (root; DKMS_FLAGS= more dkms options)
 #   make deb             the Debian packages (dpkg-buildpackage -us -uc -b) of a
 #                        copy of the tree, into build/deb (DEB_HOST_ARCH=arm64:
 #                        cross-built)
@@ -90,14 +91,18 @@ dkms-src:
 	for f in $(DKMS_SRCS); do install -D -m 644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; done
 	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DESTDIR)$(DKMS_DIR)/dkms.conf
 
+# DKMS_FLAGS: more dkms options, e.g. --dkmstree/--installtree for a scratch
+# tree; the sources are those dkms-src put under DESTDIR.
+DKMS	= dkms $(1) -m mali-perfcnt -v $(VERSION) --sourcetree $(DESTDIR)/usr/src $(DKMS_FLAGS)
+
 dkms-install: dkms-src
-	dkms add mali-perfcnt/$(VERSION)
-	dkms build mali-perfcnt/$(VERSION) -k $(KREL)
-	dkms install mali-perfcnt/$(VERSION) -k $(KREL)
+	$(call DKMS,add)
+	$(call DKMS,build) -k $(KREL)
+	$(call DKMS,install) -k $(KREL)
 
 dkms-uninstall:
-	dkms remove mali-perfcnt/$(VERSION) --all
-	rm -rf $(DKMS_DIR)
+	$(call DKMS,remove) --all
+	rm -rf $(DESTDIR)$(DKMS_DIR)
 
 deb:
 	./scripts/deb.sh
