@@ -8,9 +8,10 @@
 # GPUs and whose pkg-config file answers --modversion; the DKMS package
 # holds a dkms.conf of the same version and a source tree from which DKMS
 # builds mali_perfcnt.ko for each installed Debian kernel (dkms with its
-# trees in the scratch directory: the host's DKMS state is not touched).
-# MPC_DKMS_KERNELS narrows the kernels (default: scripts/lib.sh's
-# mpc_kernels). Prints TAP.
+# trees in the scratch directory: the host's DKMS state is not touched),
+# kept in $MPC_BUILD/dkms/KREL/ for make check's x86_64 guests to load.
+# MPC_DKMS_KERNELS narrows the kernels (default: the amd64 ones of
+# MPC_KERNELS, else scripts/lib.sh's mpc_kernels). Prints TAP.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -36,6 +37,10 @@ ver=$(sed -n 's/^#define MPC_VERSION[[:space:]]*"\(.*\)"/\1/p' "$MPC_ROOT/user/i
 debs=$MPC_BUILD/deb/$arch
 pkgs="mali-perfcnt libmaliperfcnt1 libmaliperfcnt-dev mali-perfcnt-dkms"
 
+# Each module DKMS builds is kept in $MPC_BUILD/dkms/KREL for make check's
+# x86_64 guests, which then load it instead of the tree's build: none from
+# an earlier run.
+rm -rf "$MPC_BUILD/dkms"
 if [ "${MPC_QEMU_GPU_ONLY:-0}" = 1 ]; then
 	skip "Debian packages" "MPC_QEMU_GPU_ONLY=1"
 	finish
@@ -97,7 +102,9 @@ src=$droot/usr/src/mali-perfcnt-$ver
 dv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$src/dkms.conf" 2>/dev/null)
 [ "$dv" = "$ver" ]
 ok $? "mali-perfcnt-dkms: /usr/src/mali-perfcnt-$ver/dkms.conf, PACKAGE_VERSION $ver" "'$dv'"
-kernels=${MPC_DKMS_KERNELS:-$(mpc_kernels)}
+kernels=${MPC_DKMS_KERNELS:-$(for k in ${MPC_KERNELS:-$(mpc_kernels)}; do
+	case $k in *-amd64) echo "$k" ;; esac
+done)}
 # no module signing: dkms would otherwise make a key in /var/lib/dkms
 export sign_file=/nonexistent
 dk=(--dkmstree "$tmp/dkms" --sourcetree "$droot/usr/src" --installtree "$tmp/inst")
@@ -117,7 +124,15 @@ for krel in $kernels; do
 	ko=$(find "$tmp/inst/$krel" -name 'mali_perfcnt.ko*' 2>/dev/null | head -n 1)
 	[ "$rc" = 0 ] && [ -n "$ko" ] &&
 		[ "$(modinfo -F vermagic "$ko" | awk '{ print $1 }')" = "$krel" ]
-	ok $? "dkms build/install for $krel: mali_perfcnt.ko of that kernel" \
+	st=$?
+	ok $st "dkms build/install for $krel: mali_perfcnt.ko of that kernel" \
 		"$(tail -n 20 "$tmp/dkms-$krel.log"; cat "$tmp/dkms/mali-perfcnt/$ver/build/make.log" 2>/dev/null | tail -n 10)"
+	[ "$st" = 0 ] || continue
+	mkdir -p "$MPC_BUILD/dkms/$krel"
+	case $ko in
+	*.xz)	xz -dc "$ko" >"$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ;;
+	*.zst)	zstd -qdc "$ko" >"$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ;;
+	*)	cp "$ko" "$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ;;
+	esac
 done
 finish
