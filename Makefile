@@ -15,12 +15,28 @@
 #   make qemu            build (or find cached) qemu-system-aarch64 with the
 #                        emulated Mali GPU (scripts/qemu/build.sh)
 #   make deps            install the Debian packages the above need
+#   make install         the tool, libmaliperfcnt, header, pkg-config file and
+#                        man pages (make -C user install: PREFIX, DESTDIR, LIBDIR)
+#   make dkms-src        the module sources and dkms.conf into
+#                        DESTDIR/usr/src/mali-perfcnt-VERSION
+#   make dkms-install    dkms-src, then dkms add, build and install for KREL
+#                        (root; DKMS_FLAGS= more dkms options)
+#   make deb             the Debian packages (dpkg-buildpackage -us -uc -b) of a
+#                        copy of the tree, into build/deb (DEB_HOST_ARCH=arm64:
+#                        cross-built)
 
 KREL	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KREL)/build
 PWD	:= $(shell pwd)
+VERSION	:= $(shell sed -n 's/^\#define MPC_VERSION[[:space:]]*"\(.*\)"/\1/p' \
+		user/include/maliperfcnt.h)
+DKMS_DIR := /usr/src/mali-perfcnt-$(VERSION)
+# what DKMS builds: Kbuild's sources, nothing of user/, selftests/ or qemu/
+DKMS_SRCS := Kbuild COPYING $(wildcard kernel/*.[ch] kernel/sim/*.[ch] kernel/tests/*.[ch]) \
+	$(wildcard model/mali_*.[ch]) uapi/drm/mali_perfcnt_drm.h
 
-.PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch qemu
+.PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch qemu \
+	install uninstall dkms-src dkms-install dkms-uninstall deb
 
 all: modules
 
@@ -68,3 +84,29 @@ sparse:
 
 checkpatch:
 	./scripts/kernel-lint.sh checkpatch
+
+# ------------------------------------------------------------- installation
+
+install uninstall:
+	$(MAKE) -C user $@
+
+dkms-src:
+	rm -rf $(DESTDIR)$(DKMS_DIR)
+	for f in $(DKMS_SRCS); do install -D -m 644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; done
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DESTDIR)$(DKMS_DIR)/dkms.conf
+
+# DKMS_FLAGS: more dkms options, e.g. --dkmstree/--installtree for a scratch
+# tree; the sources are those dkms-src put under DESTDIR.
+DKMS	= dkms $(1) -m mali-perfcnt -v $(VERSION) --sourcetree $(DESTDIR)/usr/src $(DKMS_FLAGS)
+
+dkms-install: dkms-src
+	$(call DKMS,add)
+	$(call DKMS,build) -k $(KREL)
+	$(call DKMS,install) -k $(KREL)
+
+dkms-uninstall:
+	$(call DKMS,remove) --all
+	rm -rf $(DESTDIR)$(DKMS_DIR)
+
+deb:
+	./scripts/deb.sh

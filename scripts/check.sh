@@ -205,6 +205,17 @@ for arch in $arches; do
 				"$(grep -c 'warning:' "$out/user-build-arm64.log") warnings" \
 				"$out/user-warnings-arm64.log"
 		fi
+		# The guests install the tool from its arm64 packages (mkinitramfs.sh
+		# finds them in $ub/debs).
+		log "== arm64: make deb (cross)"
+		if DEB_HOST_ARCH=arm64 MPC_LINTIAN=0 DEB_BUILD_OPTIONS=parallel=2 \
+		   scripts/deb.sh >"$out/deb-arm64.log" 2>&1; then
+			mkdir -p "$ub/debs"
+			cp "$MPC_BUILD"/deb/arm64/mali-perfcnt_*_arm64.deb \
+			   "$MPC_BUILD"/deb/arm64/libmaliperfcnt1_*_arm64.deb "$ub/debs/"
+		else
+			fail_case arm64 build/deb "make deb (arm64) failed" "$out/deb-arm64.log"
+		fi
 		user_dir[$arch]=$ub
 	fi
 	spent "$arch" "$t0"
@@ -270,7 +281,14 @@ for krel in $kernels; do
 		echo builtin >"$kout/sim-pgtables"
 		args+=(--file "$kout/sim-pgtables:/mpc/sim-pgtables")
 	fi
-	if ! scripts/vm/mkinitramfs.sh --module "$kdir/mali_perfcnt.ko" \
+	# x86_64: the suite loads the mali-perfcnt-dkms package's module when
+	# DKMS built it (scripts/tests/deb_test.sh, same sources, no W=1).
+	ko=$kdir/mali_perfcnt.ko
+	if [ "$arch" = x86_64 ] && [ -f "$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ]; then
+		ko=$MPC_BUILD/dkms/$krel/mali_perfcnt.ko
+		log "== $krel: the guest loads the DKMS-built mali_perfcnt.ko ($ko)"
+	fi
+	if ! scripts/vm/mkinitramfs.sh --module "$ko" \
 			--run scripts/vm/guest-check.sh "${args[@]}" \
 			"$krel" "$kout/initramfs.cpio.gz" >"$kout/initramfs.log" 2>&1; then
 		fail_case "$krel" vm/initramfs "initramfs build failed" \

@@ -4,7 +4,8 @@
 # Install the Debian packages the build and the tests need, and nothing else.
 #
 #   scripts/deps.sh          everything: kernels, headers, QEMU, initramfs
-#                            tools and, unless MPC_ARCHES leaves arm64 out,
+#                            tools, the Debian packaging tools (make deb,
+#                            DKMS) and, unless MPC_ARCHES leaves arm64 out,
 #                            the arm64 cross toolchain, qemu-system-arm and
 #                            the arm64 kernels and guest userland
 #   scripts/deps.sh --host   only what the host-side userspace tests need
@@ -24,6 +25,8 @@ vm_pkgs=(linux-image-amd64 linux-headers-amd64
 	 linux-image-6.12-amd64 linux-headers-6.12-amd64
 	 linux-source-6.1 linux-source-6.12
 	 qemu-system-x86 busybox-static cpio kmod xz-utils sparse)
+# make deb and its test (scripts/tests/deb_test.sh), the man -l test
+deb_pkgs=(dpkg-dev debhelper dh-dkms dkms lintian man-db)
 arm64_host_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
 # The arm64 guest's userland: busybox, and the tool's shared libraries with
 # theirs (libkmod2: liblzma5, libssl3, libzstd1); the -dev packages for the
@@ -34,7 +37,7 @@ arm64_user_debs=(busybox-static libc6 libdrm2 libdrm-dev libkmod2 libkmod-dev
 arm64=0
 case "${1:-}" in
 --host)	want=("${host_pkgs[@]}") ;;
-"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}")
+"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}")
 	if mpc_want_arch arm64; then
 		arm64=1
 		want+=("${arm64_host_pkgs[@]}")

@@ -11,7 +11,11 @@
 #     --selftests DIR copy the executables of DIR to /mpc/selftests
 #     --user          add user/build/mali-perfcnt (+ its shared libraries),
 #                     user/build/mpc-fmtcheck and user/tests/ if they exist
-#     --user-dir DIR  the same from DIR instead of user/build (a cross build)
+#     --user-dir DIR  the same from DIR instead of user/build (a cross build);
+#                     when DIR/debs holds the mali-perfcnt and libmaliperfcnt1
+#                     packages (arm64), the tool is installed from them instead
+#                     (their files unpacked into the image, /mpc/user/mali-perfcnt
+#                     a link to /usr/bin/mali-perfcnt)
 #     --file SRC:DST  add one more file at DST
 #
 # Layout of the image: /init (scripts/vm/init), /bin/busybox with its
@@ -169,7 +173,26 @@ if [ -n "$selftests" ]; then
 fi
 
 if [ "$user" = 1 ]; then
-	if [ -x "$ub/mali-perfcnt" ]; then
+	debs=''
+	[ -d "$ub/debs" ] && debs=$(find "$ub/debs" -maxdepth 1 \( \
+		-name 'mali-perfcnt_*.deb' -o -name 'libmaliperfcnt1_*.deb' \) | sort)
+	if [ -n "$debs" ]; then
+		[ "$arch" = arm64 ] || die "--user-dir: packages are for arm64 images"
+		[ "$(wc -l <<<"$debs")" = 2 ] || die "$ub/debs: not one mali-perfcnt and one libmaliperfcnt1"
+		pk=$stage/.debs
+		for d in $debs; do
+			dpkg-deb -x "$d" "$pk"
+		done
+		rm -rf "$pk/usr/share"
+		# The library first (with its links), then each ELF with what it needs.
+		cp -a "$pk/usr/." "$stage/usr/"
+		for f in $(cd "$pk" && find usr -type f); do
+			copy_elf_cross "$pk/$f" "/$f"
+		done
+		rm -rf "$pk"
+		mkdir -p "$stage/mpc/user"
+		ln -s /usr/bin/mali-perfcnt "$stage/mpc/user/mali-perfcnt"
+	elif [ -x "$ub/mali-perfcnt" ]; then
 		# The libraries; the binary itself goes to a fixed guest path (a
 		# link to the host path breaks when the checkout is under /tmp,
 		# which the guest mounts a tmpfs over).
