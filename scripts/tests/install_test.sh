@@ -30,7 +30,7 @@ user=$MPC_ROOT/user
 root=$tmp/root
 ma=$(gcc -dumpmachine)
 libdir=/usr/lib/$ma
-cmds="info list sample stat decode"
+cmds="info list sample stat record top decode"
 
 make -s -C "$user" install DESTDIR="$root" PREFIX=/usr LIBDIR="$libdir" \
 	>"$tmp/install.log" 2>&1
