@@ -509,16 +509,24 @@ done
 # hardware mode (the fixture variant of the product; faults and load through
 # the QEMU device's test-control window) and, on the G52, e2e.sh and
 # side-by-side.sh. Result lines per kernel: "<release> qemu-gpu
-# mali_perfcnt: ...", and those of the G52's e2e and side-by-side sections. Columns: product
-# (= fixture variant) and the device's options: the products' defaults as
-# sim= has them, the G52 with the sparse cores 0xb and two L2 slices, and
-# the clock of the device tree's GPU clock (apb-pclk, 24 MHz), which the
-# driver reads with clk_get_rate().
+# mali_perfcnt: ...", and those of the G52's e2e and side-by-side sections.
+# Columns: product (= fixture variant) and the device's options: the
+# products' defaults as sim= has them, a G71 MP32 with core 16 fused off and
+# four L2 slices (a text of perfcnt_counters over a page), the G52 with the
+# sparse cores 0xb and two L2 slices, and the clock of the device tree's GPU
+# clock (apb-pclk, 24 MHz), which the driver reads with clk_get_rate(). Two
+# words are not device options: append=WORDS goes on the guest kernel's
+# command line, module_params=P on every load of the module. The G57 boots
+# with swiotlb=force, so the dump buffer's streaming DMA bounces as on a
+# non-coherent bus master and a missing dma_sync_*_for_cpu reads stale data;
+# io-pgtable refuses bounce-buffered table pages there, so that boot uses
+# the driver's own table writer (pgtable=builtin, its tables synced for the
+# device).
 qemu_hw_gpus=(
 	"t720 mhz=24"
 	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24"
 	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24"
-	"g57 mhz=24"
+	"g57 mhz=24 append=swiotlb=force module_params=pgtable=builtin"
 )
 qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT
 qemu_hw_ctl=0x090c8000		# its test-control window (qemu/virt-mali.patch)
@@ -557,11 +565,20 @@ for krel in $a64_kernels; do
 		mkdir -p "$gout"
 		e2e=0
 		[ "$product" = g52 ] && [ -n "${user_dir[arm64]:-}" ] && e2e=1
+		append='' mparams='' devopts=''
+		for o in $opts; do
+			case $o in
+			append=*)	append+=" ${o#append=}" ;;
+			module_params=*) mparams+=" ${o#module_params=}" ;;
+			*)		devopts+=" $o" ;;
+			esac
+		done
 		{
 			echo "device=$qemu_hw_device"
 			echo "ctl=$qemu_hw_ctl"
 			echo "variant=$product"
 			echo "e2e=$e2e"
+			echo "module_params='${mparams# }'"
 		} >"$gout/hw-gpu"
 		args=(--module "$kdir/mali_perfcnt.ko" --in-tree panfrost
 		      --selftests "${st_dir[arm64]}"
@@ -572,7 +589,8 @@ for krel in $a64_kernels; do
 			args+=(--file "$gout/selftest-args:/mpc/selftest-args")
 		fi
 		qargs=(--qemu "$qemu_bin" --machine "mali=$product")
-		for o in $opts; do
+		[ -z "$append" ] || qargs+=(--append "${append# }")
+		for o in $devopts; do
 			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
 		done
 		sec=()
