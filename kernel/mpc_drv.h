@@ -400,6 +400,8 @@ int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file
 int mpc_ioctl_enable(struct drm_device *drm, void *data, struct drm_file *file);
 int mpc_ioctl_dump(struct drm_device *drm, void *data, struct drm_file *file);
 int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *file);
+int mpc_ioctl_config(struct mpc_device *mdev, const char *who, bool use_masks, u32 set,
+		     u32 jm, u32 tiler, u32 shader, u32 l2, struct mpc_perfcnt_config *cfg);
 
 struct mpc_stream;
 /* mpc_stream.c: @st lost the counters; called with perfcnt.lock held. */

@@ -51,19 +51,43 @@ int mpc_ioctl_get_info(struct drm_device *drm, void *data,
 	return 0;
 }
 
+/**
+ * mpc_ioctl_config() - the counter configuration of ENABLE or STREAM_OPEN
+ * @mdev: device.
+ * @who: the ioctl, for the log.
+ * @use_masks: the caller's *_F_MASKS flag: take @masks, else every counter.
+ * @set: counter set.
+ * @jm: PRFCNT_JM_EN with @use_masks, else must be 0.
+ * @tiler: PRFCNT_TILER_EN, likewise.
+ * @shader: PRFCNT_SHADER_EN, likewise.
+ * @l2: PRFCNT_MMU_L2_EN, likewise.
+ * @cfg: filled in.
+ *
+ * Return: 0, or -EINVAL for masks given without the flag (the set and the
+ * masks' values are checked by mpc_perfcnt_enable()).
+ */
+int mpc_ioctl_config(struct mpc_device *mdev, const char *who, bool use_masks, u32 set,
+		     u32 jm, u32 tiler, u32 shader, u32 l2, struct mpc_perfcnt_config *cfg)
+{
+	if (!use_masks && (jm | tiler | shader | l2))
+		return MPC_REJECT(mdev, -EINVAL, "%s: masks given without the F_MASKS flag", who);
+	cfg->set = set;
+	cfg->jm = use_masks ? jm : MPC_BLOCK_ENABLE_ALL;
+	cfg->tiler = use_masks ? tiler : MPC_BLOCK_ENABLE_ALL;
+	cfg->shader = use_masks ? shader : MPC_BLOCK_ENABLE_ALL;
+	cfg->mmu_l2 = use_masks ? l2 : MPC_BLOCK_ENABLE_ALL;
+	return 0;
+}
+
 int mpc_ioctl_enable(struct drm_device *drm, void *data,
 		     struct drm_file *file)
 {
 	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_enable *args = data;
-	struct mpc_perfcnt_config cfg = {
-		.jm = MPC_BLOCK_ENABLE_ALL,
-		.tiler = MPC_BLOCK_ENABLE_ALL,
-		.shader = MPC_BLOCK_ENABLE_ALL,
-		.mmu_l2 = MPC_BLOCK_ENABLE_ALL,
-	};
+	struct mpc_perfcnt_config cfg;
 	bool masks = args->jm_mask | args->tiler_mask | args->shader_mask |
 		     args->mmu_l2_mask;
+	int ret;
 
 	if (args->flags & ~MALI_PERFCNT_ENABLE_F_MASKS)
 		return MPC_REJECT(mdev, -EINVAL, "ENABLE: unknown flags 0x%x",
@@ -82,16 +106,11 @@ int mpc_ioctl_enable(struct drm_device *drm, void *data,
 		return mpc_perfcnt_disable(mdev, file);
 	}
 
-	if (args->flags & MALI_PERFCNT_ENABLE_F_MASKS) {
-		cfg.jm = args->jm_mask;
-		cfg.tiler = args->tiler_mask;
-		cfg.shader = args->shader_mask;
-		cfg.mmu_l2 = args->mmu_l2_mask;
-	} else if (masks) {
-		return MPC_REJECT(mdev, -EINVAL,
-				  "ENABLE: masks given without MALI_PERFCNT_ENABLE_F_MASKS");
-	}
-	cfg.set = args->counter_set;
+	ret = mpc_ioctl_config(mdev, "ENABLE", args->flags & MALI_PERFCNT_ENABLE_F_MASKS,
+			       args->counter_set, args->jm_mask, args->tiler_mask,
+			       args->shader_mask, args->mmu_l2_mask, &cfg);
+	if (ret)
+		return ret;
 	return mpc_perfcnt_enable(mdev, file, &cfg);
 }
 

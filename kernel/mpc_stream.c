@@ -542,13 +542,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	struct drm_mali_perfcnt_stream_open *args = data;
 	u64 min_period = perfmon_capable() ? MALI_PERFCNT_STREAM_MIN_PERIOD_NS :
 			 MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
-	bool masks = args->jm_mask | args->tiler_mask | args->shader_mask | args->mmu_l2_mask;
-	struct mpc_perfcnt_config cfg = {
-		.jm = MPC_BLOCK_ENABLE_ALL,
-		.tiler = MPC_BLOCK_ENABLE_ALL,
-		.shader = MPC_BLOCK_ENABLE_ALL,
-		.mmu_l2 = MPC_BLOCK_ENABLE_ALL,
-	};
+	struct mpc_perfcnt_config cfg;
 	struct mpc_stream *st;
 	int fd, ret;
 
@@ -568,16 +562,11 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	if (args->ring_records < 2 || args->ring_records > MALI_PERFCNT_STREAM_MAX_RECORDS)
 		return MPC_REJECT(mdev, -EINVAL, "STREAM_OPEN: ring of %u records, want 2 to %u",
 				  args->ring_records, MALI_PERFCNT_STREAM_MAX_RECORDS);
-	if (args->flags & MALI_PERFCNT_STREAM_F_MASKS) {
-		cfg.jm = args->jm_mask;
-		cfg.tiler = args->tiler_mask;
-		cfg.shader = args->shader_mask;
-		cfg.mmu_l2 = args->mmu_l2_mask;
-	} else if (masks) {
-		return MPC_REJECT(mdev, -EINVAL,
-				  "STREAM_OPEN: masks given without MALI_PERFCNT_STREAM_F_MASKS");
-	}
-	cfg.set = args->counter_set;
+	ret = mpc_ioctl_config(mdev, "STREAM_OPEN", args->flags & MALI_PERFCNT_STREAM_F_MASKS,
+			       args->counter_set, args->jm_mask, args->tiler_mask,
+			       args->shader_mask, args->mmu_l2_mask, &cfg);
+	if (ret)
+		return ret;
 
 	st = mpc_stream_new(mdev, &cfg, args->period_ns, args->ring_records);
 	if (!st)

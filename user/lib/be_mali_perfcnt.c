@@ -170,6 +170,34 @@ static int busy_error(const struct mpc_dev *d, struct mpc_err *err)
 			"debugfs and read dri/*/gpu_info (owner:) to see which", d->path);
 }
 
+/* Why ENABLE (or STREAM_OPEN) failed with @x, in one line with what to do. */
+static int enable_error(const struct mpc_dev *d, const struct mpc_enable *cfg, int x,
+			struct mpc_err *err)
+{
+	switch (x) {
+	case EACCES:
+	case EPERM:
+		return mpc_fail(err, -EACCES, "enabling the counters of %s was refused: they reveal "
+				"the GPU activity of every process, so this needs "
+				"CAP_PERFMON (run as root, or 'setcap cap_perfmon+ep' on "
+				"the tool), or the module loaded with unprivileged=1", d->path);
+	case EBUSY:
+		return busy_error(d, err);
+	case EALREADY:
+		return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
+				"process", d->path);
+	case EINVAL:
+		if (cfg && cfg->counter_set && d->desc.nr_counter_sets < 2)
+			return mpc_fail(err, -EINVAL, "counter set %u does not exist on %s (it has only "
+					"set 0); drop --set", cfg->counter_set, d->desc.product);
+		return mpc_fail(err, -EINVAL, "the driver rejected the counter configuration "
+				"(EINVAL): masks must fit the block size, set 0 or 1");
+	default:
+		return mpc_fail(err, -x, "enabling the counters of %s failed: %s", d->path,
+				strerror(x));
+	}
+}
+
 static int mp_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
 {
 	struct drm_mali_perfcnt_enable e;
@@ -186,32 +214,8 @@ static int mp_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 			e.mmu_l2_mask = cfg->l2;
 		}
 	}
-	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &e)) {
-		int x = errno;
-
-		switch (x) {
-		case EACCES:
-		case EPERM:
-			return mpc_fail(err, -EACCES, "enabling the counters of %s was refused: they reveal "
-					"the GPU activity of every process, so this needs "
-					"CAP_PERFMON (run as root, or 'setcap cap_perfmon+ep' on "
-					"the tool), or the module loaded with unprivileged=1", d->path);
-		case EBUSY:
-			return busy_error(d, err);
-		case EALREADY:
-			return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
-					"process", d->path);
-		case EINVAL:
-			if (cfg && cfg->counter_set && d->desc.nr_counter_sets < 2)
-				return mpc_fail(err, -EINVAL, "counter set %u does not exist on %s (it has only "
-						"set 0); drop --set", cfg->counter_set, d->desc.product);
-			return mpc_fail(err, -EINVAL, "the driver rejected the counter configuration "
-					"(EINVAL): masks must fit the block size, set 0 or 1");
-		default:
-			return mpc_fail(err, -x, "enabling the counters of %s failed: %s", d->path,
-					strerror(x));
-		}
-	}
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &e))
+		return enable_error(d, cfg, errno, err);
 	return 0;
 }
 
@@ -299,20 +303,11 @@ static int mp_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 		int x = errno;
 
 		free(s);
-		switch (x) {
-		case EACCES:
-			return mpc_fail(err, -x, "a sampling stream on %s needs CAP_PERFMON (run as "
-					"root), or the module loaded with unprivileged=1", d->path);
-		case EBUSY:
-			return busy_error(d, err);
-		case EINVAL:
+		if (x == EINVAL && !(cfg && cfg->counter_set && d->desc.nr_counter_sets < 2))
 			return mpc_fail(err, -x, "the driver refused the stream (period %llu ns, ring "
 					"%u): periods are 0.1 ms (1 ms unprivileged) to 10 s, rings 2 to "
 					"4096 records", (unsigned long long)period_ns, ring);
-		default:
-			return mpc_fail(err, -x, "opening a sampling stream on %s failed: %s", d->path,
-					strerror(x));
-		}
+		return enable_error(d, cfg, x, err);
 	}
 	s->fd = o.fd;
 	s->record_size = o.record_size;

@@ -90,14 +90,39 @@ int offline_describe(struct tool *t, const struct offline_desc *od, struct view 
 	return 0;
 }
 
+/* --gpu-info, --gpu, --cores, --l2: 0 handled, -1 not one of them, 1 error */
+int offline_opt(struct tool *t, int c, const char *arg, struct offline_desc *od)
+{
+	switch (c) {
+	case OPT_GPU_INFO:
+		od->gpu_info = arg;
+		return 0;
+	case OPT_GPU:
+		od->gpu = arg;
+		return 0;
+	case OPT_CORES:
+		if (tool_parse_u64(t, "--cores", arg, ~0ull, &od->cores))
+			return 1;
+		od->have_cores = 1;
+		return 0;
+	case OPT_L2:
+		if (tool_parse_u64(t, "--l2", arg, 16, &od->l2))
+			return 1;
+		if (!od->l2)
+			return tool_error(t, "--l2 0: a GPU has 1..16 L2 slices (1..8 core "
+					  "groups on v4); leave --l2 out for 1");
+		od->have_l2 = 1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 int cmd_decode(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		COMMON_LONGOPTS,
-		{ "gpu-info", required_argument, NULL, 3001 },
-		{ "gpu", required_argument, NULL, 3002 },
-		{ "cores", required_argument, NULL, 3003 },
-		{ "l2", required_argument, NULL, 3004 },
+		OFFLINE_LONGOPTS,
 		{ "interval", required_argument, NULL, 3005 },
 		{ "freq", required_argument, NULL, 3006 },
 		{ "sum", no_argument, NULL, 3007 },
@@ -113,10 +138,10 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	FILE *trace = NULL;
 	uint64_t first_ns = 0, last_end = 0, lost = 0, failed = 0;
 	int began = 0;
-	const char *gpu_info = NULL, *gpu = NULL, *events = NULL;
-	unsigned long long cores = 0, l2 = 0;
+	struct offline_desc od = { 0 };
+	const char *events = NULL;
 	double interval_ms = NAN, freq_mhz = 0;
-	int sum = 0, raw = 0, per_inst = 0, have_cores = 0, have_l2 = 0, c, r = 0;
+	int sum = 0, raw = 0, per_inst = 0, c, r = 0;
 	struct view v = { 0 };
 	struct mpc_sample *s = NULL;
 	struct mpc_err e;
@@ -135,6 +160,8 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			continue;
 		}
 		x = tool_common_opt(t, c, optarg);
+		if (x < 0)
+			x = offline_opt(t, c, optarg, &od);
 
 		if (x > 0)
 			return 1;
@@ -143,25 +170,6 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 		switch (c) {
 		case 'h':
 			return help(t, "decode", stdout);
-		case 3001:
-			gpu_info = optarg;
-			break;
-		case 3002:
-			gpu = optarg;
-			break;
-		case 3003:
-			if (tool_parse_u64(t, "--cores", optarg, ~0ull, &cores))
-				return 1;
-			have_cores = 1;
-			break;
-		case 3004:
-			if (tool_parse_u64(t, "--l2", optarg, 16, &l2))
-				return 1;
-			if (!l2)
-				return tool_error(t, "--l2 0: a GPU has 1..16 L2 slices (1..8 core "
-						  "groups on v4); leave --l2 out for 1");
-			have_l2 = 1;
-			break;
 		case 3005:
 			if (tool_parse_double(t, "--interval", optarg, &interval_ms))
 				return 1;
@@ -195,16 +203,12 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 		return tool_error(t, "--sum gives one total, not a timeline; drop it for --format perfetto");
 	if (tool_load_db(t))
 		return 1;
-	{
-		struct offline_desc od = { gpu_info, gpu, cores, l2, have_cores, have_l2 };
-
-		if (offline_describe(t, &od, &v, src, sizeof(src)))
-			return 1;
-	}
+	if (offline_describe(t, &od, &v, src, sizeof(src)))
+		return 1;
 	v.per_instance = per_inst;
 	v.source = src;
 	v.freq_hz = freq_mhz * 1e6;
-	if (view_init(t, &v, gpu, raw) || view_select(t, &v, events, "all")) {
+	if (view_init(t, &v, od.gpu, raw) || view_select(t, &v, events, "all")) {
 		view_free(&v);
 		return 1;
 	}

@@ -45,15 +45,6 @@ struct rec_opts {
 	int user_loop;			/* sample from the tool even with a kernel stream */
 };
 
-static volatile sig_atomic_t rec_sigint, rec_sigchld;
-
-static void rec_signal(int sig)
-{
-	if (sig == SIGCHLD)
-		rec_sigchld = 1;
-	else
-		rec_sigint = 1;
-}
 
 /* ---------------------------------------------------------------- perfetto */
 
@@ -331,7 +322,7 @@ static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts
 	double ms;
 	int c, period_set = 0;
 
-	while ((c = getopt_long(argc, argv, "+f:he:F:I:o:n:d:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:he:F:I:o:n:d:", opts, NULL)) != -1) {
 		int r;
 
 		if (c == 'f') {
@@ -409,7 +400,7 @@ static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts
 			o->user_loop = 1;
 			break;
 		default:
-			return tool_error(t, "bad option for 'record'; see 'mali-perfcnt record --help'");
+			return tool_bad_option(t, "record", c, argv);
 		}
 	}
 	if (o->count && o->duration_ms)
@@ -433,7 +424,7 @@ static int sleep_abs(uint64_t deadline)
 	struct timespec ts = { (time_t)(deadline / 1000000000ull),
 			       (long)(deadline % 1000000000ull) };
 
-	while (!rec_sigint && !rec_sigchld) {
+	while (!got_sigint && !got_sigchld) {
 		int e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 
 		if (!e)
@@ -502,7 +493,7 @@ static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t 
 static int rec_should_stop(const struct rec_opts *o, const struct rec *r, uint64_t end_mono,
 			   int child_done)
 {
-	return rec_sigint || child_done || (o->count && r->n >= o->count) ||
+	return got_sigint || child_done || (o->count && r->n >= o->count) ||
 	       (end_mono && mono_ns() >= end_mono);
 }
 
@@ -540,13 +531,13 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 			k += behind;
 			deadline = start + k * o->period_ns;
 		}
-		rec_sigchld = 0;
+		got_sigchld = 0;
 		woke = sleep_abs(deadline);
 		if (woke < 0)
 			return tool_error(r->t, "clock_nanosleep failed: %s", strerror(errno));
 		child_exited(child, status, child_done);
 		/* a SIGCHLD of something else: back to sleep */
-		if (woke && !rec_sigint && !*child_done) {
+		if (woke && !got_sigint && !*child_done) {
 			k--;
 			continue;
 		}
@@ -572,7 +563,7 @@ static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mon
 	int ret;
 
 	for (;;) {
-		rec_sigchld = 0;
+		got_sigchld = 0;
 		ret = mpc_dev_stream_next(r->dev, r->buf, size, &rec, &e);
 		child_exited(child, status, child_done);
 		if (ret == -EINTR) {
@@ -650,7 +641,6 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	struct view v = { 0 };
 	struct mpc_enable en = { 0 };
 	struct mpc_err e;
-	struct sigaction sa;
 	struct rec r = { .t = t, .v = &v };
 	pid_t child = -1;
 	int status = 0, ret, child_done = 0, began = 0, enabled = 0, stream = 0;
@@ -702,15 +692,7 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	t->out = t->o.f = out;
 
 	/* no SA_RESTART: a signal ends a blocking read of the stream */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = rec_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (!cmd)
-		sigaction(SIGINT, &sa, NULL);
-	else
-		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
+	run_signals(!!cmd);
 
 	if (stream) {
 		/* the stream's records say what a consumer must know */
@@ -745,19 +727,9 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		goto out;
 	if (o.duration_ms)
 		end_mono = start + o.duration_ms * 1000000ull;
-	if (cmd) {
-		child = fork();
-		if (child < 0) {
-			ret = tool_error(t, "cannot start '%s': %s", cmd[0], strerror(errno));
-			goto out;
-		}
-		if (child == 0) {
-			signal(SIGINT, SIG_DFL);
-			execvp(cmd[0], cmd);
-			fprintf(stderr, "%s: cannot run '%s': %s; check the command name and PATH\n",
-				t->prog, cmd[0], strerror(errno));
-			_exit(127);
-		}
+	if (cmd && (child = run_spawn(t, cmd)) < 0) {
+		ret = 1;
+		goto out;
 	}
 	if (stream)
 		ret = loop_stream(&r, &o, end_mono, child, &status, &child_done);
@@ -770,23 +742,13 @@ out:
 		ret = tool_err(t, &e);
 	if (enabled && mpc_dev_disable(dev, &e) && !ret)
 		ret = tool_err(t, &e);
-	if (child > 0 && !child_done) {
-		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-			;
-		child_done = 1;
-	}
 	if (out && out != stdout && fclose(out) && !ret)
 		ret = tool_error(t, "writing '%s' failed: %s", o.output, strerror(errno));
 	t->out = t->o.f = stdout;
 	if (began && !ret)
 		report(&r, o.output, fmt_names[o.fmt], stream ? "kernel stream" : "tool loop",
 		       o.period_ns);
-	if (!ret && child > 0) {
-		if (WIFEXITED(status))
-			ret = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status))
-			ret = 128 + WTERMSIG(status);
-	}
+	ret = run_reap(child, &status, &child_done, ret);
 	free(r.iv);
 	free(r.buf);
 	mpc_sample_free(r.s);

@@ -21,7 +21,7 @@ struct run_opts {
 	double freq_mhz;
 };
 
-static volatile sig_atomic_t got_sigint, got_sigchld;
+volatile sig_atomic_t got_sigint, got_sigchld;
 
 static void on_signal(int sig)
 {
@@ -29,6 +29,60 @@ static void on_signal(int sig)
 		got_sigint = 1;
 	else if (sig == SIGCHLD)
 		got_sigchld = 1;
+}
+
+/*
+ * SIGCHLD and SIGTERM set the flags (no SA_RESTART: a blocking read or
+ * sleep ends); SIGINT too without a command, with one Ctrl-C goes to it.
+ */
+void run_signals(int have_cmd)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!have_cmd)
+		sigaction(SIGINT, &sa, NULL);
+	else
+		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
+}
+
+pid_t run_spawn(struct tool *t, char **cmd)
+{
+	pid_t child = fork();
+
+	if (child < 0) {
+		tool_error(t, "cannot start '%s': %s", cmd[0], strerror(errno));
+		return -1;
+	}
+	if (child == 0) {
+		signal(SIGINT, SIG_DFL);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "%s: cannot run '%s': %s; check the command name and PATH\n",
+			t->prog, cmd[0], strerror(errno));
+		_exit(127);
+	}
+	return child;
+}
+
+int run_reap(pid_t child, int *status, int *done, int r)
+{
+	if (child <= 0)
+		return r;
+	if (!*done) {
+		while (waitpid(child, status, 0) < 0 && errno == EINTR)
+			;
+		*done = 1;
+	}
+	/* like perf stat: the command's exit status */
+	if (!r && WIFEXITED(*status))
+		return WEXITSTATUS(*status);
+	if (!r && WIFSIGNALED(*status))
+		return 128 + WTERMSIG(*status);
+	return r;
 }
 
 static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts *o,
@@ -345,7 +399,6 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	struct mpc_sample *s = NULL;
 	struct mpc_enable en = { 0 };
 	struct mpc_err e;
-	struct sigaction sa;
 	void *buf = NULL;
 	pid_t child = -1;
 	int status = 0, r, child_done = 0;
@@ -384,15 +437,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		snprintf(what, sizeof(what), "the system (until Ctrl-C)");
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (!cmd)
-		sigaction(SIGINT, &sa, NULL);
-	else
-		signal(SIGINT, SIG_IGN);	/* Ctrl-C goes to the command */
+	run_signals(!!cmd);
 
 	en.counter_set = (unsigned)o.set;
 	if (o.masks && run_parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
@@ -416,19 +461,9 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	run.fresh = 1;
 	prev_ts = ts0;
 	start = now_raw();
-	if (cmd) {
-		child = fork();
-		if (child < 0) {
-			r = tool_error(t, "cannot start '%s': %s", cmd[0], strerror(errno));
-			goto disable;
-		}
-		if (child == 0) {
-			signal(SIGINT, SIG_DFL);
-			execvp(cmd[0], cmd);
-			fprintf(stderr, "%s: cannot run '%s': %s; check the command name and PATH\n",
-				t->prog, cmd[0], strerror(errno));
-			_exit(127);
-		}
+	if (cmd && (child = run_spawn(t, cmd)) < 0) {
+		r = 1;
+		goto disable;
 	}
 	out_begin(t, &v, what);
 	if (o.interval_ms) {
@@ -487,18 +522,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 disable:
 	if (mpc_dev_disable(dev, &e) && !r)
 		r = tool_err(t, &e);
-	if (child > 0 && !child_done) {
-		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-			;
-		child_done = 1;
-	}
-	if (!r && child > 0) {
-		/* like perf stat: the command's exit status */
-		if (WIFEXITED(status))
-			r = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status))
-			r = 128 + WTERMSIG(status);
-	}
+	r = run_reap(child, &status, &child_done, r);
 out:
 	free(buf);
 	mpc_sample_free(s);

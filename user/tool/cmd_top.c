@@ -485,10 +485,7 @@ int cmd_top(struct tool *t, int argc, char **argv)
 		{ "interval", required_argument, NULL, 'I' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "replay", required_argument, NULL, 4001 },
-		{ "gpu-info", required_argument, NULL, 3001 },
-		{ "gpu", required_argument, NULL, 3002 },
-		{ "cores", required_argument, NULL, 3003 },
-		{ "l2", required_argument, NULL, 3004 },
+		OFFLINE_LONGOPTS,
 		{ "freq", required_argument, NULL, 3006 },
 		{ "view", required_argument, NULL, 4002 },
 		{ NULL, 0, NULL, 0 },
@@ -508,6 +505,8 @@ int cmd_top(struct tool *t, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:f:hI:n:", opts, NULL)) != -1) {
 		int x = tool_common_opt(t, c, optarg);
 
+		if (x < 0)
+			x = offline_opt(t, c, optarg, &od);
 		if (x > 0)
 			return 1;
 		if (x == 0)
@@ -530,24 +529,6 @@ int cmd_top(struct tool *t, int argc, char **argv)
 		case 4001:
 			replay = optarg;
 			break;
-		case 3001:
-			od.gpu_info = optarg;
-			break;
-		case 3002:
-			od.gpu = optarg;
-			break;
-		case 3003:
-			if (tool_parse_u64(t, "--cores", optarg, ~0ull, &od.cores))
-				return 1;
-			od.have_cores = 1;
-			break;
-		case 3004:
-			if (tool_parse_u64(t, "--l2", optarg, 16, &od.l2))
-				return 1;
-			if (!od.l2)
-				return tool_error(t, "--l2 0: a GPU has at least one L2 slice");
-			od.have_l2 = 1;
-			break;
 		case 3006:
 			if (tool_parse_double(t, "--freq", optarg, &freq_mhz))
 				return 1;
@@ -564,7 +545,7 @@ int cmd_top(struct tool *t, int argc, char **argv)
 			break;
 		}
 		default:
-			return tool_error(t, "bad option for 'top'; see 'mali-perfcnt top --help'");
+			return tool_bad_option(t, "top", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -4,7 +4,9 @@
 #define MPC_TOOL_H
 
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "maliperfcnt.h"
 
@@ -213,6 +215,13 @@ int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const ch
 		  unsigned long long set, int per_instance, int raw, double freq_mhz,
 		  const char *defaults);
 int run_parse_masks(struct tool *t, const char *spec, unsigned cpb, struct mpc_enable *en);
+/* SIGINT (without a command), SIGTERM and SIGCHLD set these, no SA_RESTART */
+extern volatile sig_atomic_t got_sigint, got_sigchld;
+void run_signals(int have_cmd);
+/* Start @cmd (Ctrl-C reaches it); -1 after saying why. */
+pid_t run_spawn(struct tool *t, char **cmd);
+/* Wait for the child unless *@done; @r, or else the command's exit status. */
+int run_reap(pid_t child, int *status, int *done, int r);
 void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
 	      struct mpc_sample *s);
 /* Take one dump and add it to the sample (a fresh one after a print). */
@@ -242,6 +251,14 @@ struct offline_desc {
 };
 int offline_describe(struct tool *t, const struct offline_desc *od, struct view *v, char *src,
 		     size_t srclen);
+enum { OPT_GPU_INFO = 3001, OPT_GPU, OPT_CORES, OPT_L2 };
+#define OFFLINE_LONGOPTS						\
+	{ "gpu-info", required_argument, NULL, OPT_GPU_INFO },		\
+	{ "gpu", required_argument, NULL, OPT_GPU },			\
+	{ "cores", required_argument, NULL, OPT_CORES },		\
+	{ "l2", required_argument, NULL, OPT_L2 }
+/* parse one of OFFLINE_LONGOPTS: 0 handled, -1 not one of them, 1 error */
+int offline_opt(struct tool *t, int c, const char *arg, struct offline_desc *od);
 
 /* commands */
 int cmd_info(struct tool *t, int argc, char **argv);
