@@ -7,23 +7,11 @@
 # file stands in for /dev/kvm (MPC_KVM_DEV). Prints TAP; run by make check.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tap-lib.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpc-accel-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin"
-n=0
-failed=0
-
-ok() { # ok COND-STATUS NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -n "${3:-}" ] && printf '# %s\n' "$3"
-		failed=$((failed + 1))
-	fi
-}
 
 # The fake QEMU: FAKE_QEMU_MODE says what it does; every run appends its
 # arguments to $tmp/calls.
@@ -173,5 +161,4 @@ else
 		echo "ok $n - boot.sh: $what # SKIP no Debian kernel installed"
 	done
 fi
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_finish

@@ -14,23 +14,11 @@
 # MPC_KERNELS, else scripts/lib.sh's mpc_kernels). Prints TAP.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tap-lib.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpc-deb-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { # ok COND-STATUS NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | head -n 20 | sed 's/^/# /'
-		failed=$((failed + 1))
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-finish() { echo "# $((n - failed)) passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+finish() { tap_finish; exit; }
 
 arch=$(dpkg --print-architecture)
 ver=$(sed -n 's/^#define MPC_VERSION[[:space:]]*"\(.*\)"/\1/p' "$MPC_ROOT/user/include/maliperfcnt.h")

@@ -10,21 +10,10 @@
 # Needs `make -C user` done (make check does it first). Prints TAP.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tap-lib.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpc-install-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { # ok COND-STATUS NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -n "${3:-}" ] && printf '# %s\n' "$3" | head -n 20
-		failed=$((failed + 1))
-	fi
-}
 
 user=$MPC_ROOT/user
 root=$tmp/root
@@ -119,5 +108,4 @@ left=$(cd "$root" && find . ! -type d)
 [ -z "$left" ]
 ok $? "make uninstall removes every installed file" "left: $(echo $left)"
 
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_finish

@@ -8,23 +8,11 @@
 # one (a late sample) still agree over the run. Prints TAP; run by make check.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tap-lib.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpc-sbs-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sbs=$MPC_ROOT/user/tests/side-by-side.sh
-n=0
-failed=0
-
-ok() { # ok COND-STATUS NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -n "${3:-}" ] && printf '# %s\n' "$3" | sed '2,$s/^/# /'
-		failed=$((failed + 1))
-	fi
-}
 
 # csv [awk -v options]: 10 intervals of about 400 ms of a G52's blocks
 # (cores 0, 1, 3; 2 L2 slices), header words 0-3, counters 4-6 counting
@@ -94,5 +82,4 @@ rc=$?
 	echo "$out" | grep -q 'no counter of this block counts in either run'
 ok $? "a block kind with no counting counter fails (nothing compared)" "$out"
 
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_finish
