@@ -212,6 +212,8 @@ struct run {
 	struct mpc_sample *s;
 	int fresh;			/* the next dump starts a new sample */
 	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
+	uint64_t istart_ns;		/* the backend's interval start of the sample, 0: unknown */
+	unsigned flags;			/* MPC_DATA_* of its dumps */
 };
 
 static void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
@@ -235,8 +237,12 @@ static int grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 
 	if (mpc_dev_sample(r->dev, r->buf, size, &di, &e))
 		return tool_err(r->t, &e);
-	if (r->fresh)
+	if (r->fresh) {
 		mpc_sample_reset(r->s);
+		r->istart_ns = di.interval_start_ns;
+		r->flags = 0;
+	}
+	r->flags |= di.flags;
 	if (mpc_decode(r->s, r->buf, size, &e))
 		return tool_err(r->t, &e);
 	r->fresh = 0;
@@ -246,6 +252,17 @@ static int grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 	if (ts)
 		*ts = di.timestamp_ns;
 	return 0;
+}
+
+/*
+ * The span (s) the sample ending at @ts covers: from the backend's interval
+ * start (which a GPU recovery moves), else from @prev, the previous dump.
+ */
+static double span_s(const struct run *r, unsigned long long prev, unsigned long long ts)
+{
+	if (r->istart_ns && r->istart_ns < ts)
+		return (double)(ts - r->istart_ns) * 1e-9;
+	return (double)(ts - prev) * 1e-9;
 }
 
 /* sleep until @when (CLOCK_MONOTONIC_RAW seconds), sampling in between if needed */
@@ -319,9 +336,12 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 				r = tool_err(t, &e);
 		}
 		if (!r) {
-			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, !!(caps & MPC_BE_SEQNO), seq, ts };
+			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, !!(caps & MPC_BE_SEQNO), seq, ts,
+						 run.flags };
 
-			/* the counters ran from just before ENABLE to the dump */
+			/* the counters ran from just before ENABLE (the driver knows better) */
+			if (run.istart_ns && run.istart_ns < ts)
+				m.interval_s = (double)(ts - run.istart_ns) * 1e-9;
 			if (!(m.interval_s > 0))
 				m.interval_s = NAN;
 			out_begin(t, &v, "sample");
@@ -452,8 +472,8 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 				r = grab(&run, &seq, &ts);
 			if (r)
 				break;
-			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9, (ts - prev_ts) * 1e-9,
-						 has_seq, seq, ts };
+			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9,
+						 span_s(&run, prev_ts, ts), has_seq, seq, ts, run.flags };
 
 			prev_ts = ts;
 			out_sample(t, &v, s, &m);
@@ -479,7 +499,8 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		if (!r)
 			r = grab(&run, &seq, &ts);
 		if (!r) {
-			struct sample_meta m = { 0, (ts - ts0) * 1e-9, (ts - ts0) * 1e-9, has_seq, seq, ts };
+			struct sample_meta m = { 0, (ts - ts0) * 1e-9, span_s(&run, ts0, ts), has_seq, seq,
+						 ts, run.flags };
 
 			out_sample(t, &v, s, &m);
 		}

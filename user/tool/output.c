@@ -6,7 +6,9 @@
  *       (with a time column in interval mode), "dump" style groups counters by
  *       block and lists the metrics after them.
  * csv:  a header row, then one row per (sample, counter or metric):
- *       sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status
+ *       sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status,data_flags
+ *       (data_flags: the sample's MPC_DATA_* names joined by '+', e.g.
+ *       "saturated+after-recovery", or empty)
  * json: one object per sample, on one line (see the man page for the schema).
  */
 #define _GNU_SOURCE
@@ -104,6 +106,34 @@ static const char *status_of(unsigned fl)
 	return "ok";
 }
 
+/* The sample's data flags as "saturated+after-recovery", "" when none. */
+static const char *data_flags_str(unsigned fl, char *buf, size_t n)
+{
+	static const char *const names[] = { "saturated", "after-recovery", "after-power-loss",
+					     "first" };
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < 4; i++)
+		if ((fl & (1u << i)) && o < n)
+			o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "+" : "", names[i]);
+	return buf;
+}
+
+/* text output: one note per flag that makes the values less than complete */
+static void data_flags_note(FILE *f, unsigned fl)
+{
+	if (fl & MPC_DATA_SATURATED)
+		fputs(" # note: a counter saturated at 0xffffffff: its values are lower bounds; "
+		      "sample more often (-I)\n", f);
+	if (fl & MPC_DATA_AFTER_RECOVERY)
+		fputs(" # note: the GPU was reset (see dmesg): what it counted before the reset is "
+		      "lost, the interval starts at the reset\n", f);
+	if (fl & MPC_DATA_AFTER_POWER_LOSS)
+		fputs(" # note: the GPU lost power in this interval (suspend): some activity is "
+		      "missing\n", f);
+}
+
 static void block_label(const struct mpc_block *b, char *buf, size_t n)
 {
 	if (b->kind == MPC_BLK_JM)
@@ -118,7 +148,8 @@ void out_begin(struct tool *t, struct view *v, const char *what)
 
 	v->printed = 0;
 	if (t->fmt == FMT_CSV) {
-		fputs("sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status\n", f);
+		fputs("sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status,data_flags\n",
+		      f);
 		return;
 	}
 	if (t->fmt != FMT_TEXT)
@@ -196,7 +227,8 @@ static void emit_counter(struct tool *t, struct view *v, const struct mpc_sample
 			snprintf(b1, sizeof(b1), "%llu", val);
 		csv_field(f, b1, 0);
 		csv_field(f, c->unit, 0);
-		csv_field(f, st, 1);
+		csv_field(f, st, 0);
+		csv_field(f, data_flags_str(m->data_flags, b2, sizeof(b2)), 1);
 	} else {
 		fputs(*first ? "" : ",", f);
 		*first = 0;
@@ -268,7 +300,7 @@ static void emit_metrics(struct tool *t, struct view *v, const struct sample_met
 			text_line(f, v, m, "", fmt_value(x, b1, sizeof(b1)), mt->def->unit, mt->def->name,
 				  "");
 		} else if (t->fmt == FMT_CSV) {
-			char a[32], b[32];
+			char a[32], b[32], fl[64];
 
 			fprintf(f, "%u,", m->index);
 			snprintf(a, sizeof(a), "%.6f", m->time_s);
@@ -285,7 +317,8 @@ static void emit_metrics(struct tool *t, struct view *v, const struct sample_met
 				snprintf(b1, sizeof(b1), "%.10g", x);
 			csv_field(f, b1, 0);
 			csv_field(f, mt->def->unit, 0);
-			csv_field(f, st, 1);
+			csv_field(f, st, 0);
+			csv_field(f, data_flags_str(m->data_flags, fl, sizeof(fl)), 1);
 		} else {
 			fputs(first ? "" : ",", f);
 			first = 0;
@@ -308,6 +341,7 @@ void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 		const struct sample_meta *m)
 {
 	FILE *f = t->out;
+	char lbl_flags[64];
 
 	if (v->p) {
 		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m->interval_s);
@@ -322,6 +356,8 @@ void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 		json_num(f, m->interval_s);
 		if (m->has_seqno)
 			fprintf(f, ",\"seqno\":%llu,\"timestamp_ns\":%llu", m->seqno, m->timestamp_ns);
+		fputs(",\"data_flags\":", f);
+		json_str(f, data_flags_str(m->data_flags, lbl_flags, sizeof(lbl_flags)));
 		fputs(",\"gpu\":", f);
 		json_str(f, v->gpu ? v->gpu->name : v->desc.product);
 		fprintf(f, ",\"gpu_id\":\"0x%08x\",\"counter_set\":%u", v->desc.gpu_id, v->counter_set);
@@ -352,6 +388,7 @@ void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 			if (!isnan(m->interval_s))
 				fprintf(f, ", interval %.6f s", m->interval_s);
 			fputs("\n", f);
+			data_flags_note(f, m->data_flags);
 			if (v->per_instance)
 				for (unsigned b = 0; b < s->nblocks; b++) {
 					char lbl[24];
@@ -363,6 +400,8 @@ void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 			fprintf(f, " %-9s %-34s %20s  %-13s %s\n", "block", "counter", "value", "unit",
 				"libGPUCounters");
 		}
+		if (v->stat_style)
+			data_flags_note(f, m->data_flags);
 		emit_counters(t, v, s, m);
 		emit_metrics(t, v, m);
 		if (v->stat_style == 2 && v->nctr + v->nmet > 1)

@@ -53,6 +53,7 @@ struct sample_meta {
 	double interval_s;	/* TIME_SPAN, NaN if unknown */
 	int has_seqno;
 	unsigned long long seqno, timestamp_ns;
+	unsigned data_flags;	/* MPC_DATA_* of the dumps of this sample */
 };
 
 /* main.c */
