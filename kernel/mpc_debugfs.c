@@ -123,6 +123,7 @@ static int mpc_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gpu_faults: %llu\n", stats.gpu_faults);
 	seq_printf(m, "mmu_faults: %llu\n", stats.mmu_faults);
 	seq_printf(m, "resets: %llu\n", stats.resets);
+	seq_printf(m, "last_recovery_ns: %llu\n", stats.last_recovery_ns);
 	seq_printf(m, "live_allocs: %d\n", atomic_read(&mdev->live_allocs));
 	seq_printf(m, "live_bytes: %lld\n", atomic64_read(&mdev->live_bytes));
 	return 0;
@@ -188,16 +189,14 @@ static const struct file_operations mpc_enable_fops = {
  * struct mpc_dump_file - an open perfcnt_dump or perfcnt_counters file
  * @mdev: device, referenced (drm_dev_get()) until release.
  * @data: the file's one sample, taken at the first read.
- * @seqno: its sequence number.
- * @ts: its CLOCK_MONOTONIC_RAW timestamp.
+ * @info: its sequence number, timestamps and data flags.
  * @status: 0, or the errno of the sample.
  * @taken: the sample was taken (or failed): later reads reuse it.
  */
 struct mpc_dump_file {
 	struct mpc_device *mdev;
 	u32 *data;
-	u64 seqno;
-	u64 ts;
+	struct mpc_sample_info info;
 	int status;
 	bool taken;
 };
@@ -242,7 +241,7 @@ static int mpc_dump_file_sample(struct mpc_dump_file *df)
 	if (!df->taken) {
 		df->taken = true;
 		df->status = mpc_perfcnt_sample(df->mdev, MPC_OWNER_DEBUGFS, NULL,
-						df->data, &df->seqno, &df->ts);
+						df->data, &df->info);
 	}
 	return df->status;
 }
@@ -317,7 +316,9 @@ static int mpc_counters_show(struct seq_file *m, void *unused)
 	if (ret)
 		return mpc_debugfs_errno(ret);
 
-	seq_printf(m, "seqno %llu timestamp_ns %llu\n", df->seqno, df->ts);
+	seq_printf(m, "seqno %llu timestamp_ns %llu interval_start_ns %llu data_flags 0x%x\n",
+		   df->info.seqno, df->info.timestamp_ns, df->info.interval_start_ns,
+		   df->info.data_flags);
 	for (slot = 0; slot < f->layout.nr_blocks; slot++) {
 		int off = mpc_layout_block_offset(&f->layout, f->shader_present,
 						  slot, &kind, &instance);

@@ -187,6 +187,8 @@ static int mpc_runtime_suspend(struct device *dev)
 	synchronize_irq(mdev->gpu_irq);
 	synchronize_irq(mdev->mmu_irq);
 	mpc_power_down(mdev);
+	/* Counters that run across this (system sleep) lose what they held */
+	mpc_perfcnt_power_lost(mdev);
 	return 0;
 }
 

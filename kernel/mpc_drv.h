@@ -201,6 +201,8 @@ enum mpc_wait {
  * @gpu_faults: GPU_FAULT interrupts.
  * @mmu_faults: MMU page faults and bus errors.
  * @resets: soft resets done to recover.
+ * @last_recovery_ns: CLOCK_MONOTONIC_RAW time the last successful recovery
+ *	restarted the counters, 0 if none did.
  */
 struct mpc_stats {
 	u64 samples;
@@ -208,6 +210,23 @@ struct mpc_stats {
 	u64 gpu_faults;
 	u64 mmu_faults;
 	u64 resets;
+	u64 last_recovery_ns;
+};
+
+/**
+ * struct mpc_sample_info - what a sample reports besides its data
+ * @seqno: sequence number.
+ * @timestamp_ns: CLOCK_MONOTONIC_RAW time the GPU was asked to sample.
+ * @interval_start_ns: start of the span the counters cover.
+ * @data_flags: MALI_PERFCNT_DATA_* bits.
+ * @session: the enable it belongs to (&mpc_perfcnt.session), internal.
+ */
+struct mpc_sample_info {
+	u64 seqno;
+	u64 timestamp_ns;
+	u64 interval_start_ns;
+	u32 data_flags;
+	u64 session;
 };
 
 /**
@@ -225,6 +244,17 @@ struct mpc_stats {
  *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
  * @debugfs_period_us: the perfcnt_stream period given to perfcnt_enable
  *	("period_us=N"), 0 when none; valid while debugfs owns the counters.
+ * @session: number of the current enable, to tell a kept sample's session.
+ * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
+ *	covers: the last sample, the enable or the last recovery.
+ * @data_flags: MALI_PERFCNT_DATA_* bits the next sample gets (FIRST,
+ *	AFTER_RECOVERY).
+ * @kept: a sample that was taken but could not be copied to its user
+ *	buffer; the next DUMP returns it (kvmalloc'ed, dump_size bytes), or
+ *	NULL.
+ * @kept_info: what @kept reports.
+ * @power_lost: MALI_PERFCNT_DATA_AFTER_POWER_LOSS when the GPU lost power
+ *	since the last sample; atomic, set without @lock from the PM paths.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
@@ -234,7 +264,10 @@ struct mpc_stats {
  * @done: completed by the IRQ handlers when @wait is over.
  */
 struct mpc_perfcnt {
-	/* serialises enable/disable/sample; protects owner..seqno */
+	/*
+	 * serialises enable/disable/sample; protects owner..kept_info. Never
+	 * held across a user copy: samples are copied out after it is dropped.
+	 */
 	struct mutex lock;
 	struct drm_file *owner;
 	pid_t owner_pid;
@@ -245,6 +278,13 @@ struct mpc_perfcnt {
 	u64 seqno;
 	struct mpc_stream *stream;
 	u32 debugfs_period_us;
+	u64 session;
+	u64 interval_start_ns;
+	u32 data_flags;
+	void *kept;
+	struct mpc_sample_info kept_info;
+	/* lock-free: set by the power paths, taken by the next sample */
+	atomic_t power_lost;
 	struct mpc_stats stats;
 
 	/* protects stats, wait and result; taken in hard IRQs */
@@ -388,7 +428,8 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 		       const struct mpc_perfcnt_config *cfg);
 int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
-		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns);
+		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
+void mpc_perfcnt_power_lost(struct mpc_device *mdev);
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
 int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int mpc_perfcnt_unmap(struct mpc_device *mdev);

@@ -39,13 +39,13 @@ int mpc_ioctl_get_info(struct drm_device *drm, void *data,
 	args->l2_features = f->l2_features;
 	args->mem_features = f->mem_features;
 	args->uapi_version = MALI_PERFCNT_UAPI_VERSION;
+	/*
+	 * Since revision 2, whether the GPU is simulated and whether the
+	 * PRLAM-8186 workaround applies are in debugfs gpu_info, not here.
+	 */
 	args->caps = 0;
-	if (mdev->sim)
-		args->caps |= MALI_PERFCNT_CAP_SIMULATED;
 	if (f->product->nr_sets > 1)
 		args->caps |= MALI_PERFCNT_CAP_SET_SECONDARY;
-	if (f->hw_issue_8186)
-		args->caps |= MALI_PERFCNT_CAP_HW_ISSUE_8186;
 	args->gpu_freq_hz = mdev->gpu_freq_hz;
 	strscpy(args->product, f->product->name, sizeof(args->product));
 	return 0;
@@ -114,18 +114,33 @@ int mpc_ioctl_enable(struct drm_device *drm, void *data,
 	return mpc_perfcnt_enable(mdev, file, &cfg);
 }
 
+/*
+ * Does @ptr fit in a user pointer? u64_to_user_ptr() truncates on 32-bit
+ * kernels, which would write to another address than the one given.
+ */
+static bool mpc_user_ptr_fits(u64 ptr)
+{
+	return (u64)(uintptr_t)u64_to_user_ptr(ptr) == ptr;
+}
+
 int mpc_ioctl_dump(struct drm_device *drm, void *data,
 		   struct drm_file *file)
 {
 	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_dump *args = data;
 	u32 size = mdev->features.layout.dump_size;
+	struct mpc_sample_info info;
 	int ret;
 
 	if (args->flags)
 		return MPC_REJECT(mdev, -EINVAL, "DUMP: flags 0x%x must be 0", args->flags);
-	if (mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
-		return MPC_REJECT(mdev, -EINVAL, "DUMP: reserved must be 0");
+	if (args->interval_start_ns)
+		return MPC_REJECT(mdev, -EINVAL, "DUMP: interval_start_ns is out only, pass 0");
+	if (args->data_flags)
+		return MPC_REJECT(mdev, -EINVAL, "DUMP: data_flags 0x%x is out only, pass 0",
+				  args->data_flags);
+	if (args->pad)
+		return MPC_REJECT(mdev, -EINVAL, "DUMP: pad must be 0");
 	if (args->buf_size < size) {
 		u32 given = args->buf_size;
 
@@ -135,10 +150,18 @@ int mpc_ioctl_dump(struct drm_device *drm, void *data,
 	}
 	if (!args->buf_ptr)
 		return MPC_REJECT(mdev, -EFAULT, "DUMP: NULL buffer");
+	if (!mpc_user_ptr_fits(args->buf_ptr))
+		return MPC_REJECT(mdev, -EFAULT, "DUMP: buf_ptr 0x%llx does not fit in a pointer",
+				  args->buf_ptr);
 
-	ret = mpc_perfcnt_sample(mdev, file, u64_to_user_ptr(args->buf_ptr), NULL,
-				 &args->seqno, &args->timestamp_ns);
-	if (!ret)
-		args->buf_size = size;
-	return ret;
+	ret = mpc_perfcnt_sample(mdev, file, u64_to_user_ptr(args->buf_ptr), NULL, &info);
+	if (ret)
+		return ret;
+	/* drm_ioctl() copies the struct back even on errors: outputs only here */
+	args->buf_size = size;
+	args->seqno = info.seqno;
+	args->timestamp_ns = info.timestamp_ns;
+	args->interval_start_ns = info.interval_start_ns;
+	args->data_flags = info.data_flags;
+	return 0;
 }

@@ -13,6 +13,11 @@
  * mapping can return stale lines for data the GPU wrote behind the CPU's
  * caches (the stale COUNTER[2] seen while panfrost's perfcnt support was
  * reviewed).
+ *
+ * Samples are copied to userspace only after pc->lock and the
+ * drm_dev_enter() section are dropped: a user page fault may take any time
+ * (a FUSE or userfaultfd page), and neither the other files of the device
+ * nor drm_dev_unplug() of any DRM device may wait for it.
  */
 #include <linux/capability.h>
 #include <linux/dma-mapping.h>
@@ -27,6 +32,7 @@
 #include <drm/drm_managed.h>
 
 #include "mpc_drv.h"
+#include "mali_perfcnt_drm.h"
 
 static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 {
@@ -106,18 +112,51 @@ err:
 	return ret;
 }
 
+/* A sample on its way to userspace, or kept for the next DUMP. */
+static void *mpc_sample_buf_alloc(struct mpc_device *mdev)
+{
+	void *buf = kvmalloc(mdev->features.layout.dump_size, GFP_KERNEL);
+
+	if (buf)
+		mpc_track_alloc(mdev, mdev->features.layout.dump_size);
+	return buf;
+}
+
+static void mpc_sample_buf_free(struct mpc_device *mdev, void *buf)
+{
+	if (!buf)
+		return;
+	kvfree(buf);
+	mpc_track_free(mdev, mdev->features.layout.dump_size);
+}
+
+/* Does a counter of @dump (header words excluded) read 0xffffffff? */
+static bool mpc_dump_saturated(struct mpc_device *mdev, const u32 *dump)
+{
+	u32 i, n = mdev->features.layout.dump_size / MPC_BYTES_PER_COUNTER;
+
+	/* Little-endian in memory, but all ones reads the same either way */
+	for (i = 0; i < n; i++)
+		if (i % MPC_COUNTERS_PER_BLOCK >= MPC_HDR_WORDS && dump[i] == U32_MAX)
+			return true;
+	return false;
+}
+
 /*
  * Issue @cmd and sleep until the IRQ handlers report that @wait is over.
  * @issued_ns, if not NULL, receives the CPU time the command was written:
  * the GPU latches its counters when it receives PERFCNT_SAMPLE, so this is
  * the instant a sample describes (the dump itself lands later).
- * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT.
+ * @killable: a fatal signal ends the wait (the GPU state is then unknown,
+ * as after a timeout).
+ * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT, -EINTR when killed.
  */
 static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
-				   u32 cmd, u64 *issued_ns)
+				   u32 cmd, u64 *issued_ns, bool killable)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
-	unsigned long left;
+	unsigned long timeout = msecs_to_jiffies(MPC_SAMPLE_TIMEOUT_MS);
+	long left;
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
@@ -133,15 +172,20 @@ static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 		*issued_ns = ktime_get_raw_ns();
 	gpu_write(mdev, GPU_CMD, cmd);
 
-	left = wait_for_completion_timeout(&pc->done,
-					   msecs_to_jiffies(MPC_SAMPLE_TIMEOUT_MS));
+	if (killable)
+		left = wait_for_completion_killable_timeout(&pc->done, timeout);
+	else
+		left = wait_for_completion_timeout(&pc->done, timeout);
 
 	spin_lock_irq(&pc->irq_lock);
-	if (left) {
+	if (left > 0) {
 		ret = pc->result;
 	} else if (pc->wait == MPC_WAIT_NONE) {
-		/* Completed between the timeout and taking the lock */
+		/* Completed between the timeout (or signal) and taking the lock */
 		ret = pc->result;
+	} else if (left < 0) {
+		pc->wait = MPC_WAIT_NONE;
+		ret = -EINTR;
 	} else {
 		pc->wait = MPC_WAIT_NONE;
 		pc->stats.timeouts++;
@@ -175,7 +219,8 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 
 	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
 	gpu_write(mdev, GPU_CMD, GPU_CMD_PERFCNT_CLEAR);
-	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_CLEAN, GPU_CMD_CLEAN_INV_CACHES, NULL);
+	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_CLEAN, GPU_CMD_CLEAN_INV_CACHES, NULL,
+				      false);
 	if (ret)
 		return ret;
 
@@ -193,6 +238,8 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_MANUAL));
 	if (quirk_8186)
 		gpu_write(mdev, GPU_PRFCNT_TILER_EN, cfg->tiler);
+	/* The counters were cleared and count from here */
+	pc->interval_start_ns = ktime_get_raw_ns();
 	return 0;
 }
 
@@ -255,9 +302,26 @@ static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 		pc->buf.mapped = true;
 	}
 	ret = mpc_perfcnt_hw_setup_locked(mdev);
-	if (ret)
+	if (ret) {
 		drm_err(&mdev->drm, "counters could not be restarted after a reset (%d)\n", ret);
-	return ret;
+		return ret;
+	}
+	/* What the counters held before the reset is lost */
+	pc->data_flags |= MALI_PERFCNT_DATA_AFTER_RECOVERY;
+	spin_lock_irq(&pc->irq_lock);
+	pc->stats.last_recovery_ns = pc->interval_start_ns;
+	spin_unlock_irq(&pc->irq_lock);
+	return 0;
+}
+
+/* Forget the kept sample, if any. */
+static void mpc_perfcnt_drop_kept_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	lockdep_assert_held(&pc->lock);
+	mpc_sample_buf_free(mdev, pc->kept);
+	pc->kept = NULL;
 }
 
 static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
@@ -274,13 +338,15 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
 		mpc_perfcnt_reset_locked(mdev);
 	}
 	mpc_dump_buf_free(mdev, &pc->buf);
+	mpc_perfcnt_drop_kept_locked(mdev);
 	/* a stream that loses its counters (unbind, failed recovery) ends */
 	if (pc->stream) {
 		mpc_stream_counters_lost(pc->stream);
 		pc->stream = NULL;
 	}
 	pc->debugfs_period_us = 0;
-	pc->owner = NULL;
+	/* Read without the lock by mpc_perfcnt_release() */
+	WRITE_ONCE(pc->owner, NULL);
 	pc->owner_pid = 0;
 	pc->owner_comm[0] = '\0';
 	pm_runtime_mark_last_busy(mdev->dev);
@@ -322,7 +388,11 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	if (!drm_dev_enter(&mdev->drm, &idx))
 		return MPC_REJECT(mdev, -ENODEV, "device unplugged");
 
-	mutex_lock(&pc->lock);
+	ret = mutex_lock_interruptible(&pc->lock);
+	if (ret) {
+		drm_dev_exit(idx);
+		return ret;
+	}
 	if (pc->owner == owner) {
 		ret = MPC_REJECT(mdev, -EALREADY, "counters already enabled by this file");
 		goto out_unlock;
@@ -347,7 +417,10 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	if (ret)
 		goto err_hw;
 
-	pc->owner = owner;
+	pc->session++;
+	pc->data_flags = MALI_PERFCNT_DATA_FIRST;
+	atomic_set(&pc->power_lost, 0);
+	WRITE_ONCE(pc->owner, owner);
 	pc->owner_pid = task_tgid_nr(current);
 	get_task_comm(pc->owner_comm, current);
 	mutex_unlock(&pc->lock);
@@ -384,9 +457,11 @@ out_unlock:
 int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
-	int ret = 0;
+	int ret;
 
-	mutex_lock(&pc->lock);
+	ret = mutex_lock_interruptible(&pc->lock);
+	if (ret)
+		return ret;
 	if (!pc->owner)
 		ret = MPC_REJECT(mdev, -EALREADY, "counters are not enabled");
 	else if (pc->owner != owner)
@@ -402,65 +477,59 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
  * @mdev: device.
  * @owner: the closing drm_file, or NULL when the device itself goes away
  *	(whoever owns the counters then loses them).
+ *
+ * A file that does not own the counters returns at once, without the lock:
+ * closing a render node must not wait for another file's DUMP.
  */
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 
+	/*
+	 * Race-free without the lock: only @owner itself can become the
+	 * owner, and it is closing, so it has no ioctl in flight. If it is
+	 * the owner, only the lock holder can change that.
+	 */
+	if (owner && READ_ONCE(pc->owner) != owner)
+		return;
 	mutex_lock(&pc->lock);
 	if (pc->owner && (!owner || pc->owner == owner))
 		mpc_perfcnt_disable_locked(mdev);
 	mutex_unlock(&pc->lock);
 }
 
-/**
- * mpc_perfcnt_sample() - take one sample and copy it out
- * @mdev: device.
- * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
- * @ubuf: user destination, or NULL.
- * @kbuf: kernel destination when @ubuf is NULL.
- * @seqno: set to the sample's sequence number.
- * @timestamp_ns: set to the CLOCK_MONOTONIC_RAW time it was requested.
- *
- * The destination holds at least the dump size. A user buffer is faulted in
- * before sampling, so a bad pointer fails without consuming a sample.
- *
- * After a timeout or a fault the GPU is reset and the counters restarted for
- * the next sample. When that fails too, the counters are disabled as if the
- * owner had done it: later samples fail at once with -ENODATA.
- *
- * Return: 0, -ENODATA, -EPERM, -EFAULT, -ENODEV (the device is unplugged),
- * -ETIMEDOUT or -EIO.
+/*
+ * Take one sample into *@data (dump_size bytes) and describe it in @info,
+ * or return the kept sample: with @swap its buffer is exchanged with
+ * *@data (the caller frees what it then holds), else it is copied.
  */
-int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
-		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns)
+static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *owner,
+				     void **data, bool swap, struct mpc_sample_info *info)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	u32 size = mdev->features.layout.dump_size;
 	unsigned int i;
-	int ret, idx;
+	u64 ts;
+	int ret;
 
-	/* SRCU read side, outside pc->lock: see mpc_perfcnt_enable() */
-	if (!drm_dev_enter(&mdev->drm, &idx))
-		return MPC_REJECT(mdev, -ENODEV, "device unplugged");
+	lockdep_assert_held(&pc->lock);
+	if (!pc->owner)
+		return MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
+	if (pc->owner != owner)
+		return MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
 
-	mutex_lock(&pc->lock);
-	if (!pc->owner) {
-		ret = MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
-		goto out_unlock;
-	}
-	if (pc->owner != owner) {
-		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
-		goto out_unlock;
-	}
-	if (ubuf && fault_in_safe_writeable(ubuf, size)) {
-		ret = MPC_REJECT(mdev, -EFAULT, "dump buffer is not writable");
-		goto out_unlock;
+	if (pc->kept) {
+		*info = pc->kept_info;
+		if (swap)
+			swap(*data, pc->kept);
+		else
+			memcpy(*data, pc->kept, size);
+		mpc_perfcnt_drop_kept_locked(mdev);
+		return 0;
 	}
 
 	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
-	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE,
-				      timestamp_ns);
+	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE, &ts, true);
 	if (ret) {
 		/* Keep the owner's counters running for the next sample */
 		if (mpc_perfcnt_recover_locked(mdev)) {
@@ -470,29 +539,134 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 			mpc_perfcnt_disable_locked(mdev);
 			ret = -EIO;
 		}
-		goto out_unlock;
+		return ret;
 	}
 
 	for (i = 0; i < pc->buf.nr_pages; i++)
 		dma_sync_single_for_cpu(mdev->dev, pc->buf.dma[i], PAGE_SIZE,
 					DMA_FROM_DEVICE);
+	memcpy(*data, pc->buf.vaddr, size);
 
 	spin_lock_irq(&pc->irq_lock);
 	pc->stats.samples++;
 	spin_unlock_irq(&pc->irq_lock);
-	*seqno = ++pc->seqno;
+
+	info->seqno = ++pc->seqno;
+	info->timestamp_ns = ts;
+	info->interval_start_ns = pc->interval_start_ns;
+	info->data_flags = pc->data_flags | atomic_xchg(&pc->power_lost, 0);
+	if (mpc_dump_saturated(mdev, *data))
+		info->data_flags |= MALI_PERFCNT_DATA_SATURATED;
+	info->session = pc->session;
+	pc->interval_start_ns = ts;
+	pc->data_flags = 0;
+	return 0;
+}
+
+/*
+ * The copy of a sample to userspace failed: keep it for the next DUMP if it
+ * is still the newest sample of the same enable. Return: @data if it was
+ * not kept (the caller frees it), else NULL.
+ */
+static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
+			      void *data, const struct mpc_sample_info *info)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	if (mutex_lock_killable(&pc->lock))
+		return data;
+	if (pc->owner == owner && pc->session == info->session &&
+	    pc->seqno == info->seqno && !pc->kept) {
+		pc->kept = data;
+		pc->kept_info = *info;
+		data = NULL;
+	} else {
+		drm_dbg_driver(&mdev->drm, "sample %llu not kept: the counters moved on\n",
+			       info->seqno);
+	}
+	mutex_unlock(&pc->lock);
+	return data;
+}
+
+/**
+ * mpc_perfcnt_sample() - take one sample and copy it out
+ * @mdev: device.
+ * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @ubuf: user destination, or NULL.
+ * @kbuf: kernel destination when @ubuf is NULL.
+ * @info: receives the sample's seqno, timestamps and data flags, on
+ *	success only.
+ *
+ * The destination holds at least the dump size. The sample is taken into
+ * a kernel buffer under pc->lock and copied to @ubuf after the lock and
+ * the drm_dev_enter() section are dropped. When that copy fails, the
+ * sample is kept and the next call returns it (see the uAPI header).
+ * The wait for the GPU ends on a fatal signal (-EINTR).
+ *
+ * After a timeout, a fault or a fatal signal the GPU is reset and the
+ * counters restarted for the next sample. When that fails too, the
+ * counters are disabled as if the owner had done it: later samples fail at
+ * once with -ENODATA.
+ *
+ * Return: 0, -ENODATA, -EPERM, -EFAULT, -ENOMEM, -ENODEV (the device is
+ * unplugged), -ETIMEDOUT, -EIO or -EINTR.
+ */
+int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_sample_info si;
+	void *data = kbuf;
+	int ret, idx;
 
 	if (ubuf) {
-		if (copy_to_user(ubuf, pc->buf.vaddr, size))
-			ret = -EFAULT;
-	} else {
-		memcpy(kbuf, pc->buf.vaddr, size);
+		data = mpc_sample_buf_alloc(mdev);
+		if (!data)
+			return -ENOMEM;
 	}
 
-out_unlock:
-	mutex_unlock(&pc->lock);
+	/* SRCU read side, outside pc->lock: see mpc_perfcnt_enable() */
+	if (!drm_dev_enter(&mdev->drm, &idx)) {
+		ret = MPC_REJECT(mdev, -ENODEV, "device unplugged");
+		goto out_free;
+	}
+	ret = mutex_lock_killable(&pc->lock);
+	if (!ret) {
+		ret = mpc_perfcnt_sample_locked(mdev, owner, &data, !!ubuf, &si);
+		mutex_unlock(&pc->lock);
+	}
 	drm_dev_exit(idx);
+	if (ret)
+		goto out_free;
+
+	/* No lock held: the copy may fault in any kind of page */
+	if (ubuf && copy_to_user(ubuf, data, mdev->features.layout.dump_size)) {
+		ret = MPC_REJECT(mdev, -EFAULT,
+				 "dump buffer is not writable; sample %llu is kept for the next DUMP",
+				 si.seqno);
+		data = mpc_perfcnt_keep(mdev, owner, data, &si);
+		goto out_free;
+	}
+	*info = si;
+
+out_free:
+	if (ubuf)
+		mpc_sample_buf_free(mdev, data);
 	return ret;
+}
+
+/**
+ * mpc_perfcnt_power_lost() - the GPU lost power while the counters may run
+ * @mdev: device.
+ *
+ * For the power-management paths: the next sample gets
+ * %MALI_PERFCNT_DATA_AFTER_POWER_LOSS. Takes no lock, so it may be called
+ * from suspend callbacks that run under pc->lock (a runtime resume from
+ * mpc_perfcnt_enable()); an enable clears it.
+ */
+void mpc_perfcnt_power_lost(struct mpc_device *mdev)
+{
+	atomic_set(&mdev->perfcnt.power_lost, MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
 }
 
 /**

@@ -106,19 +106,6 @@ static struct drm_mali_perfcnt_record *mpc_stream_slot(struct mpc_stream *st, u3
 	return (struct drm_mali_perfcnt_record *)(st->ring + (size_t)(idx % st->nr) * st->rec_size);
 }
 
-/* Any counter (not header word) at 0xffffffff: the counts are lower bounds. */
-static bool mpc_dump_saturated(const struct mpc_device *mdev, const u32 *dump)
-{
-	const struct mpc_layout *l = &mdev->features.layout;
-	unsigned int b, i;
-
-	for (b = 0; b < l->nr_blocks; b++)
-		for (i = MPC_HDR_WORDS; i < MPC_COUNTERS_PER_BLOCK; i++)
-			if (dump[b * MPC_COUNTERS_PER_BLOCK + i] == U32_MAX)
-				return true;
-	return false;
-}
-
 /* Slots the producer may fill now. */
 static u32 mpc_stream_space(struct mpc_stream *st)
 {
@@ -184,7 +171,7 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	struct drm_mali_perfcnt_record *rec, *lost_rec = NULL;
 	u32 need = st->lost ? 2 : 1, space = mpc_stream_space(st);
 	u32 dump_size = mdev->features.layout.dump_size;
-	u64 seqno = 0, ts = 0;
+	struct mpc_sample_info si;
 	void *dst;
 	int ret;
 
@@ -199,7 +186,7 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 		dst = st->scratch;
 	}
 
-	ret = mpc_perfcnt_sample(mdev, MPC_OWNER_STREAM, NULL, dst, &seqno, &ts);
+	ret = mpc_perfcnt_sample(mdev, MPC_OWNER_STREAM, NULL, dst, &si);
 	if (ret == -ENODEV || ret == -ENODATA || ret == -EPERM) {
 		/* unplugged, or the counters were taken from us: the end */
 		mpc_stream_end(st);
@@ -226,16 +213,19 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 		} else {
 			mpc_stream_drop_locked(st, st->prev_ns, now);
 		}
-		/* what the GPU counted before the reset is gone */
+		/*
+		 * What the GPU counted before the reset is gone: the next
+		 * sample says so (AFTER_RECOVERY, its interval starting at the
+		 * recovery), as a DUMP's would.
+		 */
 		st->prev_ns = now;
-		st->next_flags |= MALI_PERFCNT_DATA_AFTER_RECOVERY;
 		if (gone)
 			mpc_stream_end(st);
 		return ret;
 	}
 
 	if (!rec) {
-		mpc_stream_drop_locked(st, st->prev_ns, ts);
+		mpc_stream_drop_locked(st, si.interval_start_ns, si.timestamp_ns);
 	} else {
 		if (lost_rec)
 			mpc_stream_fill_lost_locked(st, lost_rec);
@@ -243,18 +233,18 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 			.type = MALI_PERFCNT_RECORD_SAMPLE,
 			.header_size = MPC_REC_HDR,
 			.size = MPC_REC_HDR + dump_size,
-			.seqno = seqno,
-			.start_ns = st->prev_ns,
-			.end_ns = ts,
-			.data_flags = st->next_flags |
-				(mpc_dump_saturated(mdev, dst) ? MALI_PERFCNT_DATA_SATURATED : 0),
+			.seqno = si.seqno,
+			/* the counters' own span: after a recovery, from it */
+			.start_ns = si.interval_start_ns,
+			.end_ns = si.timestamp_ns,
+			.data_flags = si.data_flags | st->next_flags,
 		};
 		mpc_stream_publish(st, need);
 	}
 	/* a dropped sample's flags went with it: the LOST record says so */
 	st->next_flags = 0;
-	st->last_seqno = seqno;
-	st->prev_ns = ts;
+	st->last_seqno = si.seqno;
+	st->prev_ns = si.timestamp_ns;
 	return 0;
 }
 
@@ -302,11 +292,13 @@ static int mpc_stream_enable_locked(struct mpc_stream *st, bool first)
 		return 0;
 	if (!first) {
 		/* the counters ran on while disabled: start afresh */
-		int ret = mpc_perfcnt_sample(st->mdev, MPC_OWNER_STREAM, NULL, st->scratch,
-					     &st->last_seqno, &st->prev_ns);
+		struct mpc_sample_info si;
+		int ret = mpc_perfcnt_sample(st->mdev, MPC_OWNER_STREAM, NULL, st->scratch, &si);
 
 		if (ret)
 			return ret;
+		st->last_seqno = si.seqno;
+		st->prev_ns = si.timestamp_ns;
 	}
 	st->next_flags |= MALI_PERFCNT_DATA_FIRST;
 	spin_lock_irq(&st->lock);
@@ -481,7 +473,8 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 		mutex_lock(&mdev->perfcnt.lock);
 		if (mdev->perfcnt.stream == st) {
 			mdev->perfcnt.stream = NULL;
-			mdev->perfcnt.owner = MPC_OWNER_DEBUGFS;
+			/* read without the lock by mpc_perfcnt_release() */
+			WRITE_ONCE(mdev->perfcnt.owner, MPC_OWNER_DEBUGFS);
 		}
 		mutex_unlock(&mdev->perfcnt.lock);
 	} else {
@@ -650,7 +643,7 @@ static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
 	if (!ret) {
 		st->cfg = pc->cfg;
 		st->period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
-		pc->owner = MPC_OWNER_STREAM;
+		WRITE_ONCE(pc->owner, MPC_OWNER_STREAM);
 		pc->stream = st;
 	}
 	mutex_unlock(&pc->lock);

@@ -37,14 +37,18 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 }
 
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
-		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns)
+		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
 {
 	mpc_fake.samples++;
 	mpc_fake.owner = owner;
 	mpc_fake.ubuf = (unsigned long)ubuf;
-	*seqno = 7;
-	*timestamp_ns = 1234;
-	return mpc_fake.ret;
+	if (mpc_fake.ret)
+		return mpc_fake.ret;
+	info->seqno = 7;
+	info->timestamp_ns = 1234;
+	info->interval_start_ns = 1000;
+	info->data_flags = MALI_PERFCNT_DATA_FIRST | MALI_PERFCNT_DATA_SATURATED;
+	return 0;
 }
 
 static const struct mpc_product mpc_test_g52 = {
@@ -106,8 +110,8 @@ static void mpc_test_get_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, args.l2_features, 0x07120206);
 	KUNIT_EXPECT_EQ(test, args.mem_features, 0x101);
 	KUNIT_EXPECT_EQ(test, args.uapi_version, MALI_PERFCNT_UAPI_VERSION);
-	KUNIT_EXPECT_EQ(test, args.caps, MALI_PERFCNT_CAP_SIMULATED |
-					 MALI_PERFCNT_CAP_SET_SECONDARY);
+	/* Not reported since revision 2: debugfs gpu_info says "simulated:" */
+	KUNIT_EXPECT_EQ(test, args.caps, MALI_PERFCNT_CAP_SET_SECONDARY);
 	KUNIT_EXPECT_EQ(test, args.gpu_freq_hz, 800000000);
 	KUNIT_EXPECT_STREQ(test, args.product, "Mali-G52");
 }
@@ -123,7 +127,8 @@ static void mpc_test_get_info_v4_caps(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mpc_ioctl_get_info(&mdev->drm, &args, NULL), 0);
 	KUNIT_EXPECT_EQ(test, args.layout, MALI_PERFCNT_LAYOUT_V4);
 	KUNIT_EXPECT_EQ(test, args.nr_counter_sets, 1);
-	KUNIT_EXPECT_EQ(test, args.caps, MALI_PERFCNT_CAP_HW_ISSUE_8186);
+	/* Not reported since revision 2: debugfs gpu_info says "hw_issue_8186:" */
+	KUNIT_EXPECT_EQ(test, args.caps, 0);
 	KUNIT_EXPECT_STREQ(test, args.product, "Mali-T600");
 }
 
@@ -264,6 +269,14 @@ static void mpc_test_dump(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, args.buf_size, 2048);
 	KUNIT_EXPECT_EQ(test, args.seqno, 7);
 	KUNIT_EXPECT_EQ(test, args.timestamp_ns, 1234);
+	KUNIT_EXPECT_EQ(test, args.interval_start_ns, 1000);
+	KUNIT_EXPECT_EQ(test, args.data_flags,
+			MALI_PERFCNT_DATA_FIRST | MALI_PERFCNT_DATA_SATURATED);
+	KUNIT_EXPECT_EQ(test, args.pad, 0);
+
+	/* The out fields must be zero on input: clear them for the next call */
+	args.interval_start_ns = 0;
+	args.data_flags = 0;
 
 	/* Exactly the dump size is enough */
 	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), 0);
@@ -298,14 +311,33 @@ static void mpc_test_dump_rejects(struct kunit *test)
 	args.flags = 1;
 	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
 
-	for (i = 0; i < ARRAY_SIZE(args.reserved); i++) {
+	/* The out-only fields of revision 2 (the reserved words of revision 1) */
+	memset(&args, 0, sizeof(args));
+	args.buf_ptr = 0x10000;
+	args.buf_size = 2048;
+	args.interval_start_ns = 1;
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
+
+	memset(&args, 0, sizeof(args));
+	args.buf_ptr = 0x10000;
+	args.buf_size = 2048;
+	args.interval_start_ns = 1ULL << 63;
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
+
+	for (i = 0; i < 32; i++) {
 		memset(&args, 0, sizeof(args));
 		args.buf_ptr = 0x10000;
 		args.buf_size = 2048;
-		args.reserved[i] = 1;
+		args.data_flags = 1U << i;
 		KUNIT_EXPECT_EQ_MSG(test, mpc_ioctl_dump(&mdev->drm, &args, NULL),
-				    -EINVAL, "reserved[%u]", i);
+				    -EINVAL, "data_flags bit %u", i);
 	}
+
+	memset(&args, 0, sizeof(args));
+	args.buf_ptr = 0x10000;
+	args.buf_size = 2048;
+	args.pad = 0x80000000;
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
 
 	memset(&args, 0, sizeof(args));
 	args.buf_size = 2048;
@@ -313,15 +345,49 @@ static void mpc_test_dump_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, 0);
 }
 
-/* A failed sample leaves buf_size as the caller gave it. */
+/*
+ * A failed sample leaves buf_size as the caller gave it and writes no out
+ * field (drm_ioctl() copies the struct back on errors too).
+ */
 static void mpc_test_dump_error(struct kunit *test)
 {
+	static const int errs[] = { -ETIMEDOUT, -EIO, -EFAULT, -EINTR, -ENODATA, -EPERM };
 	struct mpc_device *mdev = mpc_test_device(test);
-	struct drm_mali_perfcnt_dump args = { .buf_ptr = 0x10000, .buf_size = 4096 };
+	unsigned int i;
 
-	mpc_fake.ret = -ETIMEDOUT;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, args.buf_size, 4096);
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
+		struct drm_mali_perfcnt_dump args = { .buf_ptr = 0x10000, .buf_size = 4096 };
+
+		mpc_fake.ret = errs[i];
+		KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), errs[i]);
+		KUNIT_EXPECT_EQ(test, args.buf_size, 4096);
+		KUNIT_EXPECT_EQ(test, args.seqno, 0);
+		KUNIT_EXPECT_EQ(test, args.timestamp_ns, 0);
+		KUNIT_EXPECT_EQ(test, args.interval_start_ns, 0);
+		KUNIT_EXPECT_EQ(test, args.data_flags, 0);
+	}
+}
+
+/*
+ * A buf_ptr with bits above the kernel's pointer width is rejected, not
+ * truncated to another address (32-bit kernels); 64-bit kernels take it.
+ */
+static void mpc_test_dump_pointer_width(struct kunit *test)
+{
+	struct mpc_device *mdev = mpc_test_device(test);
+	struct drm_mali_perfcnt_dump args = {
+		.buf_ptr = (1ULL << 32) | 0x10000, .buf_size = 4096,
+	};
+	bool fits = sizeof(void __user *) == sizeof(u64);
+
+	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(0x10000), true);
+	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(0xfffff000), true);
+	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(1ULL << 32), fits);
+	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(~0ULL), fits);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), fits ? 0 : -EFAULT);
+	KUNIT_EXPECT_EQ(test, mpc_fake.samples, fits ? 1 : 0);
+	if (fits)
+		KUNIT_EXPECT_EQ(test, mpc_fake.ubuf, (unsigned long)args.buf_ptr);
 }
 
 /*
@@ -348,6 +414,7 @@ static struct kunit_case mpc_uapi_cases[] = {
 	KUNIT_CASE(mpc_test_dump_short_buffer),
 	KUNIT_CASE(mpc_test_dump_rejects),
 	KUNIT_CASE(mpc_test_dump_error),
+	KUNIT_CASE(mpc_test_dump_pointer_width),
 	KUNIT_CASE(mpc_test_dump_unplugged),
 	{}
 };

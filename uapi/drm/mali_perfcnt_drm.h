@@ -28,6 +28,13 @@ extern "C" {
 
 /**
  * MALI_PERFCNT_UAPI_VERSION - revision of this interface, reported by GET_INFO
+ *
+ * Revision 2: the sampling stream (STREAM_OPEN); DUMP reports
+ * &drm_mali_perfcnt_dump.interval_start_ns and
+ * &drm_mali_perfcnt_dump.data_flags (MALI_PERFCNT_DATA_*) in what were its
+ * reserved words; a DUMP that fails to copy its sample out keeps the sample
+ * for the next DUMP; GET_INFO no longer reports %MALI_PERFCNT_CAP_SIMULATED
+ * and %MALI_PERFCNT_CAP_HW_ISSUE_8186 (debugfs gpu_info does).
  */
 #define MALI_PERFCNT_UAPI_VERSION	2
 
@@ -64,7 +71,11 @@ enum drm_mali_perfcnt_layout {
 };
 
 /**
- * MALI_PERFCNT_CAP_SIMULATED - capability: the device is the built-in simulator
+ * MALI_PERFCNT_CAP_SIMULATED - reserved, never set since revision 2
+ *
+ * Revision 1 set it on the built-in simulator. Whether the GPU is simulated
+ * is a fact for tests, not ABI: debugfs gpu_info reports it ("simulated:").
+ * The bit stays reserved and is not reused.
  */
 #define MALI_PERFCNT_CAP_SIMULATED	_BITULL(0)
 /**
@@ -72,7 +83,11 @@ enum drm_mali_perfcnt_layout {
  */
 #define MALI_PERFCNT_CAP_SET_SECONDARY	_BITULL(1)
 /**
- * MALI_PERFCNT_CAP_HW_ISSUE_8186 - capability: the PRLAM-8186 workaround is applied
+ * MALI_PERFCNT_CAP_HW_ISSUE_8186 - reserved, never set since revision 2
+ *
+ * Revision 1 set it when the driver applied its PRLAM-8186 workaround, a
+ * kernel-internal detail: debugfs gpu_info reports it ("hw_issue_8186:").
+ * The bit stays reserved and is not reused.
  */
 #define MALI_PERFCNT_CAP_HW_ISSUE_8186	_BITULL(2)
 
@@ -172,17 +187,75 @@ struct drm_mali_perfcnt_enable {
 };
 
 /**
+ * DOC: sample data flags
+ *
+ * Each sample carries MALI_PERFCNT_DATA_* flags that say how far its
+ * counters can be trusted, in &drm_mali_perfcnt_dump.data_flags and in
+ * &drm_mali_perfcnt_record.data_flags of the sampling stream, with the same
+ * meaning. Unknown bits may appear in later revisions: userspace ignores the
+ * bits it does not know.
+ */
+
+/**
+ * MALI_PERFCNT_DATA_SATURATED - a counter of this sample read 0xffffffff
+ *
+ * The hardware counters are 32 bits wide and stop at 0xffffffff: at least
+ * one counter value of this sample (header words excluded) is that, so it
+ * is a lower bound of the real count. Sample more often.
+ */
+#define MALI_PERFCNT_DATA_SATURATED		_BITUL(0)
+/**
+ * MALI_PERFCNT_DATA_AFTER_RECOVERY - the interval starts at a GPU recovery
+ *
+ * An earlier sample failed (-ETIMEDOUT, -EIO or an interrupted DUMP) and the
+ * driver reset the GPU and restarted the counters. What was counted before
+ * the reset is lost; the sample covers [interval_start_ns, timestamp_ns],
+ * where interval_start_ns is the moment the counters were restarted.
+ */
+#define MALI_PERFCNT_DATA_AFTER_RECOVERY	_BITUL(1)
+/**
+ * MALI_PERFCNT_DATA_AFTER_POWER_LOSS - the GPU lost power inside the interval
+ *
+ * A system suspend or a power cycle of the GPU happened between
+ * interval_start_ns and timestamp_ns: the counters lost what they held at
+ * that point, so the sample holds less than the whole interval.
+ */
+#define MALI_PERFCNT_DATA_AFTER_POWER_LOSS	_BITUL(2)
+/**
+ * MALI_PERFCNT_DATA_FIRST - the first sample since ENABLE
+ *
+ * interval_start_ns is then the moment ENABLE started the counters (unless
+ * %MALI_PERFCNT_DATA_AFTER_RECOVERY is also set: a recovery restarted them
+ * before the first sample could be taken).
+ */
+#define MALI_PERFCNT_DATA_FIRST			_BITUL(3)
+
+/**
  * struct drm_mali_perfcnt_dump - take one sample and copy it out
  *
  * The counters are cleared by each sample, so every dump holds the activity
- * since the previous one (or since ENABLE). Errors: -EPERM when another file
- * owns the counters, -ENODATA when they are not enabled, -ENOSPC when
- * @buf_size is smaller than the dump (the needed size is written back to
- * @buf_size), -EFAULT for a bad pointer, -ETIMEDOUT when the GPU did not
- * finish the sample in time, -EIO when the GPU faulted, -ENODEV once the
- * device is gone (unbound). The counters stay enabled after -ETIMEDOUT and
- * -EIO, unless the GPU could not be recovered: then they are disabled and
- * later dumps get -ENODATA until the next ENABLE.
+ * of [@interval_start_ns, @timestamp_ns]: since the previous sample, since
+ * ENABLE, or since the recovery that restarted them (see @data_flags).
+ *
+ * Errors: -EPERM when another file owns the counters, -ENODATA when they
+ * are not enabled, -ENOSPC when @buf_size is smaller than the dump (the
+ * needed size is written back to @buf_size), -EFAULT for a bad pointer,
+ * -ETIMEDOUT when the GPU did not finish the sample in time, -EIO when the
+ * GPU faulted, -EINTR when a fatal signal ended the wait, -ENODEV once the
+ * device is gone (unbound). The counters stay enabled after -ETIMEDOUT,
+ * -EIO and -EINTR: the GPU is reset and the counters restarted, and the
+ * next sample has %MALI_PERFCNT_DATA_AFTER_RECOVERY. If the GPU could not
+ * be recovered, the counters are disabled and later dumps get -ENODATA
+ * until the next ENABLE. The out fields are written only on success.
+ *
+ * A failed copy does not consume a sample: when the sample was taken but
+ * could not be written to @buf_ptr (-EFAULT), the driver keeps it, and the
+ * next DUMP of the owner returns that same sample (same @seqno, timestamps
+ * and flags) without sampling the GPU. The contents of the buffer of the
+ * failed DUMP are undefined. A kept sample is dropped when the counters are
+ * disabled, and when another thread sharing the owner's file took a newer
+ * sample in between (the newer sample's @interval_start_ns then shows the
+ * gap).
  */
 struct drm_mali_perfcnt_dump {
 	/** @buf_ptr: in, user address of the destination buffer. */
@@ -196,32 +269,25 @@ struct drm_mali_perfcnt_dump {
 	/**
 	 * @timestamp_ns: out, CLOCK_MONOTONIC_RAW time the sample was taken:
 	 * when the driver asked the GPU, which latches its counters on the
-	 * request. The difference between two dumps' timestamps is the span
-	 * the second dump's counters cover.
+	 * request. It ends the span the counters cover.
 	 */
 	__u64 timestamp_ns;
-	/** @reserved: must be zero. */
-	__u64 reserved[2];
+	/**
+	 * @interval_start_ns: out (in: must be zero), CLOCK_MONOTONIC_RAW
+	 * start of the span the counters cover: the previous sample's
+	 * @timestamp_ns, the moment ENABLE started the counters
+	 * (%MALI_PERFCNT_DATA_FIRST), or the moment a recovery restarted them
+	 * (%MALI_PERFCNT_DATA_AFTER_RECOVERY).
+	 */
+	__u64 interval_start_ns;
+	/**
+	 * @data_flags: out (in: must be zero), MALI_PERFCNT_DATA_* bits of
+	 * this sample.
+	 */
+	__u32 data_flags;
+	/** @pad: must be zero. */
+	__u32 pad;
 };
-
-/*
- * Data flags: what a consumer must know about the counts of one sample. The
- * same bits are used by every interface that returns samples.
- */
-/** MALI_PERFCNT_DATA_SATURATED - a counter read 0xffffffff: a lower bound. */
-#define MALI_PERFCNT_DATA_SATURATED		0x1U
-/**
- * MALI_PERFCNT_DATA_AFTER_RECOVERY - the interval starts at a GPU recovery
- * (reset): what the GPU counted before it is lost.
- */
-#define MALI_PERFCNT_DATA_AFTER_RECOVERY	0x2U
-/**
- * MALI_PERFCNT_DATA_AFTER_POWER_LOSS - the GPU lost power (system suspend)
- * inside the interval: the counts cover only the time it was powered.
- */
-#define MALI_PERFCNT_DATA_AFTER_POWER_LOSS	0x4U
-/** MALI_PERFCNT_DATA_FIRST - the first sample since the counters started. */
-#define MALI_PERFCNT_DATA_FIRST			0x8U
 
 /**
  * MALI_PERFCNT_STREAM_F_MASKS - use the four block masks given by the caller

@@ -257,6 +257,12 @@ void mpc_sample_free(struct mpc_sample *s);
  * Headers are checked; on error @s is unchanged.
  */
 int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_err *err);
+/**
+ * mpc_dump_saturated() - the decoder's saturation test on one raw dump: does
+ * a counter (header words excluded) of any of its @nr_blocks blocks of
+ * @counters_per_block words read 0xffffffff?
+ */
+int mpc_dump_saturated(const void *dump, uint32_t nr_blocks, uint32_t counters_per_block);
 /** mpc_block_collected() - was counter @idx enabled in block @b? */
 static inline int mpc_block_collected(const struct mpc_block *b, unsigned idx)
 {
@@ -383,11 +389,25 @@ struct mpc_backend_info {
 	const char *limits[8];		/* what it cannot do, one line each; NULL ends */
 };
 
+/* mpc_dump_info.flags: how far a sample's counters can be trusted */
+enum {
+	MPC_DATA_SATURATED = 1 << 0,	/* a counter read 0xffffffff: a lower bound */
+	MPC_DATA_AFTER_RECOVERY = 1 << 1,	/* a GPU reset began the interval: earlier counts lost */
+	MPC_DATA_AFTER_POWER_LOSS = 1 << 2,	/* the GPU lost power inside the interval */
+	MPC_DATA_FIRST = 1 << 3,	/* the first sample since enable */
+};
+
 /** struct mpc_dump_info - when a sample was taken (CLOCK_MONOTONIC_RAW). */
 struct mpc_dump_info {
 	uint64_t seqno;			/* 0 when the backend has none */
 	uint64_t timestamp_ns;		/* best estimate of when the GPU latched it */
 	uint64_t start_ns, end_ns;	/* interval known to hold that moment */
+	/*
+	 * start of the span the counters cover (the previous sample, the
+	 * enable, or a recovery); 0 when the backend cannot tell
+	 */
+	uint64_t interval_start_ns;
+	unsigned flags;			/* MPC_DATA_* */
 };
 
 /** mpc_backend_count(), mpc_backend_name() - the backends, in selection order. */
@@ -445,13 +465,6 @@ int mpc_dev_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_inf
  * mpc_dev_enable().
  */
 enum mpc_record_type { MPC_REC_SAMPLE = 1, MPC_REC_LOST = 2, MPC_REC_ERROR = 3 };
-/* data flags of a sample: the kernel's MALI_PERFCNT_DATA_* bits */
-enum {
-	MPC_DATA_SATURATED = 1 << 0,	/* a counter hit 0xffffffff: lower bounds */
-	MPC_DATA_AFTER_RECOVERY = 1 << 1, /* the interval starts at a GPU reset */
-	MPC_DATA_AFTER_POWER_LOSS = 1 << 2, /* the GPU lost power in the interval */
-	MPC_DATA_FIRST = 1 << 3,	/* the first sample since the start */
-};
 /** struct mpc_record - one record of a stream (CLOCK_MONOTONIC_RAW times). */
 struct mpc_record {
 	unsigned type;			/* enum mpc_record_type */

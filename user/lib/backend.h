@@ -81,6 +81,8 @@ void mpc_drm_enumerate(struct mpc_cands *c, const struct mpc_backend_ops *ops,
 		       const char *drm_name);
 /* the DRM driver name and version of @fd ("" if not DRM); 1 if it is @want */
 int mpc_drm_driver(int fd, const char *want, char *name, size_t n, char *version, size_t vn);
+/* the value of the "@key:" line of @d's debugfs gpu_info: 0, or -1 with @out "" */
+int mpc_dev_gpu_info_key(const struct mpc_dev *d, const char *key, char *out, size_t n);
 /* open @path for a DRM backend, with the usual messages; fd or negative errno */
 int mpc_drm_open(const char *path, const char *want, char *version, size_t vn,
 		 struct mpc_err *err);

@@ -141,6 +141,13 @@ static int mp_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 	snprintf(d->driver, sizeof(d->driver), DRIVER_NAME " %s", ver);
 	if (mpc_find_debugfs(d->debugfs, sizeof(d->debugfs)))
 		d->debugfs[0] = 0;
+	{
+		char sim[8];
+
+		/* a test fact, in debugfs gpu_info since uAPI revision 2 */
+		if (!mpc_dev_gpu_info_key(d, "simulated", sim, sizeof(sim)))
+			d->desc.simulated = !strcmp(sim, "1");
+	}
 	d->info.caps = MPC_BE_BLOCK_MASKS | MPC_BE_SEQNO | MPC_BE_KERNEL_TIMESTAMP |
 		       (d->debugfs[0] ? MPC_BE_DEBUGFS : 0) |
 		       /* revision 2 has the sampling stream */
@@ -266,6 +273,16 @@ static int mp_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	di->end_ns = mpc_now_raw_ns();
 	di->seqno = r.seqno;
 	di->timestamp_ns = r.timestamp_ns;
+	di->interval_start_ns = r.interval_start_ns;
+	di->flags = 0;
+	if (r.data_flags & MALI_PERFCNT_DATA_SATURATED)
+		di->flags |= MPC_DATA_SATURATED;
+	if (r.data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY)
+		di->flags |= MPC_DATA_AFTER_RECOVERY;
+	if (r.data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS)
+		di->flags |= MPC_DATA_AFTER_POWER_LOSS;
+	if (r.data_flags & MALI_PERFCNT_DATA_FIRST)
+		di->flags |= MPC_DATA_FIRST;
 	return 0;
 }
 

@@ -33,6 +33,8 @@ struct pf {
 	size_t alloc;
 	size_t kernel_size;
 	unsigned set;
+	uint64_t last_ns;	/* the last sample, or the enable: the next interval's start */
+	int first;		/* no sample since the enable */
 };
 
 static void pf_enumerate(struct mpc_cands *c)
@@ -262,6 +264,11 @@ static int pf_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 		}
 	}
 	pf->set = e.counterset;
+	if (!d->enabled) {
+		/* panfrost clears the counters in ENABLE: they count from about here */
+		pf->last_ns = mpc_now_raw_ns();
+		pf->first = 1;
+	}
 	return 0;
 }
 
@@ -317,6 +324,10 @@ static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	}
 	/* the GPU latches the counters when the driver asks, right after entry */
 	di->timestamp_ns = di->start_ns;
+	di->interval_start_ns = pf->last_ns;
+	pf->last_ns = di->timestamp_ns;
+	di->flags = pf->first ? MPC_DATA_FIRST : 0;
+	pf->first = 0;
 	memcpy(buf, pf->kbuf, d->desc.dump_size);
 	/*
 	 * panfrost writes 0xffffffff to every PRFCNT_*_EN register and the
@@ -325,6 +336,8 @@ static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	 */
 	for (uint32_t b = 0; b < d->desc.nr_blocks; b++)
 		w[b * 64 + 2] &= 0xffff;
+	if (mpc_dump_saturated(buf, d->desc.nr_blocks, d->desc.counters_per_block))
+		di->flags |= MPC_DATA_SATURATED;
 	return 0;
 }
 

@@ -361,6 +361,17 @@ static void fold(uint64_t *acc, const uint32_t *w, unsigned cpb, int add)
 	fold_c(acc, w, cpb, add);
 }
 
+int mpc_dump_saturated(const void *dump, uint32_t nr_blocks, uint32_t counters_per_block)
+{
+	const unsigned char *p = dump;
+
+	for (uint32_t b = 0; b < nr_blocks; b++)
+		for (uint32_t i = 4; i < counters_per_block; i++)
+			if (ld32(p + 4 * ((size_t)b * counters_per_block + i)) == 0xffffffffu)
+				return 1;
+	return 0;
+}
+
 int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_err *err)
 {
 	const struct mpc_layout *l = s->layout;

@@ -113,7 +113,8 @@ int mpc_desc_from_get_info(struct mpc_desc *d, const struct drm_mali_perfcnt_get
 	d->uapi_version = in->uapi_version;
 	d->caps = in->caps;
 	d->gpu_freq_hz = in->gpu_freq_hz;
-	d->simulated = !!(in->caps & MALI_PERFCNT_CAP_SIMULATED);
+	/* not in GET_INFO since uAPI revision 2: the backend reads debugfs */
+	d->simulated = -1;
 	memcpy(d->product, in->product, sizeof(d->product));
 	d->product[sizeof(d->product) - 1] = 0;
 	for (char *p = d->product; *p; p++)

@@ -386,30 +386,40 @@ const char *mpc_dev_debugfs(const struct mpc_dev *d)
 	return d->debugfs[0] ? d->debugfs : NULL;
 }
 
-/* Who holds the counters, from the owner: line of debugfs gpu_info. */
-void mpc_dev_owner(const struct mpc_dev *d, char *out, size_t n)
+/* The value of the "@key:" line of debugfs gpu_info; 0, or -1 (out = ""). */
+int mpc_dev_gpu_info_key(const struct mpc_dev *d, const char *key, char *out, size_t n)
 {
 	char p[300], line[100];
+	size_t kl = strlen(key);
+	int r = -1;
 	FILE *f;
 
 	out[0] = 0;
 	if (!d->debugfs[0])
-		return;
+		return -1;
 	snprintf(p, sizeof(p), "%s/gpu_info", d->debugfs);
 	f = fopen(p, "re");
 	if (!f)
-		return;
+		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "owner:", 6)) {
-			char *v = line + 6;
+		if (!strncmp(line, key, kl) && line[kl] == ':') {
+			char *v = line + kl + 1;
 
 			while (*v == ' ')
 				v++;
 			v[strcspn(v, "\n")] = 0;
 			snprintf(out, n, "%s", v);
+			r = 0;
 			break;
 		}
 	fclose(f);
+	return r;
+}
+
+/* Who holds the counters, from the owner: line of debugfs gpu_info. */
+void mpc_dev_owner(const struct mpc_dev *d, char *out, size_t n)
+{
+	mpc_dev_gpu_info_key(d, "owner", out, n);
 }
 
 int mpc_dev_usable(struct mpc_dev *d, struct mpc_err *err)

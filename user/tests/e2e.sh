@@ -74,6 +74,11 @@ if run info --format json && "$fmt" json "$tmp/out" >/dev/null &&
 else
 	notok "info: Mali-G52 recognised, cores 0xb, 2 L2 slices, 2048-byte dumps (JSON valid)"
 fi
+# "simulated" comes from debugfs gpu_info (not GET_INFO) since uAPI revision 2
+want=no
+[ -e "$dbg/sim_workload" ] && want=yes
+t "info: simulated: $want (debugfs gpu_info)" sh -c \
+	"'$tool' $dev info --format json | grep -q '\"simulated\":\"$want\"'"
 if run info --format csv && "$fmt" csv "$tmp/out" >/dev/null; then
 	ok "info: CSV valid"
 else

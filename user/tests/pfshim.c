@@ -56,6 +56,7 @@ struct node {
 	unsigned set;
 	uint32_t masks[4];
 	uint64_t last_ns, seqno;
+	int dumped;		/* a DUMP since the ENABLE (DATA_FIRST) */
 };
 
 static struct node nodes[MAXN];
@@ -455,7 +456,7 @@ static void mp_geometry(const struct node *n, struct drm_mali_perfcnt_get_info *
 	g->mem_features = (uint32_t)n->mem;
 	g->l2_features = (uint32_t)n->l2f;
 	g->uapi_version = MALI_PERFCNT_UAPI_VERSION;
-	g->caps = MALI_PERFCNT_CAP_SIMULATED;
+	g->caps = 0;	/* revision 2: "simulated" is in debugfs, not in caps */
 	g->gpu_freq_hz = 800000000;
 	snprintf(g->product, sizeof(g->product), "Mali-Fake");
 }
@@ -485,6 +486,7 @@ static int mp_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 			return fail(EALREADY);
 		n->owner_fd = fd;
 		n->last_ns = now_ns();
+		n->dumped = 0;
 		for (int i = 0; i < 4; i++)
 			n->masks[i] = (e->flags & MALI_PERFCNT_ENABLE_F_MASKS) ?
 				      (&e->jm_mask)[i] : 0xffff;
@@ -499,6 +501,8 @@ static int mp_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 		mp_geometry(n, &g);
 		if (n->owner_fd != fd)
 			return fail(n->owner_fd < 0 ? ENODATA : EPERM);
+		if (d->interval_start_ns || d->data_flags || d->pad)
+			return fail(EINVAL);
 		if (d->buf_size < g.dump_size) {
 			d->buf_size = g.dump_size;
 			return fail(ENOSPC);
@@ -506,8 +510,14 @@ static int mp_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 		tmp = malloc(g.dump_size);
 		if (!tmp)
 			return fail(ENOMEM);
-		d->timestamp_ns = now_ns();
+		d->interval_start_ns = n->last_ns;
 		fill(n, tmp, g.dump_size, n->masks[0]);
+		d->timestamp_ns = n->last_ns;
+		d->data_flags = n->dumped ? 0 : MALI_PERFCNT_DATA_FIRST;
+		n->dumped = 1;
+		for (uint32_t i = 0; i < g.dump_size / 4; i++)
+			if (i % 64 >= 4 && tmp[i] == 0xffffffffu)
+				d->data_flags |= MALI_PERFCNT_DATA_SATURATED;
 		memcpy((void *)(uintptr_t)d->buf_ptr, tmp, g.dump_size);
 		free(tmp);
 		d->buf_size = g.dump_size;

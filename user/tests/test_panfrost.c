@@ -93,7 +93,9 @@ static int one_line(void)
 }
 
 /* the value of counter @name in block @blk in the sample -A / stat CSV; NaN if absent */
-static double csv_value(const char *blk, const char *name, unsigned nth, char *status, size_t sn)
+/* CSV row @nth of counter @name of block @blk: the value; its status, data_flags */
+static double csv_value_flags(const char *blk, const char *name, unsigned nth, char *status,
+			      size_t sn, char *flags, size_t fn)
 {
 	char line[512];
 	const char *p = out;
@@ -109,13 +111,20 @@ static double csv_value(const char *blk, const char *name, unsigned nth, char *s
 		for (char *c = line, *q; nf < 12 && (q = strsep(&c, ",")); )
 			f[nf++] = q;
 		(void)save;
-		if (nf == 10 && !strcmp(f[4], blk) && !strcmp(f[5], name) && seen++ == nth) {
+		if (nf == 11 && !strcmp(f[4], blk) && !strcmp(f[5], name) && seen++ == nth) {
 			if (status)
 				snprintf(status, sn, "%s", f[9]);
+			if (flags)
+				snprintf(flags, fn, "%s", f[10]);
 			return strtod(f[7], NULL);
 		}
 	}
 	return NAN;
+}
+
+static double csv_value(const char *blk, const char *name, unsigned nth, char *status, size_t sn)
+{
+	return csv_value_flags(blk, name, nth, status, sn, NULL, 0);
 }
 
 static unsigned count(const char *hay, const char *needle)
@@ -231,6 +240,53 @@ static void pf_rate_over_long_interval(void)
 	CHECK(active > 4294967296.0 && !strcmp(st, "ok"), "GPU_ACTIVE %.0f (%s)", active, st);
 	CHECK(util > 97 && util < 103, "utilisation %g %% of a 2000 MHz clock, want 100", util);
 	CHECK(count(logbuf, "dump ") >= 6, "sampled every 500 ms: %s", logbuf);
+}
+
+/* The sample flags: FIRST on the first dump only, SATURATED from the decoder's check. */
+static void pf_data_flags(void)
+{
+	char fl[64];
+	double v;
+
+	CHECK(!setup(), "mkdtemp");
+	/* sample takes a first dump right after ENABLE (it has FIRST) and prints the second */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",val=7", "sample -e GPU_ACTIVE --format json") == 0 &&
+	      strstr(out, "\"data_flags\":\"\",") && count(logbuf, "dump ") == 2,
+	      "sample: %s %s %s", errbuf, out, logbuf);
+	/* 1e10 events a second pass 2^32 between the 500 ms samples */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",hz=10000000000",
+		  "stat -I 600 -n 1 -e GPU_ACTIVE --format csv") == 0, "stat: %s", errbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(v >= 4294967295.0 && !strcmp(fl, "saturated"), "GPU_ACTIVE %.0f, flags '%s'", v, fl);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",val=7", "stat -I 100 -n 2 -e GPU_ACTIVE --format csv") == 0,
+	      "stat: %s", errbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 1, NULL, 0, fl, sizeof(fl));
+	CHECK(v == 7 && !strcmp(fl, ""), "second sample: GPU_ACTIVE %.0f, flags '%s'", v, fl);
+}
+
+/* mali_perfcnt: the kernel's flags and interval start reach every format. */
+static void mp_data_flags(void)
+{
+	char fl[64];
+	double v;
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,val=3",
+		  "sample -e GPU_ACTIVE --format json") == 0 &&
+	      strstr(out, "\"data_flags\":\"first\","), "sample json: %s %s", errbuf, out);
+	CHECK(fmt_ok("json"), "sample JSON invalid: %s", out);
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,hz=10000000000",
+		  "stat -I 600 -n 1 -e GPU_ACTIVE --format csv") == 0, "stat csv: %s", errbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(v == 4294967295.0 && !strcmp(fl, "saturated"), "GPU_ACTIVE %.0f, flags '%s'", v, fl);
+	CHECK(fmt_ok("csv"), "stat CSV invalid: %s", out);
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,hz=10000000000",
+		  "stat -I 600 -n 1 -e GPU_ACTIVE") == 0 &&
+	      strstr(out, " # note: a counter saturated at 0xffffffff"), "stat text: %s %s", errbuf,
+	      out);
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,val=3",
+		  "stat -I 100 -n 1 -e GPU_ACTIVE") == 0 && !strstr(out, "# note:"),
+	      "a note without a flag: %s", out);
 }
 
 static void pf_error_unstable_ioctls(void)
@@ -374,6 +430,8 @@ TESTS(tests_panfrost) = {
 	{ "panfrost: T720 v4 with 2 core groups sized by the kernel formula", pf_t720_v4_two_core_groups },
 	{ "panfrost: 64-bit accumulation across dumps near 2^32", pf_accumulates_in_64_bits },
 	{ "panfrost: rates over an interval longer than 2^32 events", pf_rate_over_long_interval },
+	{ "panfrost: sample data flags (first, saturated)", pf_data_flags },
+	{ "mali_perfcnt: sample data flags in json, csv and text", mp_data_flags },
 	{ "panfrost: ENOSYS names unstable_ioctls", pf_error_unstable_ioctls },
 	{ "panfrost: EBUSY, another owner", pf_error_busy },
 	{ "panfrost: ETIMEDOUT on DUMP and ENABLE", pf_error_timeout },

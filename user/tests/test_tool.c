@@ -155,12 +155,12 @@ static void test_decode_formats(void)
 	CHECK(run("%s decode " EXPLICIT " --interval 1000 -f csv %s/dump.bin", T, dir) == 0,
 	      "decode csv: %s", errbuf);
 	memcpy(csv1, out, sizeof(out));
-	CHECK(strstr(out, "sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status\n") == out,
+	CHECK(strstr(out, "sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status,data_flags\n") == out,
 	      "CSV header missing");
-	CHECK(strstr(out, ",counter,jm,GPU_ACTIVE,MaliGPUActiveCy,400000000,cycles,ok\n"),
+	CHECK(strstr(out, ",counter,jm,GPU_ACTIVE,MaliGPUActiveCy,400000000,cycles,ok,\n"),
 	      "GPU_ACTIVE row wrong:\n%.400s", out);
-	CHECK(strstr(out, ",metric,,MpcGPUActiveUtil,,50,percent,ok\n"), "MpcGPUActiveUtil not 50");
-	CHECK(strstr(out, ",metric,,MaliGPUIRQUtil,,1,percent,ok\n"), "MaliGPUIRQUtil not 1");
+	CHECK(strstr(out, ",metric,,MpcGPUActiveUtil,,50,percent,ok,\n"), "MpcGPUActiveUtil not 50");
+	CHECK(strstr(out, ",metric,,MaliGPUIRQUtil,,1,percent,ok,\n"), "MaliGPUIRQUtil not 1");
 	CHECK(run("%s decode " EXPLICIT " --interval 1000 -f csv %s/dump.bin > %s/a.csv && %s csv %s/a.csv",
 		  T, dir, dir, fmtcheck(), dir) == 0, "fmtcheck csv: %s", errbuf);
 	/* the same bytes described by gpu_info give the same values */
@@ -334,7 +334,7 @@ static void test_infinite_metric(void)
 	/* 4e8 cycles at 800 MHz in 1e-309 s: beyond the largest double */
 	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -f csv -e MpcGPUActiveUtil %s/dump.bin", T,
 		  dir) == 0, "csv: %s", errbuf);
-	CHECK(strstr(out, ",metric,,MpcGPUActiveUtil,,,percent,no-value\n"), "csv: %s", out);
+	CHECK(strstr(out, ",metric,,MpcGPUActiveUtil,,,percent,no-value,\n"), "csv: %s", out);
 	CHECK(run("%s decode " EXPLICIT " --interval 1e-306 -f json -e MpcGPUActiveUtil %s/dump.bin", T,
 		  dir) == 0, "json: %s", errbuf);
 	CHECK(strstr(out, "{\"name\":\"MpcGPUActiveUtil\",\"value\":null,\"unit\":\"percent\","

@@ -695,8 +695,6 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	run_signals(!!cmd);
 
 	if (stream) {
-		/* the stream's records say what a consumer must know */
-		v.show_flags = 1;
 		/* about a second of records, within the driver's limits */
 		uint64_t ring = 1000000000ull / o.period_ns;
 

@@ -283,8 +283,12 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 
 	if (mpc_dev_sample(r->dev, r->buf, size, &di, &e))
 		return tool_err(r->t, &e);
-	if (r->fresh)
+	if (r->fresh) {
 		mpc_sample_reset(r->s);
+		r->istart_ns = di.interval_start_ns;
+		r->flags = 0;
+	}
+	r->flags |= di.flags;
 	if (mpc_decode(r->s, r->buf, size, &e))
 		return tool_err(r->t, &e);
 	r->fresh = 0;
@@ -294,6 +298,17 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 	if (ts)
 		*ts = di.timestamp_ns;
 	return 0;
+}
+
+/*
+ * The span (s) the sample ending at @ts covers: from the backend's interval
+ * start (which a GPU recovery moves), else from @prev, the previous dump.
+ */
+static double span_s(const struct run *r, unsigned long long prev, unsigned long long ts)
+{
+	if (r->istart_ns && r->istart_ns < ts)
+		return (double)(ts - r->istart_ns) * 1e-9;
+	return (double)(ts - prev) * 1e-9;
 }
 
 /* sleep until @when (CLOCK_MONOTONIC_RAW seconds), sampling in between if needed */
@@ -367,9 +382,12 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 				r = tool_err(t, &e);
 		}
 		if (!r) {
-			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, !!(caps & MPC_BE_SEQNO), seq, ts };
+			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, !!(caps & MPC_BE_SEQNO), seq, ts,
+						 run.flags };
 
-			/* the counters ran from just before ENABLE to the dump */
+			/* the counters ran from just before ENABLE (the driver knows better) */
+			if (run.istart_ns && run.istart_ns < ts)
+				m.interval_s = (double)(ts - run.istart_ns) * 1e-9;
 			if (!(m.interval_s > 0))
 				m.interval_s = NAN;
 			out_begin(t, &v, "sample");
@@ -481,8 +499,8 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 				r = run_grab(&run, &seq, &ts);
 			if (r)
 				break;
-			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9, (ts - prev_ts) * 1e-9,
-						 has_seq, seq, ts };
+			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9,
+						 span_s(&run, prev_ts, ts), has_seq, seq, ts, run.flags };
 
 			prev_ts = ts;
 			out_sample(t, &v, s, &m);
@@ -508,7 +526,8 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		if (!r)
 			r = run_grab(&run, &seq, &ts);
 		if (!r) {
-			struct sample_meta m = { 0, (ts - ts0) * 1e-9, (ts - ts0) * 1e-9, has_seq, seq, ts };
+			struct sample_meta m = { 0, (ts - ts0) * 1e-9, span_s(&run, ts0, ts), has_seq, seq,
+						 ts, run.flags };
 
 			out_sample(t, &v, s, &m);
 		}

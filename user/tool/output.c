@@ -14,8 +14,9 @@
  *       (with a time column in interval mode), "dump" style groups counters by
  *       block and lists the metrics after them.
  * csv:  a header row, then one row per (sample, counter or metric):
- *       sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status
- *       (and data_flags, when the view has them); tables share one header.
+ *       sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status,
+ *       data_flags (the sample's MPC_DATA_* names joined by '+', or empty);
+ *       tables share one header.
  * json: one object per sample or document, on one line (see the man page).
  *
  * A new format is one more ops table in out_formats[].
@@ -305,14 +306,30 @@ static void text_begin(struct out *o, struct view *v, const char *what)
 	}
 }
 
+/* text output: one note per flag that makes the values less than complete */
+static void data_flags_note(FILE *f, unsigned fl)
+{
+	if (fl & SAMPLE_F_SATURATED)
+		fputs(" # note: a counter saturated at 0xffffffff: its values are lower bounds; "
+		      "sample more often (-I)\n", f);
+	if (fl & SAMPLE_F_AFTER_RECOVERY)
+		fputs(" # note: the GPU was reset (see dmesg): what it counted before the reset is "
+		      "lost, the interval starts at the reset\n", f);
+	if (fl & SAMPLE_F_AFTER_POWER_LOSS)
+		fputs(" # note: the GPU lost power in this interval (suspend): some activity is "
+		      "missing\n", f);
+}
+
 static void text_sample_begin(struct out *o, struct view *v, const struct mpc_sample *s,
 			      const struct sample_meta *m)
 {
 	FILE *f = o->f;
 	char fl[96];
 
-	if (v->stat_style)
+	if (v->stat_style) {
+		data_flags_note(f, m->data_flags);
 		return;
+	}
 	fprintf(f, "\n sample %u", m->index);
 	if (m->has_seqno)
 		fprintf(f, " (seqno %llu, timestamp %llu ns)", m->seqno, m->timestamp_ns);
@@ -475,8 +492,9 @@ static void csv_table_end(struct out *o, const struct table *tb, const char *foo
 static void csv_begin(struct out *o, struct view *v, const char *what)
 {
 	(void)what;
-	fprintf(o->f, "sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status%s\n",
-		v->show_flags ? ",data_flags" : "");
+	(void)v;
+	fputs("sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status,data_flags\n",
+	      o->f);
 }
 
 static void csv_sample_begin(struct out *o, struct view *v, const struct mpc_sample *s,
@@ -485,7 +503,7 @@ static void csv_sample_begin(struct out *o, struct view *v, const struct mpc_sam
 	(void)o, (void)v, (void)s, (void)m;
 }
 
-static void csv_value(struct out *o, struct view *v, const struct sample_meta *m,
+static void csv_value(struct out *o, struct view *v __attribute__((unused)), const struct sample_meta *m,
 		      const struct out_value *x)
 {
 	FILE *f = o->f;
@@ -507,9 +525,8 @@ static void csv_value(struct out *o, struct view *v, const struct sample_meta *m
 		snprintf(val, sizeof(val), "%llu", x->count);
 	csv_field(f, val, 0);
 	csv_field(f, x->unit, 0);
-	csv_field(f, value_status(x), !v->show_flags);
-	if (v->show_flags)
-		csv_field(f, flags_str(m->data_flags, fl, sizeof(fl)), 1);
+	csv_field(f, value_status(x), 0);
+	csv_field(f, flags_str(m->data_flags, fl, sizeof(fl)), 1);
 }
 
 static void csv_sample_end(struct out *o, struct view *v, const struct sample_meta *m)
@@ -638,9 +655,10 @@ static void json_sample_begin(struct out *o, struct view *v, const struct mpc_sa
 	json_num(f, m->interval_s);
 	if (m->has_seqno)
 		fprintf(f, ",\"seqno\":%llu,\"timestamp_ns\":%llu", m->seqno, m->timestamp_ns);
-	if (m->data_flags) {
+	{
 		char fl[96];
 
+		/* always there, "" when none: one schema for every backend */
 		fputs(",\"data_flags\":", f);
 		json_str(f, flags_str(m->data_flags, fl, sizeof(fl)));
 	}

@@ -62,7 +62,6 @@ struct view {
 	unsigned printed;		/* samples printed so far */
 	const char *source;		/* device path or file */
 	double freq_hz;			/* --freq override, 0 = from the device */
-	int show_flags;			/* the backend reports data flags (CSV column) */
 };
 
 /*
@@ -209,6 +208,8 @@ struct run {
 	struct mpc_sample *s;
 	int fresh;			/* the next dump starts a new sample */
 	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
+	uint64_t istart_ns;		/* the backend's interval start of the sample, 0: unknown */
+	unsigned flags;			/* MPC_DATA_* of its dumps */
 };
 
 int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const char *events,

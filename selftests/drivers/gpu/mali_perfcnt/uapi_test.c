@@ -11,8 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <pthread.h>
+#include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,10 +105,11 @@ TEST_F(mpc, get_info_matches_gpu_info)
 		  mpc_dbg_num(self->dbg, "gpu_info", "counter_sets"));
 	EXPECT_EQ(i->gpu_freq_hz,
 		  mpc_dbg_num(self->dbg, "gpu_info", "gpu_freq_hz"));
-	EXPECT_EQ(!!(i->caps & MALI_PERFCNT_CAP_SIMULATED),
-		  mpc_dbg_num(self->dbg, "gpu_info", "simulated"));
-	EXPECT_EQ(!!(i->caps & MALI_PERFCNT_CAP_HW_ISSUE_8186),
-		  mpc_dbg_num(self->dbg, "gpu_info", "hw_issue_8186"));
+	/* Test-only facts are in debugfs since revision 2, not in caps */
+	EXPECT_EQ(0, i->caps & (MALI_PERFCNT_CAP_SIMULATED |
+				MALI_PERFCNT_CAP_HW_ISSUE_8186));
+	EXPECT_EQ(!mpc_hw_device(), mpc_dbg_num(self->dbg, "gpu_info", "simulated"));
+	EXPECT_GE(1, mpc_dbg_num(self->dbg, "gpu_info", "hw_issue_8186"));
 }
 
 TEST_F(mpc, get_info_identifies_product)
@@ -122,7 +127,7 @@ TEST_F(mpc, get_info_identifies_product)
 	EXPECT_EQ(variant->layout, i->layout);
 	EXPECT_EQ(MALI_PERFCNT_UAPI_VERSION, i->uapi_version);
 	/* Simulated unless the GPU is a device-tree node (hardware mode) */
-	EXPECT_EQ(!mpc_hw_device(), !!(i->caps & MALI_PERFCNT_CAP_SIMULATED));
+	EXPECT_EQ(!mpc_hw_device(), mpc_dbg_num(self->dbg, "gpu_info", "simulated"));
 	EXPECT_LT(0, i->gpu_freq_hz);
 	/* NUL-terminated inside the array. */
 	EXPECT_NE(NULL, memchr(i->product, '\0', sizeof(i->product)));
@@ -664,22 +669,37 @@ TEST_F(mpc, dump_flags_rejected)
 	DUMP_OK(self, NULL, NULL);
 }
 
-TEST_F(mpc, dump_reserved_rejected)
+/* The out fields of revision 2 (revision 1's reserved words) must be 0 */
+TEST_F(mpc, dump_out_fields_nonzero_rejected)
 {
 	struct drm_mali_perfcnt_dump d;
 	unsigned int r;
 
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
-	for (r = 0; r < ARRAY_SIZE(d.reserved); r++) {
+	for (r = 0; r < 4; r++) {
 		memset(&d, 0, sizeof(d));
 		d.buf_ptr = (uintptr_t)self->buf;
 		d.buf_size = self->info.dump_size;
-		d.reserved[r] = 1;
+		if (r == 0)
+			d.interval_start_ns = 1;
+		else if (r == 1)
+			d.data_flags = MALI_PERFCNT_DATA_FIRST;
+		else if (r == 2)
+			d.data_flags = 1U << 31;
+		else
+			d.pad = 1;
 		EXPECT_EQ(-EINVAL, mpc_dump_raw(self->fd, &d)) {
-			TH_LOG("reserved[%u]", r);
+			TH_LOG("case %u", r);
 		}
+		/* Nothing is written back on failure */
+		EXPECT_EQ(0, d.seqno);
 	}
-	DUMP_OK(self, NULL, NULL);
+	/* Nothing was sampled: the first good dump is still the first */
+	memset(&d, 0, sizeof(d));
+	d.buf_ptr = (uintptr_t)self->buf;
+	d.buf_size = self->info.dump_size;
+	ASSERT_EQ(0, mpc_dump_raw(self->fd, &d));
+	EXPECT_EQ(MALI_PERFCNT_DATA_FIRST, d.data_flags & MALI_PERFCNT_DATA_FIRST);
 }
 
 TEST_F(mpc, dump_buffer_too_small)
@@ -1131,6 +1151,371 @@ TEST_F(mpc, perfcnt_counters_one_sample_per_read)
 	}
 	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "0\n"));
 	free(txt);
+}
+
+/* 10. Revision 2: interval start and data flags of each dump */
+
+/* One DUMP into self->buf; the out fields in @d. */
+static int dump_d(FIXTURE_DATA(mpc) *self, struct drm_mali_perfcnt_dump *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->buf_ptr = (uintptr_t)self->buf;
+	d->buf_size = self->info.dump_size;
+	return mpc_dump_raw(self->fd, d);
+}
+
+#define DUMP_D(self, d) ASSERT_EQ(0, dump_d((self), (d)))
+
+TEST_F(mpc, data_first_only_on_first_dump)
+{
+	struct drm_mali_perfcnt_dump d;
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(0, mpc_enable_all(self->fd));
+		DUMP_D(self, &d);
+		EXPECT_EQ(MALI_PERFCNT_DATA_FIRST, d.data_flags) {
+			TH_LOG("enable %u, dump 1: flags 0x%x", k, d.data_flags);
+		}
+		DUMP_D(self, &d);
+		EXPECT_EQ(0, d.data_flags);
+		DUMP_D(self, &d);
+		EXPECT_EQ(0, d.data_flags);
+		/* Each enable starts afresh */
+		ASSERT_EQ(0, mpc_disable(self->fd));
+	}
+}
+
+/* Each dump covers exactly [previous dump, this dump]: no gap, no overlap. */
+TEST_F(mpc, interval_start_is_previous_timestamp)
+{
+	struct drm_mali_perfcnt_dump d;
+	uint64_t t_enable, prev;
+	unsigned int k;
+
+	t_enable = mpc_now_ns();
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_D(self, &d);
+	/*
+	 * The first interval starts inside ENABLE. Equal times are possible:
+	 * a coarse CLOCK_MONOTONIC_RAW (the debug VM's clocksource) can give
+	 * the end of ENABLE and the sample request the same value.
+	 */
+	EXPECT_LE(t_enable, d.interval_start_ns);
+	EXPECT_LE(d.interval_start_ns, d.timestamp_ns);
+	prev = d.timestamp_ns;
+	for (k = 0; k < 4; k++) {
+		mpc_sleep_ms(5);
+		DUMP_D(self, &d);
+		EXPECT_EQ(prev, d.interval_start_ns) {
+			TH_LOG("dump %u", k + 2);
+		}
+		/* 5 ms apart: later even with a coarse clock */
+		EXPECT_LT(d.interval_start_ns, d.timestamp_ns);
+		prev = d.timestamp_ns;
+	}
+}
+
+/* A 32-bit counter that reached 0xffffffff marks its dump SATURATED. */
+TEST_F(mpc, data_saturated_when_a_counter_saturates)
+{
+	struct drm_mali_perfcnt_dump d;
+
+	SKIP_ON_HW("needs sim_mhz=5000");
+	/* GPU_ACTIVE of a fully busy 5 GHz GPU passes 2^32 in 0.86 s */
+	mpc_fixture_load(_metadata, self, variant, "sim_mhz=5000");
+	SET_LOAD(self, "busy=100");
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_D(self, &d);
+	EXPECT_EQ(0, d.data_flags & MALI_PERFCNT_DATA_SATURATED);
+	mpc_sleep_ms(1200);
+	DUMP_D(self, &d);
+	EXPECT_EQ(0xffffffffu, JM(self)[variant->gpu_active]);
+	EXPECT_EQ(MALI_PERFCNT_DATA_SATURATED, d.data_flags);
+	/* The counters were cleared by that sample */
+	DUMP_D(self, &d);
+	EXPECT_GT(0xffffffffu, JM(self)[variant->gpu_active]);
+	EXPECT_EQ(0, d.data_flags & MALI_PERFCNT_DATA_SATURATED);
+}
+
+/*
+ * After a failed sample and its recovery, the next dump says so, and its
+ * interval starts when the recovery restarted the counters.
+ */
+TEST_F(mpc, data_after_recovery_after_gpu_fault)
+{
+	struct drm_mali_perfcnt_dump d;
+	uint64_t t_fail, t_back, prev;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_D(self, &d);
+	prev = d.timestamp_ns;
+	ARM_FAULT(self, "gpu_fault\n");
+	t_fail = mpc_now_ns();
+	ASSERT_EQ(-EIO, dump_d(self, &d));
+	t_back = mpc_now_ns();
+	DUMP_D(self, &d);
+	EXPECT_EQ(MALI_PERFCNT_DATA_AFTER_RECOVERY, d.data_flags);
+	EXPECT_EQ(mpc_dbg_num(self->dbg, "perfcnt_stats", "last_recovery_ns"),
+		  d.interval_start_ns);
+	/* Restarted inside the failed DUMP, after its sample was asked for */
+	EXPECT_LT(prev, d.interval_start_ns);
+	EXPECT_LE(t_fail, d.interval_start_ns);
+	EXPECT_GE(t_back, d.interval_start_ns);
+	prev = d.timestamp_ns;
+	DUMP_D(self, &d);
+	EXPECT_EQ(0, d.data_flags);
+	EXPECT_EQ(prev, d.interval_start_ns);
+}
+
+/* A recovery before the first sample: FIRST and AFTER_RECOVERY together. */
+TEST_F(mpc, data_first_and_after_recovery)
+{
+	struct drm_mali_perfcnt_dump d;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	ARM_FAULT(self, "gpu_fault\n");
+	ASSERT_EQ(-EIO, dump_d(self, &d));
+	DUMP_D(self, &d);
+	EXPECT_EQ(MALI_PERFCNT_DATA_FIRST | MALI_PERFCNT_DATA_AFTER_RECOVERY, d.data_flags);
+}
+
+/* A DUMP to a bad pointer does not lose a sample: the next one has no gap. */
+TEST_F(mpc, dump_bad_pointer_then_no_gap)
+{
+	struct drm_mali_perfcnt_dump d, bad;
+	uint64_t s0, t0;
+	size_t len = self->info.dump_size;
+	void *p;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_D(self, &d);
+	s0 = d.seqno;
+	t0 = d.timestamp_ns;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p, len));
+	memset(&bad, 0, sizeof(bad));
+	bad.buf_ptr = (uintptr_t)p;
+	bad.buf_size = self->info.dump_size;
+	EXPECT_EQ(-EFAULT, mpc_dump_raw(self->fd, &bad));
+	EXPECT_EQ(0, bad.seqno);
+	DUMP_D(self, &d);
+	EXPECT_EQ(s0 + 1, d.seqno);
+	EXPECT_EQ(t0, d.interval_start_ns);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+struct bg_dump {
+	int fd;
+	struct drm_mali_perfcnt_dump d;
+	int ret;
+	volatile pid_t tid;
+};
+
+static void *bg_dump_run(void *arg)
+{
+	struct bg_dump *b = arg;
+
+	b->tid = (pid_t)syscall(SYS_gettid);
+	b->ret = mpc_dump_raw(b->fd, &b->d);
+	return NULL;
+}
+
+/* The state letter of thread @tid of this process ('R', 'S', 'D', ...). */
+static char thread_state(pid_t tid)
+{
+	char path[64], line[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	p = p ? strrchr(line, ')') : NULL;
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * The buffer goes away while the DUMP waits for the GPU (another thread
+ * unmaps it), so the copy fails after the GPU sampled: that sample is kept
+ * and the next DUMP returns it, same seqno, no gap in the intervals.
+ */
+TEST_F(mpc, dump_failed_copy_keeps_sample)
+{
+	struct bg_dump b = { .fd = self->fd, .ret = 1 };
+	struct drm_mali_perfcnt_dump d;
+	size_t len = self->info.dump_size;
+	uint64_t s0, t0;
+	pthread_t th;
+	unsigned int k;
+	void *p;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_D(self, &d);
+	s0 = d.seqno;
+	t0 = d.timestamp_ns;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0, len);
+	b.d.buf_ptr = (uintptr_t)p;
+	b.d.buf_size = self->info.dump_size;
+	/* The sample takes 800 ms, under the 1 s timeout */
+	ARM_FAULT(self, "delay=800\n");
+	ASSERT_EQ(0, pthread_create(&th, NULL, bg_dump_run, &b));
+	/* Unmap once the DUMP sleeps in the kernel waiting for the GPU */
+	for (k = 0; k < 5000 && (!b.tid || thread_state(b.tid) != 'D'); k++)
+		usleep(1000);
+	EXPECT_EQ('D', thread_state(b.tid));
+	ASSERT_EQ(0, munmap(p, len));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(-EFAULT, b.ret);
+	EXPECT_EQ(0, b.d.seqno);
+
+	DUMP_D(self, &d);
+	EXPECT_EQ(s0 + 1, d.seqno) {
+		TH_LOG("the sample of the failed DUMP was lost");
+	}
+	EXPECT_EQ(t0, d.interval_start_ns);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+	t0 = d.timestamp_ns;
+	DUMP_D(self, &d);
+	EXPECT_EQ(s0 + 2, d.seqno);
+	EXPECT_EQ(t0, d.interval_start_ns);
+}
+
+/* A kept sample belongs to its enable: a new enable drops it. */
+TEST_F(mpc, kept_sample_dropped_by_disable)
+{
+	struct bg_dump b = { .fd = self->fd, .ret = 1 };
+	struct drm_mali_perfcnt_dump d;
+	size_t len = self->info.dump_size;
+	uint64_t s0, allocs;
+	pthread_t th;
+	unsigned int k;
+	void *p;
+
+	allocs = mpc_dbg_num(self->dbg, "perfcnt_stats", "live_allocs");
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_D(self, &d);
+	s0 = d.seqno;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	b.d.buf_ptr = (uintptr_t)p;
+	b.d.buf_size = self->info.dump_size;
+	ARM_FAULT(self, "delay=800\n");
+	ASSERT_EQ(0, pthread_create(&th, NULL, bg_dump_run, &b));
+	for (k = 0; k < 5000 && (!b.tid || thread_state(b.tid) != 'D'); k++)
+		usleep(1000);
+	ASSERT_EQ(0, munmap(p, len));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(-EFAULT, b.ret);
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_D(self, &d);
+	/* A new sample of the new enable, not the kept one */
+	EXPECT_EQ(s0 + 2, d.seqno);
+	EXPECT_EQ(MALI_PERFCNT_DATA_FIRST, d.data_flags);
+	/* Nothing of the kept sample is left behind */
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	EXPECT_EQ(allocs, mpc_dbg_num(self->dbg, "perfcnt_stats", "live_allocs"));
+}
+
+/* 11. No lock is held across the DUMP's user copy */
+
+struct bg_close {
+	int ret;
+	char gpu_info_enabled;
+	int done;
+	const char *dbg;
+};
+
+/* What other processes do: open and close the node, read gpu_info. */
+static void *bg_close_run(void *arg)
+{
+	struct bg_close *c = arg;
+	int fd = mpc_open_render();
+
+	c->ret = fd < 0 ? fd : 0;
+	if (fd >= 0)
+		close(fd);
+	c->gpu_info_enabled = (char)mpc_dbg_num(c->dbg, "gpu_info", "enabled");
+	__atomic_store_n(&c->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * The DUMP's buffer is a userfaultfd page that nobody serves yet (as a
+ * FUSE page whose daemon does not answer would be): while the DUMP waits
+ * in that fault, other files of the device close and debugfs reads, at
+ * once. Before revision 2 the DUMP faulted its buffer in under pc->lock
+ * and a close of any file waited for it in postclose.
+ */
+TEST_F(mpc, dump_user_fault_blocks_nobody)
+{
+	struct bg_dump b = { .fd = self->fd, .ret = 1 };
+	struct bg_close c = { .ret = 1, .dbg = self->dbg };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct uffdio_zeropage zp;
+	struct uffdio_range ur;
+	struct uffd_msg msg;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (self->info.dump_size + pg - 1) / pg * pg;
+	struct pollfd pfd;
+	pthread_t th, tc;
+	unsigned int k;
+	int uffd;
+	void *p;
+
+	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	reg.range.start = (uintptr_t)p;
+	reg.range.len = len;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	b.d.buf_ptr = (uintptr_t)p;
+	b.d.buf_size = self->info.dump_size;
+	ASSERT_EQ(0, pthread_create(&th, NULL, bg_dump_run, &b));
+	/* The DUMP now waits in a fault of its buffer */
+	pfd.fd = uffd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	ASSERT_EQ(0, pthread_create(&tc, NULL, bg_close_run, &c));
+	/* A deadlock detector, not a timing check: 10 s is ample */
+	for (k = 0; k < 1000 && !__atomic_load_n(&c.done, __ATOMIC_SEQ_CST); k++)
+		usleep(10000);
+	EXPECT_EQ(1, __atomic_load_n(&c.done, __ATOMIC_SEQ_CST)) {
+		TH_LOG("close()/gpu_info blocked behind a DUMP waiting in a user page fault");
+	}
+
+	/* Serve the fault (this wakes the DUMP), then let the kernel serve */
+	zp.range.start = (uintptr_t)p;
+	zp.range.len = len;
+	zp.mode = 0;
+	EXPECT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zp));
+	ur.start = (uintptr_t)p;
+	ur.len = len;
+	EXPECT_EQ(0, ioctl(uffd, UFFDIO_UNREGISTER, &ur));
+	ASSERT_EQ(0, pthread_join(tc, NULL));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, c.ret);
+	EXPECT_EQ(1, c.gpu_info_enabled);
+	EXPECT_EQ(0, b.ret);
+	EXPECT_EQ(0xffffu, mpc_block(p, mpc_jm_slot(&self->info))[MPC_HDR_MASK]);
+	munmap(p, len);
+	close(uffd);
 }
 
 TEST_HARNESS_MAIN
