@@ -1016,9 +1016,10 @@ static void mm_check_modes(struct mali_model *m, const struct mm_as *as)
 			break;	/* TRANSTAB says */
 		case MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K:
 			if (!mm_a64_ias(as)) {
-				uint64_t ina = as->live_transcfg >> MALI_HW_TRANSCFG_INA_BITS_SHIFT &
-					       MALI_HW_TRANSCFG_INA_BITS_MASK;
+				uint64_t ina = as->live_transcfg >>
+					       MALI_HW_TRANSCFG_INA_BITS_SHIFT;
 
+				ina &= MALI_HW_TRANSCFG_INA_BITS_MASK;
 				snprintf(msg, sizeof(msg),
 					 "AS%u: TRANSCFG INA_BITS %llu: input size outside 25..48 bits",
 					 asn, (unsigned long long)ina);
