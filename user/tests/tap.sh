@@ -39,6 +39,21 @@ in_range() {
 		{ c++; if ($1 == "" || $1 == "null" || $1 + 0 < lo || $1 + 0 > hi) bad++ }
 		END { exit !(c >= 1 && (want == 0 || c == want) && !bad) }'
 }
+# median_in LO HI N: exactly N values on stdin, each > 0, their median
+# within [lo, hi] (one late wakeup on a loaded TCG host lengthens one
+# interval and shortens the next: the median stays, a wrong period moves it)
+median_in() {
+	awk -v lo="$1" -v hi="$2" -v want="$3" '
+		{ v[c++] = $1 + 0; if ($1 + 0 <= 0) bad++ }
+		END {
+			for (i = 1; i < c; i++)
+				for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+					x = v[j]; v[j] = v[j - 1]; v[j - 1] = x
+				}
+			m = c % 2 ? v[(c - 1) / 2] : (v[c / 2 - 1] + v[c / 2]) / 2
+			exit !(c == want && !bad && m >= lo && m <= hi)
+		}'
+}
 # run ARGS...: the tool, stdout to $tmp/out, stderr to $tmp/err
 # ($dev and $backend are empty or an option with its value: split on purpose)
 # shellcheck disable=SC2086,SC2154
