@@ -193,9 +193,19 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 		return ret;
 	}
 	if (ret) {
-		u64 now = ktime_get_raw_ns();
 		/* a failed recovery disables the counters: no more samples */
 		bool gone = READ_ONCE(mdev->perfcnt.owner) != MPC_OWNER_STREAM;
+		u64 now = ktime_get_raw_ns();
+
+		/*
+		 * The failed interval ends where the next one starts: at the
+		 * recovery that restarted the counters.
+		 */
+		if (!gone) {
+			mutex_lock(&mdev->perfcnt.lock);
+			now = mdev->perfcnt.interval_start_ns;
+			mutex_unlock(&mdev->perfcnt.lock);
+		}
 
 		if (rec) {
 			if (lost_rec)
