@@ -11,6 +11,7 @@
  * and writes dumps through physical addresses only.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
@@ -19,6 +20,7 @@
 #include <linux/irqdomain.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -37,11 +39,15 @@ static const char * const sim_line_names[MALI_MODEL_NR_IRQS] = {
  * @work: queued when the line is asserted.
  * @sim: owner.
  * @line: &enum mali_model_irq.
+ * @late: delivers the line from process context (fault late_irq).
+ * @late_busy: @late is queued or running.
  * @busy: a CPU is delivering this line now.
  * @again: the line was raised again while it was being delivered.
  */
 struct sim_line_work {
 	struct irq_work work;
+	struct work_struct late;
+	atomic_t late_busy;
 	struct mpc_sim *sim;
 	unsigned int line;
 	atomic_t busy;
@@ -67,6 +73,7 @@ struct sim_timer {
  * @timers: the model's timers.
  * @lock: see below.
  * @dead: mpc_sim_destroy() began: timer callbacks leave the model alone.
+ * @late_task: the task delivering a line for late_irq, or NULL.
  * @model: the GPU model, mali_model_size() bytes.
  */
 struct mpc_sim {
@@ -80,6 +87,7 @@ struct mpc_sim {
 	 */
 	spinlock_t lock;
 	bool dead;
+	struct task_struct *late_task;
 	struct mali_model *model;
 };
 
@@ -91,10 +99,8 @@ struct mpc_sim {
  * never lost that way. So one CPU at a time delivers a line, and an
  * assertion that arrives meanwhile makes it deliver once more.
  */
-static void sim_line_work_fn(struct irq_work *work)
+static void sim_line_deliver(struct sim_line_work *lw)
 {
-	struct sim_line_work *lw = container_of(work, struct sim_line_work, work);
-
 	atomic_set(&lw->again, 1);
 	if (atomic_xchg(&lw->busy, 1))
 		return;
@@ -103,6 +109,35 @@ static void sim_line_work_fn(struct irq_work *work)
 	atomic_xchg(&lw->busy, 0);
 	if (atomic_read(&lw->again))
 		irq_work_queue(&lw->work);
+}
+
+static void sim_line_work_fn(struct irq_work *work)
+{
+	sim_line_deliver(container_of(work, struct sim_line_work, work));
+}
+
+/*
+ * late_irq: the handler is to be held up between reading the status and
+ * acting on it, for longer than the driver's timeouts. Held up in hard IRQ
+ * context it would also hold up that CPU's tick (and jiffies, when the CPU
+ * keeps them), so the line is delivered from a work item instead, with
+ * IRQs off as in an interrupt, and sim_stall() sleeps with them on. The
+ * handler is still in progress for the IRQ core (synchronize_irq() waits
+ * for it, spinning), and the line is still delivered by one CPU at a
+ * time. Unbound, so that a CPU spinning in synchronize_irq() does not keep
+ * the work from running: late_irq needs a second CPU, as a handler stuck
+ * in hard IRQ context on one CPU would.
+ */
+static void sim_line_late_fn(struct work_struct *work)
+{
+	struct sim_line_work *lw = container_of(work, struct sim_line_work, late);
+
+	WRITE_ONCE(lw->sim->late_task, current);
+	local_irq_disable();
+	sim_line_deliver(lw);
+	local_irq_enable();
+	WRITE_ONCE(lw->sim->late_task, NULL);
+	atomic_set(&lw->late_busy, 0);
 }
 
 static int sim_irq_map(struct irq_domain *d, unsigned int virq, irq_hw_number_t hw)
@@ -178,8 +213,14 @@ static void sim_set_irq(void *host, unsigned int line, bool level)
 	struct mpc_sim *sim = host;
 
 	lockdep_assert_held(&sim->lock);
-	if (level && line < MALI_MODEL_NR_IRQS)
-		irq_work_queue(&sim->lines[line].work);
+	if (!level || line >= MALI_MODEL_NR_IRQS)
+		return;
+	if (mali_model_late_irq_armed(sim->model) &&
+	    !atomic_xchg(&sim->lines[line].late_busy, 1)) {
+		queue_work(system_unbound_wq, &sim->lines[line].late);
+		return;
+	}
+	irq_work_queue(&sim->lines[line].work);
 }
 
 static void sim_timer_arm(void *host, unsigned int timer, u64 ns)
@@ -240,15 +281,37 @@ static enum hrtimer_restart sim_timer_fn(struct hrtimer *t)
 
 /* ---- register access ---------------------------------------------------- */
 
+/*
+ * The fault late_irq=MS: the reader of the status register that showed the
+ * completion (the driver's IRQ handler, delivered by sim_line_late_fn()) is
+ * held up MS ms before it can act on it, outside the model's lock, as a
+ * handler delayed by interrupt latency would be. Any other reader (there
+ * is none in the driver) busy-waits.
+ */
+static void sim_stall(struct mpc_sim *sim, u32 ms)
+{
+	if (READ_ONCE(sim->late_task) == current) {
+		local_irq_enable();
+		msleep(ms);
+		local_irq_disable();
+		return;
+	}
+	while (ms--)
+		mdelay(1);
+}
+
 static u32 sim_read(void *ctx, u32 reg)
 {
 	struct mpc_sim *sim = ctx;
 	unsigned long flags;
-	u32 val;
+	u32 val, stall;
 
 	spin_lock_irqsave(&sim->lock, flags);
 	val = mali_model_read(sim->model, reg);
+	stall = mali_model_take_stall_ms(sim->model);
 	spin_unlock_irqrestore(&sim->lock, flags);
+	if (stall)
+		sim_stall(sim, stall);
 	return val;
 }
 
@@ -444,6 +507,8 @@ int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 	}
 	for (i = 0; i < MALI_MODEL_NR_IRQS; i++) {
 		sim->lines[i].work = IRQ_WORK_INIT_HARD(sim_line_work_fn);
+		INIT_WORK(&sim->lines[i].late, sim_line_late_fn);
+		atomic_set(&sim->lines[i].late_busy, 0);
 		sim->lines[i].sim = sim;
 		sim->lines[i].line = i;
 		atomic_set(&sim->lines[i].busy, 0);
@@ -494,6 +559,7 @@ void mpc_sim_destroy(struct mpc_sim *sim)
 	for (i = 0; i < MALI_MODEL_NR_TIMERS; i++)
 		hrtimer_cancel(&sim->timers[i].timer);
 	for (i = 0; i < MALI_MODEL_NR_IRQS; i++) {
+		cancel_work_sync(&sim->lines[i].late);
 		irq_work_sync(&sim->lines[i].work);
 		virq = irq_find_mapping(sim->domain, i);
 		if (virq)
