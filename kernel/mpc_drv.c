@@ -151,6 +151,8 @@ static int mpc_power_up(struct mpc_device *mdev)
 	ret = reset_control_deassert(mdev->rstc);
 	if (ret)
 		goto err_clk;
+	if (mdev->sim)
+		mpc_sim_power(mdev->sim, true);
 	return 0;
 
 err_clk:
@@ -163,6 +165,8 @@ err_regulator:
 
 static void mpc_power_down(struct mpc_device *mdev)
 {
+	if (mdev->sim)
+		mpc_sim_power(mdev->sim, false);
 	reset_control_assert(mdev->rstc);
 	clk_bulk_disable_unprepare(mdev->nr_clks, mdev->clks);
 	if (mdev->regulator)

@@ -391,6 +391,7 @@ void mpc_sim_destroy(struct mpc_sim *sim);
 const struct mpc_io *mpc_sim_io(void);
 int mpc_sim_irq(struct mpc_sim *sim, const char *name);
 u64 mpc_sim_clock_hz(struct mpc_sim *sim);
+void mpc_sim_power(struct mpc_sim *sim, bool on);
 void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root);
 
 #endif /* MPC_DRV_H */

@@ -74,6 +74,8 @@ struct sim_timer {
  * @lock: see below.
  * @dead: mpc_sim_destroy() began: timer callbacks leave the model alone.
  * @late_task: the task delivering a line for late_irq, or NULL.
+ * @powered: the driver's power-ups not yet matched by a power-down, as a
+ *	regulator's enable count; checked at mpc_sim_destroy().
  * @model: the GPU model, mali_model_size() bytes.
  */
 struct mpc_sim {
@@ -88,6 +90,7 @@ struct mpc_sim {
 	spinlock_t lock;
 	bool dead;
 	struct task_struct *late_task;
+	atomic_t powered;
 	struct mali_model *model;
 };
 
@@ -351,6 +354,23 @@ u64 mpc_sim_clock_hz(struct mpc_sim *sim)
 	return mali_model_clock_hz(sim->model);
 }
 
+/**
+ * mpc_sim_power() - the driver turns the simulated GPU's supply on or off
+ * @sim: simulator.
+ * @on: powered up (supply, clocks, reset released) or down.
+ *
+ * The simulated GPU has no regulator or clock; this keeps their enable
+ * count, so that a driver path that leaves the GPU powered is reported
+ * when the simulator goes, as _regulator_put() warns on real hardware.
+ */
+void mpc_sim_power(struct mpc_sim *sim, bool on)
+{
+	if (on)
+		atomic_inc(&sim->powered);
+	else if (atomic_dec_return(&sim->powered) < 0)
+		pr_err(MPC_DRIVER_NAME ": sim: powered down more often than up\n");
+}
+
 /* ---- debugfs: workload, fault injection, reports ------------------------ */
 
 static ssize_t sim_text_read(struct file *file, char __user *ubuf, size_t count,
@@ -551,6 +571,9 @@ void mpc_sim_destroy(struct mpc_sim *sim)
 {
 	unsigned int i, virq;
 
+	if (atomic_read(&sim->powered) > 0)
+		pr_err(MPC_DRIVER_NAME ": sim: the GPU was left powered (%d power-up(s) not undone)\n",
+		       atomic_read(&sim->powered));
 	spin_lock_irq(&sim->lock);
 	sim->dead = true;
 	mali_model_fini(sim->model);
