@@ -340,6 +340,8 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 /* mpc_gpu.c */
 int mpc_gpu_init(struct mpc_device *mdev);
 int mpc_gpu_soft_reset(struct mpc_device *mdev);
+int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+		 u32 spin_us, u32 timeout_us, u64 *last);
 int mpc_gpu_power_on(struct mpc_device *mdev);
 void mpc_gpu_power_off(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_set(struct mpc_device *mdev);

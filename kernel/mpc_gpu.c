@@ -23,6 +23,42 @@
 				 GPU_IRQ_PERFCNT_SAMPLE_COMPLETED | \
 				 GPU_IRQ_CLEAN_CACHES_COMPLETED)
 
+static u64 mpc_poll_read(struct mpc_device *mdev, u32 reg, bool wide)
+{
+	return wide ? gpu_read64(mdev, reg) : gpu_read(mdev, reg);
+}
+
+/**
+ * mpc_gpu_poll() - wait for a register to reach a value, spinning first
+ * @mdev: device.
+ * @reg: register (the LO half when @wide).
+ * @wide: a 64-bit LO/HI pair.
+ * @mask: bits to compare.
+ * @want: wanted value of the bits in @mask.
+ * @spin_us: busy-wait this long first (transitions that usually finish in
+ *	microseconds should not cost a scheduler round trip), then sleep.
+ * @timeout_us: give up after this long in all.
+ * @last: receives the last value read.
+ *
+ * The caller may sleep.
+ *
+ * Return: 0 or -ETIMEDOUT.
+ */
+int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+		 u32 spin_us, u32 timeout_us, u64 *last)
+{
+	u64 val;
+	int ret;
+
+	ret = read_poll_timeout_atomic(mpc_poll_read, val, (val & mask) == want,
+				       1, spin_us, false, mdev, reg, wide);
+	if (ret && timeout_us > spin_us)
+		ret = read_poll_timeout(mpc_poll_read, val, (val & mask) == want,
+					10, timeout_us - spin_us, false, mdev, reg, wide);
+	*last = val;
+	return ret;
+}
+
 /**
  * mpc_gpu_soft_reset() - reset the GPU and wait for it
  * @mdev: device.
@@ -85,11 +121,8 @@ static int mpc_power_domain_on(struct mpc_device *mdev, const char *name,
 	int ret;
 
 	gpu_write64(mdev, pwron_lo, present);
-	ret = read_poll_timeout_atomic(gpu_read64, ready, (ready & present) == present,
-				       1, MPC_POWER_SPIN_US, false, mdev, ready_lo);
-	if (ret)
-		ret = read_poll_timeout(gpu_read64, ready, (ready & present) == present,
-					10, MPC_POWER_TIMEOUT_US, false, mdev, ready_lo);
+	ret = mpc_gpu_poll(mdev, ready_lo, true, present, present,
+			   MPC_POWER_SPIN_US, MPC_POWER_TIMEOUT_US, &ready);
 	if (ret)
 		drm_err(&mdev->drm, "%s did not power up: ready 0x%llx, want 0x%llx\n",
 			name, ready, present);
@@ -129,11 +162,8 @@ static int mpc_power_domain_off(struct mpc_device *mdev, const char *name,
 	int ret;
 
 	gpu_write64(mdev, pwroff_lo, present);
-	ret = read_poll_timeout_atomic(gpu_read64, trans, !(trans & present),
-				       1, MPC_POWER_SPIN_US, false, mdev, pwrtrans_lo);
-	if (ret)
-		ret = read_poll_timeout(gpu_read64, trans, !(trans & present),
-					10, MPC_POWER_TIMEOUT_US, false, mdev, pwrtrans_lo);
+	ret = mpc_gpu_poll(mdev, pwrtrans_lo, true, present, 0,
+			   MPC_POWER_SPIN_US, MPC_POWER_TIMEOUT_US, &trans);
 	if (ret)
 		drm_err(&mdev->drm, "%s did not power down: transitioning 0x%llx\n",
 			name, trans);

@@ -430,16 +430,11 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 /* Every caller can sleep: it holds perfcnt.lock or probes or unbinds. */
 static int mpc_as_wait_ready(struct mpc_device *mdev)
 {
-	u32 status;
+	u64 status;
 	int ret;
 
-	ret = read_poll_timeout_atomic(gpu_read, status, !(status & AS_STATUS_ACTIVE),
-				       1, MPC_AS_SPIN_US, false, mdev,
-				       AS_STATUS(MPC_PERFCNT_AS));
-	if (ret)
-		ret = read_poll_timeout(gpu_read, status, !(status & AS_STATUS_ACTIVE),
-					10, MPC_AS_TIMEOUT_US, false, mdev,
-					AS_STATUS(MPC_PERFCNT_AS));
+	ret = mpc_gpu_poll(mdev, AS_STATUS(MPC_PERFCNT_AS), false, AS_STATUS_ACTIVE, 0,
+			   MPC_AS_SPIN_US, MPC_AS_TIMEOUT_US, &status);
 	if (ret)
 		drm_err(&mdev->drm, "address space %d stuck active\n", MPC_PERFCNT_AS);
 	return ret;
