@@ -194,7 +194,11 @@ enum mpc_wait {
  * @timeouts: samples or cache cleans that did not complete in time.
  * @gpu_faults: GPU_FAULT interrupts.
  * @mmu_faults: MMU page faults and bus errors.
- * @resets: soft resets done to recover.
+ * @resets: resets done to recover (at any level).
+ * @hard_resets: of those, resets that needed HARD_RESET.
+ * @line_resets: of those, resets that needed the SoC's reset line.
+ * @leaked_pages: dump and translation-table pages left allocated because
+ *	the GPU did not answer any reset and may still write them.
  */
 struct mpc_stats {
 	u64 samples;
@@ -202,6 +206,16 @@ struct mpc_stats {
 	u64 gpu_faults;
 	u64 mmu_faults;
 	u64 resets;
+	u64 hard_resets;
+	u64 line_resets;
+	u64 leaked_pages;
+};
+
+/* What mpc_gpu_reset() needed to bring the GPU back. */
+enum mpc_reset_level {
+	MPC_RESET_SOFT,
+	MPC_RESET_HARD,
+	MPC_RESET_LINE,
 };
 
 /**
@@ -215,10 +229,16 @@ struct mpc_stats {
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
+ * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
+ *	the device is unbound; written under @lock, read locklessly by
+ *	debugfs.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
- * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
- *	handlers.
+ * @irq_lock: protects @stats, @wait, @result and @irq_gen, shared with
+ *	the IRQ handlers.
+ * @irq_gen: reset generation, bumped before every recovery reset; an IRQ
+ *	handler that read the interrupt status in an older generation
+ *	drops what it read. Read without the lock before the status.
  * @wait: what the sampler waits for.
  * @result: 0, or -EIO when a fault ended the wait.
  * @done: completed by the IRQ handlers when @wait is over.
@@ -233,10 +253,12 @@ struct mpc_perfcnt {
 	struct mpc_dump_buf buf;
 	u64 next_gpu_va;
 	u64 seqno;
+	bool dead;
 	struct mpc_stats stats;
 
-	/* protects stats, wait and result; taken in hard IRQs */
+	/* protects stats, wait, result and irq_gen; taken in hard IRQs */
 	spinlock_t irq_lock;
+	u32 irq_gen;
 	enum mpc_wait wait;
 	int result;
 	struct completion done;
@@ -340,6 +362,7 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 /* mpc_gpu.c */
 int mpc_gpu_init(struct mpc_device *mdev);
 int mpc_gpu_soft_reset(struct mpc_device *mdev);
+int mpc_gpu_reset(struct mpc_device *mdev);
 int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
 		 u32 spin_us, u32 timeout_us, u64 *last);
 int mpc_gpu_power_on(struct mpc_device *mdev);
@@ -359,6 +382,7 @@ int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages);
 void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
+unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm);
 int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
 int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
 int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
@@ -373,8 +397,9 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
 int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int mpc_perfcnt_unmap(struct mpc_device *mdev);
-void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status);
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status);
+u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);
+void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen);
+void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen);
 
 /* mpc_ioctl.c */
 int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);
