@@ -350,6 +350,11 @@ static int mpc_probe(struct platform_device *pdev)
 	ret = mpc_power_up(mdev);
 	if (ret)
 		return dev_err_probe(&pdev->dev, ret, "powering up\n");
+	/*
+	 * Active from here on, so that mpc_power_down_action() powers down
+	 * after a failure of any later step (runtime PM is still disabled).
+	 */
+	pm_runtime_set_active(&pdev->dev);
 	ret = devm_add_action_or_reset(&pdev->dev, mpc_power_down_action, mdev);
 	if (ret)
 		return ret;
@@ -365,7 +370,6 @@ static int mpc_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	pm_runtime_set_active(&pdev->dev);
 	pm_runtime_set_autosuspend_delay(&pdev->dev, 100);
 	pm_runtime_use_autosuspend(&pdev->dev);
 	ret = devm_pm_runtime_enable(&pdev->dev);
