@@ -65,6 +65,8 @@ MODULE_PARM_DESC(bind,
 
 /* The device bind= named, while its driver_override is ours. */
 static struct platform_device *mpc_bind_pdev;
+/* Its driver_override before bind= replaced it ("" for none), to restore. */
+static char mpc_bind_saved_override[64];
 
 /* The simulated GPU and its platform device, when sim= is set. */
 static struct mpc_sim *mpc_sim_instance;
@@ -450,13 +452,15 @@ static void mpc_bind_release(void)
 	if (!pdev)
 		return;
 	mpc_bind_pdev = NULL;
-	mpc_set_driver_override(pdev, "");
+	mpc_set_driver_override(pdev, mpc_bind_saved_override);
 	put_device(&pdev->dev);
 }
 
 /*
  * bind=NAME: point the device's driver_override at us before the driver is
- * registered, so that registering it probes that device (and only it).
+ * registered, so that registering it probes that device (and only it). An
+ * override the admin had set is saved and put back when the module lets go
+ * of the device (refused bind or unload).
  *
  * The override is set first and outside the device lock: 6.1's
  * driver_set_override() takes that lock itself. Once it is set no other
@@ -475,6 +479,8 @@ static int mpc_bind_prepare(void)
 		       mpc_bind_name);
 		return -ENODEV;
 	}
+	mpc_get_driver_override(to_platform_device(dev), mpc_bind_saved_override,
+				sizeof(mpc_bind_saved_override));
 	ret = mpc_set_driver_override(to_platform_device(dev), MPC_DRIVER_NAME);
 	if (ret) {
 		put_device(dev);
@@ -488,7 +494,7 @@ static int mpc_bind_prepare(void)
 		       mpc_bind_name, other, mpc_bind_name, other);
 	device_unlock(dev);
 	if (other) {
-		mpc_set_driver_override(to_platform_device(dev), "");
+		mpc_set_driver_override(to_platform_device(dev), mpc_bind_saved_override);
 		put_device(dev);
 		return -EBUSY;
 	}

@@ -220,6 +220,35 @@ TEST_F(bind, bind_while_panfrost_bound_ebusy)
 	EXPECT_STREQ("", driver_override());
 }
 
+/*
+ * An override the admin set on the GPU survives a refused bind=: the
+ * module gives the device back as it found it.
+ */
+TEST_F(bind, bind_ebusy_keeps_admin_override)
+{
+	panfrost_bind(_metadata);
+	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), "panfrost"));
+	EXPECT_EQ(-EBUSY, mpc_module_load(bind_param()));
+	EXPECT_STREQ("panfrost", gpu_driver());
+	EXPECT_STREQ("panfrost", driver_override());
+	/* gpu_free() of the next test wants no override */
+	EXPECT_EQ(0, sysfs_write(dev_path("driver_override"), "\n"));
+}
+
+/* ... and so does one that bind= replaced for as long as it was loaded. */
+TEST_F(bind, rmmod_restores_admin_override)
+{
+	panfrost_bind(_metadata);
+	ASSERT_EQ(0, driver_file("panfrost", "unbind", mpc_hw_device()));
+	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), "panfrost"));
+	ASSERT_EQ(0, mpc_module_load(bind_param()));
+	EXPECT_STREQ(MPC_MODULE_NAME, gpu_driver());
+	EXPECT_STREQ(MPC_MODULE_NAME, driver_override());
+	EXPECT_EQ(0, mpc_module_unload());
+	EXPECT_STREQ("panfrost", driver_override());
+	EXPECT_EQ(0, sysfs_write(dev_path("driver_override"), "\n"));
+}
+
 /* Once panfrost lets go of it, bind= takes the GPU. */
 TEST_F(bind, bind_after_panfrost_unbind)
 {
