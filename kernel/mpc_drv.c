@@ -34,9 +34,16 @@ module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
 MODULE_PARM_DESC(unprivileged,
 		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
 
+/*
+ * sim= exists in every build, so that a module built without the
+ * simulator can say so rather than ignore it; the other sim_* parameters
+ * come with the simulator (MPC_SIM=1).
+ */
 static char *mpc_sim_product;
 module_param_named(sim, mpc_sim_product, charp, 0444);
-MODULE_PARM_DESC(sim, "Create a simulated GPU of this product (e.g. t720, t860, g52, g57)");
+MODULE_PARM_DESC(sim, "Create a simulated GPU of this product (e.g. t720, t860, g52, g57); needs a module built with MPC_SIM=1");
+
+#ifdef MPC_SIM
 
 static unsigned long mpc_sim_cores;
 module_param_named(sim_cores, mpc_sim_cores, ulong, 0444);
@@ -57,6 +64,7 @@ MODULE_PARM_DESC(sim_va_bits, "MMU_FEATURES VA bits of the simulated GPU, 32..48
 static unsigned int mpc_sim_pa_bits;
 module_param_named(sim_pa_bits, mpc_sim_pa_bits, uint, 0444);
 MODULE_PARM_DESC(sim_pa_bits, "MMU_FEATURES PA bits of the simulated GPU, 32..48 (0: product default)");
+#endif
 
 static char *mpc_bind_name;
 module_param_named(bind, mpc_bind_name, charp, 0444);
@@ -68,9 +76,11 @@ static struct platform_device *mpc_bind_pdev;
 /* Its driver_override before bind= replaced it ("" for none), to restore. */
 static char mpc_bind_saved_override[64];
 
+#ifdef MPC_SIM
 /* The simulated GPU and its platform device, when sim= is set. */
 static struct mpc_sim *mpc_sim_instance;
 static struct platform_device *mpc_sim_pdev;
+#endif
 
 /**
  * mpc_track_alloc() - account an allocation the module holds
@@ -293,6 +303,7 @@ static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 	return 0;
 }
 
+#ifdef MPC_SIM
 /* Simulated GPU: the same two register calls and two IRQ lines, no DT. */
 static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 {
@@ -310,6 +321,13 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	mdev->gpu_freq_hz = mpc_sim_clock_hz(sim);
 	return 0;
 }
+#else
+/* Only the module's own simulator device has platform data */
+static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
+{
+	return -ENODEV;
+}
+#endif
 
 /*
  * Unbind: undone before every other managed resource of the probe, so no
@@ -400,6 +418,7 @@ static struct platform_driver mpc_platform_driver = {
 	},
 };
 
+#ifdef MPC_SIM
 static void mpc_sim_stop(void)
 {
 	if (mpc_sim_pdev)
@@ -443,6 +462,18 @@ static int mpc_sim_start(void)
 	}
 	return 0;
 }
+#else
+static void mpc_sim_stop(void)
+{
+}
+
+static int mpc_sim_start(void)
+{
+	pr_err(MPC_DRIVER_NAME ": sim=%s: this module was built without the simulator; rebuild it with make MPC_SIM=1\n",
+	       mpc_sim_product);
+	return -EINVAL;
+}
+#endif
 
 /* Give the device back: panfrost may bind it after us. */
 static void mpc_bind_release(void)

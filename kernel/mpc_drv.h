@@ -411,7 +411,8 @@ void mpc_debugfs_init(struct drm_minor *minor);
 char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 		       size_t count, const loff_t *ppos);
 
-/* sim/mpc_sim.c: the simulated GPU */
+/* sim/mpc_sim.c: the simulated GPU, built with MPC_SIM=1 only */
+#ifdef MPC_SIM
 int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 		   u32 va_bits, u32 pa_bits, struct mpc_sim **out);
 void mpc_sim_destroy(struct mpc_sim *sim);
@@ -420,5 +421,15 @@ int mpc_sim_irq(struct mpc_sim *sim, const char *name);
 u64 mpc_sim_clock_hz(struct mpc_sim *sim);
 void mpc_sim_power(struct mpc_sim *sim, bool on);
 void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root);
+#else
+/* mdev->sim is always NULL without the simulator: never called */
+static inline void mpc_sim_power(struct mpc_sim *sim, bool on)
+{
+}
+
+static inline void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root)
+{
+}
+#endif
 
 #endif /* MPC_DRV_H */

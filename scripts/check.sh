@@ -33,7 +33,8 @@
 # guests of t720, g52 and g57 (MPC_QEMU_E2E="..." names others).
 #
 # The qemu-gpu mali_perfcnt targets: on each arm64 kernel, mali_perfcnt.ko
-# bound to the same emulated GPU through the device tree (bind=, no sim=),
+# bound to the same emulated GPU through the device tree (bind=, no sim=;
+# the module is built without the simulator, MPC_SIM=0),
 # one boot per product (t720, t860, g52, g57; MPC_QEMU_GPUS limits them
 # too), the kselftest suite, bind_test and e2e.sh, one result line
 # "<release> qemu-gpu mali_perfcnt: N passed, ..." per kernel.
@@ -438,17 +439,18 @@ for krel in $a64_kernels; do
 	[ -n "$qemu_bin" ] || break
 	t0=$(date +%s)
 	scope="$krel qemu-gpu mali_perfcnt"
-	kdir=$MPC_BUILD/kmod/$krel
+	# The production build, without the simulator (MPC_SIM=0): these
+	# boots prove the real-hardware path of the module as shipped.
+	kdir=$MPC_BUILD/kmod/$krel-hw
 	kout=$out/$krel
 	mkdir -p "$kout"
-	# Built by step 3 unless MPC_QEMU_GPU_ONLY=1 skipped it (then a
-	# module left in $kdir may be of older sources: build it again).
-	if [ "$gpu_only" = 1 ] || [ ! -f "$kdir/mali_perfcnt.ko" ]; then
-		log "== $krel: build mali_perfcnt.ko for the qemu-gpu targets"
+	if [ ! -f "$kdir/mali_perfcnt.ko" ] || [ "$gpu_only" = 1 ] ||
+	   [ "$(find kernel model uapi Kbuild -newer "$kdir/mali_perfcnt.ko" | head -n 1)" ]; then
+		log "== $krel: build mali_perfcnt.ko for the qemu-gpu targets (MPC_SIM=0)"
 		mpc_copy_kernel_tree "$kdir"
 		# shellcheck disable=SC2046 # ARCH=... CROSS_COMPILE=..., no spaces
 		if ! make -C "$kdir" KDIR="$(mpc_kdir "$krel")" W=1 \
-				$(mpc_kmake_args "$krel") -j2 >"$kout/qemu-gpu-build.log" 2>&1 ||
+				$(mpc_kmake_args "$krel") MPC_SIM=0 -j2 >"$kout/qemu-gpu-build.log" 2>&1 ||
 		   [ ! -f "$kdir/mali_perfcnt.ko" ]; then
 			fail_case "$scope" build/module "mali_perfcnt.ko does not build" \
 				"$kout/qemu-gpu-build.log"

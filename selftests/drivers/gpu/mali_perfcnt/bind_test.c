@@ -206,6 +206,27 @@ TEST_F(bind, no_bind_param_binds_nothing)
 	EXPECT_STREQ("", driver_override());
 }
 
+/*
+ * A module built without the simulator (MPC_SIM=0, as the qemu-gpu targets
+ * load it) refuses sim= and says how to get one.
+ */
+TEST_F(bind, production_build_refuses_sim)
+{
+	bool has_sim;
+
+	ASSERT_EQ(0, mpc_module_load(""));
+	has_sim = !access("/sys/module/" MPC_MODULE_NAME "/parameters/sim_cores", F_OK);
+	ASSERT_EQ(0, mpc_module_unload());
+	if (has_sim)
+		SKIP(return, "this module was built with the simulator (MPC_SIM=1)");
+	klog_mark("nosim");
+	EXPECT_EQ(-EINVAL, mpc_module_load("sim=g52"));
+	EXPECT_FALSE(mpc_module_loaded());
+	EXPECT_TRUE(klog_has_since("nosim", "built without the simulator")) {
+		TH_LOG("no \"built without the simulator\" in the kernel log");
+	}
+}
+
 /* bind= refuses the GPU panfrost drives, and the log names panfrost. */
 TEST_F(bind, bind_while_panfrost_bound_ebusy)
 {
