@@ -319,7 +319,7 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	if (mdev->mmu_irq < 0)
 		return mdev->mmu_irq;
 	mdev->gpu_freq_hz = mpc_sim_clock_hz(sim);
-	return 0;
+	return mpc_sim_attach_pm_domain(sim, &pdev->dev);
 }
 #else
 /* Only the module's own simulator device has platform data */

@@ -1511,6 +1511,20 @@ void mali_model_show_fault(struct mali_model *m, char *buf, size_t len)
 }
 
 /**
+ * mali_model_power_loss() - the GPU's power domain was switched off
+ * @m: model.
+ *
+ * Everything the GPU held is lost: registers back to their reset values,
+ * the L2's contents and anything in progress gone. The driver finds the
+ * GPU as after power-on.
+ */
+void mali_model_power_loss(struct mali_model *m)
+{
+	mm_reset_state(m);
+	mm_update_lines(m);
+}
+
+/**
  * mali_model_late_irq_armed() - whether late_irq waits for its status read
  * @m: model.
  *

@@ -140,6 +140,8 @@ void mali_model_show_fault(struct mali_model *m, char *buf, size_t len);
  * (fault late_irq=MS), 0 for none; reading clears it.
  */
 uint32_t mali_model_take_stall_ms(struct mali_model *m);
+/* The power domain was cut: all state is lost, as after power-on. */
+void mali_model_power_loss(struct mali_model *m);
 /* late_irq is armed: deliver interrupts where a stall holds up nothing. */
 bool mali_model_late_irq_armed(const struct mali_model *m);
 

@@ -19,6 +19,10 @@
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
 #include <linux/mm.h>
+#include <linux/platform_device.h>
+#include <linux/pm.h>
+#include <linux/pm_domain.h>
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/spinlock.h>
@@ -369,6 +373,66 @@ void mpc_sim_power(struct mpc_sim *sim, bool on)
 		atomic_inc(&sim->powered);
 	else if (atomic_dec_return(&sim->powered) < 0)
 		pr_err(MPC_DRIVER_NAME ": sim: powered down more often than up\n");
+}
+
+/*
+ * The simulated GPU's power domain, as genpd gives a SoC's GPU: the
+ * driver's callbacks run as usual, and in the noirq phase of system sleep
+ * the domain is switched off whatever the driver did, so the GPU loses all
+ * of its state (mali_model_power_loss()).
+ */
+static struct mpc_sim *sim_of(struct device *dev)
+{
+	return *(struct mpc_sim **)dev_get_platdata(dev);
+}
+
+static int sim_pd_suspend_noirq(struct device *dev)
+{
+	struct mpc_sim *sim = sim_of(dev);
+	unsigned long flags;
+	int ret;
+
+	ret = pm_generic_suspend_noirq(dev);
+	if (ret)
+		return ret;
+	spin_lock_irqsave(&sim->lock, flags);
+	mali_model_power_loss(sim->model);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+
+static struct dev_pm_domain sim_pm_domain = {
+	.ops = {
+		.runtime_suspend = pm_generic_runtime_suspend,
+		.runtime_resume = pm_generic_runtime_resume,
+		.suspend = pm_generic_suspend,
+		.suspend_noirq = sim_pd_suspend_noirq,
+		.resume_noirq = pm_generic_resume_noirq,
+		.resume = pm_generic_resume,
+		.freeze = pm_generic_freeze,
+		.thaw = pm_generic_thaw,
+		.poweroff = pm_generic_poweroff,
+		.restore = pm_generic_restore,
+	},
+};
+
+static void sim_pd_detach(void *data)
+{
+	dev_pm_domain_set(data, NULL);
+}
+
+/**
+ * mpc_sim_attach_pm_domain() - put the simulator's device in its power domain
+ * @sim: simulator.
+ * @dev: its platform device, being probed (as the platform bus attaches a
+ *	genpd before the driver's probe).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_sim_attach_pm_domain(struct mpc_sim *sim, struct device *dev)
+{
+	dev_pm_domain_set(dev, &sim_pm_domain);
+	return devm_add_action_or_reset(dev, sim_pd_detach, dev);
 }
 
 /* ---- debugfs: workload, fault injection, reports ------------------------ */
