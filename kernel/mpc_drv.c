@@ -224,7 +224,34 @@ static int mpc_runtime_resume(struct device *dev)
 	return 0;
 }
 
+/*
+ * System sleep with the counters enabled: the owner's runtime PM reference
+ * would keep the GPU "active" while the SoC cuts its power domain anyway.
+ * Stop the counters, power down as runtime suspend does, and on resume
+ * power up, reset and program the owner's counters again.
+ */
+static int __maybe_unused mpc_system_suspend(struct device *dev)
+{
+	struct mpc_device *mdev = dev_get_drvdata(dev);
+
+	mpc_perfcnt_suspend(mdev);
+	return pm_runtime_force_suspend(dev);
+}
+
+static int __maybe_unused mpc_system_resume(struct device *dev)
+{
+	struct mpc_device *mdev = dev_get_drvdata(dev);
+	int ret;
+
+	ret = pm_runtime_force_resume(dev);
+	if (ret)
+		return ret;
+	mpc_perfcnt_resume(mdev);
+	return 0;
+}
+
 static const struct dev_pm_ops mpc_pm_ops = {
+	SET_SYSTEM_SLEEP_PM_OPS(mpc_system_suspend, mpc_system_resume)
 	SET_RUNTIME_PM_OPS(mpc_runtime_suspend, mpc_runtime_resume, NULL)
 };
 

@@ -199,6 +199,7 @@ enum mpc_wait {
  * @line_resets: of those, resets that needed the SoC's reset line.
  * @leaked_pages: dump and translation-table pages left allocated because
  *	the GPU did not answer any reset and may still write them.
+ * @power_losses: system resumes that reprogrammed enabled counters.
  */
 struct mpc_stats {
 	u64 samples;
@@ -209,6 +210,7 @@ struct mpc_stats {
 	u64 hard_resets;
 	u64 line_resets;
 	u64 leaked_pages;
+	u64 power_losses;
 };
 
 /* What mpc_gpu_reset() needed to bring the GPU back. */
@@ -229,6 +231,10 @@ enum mpc_reset_level {
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
+ * @power_lost: the counters were reprogrammed after a system sleep (the
+ *	GPU may have lost its power and its state): the next successful
+ *	sample covers only the time since the resume. The DUMP path reports
+ *	it (MALI_PERFCNT_DATA_AFTER_POWER_LOSS) and clears it.
  * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
  *	the device is unbound; written under @lock, read locklessly by
  *	debugfs.
@@ -253,6 +259,7 @@ struct mpc_perfcnt {
 	struct mpc_dump_buf buf;
 	u64 next_gpu_va;
 	u64 seqno;
+	bool power_lost;
 	bool dead;
 	struct mpc_stats stats;
 
@@ -395,6 +402,8 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns);
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
+void mpc_perfcnt_suspend(struct mpc_device *mdev);
+void mpc_perfcnt_resume(struct mpc_device *mdev);
 int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int mpc_perfcnt_unmap(struct mpc_device *mdev);
 u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);

@@ -415,6 +415,7 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 		goto err_hw;
 
 	pc->owner = owner;
+	pc->power_lost = false;
 	pc->owner_pid = task_tgid_nr(current);
 	get_task_comm(pc->owner_comm, current);
 	mutex_unlock(&pc->lock);
@@ -557,6 +558,8 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 	pc->stats.samples++;
 	spin_unlock_irq(&pc->irq_lock);
 	*seqno = ++pc->seqno;
+	/* Reported by the DUMP path (MALI_PERFCNT_DATA_AFTER_POWER_LOSS) */
+	pc->power_lost = false;
 
 	if (ubuf) {
 		if (copy_to_user(ubuf, pc->buf.vaddr, size))
@@ -569,6 +572,53 @@ out_unlock:
 	mutex_unlock(&pc->lock);
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/**
+ * mpc_perfcnt_suspend() - system sleep: stop enabled counters
+ * @mdev: device, still powered.
+ *
+ * The owner keeps the counters and the buffer; the GPU stops counting
+ * and its address space is flushed and disabled, as the SoC may cut its
+ * power. mpc_perfcnt_resume() programs it all again.
+ */
+void mpc_perfcnt_suspend(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
+		drm_warn(&mdev->drm, "address space not flushed before system sleep\n");
+	mutex_unlock(&pc->lock);
+}
+
+/**
+ * mpc_perfcnt_resume() - system resume: restart enabled counters
+ * @mdev: device, powered and reset (runtime resume ran).
+ *
+ * Reprograms the address space, PERFCNT_BASE, PERFCNT_CFG and the block
+ * masks of the owner's configuration, and marks the next sample as one
+ * after a power loss. When that fails the GPU is reset and programmed
+ * again; if even that fails, the next DUMP reports the error.
+ */
+void mpc_perfcnt_resume(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	int ret;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner && !pc->dead) {
+		ret = mpc_perfcnt_hw_setup_locked(mdev);
+		if (ret)
+			ret = mpc_perfcnt_recover_locked(mdev);
+		if (ret)
+			drm_err(&mdev->drm, "counters not restarted after resume (%d)\n", ret);
+		pc->power_lost = true;
+		spin_lock_irq(&pc->irq_lock);
+		pc->stats.power_losses++;
+		spin_unlock_irq(&pc->irq_lock);
+	}
+	mutex_unlock(&pc->lock);
 }
 
 /**

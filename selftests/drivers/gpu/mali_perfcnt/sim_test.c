@@ -631,6 +631,60 @@ TEST_F(mpc, probe_failure_powers_down)
 	}
 }
 
+static int sys_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * System suspend with the counters enabled. pm_test "platform" runs every
+ * device phase, noirq included, in which the simulator's power domain is
+ * switched off as genpd does on a SoC: the GPU loses all of its state. The
+ * first DUMP after resume succeeds (the driver reprogrammed the GPU) and
+ * its interval is marked as after a power loss.
+ */
+TEST_F(mpc, system_suspend_while_enabled)
+{
+	char states[128] = "";
+	const char *state;
+	uint64_t s0, s1;
+	ssize_t n;
+	int fd;
+
+	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
+	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, states, sizeof(states) - 1);
+		states[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	state = strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
+	if (!state || access("/sys/power/pm_test", W_OK))
+		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG): '%s'", states);
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, &s0, NULL);
+	ASSERT_EQ(0, sys_write("/sys/power/pm_test", "platform"));
+	EXPECT_EQ(0, sys_write("/sys/power/state", state));
+	ASSERT_EQ(0, sys_write("/sys/power/pm_test", "none"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "power_losses"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "power_lost"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	/* Not a timeout: the GPU was programmed again at resume */
+	DUMP_OK(self, &s1, NULL);
+	EXPECT_LT(s0, s1);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "power_lost"));
+}
+
 /* A dump that fails leaves the caller's buffer exactly as it was. */
 TEST_F(mpc, failed_dump_leaves_buffer_untouched)
 {
