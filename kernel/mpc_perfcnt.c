@@ -357,8 +357,8 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
  * @cfg: counter set and block masks, validated here.
  *
  * Return: 0, -EALREADY (already enabled by @owner), -EBUSY (someone else
- * owns them), -EACCES, -EINVAL, -ENODEV (the device is unplugged), or an
- * error from the hardware.
+ * owns them), -EACCES, -EINVAL, -ENODEV (the device is unplugged), -EIO
+ * (the GPU is dead: it answered no reset), or an error from the hardware.
  */
 int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 		       const struct mpc_perfcnt_config *cfg)
@@ -499,7 +499,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
  * owner had done it: later samples fail at once with -ENODATA.
  *
  * Return: 0, -ENODATA, -EPERM, -EFAULT, -ENODEV (the device is unplugged),
- * -ETIMEDOUT or -EIO.
+ * -ETIMEDOUT or -EIO (also at once when the GPU is dead).
  */
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 		       void __user *ubuf, void *kbuf, u64 *seqno, u64 *timestamp_ns)
