@@ -2,7 +2,8 @@
 #
 # mali-perfcnt top-level Makefile.
 #
-#   make                 build mali_perfcnt.ko for the running kernel (or KDIR=)
+#   make                 build mali_perfcnt.ko for the running kernel (or KDIR=);
+#                        MPC_SIM=1 adds the simulated GPU (sim=), as the tests do
 #   make user            build libmaliperfcnt and the mali-perfcnt tool
 #   make check           host unit tests + the kselftest suite in QEMU on Debian's
 #                        6.1 and 6.12 kernels, x86_64 and arm64; ends with

@@ -47,4 +47,25 @@ static inline int mpc_set_driver_override(struct platform_device *pdev,
 #endif
 }
 
+/**
+ * mpc_get_driver_override() - copy a platform device's driver_override
+ * @pdev: device.
+ * @buf: receives the name, "" when none is set.
+ * @len: size of @buf.
+ */
+static inline void mpc_get_driver_override(struct platform_device *pdev,
+					   char *buf, size_t len)
+{
+#ifdef MPC_HAVE_DEVICE_DRIVER_OVERRIDE
+	spin_lock(&pdev->dev.driver_override.lock);
+	strscpy(buf, pdev->dev.driver_override.name ?: "", len);
+	spin_unlock(&pdev->dev.driver_override.lock);
+#else
+	/* driver_set_override() replaces it under the device lock */
+	device_lock(&pdev->dev);
+	strscpy(buf, pdev->driver_override ?: "", len);
+	device_unlock(&pdev->dev);
+#endif
+}
+
 #endif /* MPC_COMPAT_H */

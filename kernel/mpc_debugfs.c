@@ -90,6 +90,8 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	seq_printf(m, "va_bits: %u\n", mpc_mmu_va_bits(mdev));
 
 	mutex_lock(&pc->lock);
+	seq_printf(m, "dead: %d\n", READ_ONCE(pc->dead));
+	seq_printf(m, "power_lost: %d\n", !!atomic_read(&pc->power_lost));
 	seq_printf(m, "enabled: %d\n", !!pc->owner);
 	seq_printf(m, "counter_set: %u\n", pc->owner ? pc->cfg.set : 0);
 	if (pc->owner)
@@ -124,6 +126,10 @@ static int mpc_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "mmu_faults: %llu\n", stats.mmu_faults);
 	seq_printf(m, "resets: %llu\n", stats.resets);
 	seq_printf(m, "last_recovery_ns: %llu\n", stats.last_recovery_ns);
+	seq_printf(m, "hard_resets: %llu\n", stats.hard_resets);
+	seq_printf(m, "line_resets: %llu\n", stats.line_resets);
+	seq_printf(m, "leaked_pages: %llu\n", stats.leaked_pages);
+	seq_printf(m, "power_losses: %llu\n", stats.power_losses);
 	seq_printf(m, "live_allocs: %d\n", atomic_read(&mdev->live_allocs));
 	seq_printf(m, "live_bytes: %lld\n", atomic64_read(&mdev->live_bytes));
 	return 0;

@@ -34,9 +34,16 @@ module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
 MODULE_PARM_DESC(unprivileged,
 		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
 
+/*
+ * sim= exists in every build, so that a module built without the
+ * simulator can say so rather than ignore it; the other sim_* parameters
+ * come with the simulator (MPC_SIM=1).
+ */
 static char *mpc_sim_product;
 module_param_named(sim, mpc_sim_product, charp, 0444);
-MODULE_PARM_DESC(sim, "Create a simulated GPU of this product (e.g. t720, t860, g52, g57)");
+MODULE_PARM_DESC(sim, "Create a simulated GPU of this product (e.g. t720, t860, g52, g57); needs a module built with MPC_SIM=1");
+
+#ifdef MPC_SIM
 
 static unsigned long mpc_sim_cores;
 module_param_named(sim_cores, mpc_sim_cores, ulong, 0444);
@@ -57,6 +64,7 @@ MODULE_PARM_DESC(sim_va_bits, "MMU_FEATURES VA bits of the simulated GPU, 32..48
 static unsigned int mpc_sim_pa_bits;
 module_param_named(sim_pa_bits, mpc_sim_pa_bits, uint, 0444);
 MODULE_PARM_DESC(sim_pa_bits, "MMU_FEATURES PA bits of the simulated GPU, 32..48 (0: product default)");
+#endif
 
 static char *mpc_bind_name;
 module_param_named(bind, mpc_bind_name, charp, 0444);
@@ -65,10 +73,14 @@ MODULE_PARM_DESC(bind,
 
 /* The device bind= named, while its driver_override is ours. */
 static struct platform_device *mpc_bind_pdev;
+/* Its driver_override before bind= replaced it ("" for none), to restore. */
+static char mpc_bind_saved_override[64];
 
+#ifdef MPC_SIM
 /* The simulated GPU and its platform device, when sim= is set. */
 static struct mpc_sim *mpc_sim_instance;
 static struct platform_device *mpc_sim_pdev;
+#endif
 
 /**
  * mpc_track_alloc() - account an allocation the module holds
@@ -152,6 +164,8 @@ static int mpc_power_up(struct mpc_device *mdev)
 	ret = reset_control_deassert(mdev->rstc);
 	if (ret)
 		goto err_clk;
+	if (mdev->sim)
+		mpc_sim_power(mdev->sim, true);
 	return 0;
 
 err_clk:
@@ -164,6 +178,8 @@ err_regulator:
 
 static void mpc_power_down(struct mpc_device *mdev)
 {
+	if (mdev->sim)
+		mpc_sim_power(mdev->sim, false);
 	reset_control_assert(mdev->rstc);
 	clk_bulk_disable_unprepare(mdev->nr_clks, mdev->clks);
 	if (mdev->regulator)
@@ -211,7 +227,34 @@ static int mpc_runtime_resume(struct device *dev)
 	return 0;
 }
 
+/*
+ * System sleep with the counters enabled: the owner's runtime PM reference
+ * would keep the GPU "active" while the SoC cuts its power domain anyway.
+ * Stop the counters, power down as runtime suspend does, and on resume
+ * power up, reset and program the owner's counters again.
+ */
+static int __maybe_unused mpc_system_suspend(struct device *dev)
+{
+	struct mpc_device *mdev = dev_get_drvdata(dev);
+
+	mpc_perfcnt_suspend(mdev);
+	return pm_runtime_force_suspend(dev);
+}
+
+static int __maybe_unused mpc_system_resume(struct device *dev)
+{
+	struct mpc_device *mdev = dev_get_drvdata(dev);
+	int ret;
+
+	ret = pm_runtime_force_resume(dev);
+	if (ret)
+		return ret;
+	mpc_perfcnt_resume(mdev);
+	return 0;
+}
+
 static const struct dev_pm_ops mpc_pm_ops = {
+	SET_SYSTEM_SLEEP_PM_OPS(mpc_system_suspend, mpc_system_resume)
 	SET_RUNTIME_PM_OPS(mpc_runtime_suspend, mpc_runtime_resume, NULL)
 };
 
@@ -290,6 +333,7 @@ static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 	return 0;
 }
 
+#ifdef MPC_SIM
 /* Simulated GPU: the same two register calls and two IRQ lines, no DT. */
 static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 {
@@ -305,8 +349,15 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	if (mdev->mmu_irq < 0)
 		return mdev->mmu_irq;
 	mdev->gpu_freq_hz = mpc_sim_clock_hz(sim);
-	return 0;
+	return mpc_sim_attach_pm_domain(sim, &pdev->dev);
 }
+#else
+/* Only the module's own simulator device has platform data */
+static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
+{
+	return -ENODEV;
+}
+#endif
 
 /*
  * Unbind: undone before every other managed resource of the probe, so no
@@ -349,6 +400,11 @@ static int mpc_probe(struct platform_device *pdev)
 	ret = mpc_power_up(mdev);
 	if (ret)
 		return dev_err_probe(&pdev->dev, ret, "powering up\n");
+	/*
+	 * Active from here on, so that mpc_power_down_action() powers down
+	 * after a failure of any later step (runtime PM is still disabled).
+	 */
+	pm_runtime_set_active(&pdev->dev);
 	ret = devm_add_action_or_reset(&pdev->dev, mpc_power_down_action, mdev);
 	if (ret)
 		return ret;
@@ -364,7 +420,6 @@ static int mpc_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	pm_runtime_set_active(&pdev->dev);
 	pm_runtime_set_autosuspend_delay(&pdev->dev, 100);
 	pm_runtime_use_autosuspend(&pdev->dev);
 	ret = devm_pm_runtime_enable(&pdev->dev);
@@ -393,6 +448,7 @@ static struct platform_driver mpc_platform_driver = {
 	},
 };
 
+#ifdef MPC_SIM
 static void mpc_sim_stop(void)
 {
 	if (mpc_sim_pdev)
@@ -436,6 +492,18 @@ static int mpc_sim_start(void)
 	}
 	return 0;
 }
+#else
+static void mpc_sim_stop(void)
+{
+}
+
+static int mpc_sim_start(void)
+{
+	pr_err(MPC_DRIVER_NAME ": sim=%s: this module was built without the simulator; rebuild it with make MPC_SIM=1\n",
+	       mpc_sim_product);
+	return -EINVAL;
+}
+#endif
 
 /* Give the device back: panfrost may bind it after us. */
 static void mpc_bind_release(void)
@@ -445,13 +513,15 @@ static void mpc_bind_release(void)
 	if (!pdev)
 		return;
 	mpc_bind_pdev = NULL;
-	mpc_set_driver_override(pdev, "");
+	mpc_set_driver_override(pdev, mpc_bind_saved_override);
 	put_device(&pdev->dev);
 }
 
 /*
  * bind=NAME: point the device's driver_override at us before the driver is
- * registered, so that registering it probes that device (and only it).
+ * registered, so that registering it probes that device (and only it). An
+ * override the admin had set is saved and put back when the module lets go
+ * of the device (refused bind or unload).
  *
  * The override is set first and outside the device lock: 6.1's
  * driver_set_override() takes that lock itself. Once it is set no other
@@ -470,6 +540,8 @@ static int mpc_bind_prepare(void)
 		       mpc_bind_name);
 		return -ENODEV;
 	}
+	mpc_get_driver_override(to_platform_device(dev), mpc_bind_saved_override,
+				sizeof(mpc_bind_saved_override));
 	ret = mpc_set_driver_override(to_platform_device(dev), MPC_DRIVER_NAME);
 	if (ret) {
 		put_device(dev);
@@ -483,7 +555,7 @@ static int mpc_bind_prepare(void)
 		       mpc_bind_name, other, mpc_bind_name, other);
 	device_unlock(dev);
 	if (other) {
-		mpc_set_driver_override(to_platform_device(dev), "");
+		mpc_set_driver_override(to_platform_device(dev), mpc_bind_saved_override);
 		put_device(dev);
 		return -EBUSY;
 	}

@@ -200,7 +200,12 @@ enum mpc_wait {
  * @timeouts: samples or cache cleans that did not complete in time.
  * @gpu_faults: GPU_FAULT interrupts.
  * @mmu_faults: MMU page faults and bus errors.
- * @resets: soft resets done to recover.
+ * @resets: resets done to recover (at any level).
+ * @hard_resets: of those, resets that needed HARD_RESET.
+ * @line_resets: of those, resets that needed the SoC's reset line.
+ * @leaked_pages: dump and translation-table pages left allocated because
+ *	the GPU did not answer any reset and may still write them.
+ * @power_losses: system resumes that reprogrammed enabled counters.
  * @last_recovery_ns: CLOCK_MONOTONIC_RAW time the last successful recovery
  *	restarted the counters, 0 if none did.
  */
@@ -210,7 +215,18 @@ struct mpc_stats {
 	u64 gpu_faults;
 	u64 mmu_faults;
 	u64 resets;
+	u64 hard_resets;
+	u64 line_resets;
+	u64 leaked_pages;
+	u64 power_losses;
 	u64 last_recovery_ns;
+};
+
+/* What mpc_gpu_reset() needed to bring the GPU back. */
+enum mpc_reset_level {
+	MPC_RESET_SOFT,
+	MPC_RESET_HARD,
+	MPC_RESET_LINE,
 };
 
 /**
@@ -255,10 +271,16 @@ struct mpc_sample_info {
  * @kept_info: what @kept reports.
  * @power_lost: MALI_PERFCNT_DATA_AFTER_POWER_LOSS when the GPU lost power
  *	since the last sample; atomic, set without @lock from the PM paths.
+ * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
+ *	the device is unbound; written under @lock, read locklessly by
+ *	debugfs.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
- * @irq_lock: protects @stats, @wait and @result, shared with the IRQ
- *	handlers.
+ * @irq_lock: protects @stats, @wait, @result and @irq_gen, shared with
+ *	the IRQ handlers.
+ * @irq_gen: reset generation, bumped before every recovery reset; an IRQ
+ *	handler that read the interrupt status in an older generation
+ *	drops what it read. Read without the lock before the status.
  * @wait: what the sampler waits for.
  * @result: 0, or -EIO when a fault ended the wait.
  * @done: completed by the IRQ handlers when @wait is over.
@@ -285,10 +307,12 @@ struct mpc_perfcnt {
 	struct mpc_sample_info kept_info;
 	/* lock-free: set by the power paths, taken by the next sample */
 	atomic_t power_lost;
+	bool dead;
 	struct mpc_stats stats;
 
-	/* protects stats, wait and result; taken in hard IRQs */
+	/* protects stats, wait, result and irq_gen; taken in hard IRQs */
 	spinlock_t irq_lock;
+	u32 irq_gen;
 	enum mpc_wait wait;
 	int result;
 	struct completion done;
@@ -401,6 +425,9 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 /* mpc_gpu.c */
 int mpc_gpu_init(struct mpc_device *mdev);
 int mpc_gpu_soft_reset(struct mpc_device *mdev);
+int mpc_gpu_reset(struct mpc_device *mdev);
+int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+		 u32 spin_us, u32 timeout_us, u64 *last);
 int mpc_gpu_power_on(struct mpc_device *mdev);
 void mpc_gpu_power_off(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_set(struct mpc_device *mdev);
@@ -418,6 +445,7 @@ int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages);
 void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
+unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm);
 int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
 int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
 int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
@@ -431,10 +459,13 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
 void mpc_perfcnt_power_lost(struct mpc_device *mdev);
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
+void mpc_perfcnt_suspend(struct mpc_device *mdev);
+void mpc_perfcnt_resume(struct mpc_device *mdev);
 int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int mpc_perfcnt_unmap(struct mpc_device *mdev);
-void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status);
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status);
+u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);
+void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen);
+void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen);
 
 /* mpc_ioctl.c */
 int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);
@@ -455,13 +486,26 @@ void mpc_debugfs_init(struct drm_minor *minor);
 char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 		       size_t count, const loff_t *ppos);
 
-/* sim/mpc_sim.c: the simulated GPU */
+/* sim/mpc_sim.c: the simulated GPU, built with MPC_SIM=1 only */
+#ifdef MPC_SIM
 int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 		   u32 va_bits, u32 pa_bits, struct mpc_sim **out);
 void mpc_sim_destroy(struct mpc_sim *sim);
 const struct mpc_io *mpc_sim_io(void);
 int mpc_sim_irq(struct mpc_sim *sim, const char *name);
 u64 mpc_sim_clock_hz(struct mpc_sim *sim);
+void mpc_sim_power(struct mpc_sim *sim, bool on);
 void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root);
+int mpc_sim_attach_pm_domain(struct mpc_sim *sim, struct device *dev);
+#else
+/* mdev->sim is always NULL without the simulator: never called */
+static inline void mpc_sim_power(struct mpc_sim *sim, bool on)
+{
+}
+
+static inline void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root)
+{
+}
+#endif
 
 #endif /* MPC_DRV_H */

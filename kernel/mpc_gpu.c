@@ -4,8 +4,10 @@
  * the GPU interrupt line.
  */
 #include <linux/bitops.h>
+#include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
+#include <linux/reset.h>
 
 #include "mpc_drv.h"
 
@@ -23,36 +25,140 @@
 				 GPU_IRQ_PERFCNT_SAMPLE_COMPLETED | \
 				 GPU_IRQ_CLEAN_CACHES_COMPLETED)
 
+static u64 mpc_poll_read(struct mpc_device *mdev, u32 reg, bool wide)
+{
+	return wide ? gpu_read64(mdev, reg) : gpu_read(mdev, reg);
+}
+
+/**
+ * mpc_gpu_poll() - wait for a register to reach a value, spinning first
+ * @mdev: device.
+ * @reg: register (the LO half when @wide).
+ * @wide: a 64-bit LO/HI pair.
+ * @mask: bits to compare.
+ * @want: wanted value of the bits in @mask.
+ * @spin_us: busy-wait this long first (transitions that usually finish in
+ *	microseconds should not cost a scheduler round trip), then sleep.
+ * @timeout_us: give up after this long in all.
+ * @last: receives the last value read.
+ *
+ * The caller may sleep.
+ *
+ * Return: 0 or -ETIMEDOUT.
+ */
+int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+		 u32 spin_us, u32 timeout_us, u64 *last)
+{
+	u64 val;
+	int ret;
+
+	ret = read_poll_timeout_atomic(mpc_poll_read, val, (val & mask) == want,
+				       1, spin_us, false, mdev, reg, wide);
+	if (ret && timeout_us > spin_us)
+		ret = read_poll_timeout(mpc_poll_read, val, (val & mask) == want,
+					10, timeout_us - spin_us, false, mdev, reg, wide);
+	*last = val;
+	return ret;
+}
+
+/*
+ * Issue one reset command and poll RESET_COMPLETED with the interrupt
+ * masked, so it works before the IRQ handler is installed and from the
+ * recovery path alike.
+ */
+static int mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
+{
+	u32 raw;
+
+	gpu_write(mdev, GPU_INT_MASK, 0);
+	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_RESET_COMPLETED);
+	if (cmd)
+		gpu_write(mdev, GPU_CMD, cmd);
+	return read_poll_timeout(gpu_read, raw, raw & GPU_IRQ_RESET_COMPLETED,
+				 10, MPC_RESET_TIMEOUT_US, false,
+				 mdev, GPU_INT_RAWSTAT);
+}
+
+static void mpc_gpu_reset_done(struct mpc_device *mdev)
+{
+	gpu_write(mdev, GPU_INT_CLEAR, ~0U);
+	/* Job interrupts belong to a job scheduler this driver does not have */
+	gpu_write(mdev, JOB_INT_MASK, 0);
+}
+
 /**
  * mpc_gpu_soft_reset() - reset the GPU and wait for it
  * @mdev: device.
  *
- * Polls RESET_COMPLETED with the interrupt masked, so it works before the
- * IRQ handler is installed and from the recovery path alike. Every register
- * returns to its reset value: callers reprogram what they need.
+ * Every register returns to its reset value: callers reprogram what they
+ * need. See mpc_gpu_reset() for a GPU that may not answer.
  *
  * Return: 0 or -ETIMEDOUT.
  */
 int mpc_gpu_soft_reset(struct mpc_device *mdev)
 {
-	u32 raw;
-	int ret;
+	int ret = mpc_gpu_reset_cmd(mdev, GPU_CMD_SOFT_RESET);
 
-	gpu_write(mdev, GPU_INT_MASK, 0);
-	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_RESET_COMPLETED);
-	gpu_write(mdev, GPU_CMD, GPU_CMD_SOFT_RESET);
-
-	ret = read_poll_timeout(gpu_read, raw, raw & GPU_IRQ_RESET_COMPLETED,
-				10, MPC_RESET_TIMEOUT_US, false,
-				mdev, GPU_INT_RAWSTAT);
 	if (ret) {
 		drm_err(&mdev->drm, "GPU soft reset timed out\n");
 		return ret;
 	}
-	gpu_write(mdev, GPU_INT_CLEAR, ~0U);
-	/* Job interrupts belong to a job scheduler this driver does not have */
-	gpu_write(mdev, JOB_INT_MASK, 0);
+	mpc_gpu_reset_done(mdev);
 	return 0;
+}
+
+/**
+ * mpc_gpu_reset() - reset a GPU that stopped answering, escalating
+ * @mdev: device, with the IRQ handlers installed.
+ *
+ * The interrupts are masked and the handlers waited for first, so no
+ * handler that read the interrupt status before the reset acts after it.
+ * Then a soft reset; if that does not complete, HARD_RESET; if that does
+ * not either and the SoC gives the GPU a reset line, the line is pulsed
+ * (the GPU then reports RESET_COMPLETED as after power-on).
+ *
+ * Return: the level that worked (&enum mpc_reset_level), or -ETIMEDOUT
+ * when the GPU answered none: it may still be writing to memory.
+ */
+int mpc_gpu_reset(struct mpc_device *mdev)
+{
+	int ret;
+
+	mpc_gpu_irq_mask_clear(mdev);
+	synchronize_irq(mdev->gpu_irq);
+	synchronize_irq(mdev->mmu_irq);
+
+	if (!mpc_gpu_reset_cmd(mdev, GPU_CMD_SOFT_RESET)) {
+		mpc_gpu_reset_done(mdev);
+		return MPC_RESET_SOFT;
+	}
+	drm_warn(&mdev->drm, "GPU soft reset timed out, trying a hard reset\n");
+	if (!mpc_gpu_reset_cmd(mdev, GPU_CMD_HARD_RESET)) {
+		mpc_gpu_reset_done(mdev);
+		return MPC_RESET_HARD;
+	}
+	if (!mdev->rstc) {
+		drm_err(&mdev->drm, "GPU hard reset timed out, and it has no reset line\n");
+		return -ETIMEDOUT;
+	}
+	drm_warn(&mdev->drm, "GPU hard reset timed out, pulsing its reset line\n");
+	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_RESET_COMPLETED);
+	ret = reset_control_assert(mdev->rstc);
+	if (!ret) {
+		usleep_range(10, 20);
+		ret = reset_control_deassert(mdev->rstc);
+	}
+	if (!ret)
+		ret = mpc_gpu_reset_cmd(mdev, 0);
+	/* Some integrations do not signal the end of a line reset: ask again */
+	if (ret)
+		ret = mpc_gpu_reset_cmd(mdev, GPU_CMD_SOFT_RESET);
+	if (ret) {
+		drm_err(&mdev->drm, "GPU did not answer after a reset line pulse (%d)\n", ret);
+		return -ETIMEDOUT;
+	}
+	mpc_gpu_reset_done(mdev);
+	return MPC_RESET_LINE;
 }
 
 /**
@@ -85,11 +191,8 @@ static int mpc_power_domain_on(struct mpc_device *mdev, const char *name,
 	int ret;
 
 	gpu_write64(mdev, pwron_lo, present);
-	ret = read_poll_timeout_atomic(gpu_read64, ready, (ready & present) == present,
-				       1, MPC_POWER_SPIN_US, false, mdev, ready_lo);
-	if (ret)
-		ret = read_poll_timeout(gpu_read64, ready, (ready & present) == present,
-					10, MPC_POWER_TIMEOUT_US, false, mdev, ready_lo);
+	ret = mpc_gpu_poll(mdev, ready_lo, true, present, present,
+			   MPC_POWER_SPIN_US, MPC_POWER_TIMEOUT_US, &ready);
 	if (ret)
 		drm_err(&mdev->drm, "%s did not power up: ready 0x%llx, want 0x%llx\n",
 			name, ready, present);
@@ -129,11 +232,8 @@ static int mpc_power_domain_off(struct mpc_device *mdev, const char *name,
 	int ret;
 
 	gpu_write64(mdev, pwroff_lo, present);
-	ret = read_poll_timeout_atomic(gpu_read64, trans, !(trans & present),
-				       1, MPC_POWER_SPIN_US, false, mdev, pwrtrans_lo);
-	if (ret)
-		ret = read_poll_timeout(gpu_read64, trans, !(trans & present),
-					10, MPC_POWER_TIMEOUT_US, false, mdev, pwrtrans_lo);
+	ret = mpc_gpu_poll(mdev, pwrtrans_lo, true, present, 0,
+			   MPC_POWER_SPIN_US, MPC_POWER_TIMEOUT_US, &trans);
 	if (ret)
 		drm_err(&mdev->drm, "%s did not power down: transitioning 0x%llx\n",
 			name, trans);
@@ -162,36 +262,43 @@ void mpc_gpu_power_off(struct mpc_device *mdev)
 			     f->l2_present);
 }
 
+/*
+ * The handlers read the reset generation before the status: what they
+ * read is then known to be from that generation or a later one, and
+ * mpc_perfcnt_*_irq() drop it when a reset came in between.
+ */
 static irqreturn_t mpc_gpu_irq_handler(int irq, void *data)
 {
 	struct mpc_device *mdev = data;
-	u32 status;
+	u32 status, gen;
 
 	if (atomic_read(&mdev->suspended))
 		return IRQ_NONE;
 
+	gen = mpc_perfcnt_irq_gen(mdev);
 	status = gpu_read(mdev, GPU_INT_STAT);
 	if (!status)
 		return IRQ_NONE;
 
 	gpu_write(mdev, GPU_INT_CLEAR, status);
-	mpc_perfcnt_gpu_irq(mdev, status);
+	mpc_perfcnt_gpu_irq(mdev, status, gen);
 	return IRQ_HANDLED;
 }
 
 static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
 {
 	struct mpc_device *mdev = data;
-	u32 status;
+	u32 status, gen;
 
 	if (atomic_read(&mdev->suspended))
 		return IRQ_NONE;
 
+	gen = mpc_perfcnt_irq_gen(mdev);
 	status = gpu_read(mdev, MMU_INT_STAT);
 	if (!status)
 		return IRQ_NONE;
 
-	mpc_perfcnt_mmu_irq(mdev, status);
+	mpc_perfcnt_mmu_irq(mdev, status, gen);
 	gpu_write(mdev, MMU_INT_CLEAR, status);
 	return IRQ_HANDLED;
 }

@@ -22,6 +22,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/io-pgtable.h>
+#include <linux/kmemleak.h>
 #include <linux/iopoll.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -267,8 +268,24 @@ static const struct mpc_vm_backend mpc_iop_backend = {
 };
 
 #define MPC_IOP_BACKEND (&mpc_iop_backend)
+
+/*
+ * mpc_vm_leak() of io-pgtable tables: the ops stay allocated with nothing
+ * pointing at them. Tell kmemleak that this is meant (the ops are embedded
+ * at the start of the format's allocation, as io_pgtable_ops_to_pgtable()
+ * finds them).
+ */
+static void mpc_iop_leak(struct mpc_vm *vm)
+{
+	if (vm->iop)
+		kmemleak_not_leak(io_pgtable_ops_to_pgtable(vm->iop));
+}
 #else
 #define MPC_IOP_BACKEND NULL
+
+static void mpc_iop_leak(struct mpc_vm *vm)
+{
+}
 #endif
 
 /* ---- the address space --------------------------------------------------- */
@@ -351,6 +368,44 @@ void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
 }
 
 /**
+ * mpc_vm_leak() - give up the tables of a GPU that may still walk them
+ * @mdev: device.
+ * @vm: address space, or not set up.
+ *
+ * A GPU that answers no reset may still hold translations and walk these
+ * tables: their pages must never return to the page allocator. They are
+ * dropped from the allocation accounting (the caller counts them as
+ * leaked) and stay allocated and DMA-mapped until the machine reboots.
+ *
+ * Return: the table pages leaked that the driver knows of (the builtin
+ * writer's; io-pgtable's own are leaked too but not counted).
+ */
+unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm)
+{
+	struct mpc_pt_page *pt, *tmp;
+	unsigned int n = 0;
+
+	/*
+	 * Deliberately no fini(): the pages stay allocated and mapped. Only
+	 * the CPU's bookkeeping of them is freed.
+	 */
+	if (vm->backend && vm->backend == MPC_IOP_BACKEND)
+		mpc_iop_leak(vm);
+	if (vm->backend == &mpc_builtin_backend) {
+		list_for_each_entry_safe(pt, tmp, &vm->tables, node) {
+			list_del(&pt->node);
+			kfree(pt);
+			mpc_track_free(mdev, PAGE_SIZE);
+			n++;
+		}
+	}
+	vm->root = NULL;
+	vm->iop = NULL;
+	vm->backend = NULL;
+	return n;
+}
+
+/**
  * mpc_vm_check_range() - check that a GPU VA range fits the address space
  * @mdev: device, for the debug messages.
  * @va: first GPU virtual address.
@@ -430,16 +485,11 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 /* Every caller can sleep: it holds perfcnt.lock or probes or unbinds. */
 static int mpc_as_wait_ready(struct mpc_device *mdev)
 {
-	u32 status;
+	u64 status;
 	int ret;
 
-	ret = read_poll_timeout_atomic(gpu_read, status, !(status & AS_STATUS_ACTIVE),
-				       1, MPC_AS_SPIN_US, false, mdev,
-				       AS_STATUS(MPC_PERFCNT_AS));
-	if (ret)
-		ret = read_poll_timeout(gpu_read, status, !(status & AS_STATUS_ACTIVE),
-					10, MPC_AS_TIMEOUT_US, false, mdev,
-					AS_STATUS(MPC_PERFCNT_AS));
+	ret = mpc_gpu_poll(mdev, AS_STATUS(MPC_PERFCNT_AS), false, AS_STATUS_ACTIVE, 0,
+			   MPC_AS_SPIN_US, MPC_AS_TIMEOUT_US, &status);
 	if (ret)
 		drm_err(&mdev->drm, "address space %d stuck active\n", MPC_PERFCNT_AS);
 	return ret;

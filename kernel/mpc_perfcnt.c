@@ -60,6 +60,54 @@ static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 	buf->mapped = false;
 }
 
+/*
+ * The GPU answered no reset: it may still write the dump pages and walk the
+ * tables (a sample or dirty L2 lines in flight). Never give them back to the
+ * page allocator; leak them, DMA mappings included, and count them. Only the
+ * CPU-side bookkeeping (arrays, kernel mapping) is freed.
+ */
+static void mpc_dump_buf_leak(struct mpc_device *mdev, struct mpc_dump_buf *buf)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	unsigned int i, n;
+
+	n = mpc_vm_leak(mdev, &buf->vm);
+	if (buf->vaddr)
+		vunmap(buf->vaddr);
+	for (i = 0; buf->pages && i < buf->nr_pages; i++) {
+		if (!buf->pages[i])
+			continue;
+		mpc_track_free(mdev, PAGE_SIZE);
+		n++;
+	}
+	if (buf->pages)
+		mpc_track_free(mdev, 0);
+	kfree(buf->pages);
+	kfree(buf->dma);
+	buf->pages = NULL;
+	buf->dma = NULL;
+	buf->vaddr = NULL;
+	buf->nr_pages = 0;
+	buf->mapped = false;
+
+	spin_lock_irq(&pc->irq_lock);
+	pc->stats.leaked_pages += n;
+	spin_unlock_irq(&pc->irq_lock);
+	drm_err(&mdev->drm, "%u page(s) the GPU may still write are leaked, not freed\n", n);
+}
+
+/* Free the buffer, or leak it when the GPU is dead. */
+static void mpc_dump_buf_release_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	lockdep_assert_held(&pc->lock);
+	if (pc->dead)
+		mpc_dump_buf_leak(mdev, &pc->buf);
+	else
+		mpc_dump_buf_free(mdev, &pc->buf);
+}
+
 static int mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
 			      u64 gpu_va)
 {
@@ -160,14 +208,15 @@ static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
+	/* Old completions first, then the wait: none of them can end it */
+	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_PERFCNT_SAMPLE_COMPLETED |
+				       GPU_IRQ_CLEAN_CACHES_COMPLETED);
 	spin_lock_irq(&pc->irq_lock);
 	reinit_completion(&pc->done);
 	pc->wait = wait;
 	pc->result = 0;
 	spin_unlock_irq(&pc->irq_lock);
 
-	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_PERFCNT_SAMPLE_COMPLETED |
-				       GPU_IRQ_CLEAN_CACHES_COMPLETED);
 	if (issued_ns)
 		*issued_ns = ktime_get_raw_ns();
 	gpu_write(mdev, GPU_CMD, cmd);
@@ -263,21 +312,40 @@ static int mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 	return ret;
 }
 
-/* Soft-reset a GPU whose state is unknown; every register is lost. */
+/*
+ * Reset a GPU whose state is unknown (soft, then hard, then the reset
+ * line); every register is lost. A new IRQ generation starts first, so a
+ * handler that read the status before the reset drops what it read. When
+ * no reset works the device is dead.
+ */
 static int mpc_perfcnt_reset_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
+	if (pc->dead)
+		return -EIO;
 	spin_lock_irq(&pc->irq_lock);
 	pc->stats.resets++;
+	WRITE_ONCE(pc->irq_gen, pc->irq_gen + 1);
+	pc->wait = MPC_WAIT_NONE;
 	spin_unlock_irq(&pc->irq_lock);
 
-	ret = mpc_gpu_soft_reset(mdev);
-	if (!ret)
-		mpc_gpu_irq_mask_set(mdev);
-	return ret;
+	ret = mpc_gpu_reset(mdev);
+	if (ret < 0) {
+		WRITE_ONCE(pc->dead, true);
+		drm_err(&mdev->drm, "GPU answers no reset: device dead, ENABLE and DUMP fail with -EIO; unbind it or reboot\n");
+		return -EIO;
+	}
+	spin_lock_irq(&pc->irq_lock);
+	if (ret >= MPC_RESET_HARD)
+		pc->stats.hard_resets++;
+	if (ret == MPC_RESET_LINE)
+		pc->stats.line_resets++;
+	spin_unlock_irq(&pc->irq_lock);
+	mpc_gpu_irq_mask_set(mdev);
+	return 0;
 }
 
 /*
@@ -331,13 +399,14 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
 	lockdep_assert_held(&pc->lock);
 	/*
 	 * The pages are freed only once the GPU holds nothing of them: after
-	 * the flush of mpc_mmu_as_disable(), or else after a reset.
+	 * the flush of mpc_mmu_as_disable(), or else after a reset. When the
+	 * reset fails too the device is dead and the pages are leaked.
 	 */
-	if (mpc_perfcnt_hw_teardown_locked(mdev)) {
+	if (!pc->dead && mpc_perfcnt_hw_teardown_locked(mdev)) {
 		drm_err(&mdev->drm, "address space not flushed, resetting the GPU before freeing its pages\n");
 		mpc_perfcnt_reset_locked(mdev);
 	}
-	mpc_dump_buf_free(mdev, &pc->buf);
+	mpc_dump_buf_release_locked(mdev);
 	mpc_perfcnt_drop_kept_locked(mdev);
 	/* a stream that loses its counters (unbind, failed recovery) ends */
 	if (pc->stream) {
@@ -360,8 +429,8 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
  * @cfg: counter set and block masks, validated here.
  *
  * Return: 0, -EALREADY (already enabled by @owner), -EBUSY (someone else
- * owns them), -EACCES, -EINVAL, -ENODEV (the device is unplugged), or an
- * error from the hardware.
+ * owns them), -EACCES, -EINVAL, -ENODEV (the device is unplugged), -EIO
+ * (the GPU is dead: it answered no reset), or an error from the hardware.
  */
 int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 		       const struct mpc_perfcnt_config *cfg)
@@ -392,6 +461,10 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	if (ret) {
 		drm_dev_exit(idx);
 		return ret;
+	}
+	if (pc->dead) {
+		ret = MPC_REJECT(mdev, -EIO, "GPU dead (answered no reset): unbind it or reboot");
+		goto out_unlock;
 	}
 	if (pc->owner == owner) {
 		ret = MPC_REJECT(mdev, -EALREADY, "counters already enabled by this file");
@@ -433,10 +506,11 @@ err_hw:
 	 * reset also dropped whatever it held of the buffer, so a failed
 	 * flush in the teardown does not keep the pages from being freed.
 	 */
-	mpc_perfcnt_reset_locked(mdev);
-	if (mpc_perfcnt_hw_teardown_locked(mdev))
+	if (!mpc_perfcnt_reset_locked(mdev) && mpc_perfcnt_hw_teardown_locked(mdev))
 		mpc_perfcnt_reset_locked(mdev);
-	mpc_dump_buf_free(mdev, &pc->buf);
+	mpc_dump_buf_release_locked(mdev);
+	if (pc->dead)
+		ret = -EIO;
 err_pm:
 	pm_runtime_mark_last_busy(mdev->dev);
 	pm_runtime_put_autosuspend(mdev->dev);
@@ -513,6 +587,8 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
+	if (pc->dead)
+		return MPC_REJECT(mdev, -EIO, "GPU dead (answered no reset): unbind it or reboot");
 	if (!pc->owner)
 		return MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
 	if (pc->owner != owner)
@@ -534,8 +610,12 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 		/* Keep the owner's counters running for the next sample */
 		if (mpc_perfcnt_recover_locked(mdev)) {
 			drm_err(&mdev->drm, "GPU not recovered, counters disabled\n");
-			/* As a failed enable does: the next one starts afresh */
-			mpc_perfcnt_reset_locked(mdev);
+			/*
+			 * As a failed enable does: the next one starts afresh
+			 * (a dead GPU's pages are leaked, not freed)
+			 */
+			if (!pc->dead)
+				mpc_perfcnt_reset_locked(mdev);
 			mpc_perfcnt_disable_locked(mdev);
 			ret = -EIO;
 		}
@@ -609,7 +689,8 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
  * once with -ENODATA.
  *
  * Return: 0, -ENODATA, -EPERM, -EFAULT, -ENOMEM, -ENODEV (the device is
- * unplugged), -ETIMEDOUT, -EIO or -EINTR.
+ * unplugged), -ETIMEDOUT, -EIO (also at once when the GPU is dead) or
+ * -EINTR.
  */
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
@@ -667,6 +748,53 @@ out_free:
 void mpc_perfcnt_power_lost(struct mpc_device *mdev)
 {
 	atomic_set(&mdev->perfcnt.power_lost, MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
+}
+
+/**
+ * mpc_perfcnt_suspend() - system sleep: stop enabled counters
+ * @mdev: device, still powered.
+ *
+ * The owner keeps the counters and the buffer; the GPU stops counting
+ * and its address space is flushed and disabled, as the SoC may cut its
+ * power. mpc_perfcnt_resume() programs it all again.
+ */
+void mpc_perfcnt_suspend(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
+		drm_warn(&mdev->drm, "address space not flushed before system sleep\n");
+	mutex_unlock(&pc->lock);
+}
+
+/**
+ * mpc_perfcnt_resume() - system resume: restart enabled counters
+ * @mdev: device, powered and reset (runtime resume ran).
+ *
+ * Reprograms the address space, PERFCNT_BASE, PERFCNT_CFG and the block
+ * masks of the owner's configuration, and marks the next sample as one
+ * after a power loss. When that fails the GPU is reset and programmed
+ * again; if even that fails, the next DUMP reports the error.
+ */
+void mpc_perfcnt_resume(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	int ret;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner && !pc->dead) {
+		ret = mpc_perfcnt_hw_setup_locked(mdev);
+		if (ret)
+			ret = mpc_perfcnt_recover_locked(mdev);
+		if (ret)
+			drm_err(&mdev->drm, "counters not restarted after resume (%d)\n", ret);
+		atomic_set(&pc->power_lost, MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
+		spin_lock_irq(&pc->irq_lock);
+		pc->stats.power_losses++;
+		spin_unlock_irq(&pc->irq_lock);
+	}
+	mutex_unlock(&pc->lock);
 }
 
 /**
@@ -731,16 +859,44 @@ static void mpc_perfcnt_finish(struct mpc_perfcnt *pc, int result)
 }
 
 /**
+ * mpc_perfcnt_irq_gen() - the reset generation, for the IRQ handlers
+ * @mdev: device.
+ *
+ * Read before the interrupt status; passed to mpc_perfcnt_gpu_irq() and
+ * mpc_perfcnt_mmu_irq() with what was read.
+ *
+ * Return: the generation.
+ */
+u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev)
+{
+	/*
+	 * Lockless: a handler that reads the old value after the increment
+	 * finds the new one under irq_lock and drops its status, and the
+	 * reset's synchronize_irq() waits for any handler still running.
+	 */
+	return READ_ONCE(mdev->perfcnt.irq_gen);
+}
+
+/**
  * mpc_perfcnt_gpu_irq() - GPU interrupts, from the hard IRQ handler
  * @mdev: device.
  * @status: GPU_INT_STAT bits, already cleared.
+ * @gen: mpc_perfcnt_irq_gen() before @status was read.
+ *
+ * One step of the sample per call: a CLEAN_CACHES_COMPLETED read together
+ * with the PERFCNT_SAMPLE_COMPLETED that issues the clean predates it.
  */
-void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status)
+void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	unsigned long flags;
 
 	spin_lock_irqsave(&pc->irq_lock, flags);
+	if (gen != pc->irq_gen) {
+		/* Read before a reset: stale */
+		spin_unlock_irqrestore(&pc->irq_lock, flags);
+		return;
+	}
 	if (status & (GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT)) {
 		u32 fault = gpu_read(mdev, GPU_FAULT_STATUS);
 		u64 addr = gpu_read64(mdev, GPU_FAULT_ADDRESS_LO);
@@ -754,9 +910,9 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status)
 		pc->wait = MPC_WAIT_CLEAN;
 		/* The dump may still sit in the GPU's L2: write it back */
 		gpu_write(mdev, GPU_CMD, GPU_CMD_CLEAN_CACHES);
-	}
-	if ((status & GPU_IRQ_CLEAN_CACHES_COMPLETED) && pc->wait == MPC_WAIT_CLEAN)
+	} else if ((status & GPU_IRQ_CLEAN_CACHES_COMPLETED) && pc->wait == MPC_WAIT_CLEAN) {
 		mpc_perfcnt_finish(pc, 0);
+	}
 	spin_unlock_irqrestore(&pc->irq_lock, flags);
 }
 
@@ -764,8 +920,9 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status)
  * mpc_perfcnt_mmu_irq() - MMU interrupts, from the hard IRQ handler
  * @mdev: device.
  * @status: MMU_INT_STAT bits; the caller clears them afterwards.
+ * @gen: mpc_perfcnt_irq_gen() before @status was read.
  */
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status)
+void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	const int as = MPC_PERFCNT_AS;
@@ -782,7 +939,7 @@ void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status)
 			    "MMU %s in AS%d at 0x%llx: status 0x%x (exception 0x%x, access %u)\n",
 			    status & MMU_IRQ_BUS_ERROR(as) ? "bus error" : "page fault",
 			    as, addr, fault, AS_FAULT_EXCEPTION(fault), AS_FAULT_ACCESS(fault));
-	if (pc->wait != MPC_WAIT_NONE)
+	if (pc->wait != MPC_WAIT_NONE && gen == pc->irq_gen)
 		mpc_perfcnt_finish(pc, -EIO);
 	spin_unlock_irqrestore(&pc->irq_lock, flags);
 }

@@ -64,6 +64,9 @@ enum mm_fault {
 	MM_FAULT_DELAY,
 	MM_FAULT_STUCK_CLEAN,
 	MM_FAULT_GPU_FAULT,
+	MM_FAULT_SOFT_RESET_STUCK,
+	MM_FAULT_DEAD,
+	MM_FAULT_LATE_IRQ,
 	MM_NR_FAULTS,
 };
 
@@ -73,6 +76,9 @@ static const char * const mm_fault_names[MM_NR_FAULTS] = {
 	[MM_FAULT_DELAY] = "delay",
 	[MM_FAULT_STUCK_CLEAN] = "stuck_clean",
 	[MM_FAULT_GPU_FAULT] = "gpu_fault",
+	[MM_FAULT_SOFT_RESET_STUCK] = "soft_reset_stuck",
+	[MM_FAULT_DEAD] = "dead",
+	[MM_FAULT_LATE_IRQ] = "late_irq",
 };
 
 /**
@@ -189,8 +195,13 @@ struct mm_as {
  * @stall_reported: the stall in progress was reported.
  * @clean_pending: a cache clean is in progress.
  * @clean_stuck: cache cleans never complete until the next reset.
+ * @soft_reset_stuck: soft resets never complete until a hard reset.
+ * @dead: no reset completes (soft or hard) until the fault is disarmed.
+ * @stall_ms: the host stalls the reader of GPU_IRQ_STATUS this long
+ *	(%MM_FAULT_LATE_IRQ), taken by mali_model_take_stall_ms().
  * @armed: fault armed for the next sample or clean.
- * @armed_delay_ms: sample latency of %MM_FAULT_DELAY.
+ * @armed_delay_ms: sample latency of %MM_FAULT_DELAY, stall of
+ *	%MM_FAULT_LATE_IRQ.
  */
 struct mali_model {
 	const struct mali_model_host_ops *ops;
@@ -250,6 +261,9 @@ struct mali_model {
 	bool stall_reported;
 	bool clean_pending;
 	bool clean_stuck;
+	bool soft_reset_stuck;
+	bool dead;
+	uint32_t stall_ms;
 	enum mm_fault armed;
 	uint32_t armed_delay_ms;
 };
@@ -929,6 +943,12 @@ static void mm_command(struct mali_model *m, uint32_t cmd)
 	case MALI_HW_GPU_COMMAND_SOFT_RESET:
 	case MALI_HW_GPU_COMMAND_HARD_RESET:
 		mm_reset_state(m);
+		/* A GPU that stopped answering: RESET_COMPLETED never comes */
+		if (m->dead)
+			break;
+		if (cmd == MALI_HW_GPU_COMMAND_SOFT_RESET && m->soft_reset_stuck)
+			break;
+		m->soft_reset_stuck = false;
 		mm_timer_arm(m, MALI_MODEL_TIMER_RESET, MM_RESET_LATENCY_NS);
 		break;
 	case MALI_HW_GPU_COMMAND_PRFCNT_CLEAR:
@@ -940,11 +960,18 @@ static void mm_command(struct mali_model *m, uint32_t cmd)
 		if (mm_sample_needs_l2(m))
 			break;
 		latency = MM_SAMPLE_LATENCY_NS;
-		m->sample_drop_irq = m->armed == MM_FAULT_DROP_IRQ;
+		m->sample_drop_irq = m->armed == MM_FAULT_DROP_IRQ ||
+				     m->armed == MM_FAULT_SOFT_RESET_STUCK ||
+				     m->armed == MM_FAULT_DEAD;
 		m->sample_gpu_fault = m->armed == MM_FAULT_GPU_FAULT;
 		if (m->armed == MM_FAULT_DELAY)
 			latency = (uint64_t)m->armed_delay_ms * MM_NS_PER_MS;
-		if (m->armed != MM_FAULT_STUCK_CLEAN)
+		/* The GPU hangs on this sample and resets stop working */
+		if (m->armed == MM_FAULT_SOFT_RESET_STUCK)
+			m->soft_reset_stuck = true;
+		if (m->armed == MM_FAULT_DEAD)
+			m->dead = true;
+		if (m->armed != MM_FAULT_STUCK_CLEAN && m->armed != MM_FAULT_LATE_IRQ)
 			m->armed = MM_FAULT_NONE;
 		m->sample_base = m->prfcnt_base;
 		m->sample_as = MALI_HW_PRFCNT_CONFIG_AS(m->prfcnt_config);
@@ -1247,6 +1274,8 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
  */
 uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 {
+	uint32_t v;
+
 	switch (reg) {
 	case MALI_HW_GPU_ID:
 		return m->prod->gpu_id;
@@ -1266,7 +1295,13 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 	case MALI_HW_GPU_IRQ_MASK:
 		return m->gpu_irq_mask;
 	case MALI_HW_GPU_IRQ_STATUS:
-		return m->gpu_irq_raw & m->gpu_irq_mask;
+		v = m->gpu_irq_raw & m->gpu_irq_mask;
+		if (m->armed == MM_FAULT_LATE_IRQ &&
+		    (v & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED)) {
+			m->armed = MM_FAULT_NONE;
+			m->stall_ms = m->armed_delay_ms;
+		}
+		return v;
 	case MALI_HW_GPU_STATUS:
 		return (m->sample_pending || m->clean_pending ?
 			MALI_HW_GPU_STATUS_GPU_ACTIVE : 0) |
@@ -1294,7 +1329,12 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 	case MALI_HW_MMU_IRQ_MASK:
 		return m->mmu_irq_mask;
 	case MALI_HW_MMU_IRQ_STATUS:
-		return m->mmu_irq_raw & m->mmu_irq_mask;
+		v = m->mmu_irq_raw & m->mmu_irq_mask;
+		if (m->armed == MM_FAULT_LATE_IRQ && v) {
+			m->armed = MM_FAULT_NONE;
+			m->stall_ms = m->armed_delay_ms;
+		}
+		return v;
 	default:
 		return mm_read_reg64(m, reg);
 	}
@@ -1642,8 +1682,15 @@ void mali_model_show_workload(struct mali_model *m, char *buf, size_t len)
  * @m: model.
  * @text: "none", "drop_irq" (the next sample raises no interrupt),
  *	"delay=MS" (the next sample takes MS ms, at most 5000), "stuck_clean"
- *	(cache cleans never complete until a reset) or "gpu_fault" (the next
- *	sample raises a GPU bus fault instead).
+ *	(cache cleans never complete until a reset), "gpu_fault" (the next
+ *	sample raises a GPU bus fault instead), "soft_reset_stuck" (the next
+ *	sample raises no interrupt and soft resets stop completing until a
+ *	hard reset), "dead" (the next sample raises no interrupt and no reset
+ *	completes any more; "none" revives the GPU) or "late_irq=MS" (the
+ *	first read of GPU_IRQ_STATUS that shows PRFCNT_SAMPLE_COMPLETED, or
+ *	of MMU_IRQ_STATUS that shows a fault, asks the host to stall its
+ *	reader MS ms, at most 5000: an interrupt handler delayed between
+ *	reading the status and acting on it).
  * @err: receives one line on error.
  * @errlen: size of @err.
  *
@@ -1659,20 +1706,30 @@ int mali_model_set_fault(struct mali_model *m, const char *text,
 	if (!mm_trim(buf, sizeof(buf), text))
 		goto bad;
 	for (fault = MM_FAULT_NONE; fault < MM_NR_FAULTS; fault++)
-		if (fault != MM_FAULT_DELAY && !strcmp(buf, mm_fault_names[fault]))
+		if (fault != MM_FAULT_DELAY && fault != MM_FAULT_LATE_IRQ &&
+		    !strcmp(buf, mm_fault_names[fault]))
 			break;
 	if (fault == MM_NR_FAULTS) {
-		if (strncmp(buf, "delay=", 6) ||
-		    !mm_parse_u32(buf + 6, MM_MAX_DELAY_MS, &delay))
+		if (!strncmp(buf, "delay=", 6) &&
+		    mm_parse_u32(buf + 6, MM_MAX_DELAY_MS, &delay))
+			fault = MM_FAULT_DELAY;
+		else if (!strncmp(buf, "late_irq=", 9) &&
+			 mm_parse_u32(buf + 9, MM_MAX_DELAY_MS, &delay))
+			fault = MM_FAULT_LATE_IRQ;
+		else
 			goto bad;
-		fault = MM_FAULT_DELAY;
+	}
+	/* "none" also revives a GPU that died or whose soft reset broke */
+	if (fault == MM_FAULT_NONE) {
+		m->dead = false;
+		m->soft_reset_stuck = false;
 	}
 	m->armed = fault;
 	m->armed_delay_ms = delay;
 	return 0;
 bad:
 	return mm_error(err, errlen,
-			"want none, drop_irq, delay=MS (<= 5000), stuck_clean or gpu_fault");
+			"want none, drop_irq, delay=MS, stuck_clean, gpu_fault, soft_reset_stuck, dead or late_irq=MS (MS <= 5000)");
 }
 
 /**
@@ -1683,10 +1740,57 @@ bad:
  */
 void mali_model_show_fault(struct mali_model *m, char *buf, size_t len)
 {
-	if (m->armed == MM_FAULT_DELAY)
-		snprintf(buf, len, "delay=%u", m->armed_delay_ms);
+	if (m->armed == MM_FAULT_DELAY || m->armed == MM_FAULT_LATE_IRQ)
+		snprintf(buf, len, "%s=%u", mm_fault_names[m->armed], m->armed_delay_ms);
 	else
 		snprintf(buf, len, "%s", mm_fault_names[m->armed]);
+}
+
+/**
+ * mali_model_power_loss() - the GPU's power domain was switched off
+ * @m: model.
+ *
+ * Everything the GPU held is lost: registers back to their reset values,
+ * the L2's contents and anything in progress gone. The driver finds the
+ * GPU as after power-on.
+ */
+void mali_model_power_loss(struct mali_model *m)
+{
+	mm_reset_state(m);
+	mm_update_lines(m);
+}
+
+/**
+ * mali_model_late_irq_armed() - whether late_irq waits for its status read
+ * @m: model.
+ *
+ * A host whose interrupt delivery would hold up the rest of the system
+ * while it stalls (the CPU's tick) delivers the interrupt differently then
+ * (the kernel simulator: from a work item).
+ *
+ * Return: true while late_irq is armed.
+ */
+bool mali_model_late_irq_armed(const struct mali_model *m)
+{
+	return m->armed == MM_FAULT_LATE_IRQ;
+}
+
+/**
+ * mali_model_take_stall_ms() - a stall %MM_FAULT_LATE_IRQ asked of the host
+ * @m: model.
+ *
+ * A host that can delay the caller of mali_model_read() (outside its own
+ * lock) calls this after each read; others never do, and late_irq then
+ * has no effect.
+ *
+ * Return: milliseconds to stall the reader, 0 for none; cleared.
+ */
+uint32_t mali_model_take_stall_ms(struct mali_model *m)
+{
+	uint32_t ms = m->stall_ms;
+
+	m->stall_ms = 0;
+	return ms;
 }
 
 /* ---- creation ------------------------------------------------------------- */

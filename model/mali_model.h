@@ -131,7 +131,7 @@ void mali_model_timer(struct mali_model *m, unsigned int timer);
  * @err saying what is accepted.
  *   workload: "idle" | "busy=N" (N = 0..100)
  *   fault:    "none" | "drop_irq" | "delay=MS" | "stuck_clean" | "gpu_fault"
- *             | ... (see mali_model.c)
+ *             | "soft_reset_stuck" | "dead" | "late_irq=MS" (see mali_model.c)
  * The _show functions write the current value (no newline) into @buf.
  */
 int mali_model_set_workload(struct mali_model *m, const char *text,
@@ -140,6 +140,15 @@ void mali_model_show_workload(struct mali_model *m, char *buf, size_t len);
 int mali_model_set_fault(struct mali_model *m, const char *text,
 			 char *err, size_t errlen);
 void mali_model_show_fault(struct mali_model *m, char *buf, size_t len);
+/*
+ * Milliseconds the host should stall the reader of the last register read
+ * (fault late_irq=MS), 0 for none; reading clears it.
+ */
+uint32_t mali_model_take_stall_ms(struct mali_model *m);
+/* The power domain was cut: all state is lost, as after power-on. */
+void mali_model_power_loss(struct mali_model *m);
+/* late_irq is armed: deliver interrupts where a stall holds up nothing. */
+bool mali_model_late_irq_armed(const struct mali_model *m);
 
 /* What the model was configured as (after defaults were applied). */
 uint32_t mali_model_gpu_id(const struct mali_model *m);

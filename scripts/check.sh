@@ -37,8 +37,9 @@
 # results in the line "<release> qemu-gpu panfrost e2e: ...".
 #
 # The qemu-gpu mali_perfcnt targets: on each arm64 kernel, mali_perfcnt.ko
-# bound to the same emulated GPU through the device tree (bind=, no sim=),
-# one boot per product (t720, t860, g52, g57; MPC_QEMU_GPUS limits them
+# bound to the same emulated GPU through the device tree (bind=, no sim=;
+# the module is built without the simulator, MPC_SIM=0),
+# one boot per product (t720, g71, g52, g57; MPC_QEMU_GPUS limits them
 # too), the kselftest suite, bind_test, and on the G52 e2e.sh and
 # side-by-side.sh (the tool through panfrost, then through mali_perfcnt, on
 # the same GPU and load: the rates agree within 1 %); per kernel the
@@ -537,17 +538,18 @@ for krel in $a64_kernels; do
 	e2e_scope="$krel qemu-gpu mali_perfcnt e2e"
 	sbs_scope="$krel qemu-gpu side-by-side"
 	e2e_gpus=''
-	kdir=$MPC_BUILD/kmod/$krel
+	# The production build, without the simulator (MPC_SIM=0): these
+	# boots prove the real-hardware path of the module as shipped.
+	kdir=$MPC_BUILD/kmod/$krel-hw
 	kout=$out/$krel
 	mkdir -p "$kout"
-	# Built by step 3 unless MPC_QEMU_GPU_ONLY=1 skipped it (then a
-	# module left in $kdir may be of older sources: build it again).
-	if [ "$gpu_only" = 1 ] || [ ! -f "$kdir/mali_perfcnt.ko" ]; then
-		log "== $krel: build mali_perfcnt.ko for the qemu-gpu targets"
+	if [ ! -f "$kdir/mali_perfcnt.ko" ] || [ "$gpu_only" = 1 ] ||
+	   [ "$(find kernel model uapi Kbuild -newer "$kdir/mali_perfcnt.ko" | head -n 1)" ]; then
+		log "== $krel: build mali_perfcnt.ko for the qemu-gpu targets (MPC_SIM=0)"
 		mpc_copy_kernel_tree "$kdir"
 		# shellcheck disable=SC2046 # ARCH=... CROSS_COMPILE=..., no spaces
 		if ! make -C "$kdir" KDIR="$(mpc_kdir "$krel")" W=1 \
-				$(mpc_kmake_args "$krel") -j2 >"$kout/qemu-gpu-build.log" 2>&1 ||
+				$(mpc_kmake_args "$krel") MPC_SIM=0 -j2 >"$kout/qemu-gpu-build.log" 2>&1 ||
 		   [ ! -f "$kdir/mali_perfcnt.ko" ]; then
 			fail_case "$scope" build/module "mali_perfcnt.ko does not build" \
 				"$kout/qemu-gpu-build.log"

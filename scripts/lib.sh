@@ -134,9 +134,12 @@ mpc_kdir() {
 }
 
 # mpc_kmake_args KREL: extra make arguments of a module build for KREL.
+# Every test build has the simulator (MPC_SIM=1, see Kbuild); a build for
+# the real-hardware path only adds MPC_SIM=0 after these.
 mpc_kmake_args() {
 	case $(mpc_arch "$1") in
-	arm64)	echo "ARCH=arm64 CROSS_COMPILE=$MPC_ARM64_CROSS" ;;
+	arm64)	echo "ARCH=arm64 CROSS_COMPILE=$MPC_ARM64_CROSS MPC_SIM=1" ;;
+	*)	echo "MPC_SIM=1" ;;
 	esac
 }
 

@@ -11,6 +11,7 @@
  * and writes dumps through physical addresses only.
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
@@ -18,7 +19,12 @@
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
 #include <linux/mm.h>
+#include <linux/platform_device.h>
+#include <linux/pm.h>
+#include <linux/pm_domain.h>
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -37,11 +43,15 @@ static const char * const sim_line_names[MALI_MODEL_NR_IRQS] = {
  * @work: queued when the line is asserted.
  * @sim: owner.
  * @line: &enum mali_model_irq.
+ * @late: delivers the line from process context (fault late_irq).
+ * @late_busy: @late is queued or running.
  * @busy: a CPU is delivering this line now.
  * @again: the line was raised again while it was being delivered.
  */
 struct sim_line_work {
 	struct irq_work work;
+	struct work_struct late;
+	atomic_t late_busy;
 	struct mpc_sim *sim;
 	unsigned int line;
 	atomic_t busy;
@@ -67,6 +77,9 @@ struct sim_timer {
  * @timers: the model's timers.
  * @lock: see below.
  * @dead: mpc_sim_destroy() began: timer callbacks leave the model alone.
+ * @late_task: the task delivering a line for late_irq, or NULL.
+ * @powered: the driver's power-ups not yet matched by a power-down, as a
+ *	regulator's enable count; checked at mpc_sim_destroy().
  * @model: the GPU model, mali_model_size() bytes.
  */
 struct mpc_sim {
@@ -80,6 +93,8 @@ struct mpc_sim {
 	 */
 	spinlock_t lock;
 	bool dead;
+	struct task_struct *late_task;
+	atomic_t powered;
 	struct mali_model *model;
 };
 
@@ -91,10 +106,8 @@ struct mpc_sim {
  * never lost that way. So one CPU at a time delivers a line, and an
  * assertion that arrives meanwhile makes it deliver once more.
  */
-static void sim_line_work_fn(struct irq_work *work)
+static void sim_line_deliver(struct sim_line_work *lw)
 {
-	struct sim_line_work *lw = container_of(work, struct sim_line_work, work);
-
 	atomic_set(&lw->again, 1);
 	if (atomic_xchg(&lw->busy, 1))
 		return;
@@ -103,6 +116,35 @@ static void sim_line_work_fn(struct irq_work *work)
 	atomic_xchg(&lw->busy, 0);
 	if (atomic_read(&lw->again))
 		irq_work_queue(&lw->work);
+}
+
+static void sim_line_work_fn(struct irq_work *work)
+{
+	sim_line_deliver(container_of(work, struct sim_line_work, work));
+}
+
+/*
+ * late_irq: the handler is to be held up between reading the status and
+ * acting on it, for longer than the driver's timeouts. Held up in hard IRQ
+ * context it would also hold up that CPU's tick (and jiffies, when the CPU
+ * keeps them), so the line is delivered from a work item instead, with
+ * IRQs off as in an interrupt, and sim_stall() sleeps with them on. The
+ * handler is still in progress for the IRQ core (synchronize_irq() waits
+ * for it, spinning), and the line is still delivered by one CPU at a
+ * time. Unbound, so that a CPU spinning in synchronize_irq() does not keep
+ * the work from running: late_irq needs a second CPU, as a handler stuck
+ * in hard IRQ context on one CPU would.
+ */
+static void sim_line_late_fn(struct work_struct *work)
+{
+	struct sim_line_work *lw = container_of(work, struct sim_line_work, late);
+
+	WRITE_ONCE(lw->sim->late_task, current);
+	local_irq_disable();
+	sim_line_deliver(lw);
+	local_irq_enable();
+	WRITE_ONCE(lw->sim->late_task, NULL);
+	atomic_set(&lw->late_busy, 0);
 }
 
 static int sim_irq_map(struct irq_domain *d, unsigned int virq, irq_hw_number_t hw)
@@ -178,8 +220,14 @@ static void sim_set_irq(void *host, unsigned int line, bool level)
 	struct mpc_sim *sim = host;
 
 	lockdep_assert_held(&sim->lock);
-	if (level && line < MALI_MODEL_NR_IRQS)
-		irq_work_queue(&sim->lines[line].work);
+	if (!level || line >= MALI_MODEL_NR_IRQS)
+		return;
+	if (mali_model_late_irq_armed(sim->model) &&
+	    !atomic_xchg(&sim->lines[line].late_busy, 1)) {
+		queue_work(system_unbound_wq, &sim->lines[line].late);
+		return;
+	}
+	irq_work_queue(&sim->lines[line].work);
 }
 
 static void sim_timer_arm(void *host, unsigned int timer, u64 ns)
@@ -240,15 +288,37 @@ static enum hrtimer_restart sim_timer_fn(struct hrtimer *t)
 
 /* ---- register access ---------------------------------------------------- */
 
+/*
+ * The fault late_irq=MS: the reader of the status register that showed the
+ * completion (the driver's IRQ handler, delivered by sim_line_late_fn()) is
+ * held up MS ms before it can act on it, outside the model's lock, as a
+ * handler delayed by interrupt latency would be. Any other reader (there
+ * is none in the driver) busy-waits.
+ */
+static void sim_stall(struct mpc_sim *sim, u32 ms)
+{
+	if (READ_ONCE(sim->late_task) == current) {
+		local_irq_enable();
+		msleep(ms);
+		local_irq_disable();
+		return;
+	}
+	while (ms--)
+		mdelay(1);
+}
+
 static u32 sim_read(void *ctx, u32 reg)
 {
 	struct mpc_sim *sim = ctx;
 	unsigned long flags;
-	u32 val;
+	u32 val, stall;
 
 	spin_lock_irqsave(&sim->lock, flags);
 	val = mali_model_read(sim->model, reg);
+	stall = mali_model_take_stall_ms(sim->model);
 	spin_unlock_irqrestore(&sim->lock, flags);
+	if (stall)
+		sim_stall(sim, stall);
 	return val;
 }
 
@@ -286,6 +356,83 @@ const struct mpc_io *mpc_sim_io(void)
 u64 mpc_sim_clock_hz(struct mpc_sim *sim)
 {
 	return mali_model_clock_hz(sim->model);
+}
+
+/**
+ * mpc_sim_power() - the driver turns the simulated GPU's supply on or off
+ * @sim: simulator.
+ * @on: powered up (supply, clocks, reset released) or down.
+ *
+ * The simulated GPU has no regulator or clock; this keeps their enable
+ * count, so that a driver path that leaves the GPU powered is reported
+ * when the simulator goes, as _regulator_put() warns on real hardware.
+ */
+void mpc_sim_power(struct mpc_sim *sim, bool on)
+{
+	if (on)
+		atomic_inc(&sim->powered);
+	else if (atomic_dec_return(&sim->powered) < 0)
+		pr_err(MPC_DRIVER_NAME ": sim: powered down more often than up\n");
+}
+
+/*
+ * The simulated GPU's power domain, as genpd gives a SoC's GPU: the
+ * driver's callbacks run as usual, and in the noirq phase of system sleep
+ * the domain is switched off whatever the driver did, so the GPU loses all
+ * of its state (mali_model_power_loss()).
+ */
+static struct mpc_sim *sim_of(struct device *dev)
+{
+	return *(struct mpc_sim **)dev_get_platdata(dev);
+}
+
+static int sim_pd_suspend_noirq(struct device *dev)
+{
+	struct mpc_sim *sim = sim_of(dev);
+	unsigned long flags;
+	int ret;
+
+	ret = pm_generic_suspend_noirq(dev);
+	if (ret)
+		return ret;
+	spin_lock_irqsave(&sim->lock, flags);
+	mali_model_power_loss(sim->model);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+
+static struct dev_pm_domain sim_pm_domain = {
+	.ops = {
+		.runtime_suspend = pm_generic_runtime_suspend,
+		.runtime_resume = pm_generic_runtime_resume,
+		.suspend = pm_generic_suspend,
+		.suspend_noirq = sim_pd_suspend_noirq,
+		.resume_noirq = pm_generic_resume_noirq,
+		.resume = pm_generic_resume,
+		.freeze = pm_generic_freeze,
+		.thaw = pm_generic_thaw,
+		.poweroff = pm_generic_poweroff,
+		.restore = pm_generic_restore,
+	},
+};
+
+static void sim_pd_detach(void *data)
+{
+	dev_pm_domain_set(data, NULL);
+}
+
+/**
+ * mpc_sim_attach_pm_domain() - put the simulator's device in its power domain
+ * @sim: simulator.
+ * @dev: its platform device, being probed (as the platform bus attaches a
+ *	genpd before the driver's probe).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_sim_attach_pm_domain(struct mpc_sim *sim, struct device *dev)
+{
+	dev_pm_domain_set(dev, &sim_pm_domain);
+	return devm_add_action_or_reset(dev, sim_pd_detach, dev);
 }
 
 /* ---- debugfs: workload, fault injection, reports ------------------------ */
@@ -444,6 +591,8 @@ int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 	}
 	for (i = 0; i < MALI_MODEL_NR_IRQS; i++) {
 		sim->lines[i].work = IRQ_WORK_INIT_HARD(sim_line_work_fn);
+		INIT_WORK(&sim->lines[i].late, sim_line_late_fn);
+		atomic_set(&sim->lines[i].late_busy, 0);
 		sim->lines[i].sim = sim;
 		sim->lines[i].line = i;
 		atomic_set(&sim->lines[i].busy, 0);
@@ -486,6 +635,9 @@ void mpc_sim_destroy(struct mpc_sim *sim)
 {
 	unsigned int i, virq;
 
+	if (atomic_read(&sim->powered) > 0)
+		pr_err(MPC_DRIVER_NAME ": sim: the GPU was left powered (%d power-up(s) not undone)\n",
+		       atomic_read(&sim->powered));
 	spin_lock_irq(&sim->lock);
 	sim->dead = true;
 	mali_model_fini(sim->model);
@@ -494,6 +646,7 @@ void mpc_sim_destroy(struct mpc_sim *sim)
 	for (i = 0; i < MALI_MODEL_NR_TIMERS; i++)
 		hrtimer_cancel(&sim->timers[i].timer);
 	for (i = 0; i < MALI_MODEL_NR_IRQS; i++) {
+		cancel_work_sync(&sim->lines[i].late);
 		irq_work_sync(&sim->lines[i].work);
 		virq = irq_find_mapping(sim->domain, i);
 		if (virq)

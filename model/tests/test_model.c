@@ -404,6 +404,46 @@ static void t_irq_reset(void)
 	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) == 0, "RAWSTAT after CLEAR");
 }
 
+/* soft_reset_stuck: soft resets hang until a hard reset; dead: all hang */
+static void t_reset_faults(void)
+{
+	char err[160];
+
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+	CHECK(mali_model_set_fault(m, "soft_reset_stuck", err, sizeof(err)) == 0, "%s", err);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	CHECK(!fire(MALI_MODEL_TIMER_RESET), "a stuck soft reset completed");
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_HARD_RESET);
+	CHECK(fire(MALI_MODEL_TIMER_RESET), "no hard reset timer");
+	CHECK(rd(MALI_HW_GPU_IRQ_RAWSTAT) & MALI_HW_GPU_IRQ_RESET_COMPLETED,
+	      "hard reset did not complete");
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	CHECK(fire(MALI_MODEL_TIMER_RESET), "soft reset still stuck after a hard reset");
+
+	CHECK(mali_model_set_fault(m, "dead", err, sizeof(err)) == 0, "%s", err);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_HARD_RESET);
+	CHECK(!fire(MALI_MODEL_TIMER_RESET), "a dead GPU's hard reset completed");
+	CHECK(mali_model_set_fault(m, "none", err, sizeof(err)) == 0, "%s", err);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	CHECK(fire(MALI_MODEL_TIMER_RESET), "\"none\" did not revive the GPU");
+
+	/* late_irq: the status read that shows the sample asks for a stall */
+	CHECK(mali_model_set_fault(m, "late_irq=1200", err, sizeof(err)) == 0, "%s", err);
+	CHECK(rd(MALI_HW_GPU_IRQ_STATUS) == 0 && mali_model_take_stall_ms(m) == 0,
+	      "stall without a completed sample");
+	wr(MALI_HW_GPU_IRQ_MASK, MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
+	CHECK(rd(MALI_HW_GPU_IRQ_STATUS) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,
+	      "sample did not complete");
+	CHECK(mali_model_take_stall_ms(m) == 1200, "no stall of 1200 ms");
+	CHECK(mali_model_take_stall_ms(m) == 0, "stall not cleared");
+	rd(MALI_HW_GPU_IRQ_STATUS);
+	CHECK(mali_model_take_stall_ms(m) == 0, "late_irq stalled twice");
+}
+
 static void t_sample_clean(void)
 {
 	uint64_t pa;
@@ -693,6 +733,11 @@ static void t_text(void)
 	CHECK(mali_model_set_fault(m, "stuck_clean", err, sizeof(err)) == 0, "%s", err);
 	mali_model_show_fault(m, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "stuck_clean"), "fault reads '%s'", buf);
+	CHECK(mali_model_set_fault(m, "late_irq=300", err, sizeof(err)) == 0, "%s", err);
+	mali_model_show_fault(m, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "late_irq=300"), "fault reads '%s'", buf);
+	CHECK(mali_model_set_fault(m, "late_irq=5001", err, sizeof(err)) == -1,
+	      "late_irq=5001 accepted");
 }
 
 static bool sample_completed(void);
@@ -901,6 +946,7 @@ static const struct {
 	{ "model: ID registers and dump sizes", t_ids },
 	{ "model: feature registers panfrost reads are the product's, none left 0", t_feature_ids },
 	{ "model: soft reset, IRQ RAWSTAT/MASK/STATUS/CLEAR and the line", t_irq_reset },
+	{ "model: soft_reset_stuck, dead and late_irq faults", t_reset_faults },
 	{ "model: sample lands in L2, clean writes it through the tables", t_sample_clean },
 	{ "model: unmapped dump page is a write translation fault", t_fault_unmapped },
 	{ "model: UPDATE keeps the TLB: a stale translation is reported, not written", t_tlb_stale },

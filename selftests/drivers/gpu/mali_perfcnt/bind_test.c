@@ -206,6 +206,27 @@ TEST_F(bind, no_bind_param_binds_nothing)
 	EXPECT_STREQ("", driver_override());
 }
 
+/*
+ * A module built without the simulator (MPC_SIM=0, as the qemu-gpu targets
+ * load it) refuses sim= and says how to get one.
+ */
+TEST_F(bind, production_build_refuses_sim)
+{
+	bool has_sim;
+
+	ASSERT_EQ(0, mpc_module_load(""));
+	has_sim = !access("/sys/module/" MPC_MODULE_NAME "/parameters/sim_cores", F_OK);
+	ASSERT_EQ(0, mpc_module_unload());
+	if (has_sim)
+		SKIP(return, "this module was built with the simulator (MPC_SIM=1)");
+	klog_mark("nosim");
+	EXPECT_EQ(-EINVAL, mpc_module_load("sim=g52"));
+	EXPECT_FALSE(mpc_module_loaded());
+	EXPECT_TRUE(klog_has_since("nosim", "built without the simulator")) {
+		TH_LOG("no \"built without the simulator\" in the kernel log");
+	}
+}
+
 /* bind= refuses the GPU panfrost drives, and the log names panfrost. */
 TEST_F(bind, bind_while_panfrost_bound_ebusy)
 {
@@ -218,6 +239,35 @@ TEST_F(bind, bind_while_panfrost_bound_ebusy)
 	}
 	EXPECT_STREQ("panfrost", gpu_driver());
 	EXPECT_STREQ("", driver_override());
+}
+
+/*
+ * An override the admin set on the GPU survives a refused bind=: the
+ * module gives the device back as it found it.
+ */
+TEST_F(bind, bind_ebusy_keeps_admin_override)
+{
+	panfrost_bind(_metadata);
+	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), "panfrost"));
+	EXPECT_EQ(-EBUSY, mpc_module_load(bind_param()));
+	EXPECT_STREQ("panfrost", gpu_driver());
+	EXPECT_STREQ("panfrost", driver_override());
+	/* gpu_free() of the next test wants no override */
+	EXPECT_EQ(0, sysfs_write(dev_path("driver_override"), "\n"));
+}
+
+/* ... and so does one that bind= replaced for as long as it was loaded. */
+TEST_F(bind, rmmod_restores_admin_override)
+{
+	panfrost_bind(_metadata);
+	ASSERT_EQ(0, driver_file("panfrost", "unbind", mpc_hw_device()));
+	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), "panfrost"));
+	ASSERT_EQ(0, mpc_module_load(bind_param()));
+	EXPECT_STREQ(MPC_MODULE_NAME, gpu_driver());
+	EXPECT_STREQ(MPC_MODULE_NAME, driver_override());
+	EXPECT_EQ(0, mpc_module_unload());
+	EXPECT_STREQ("panfrost", driver_override());
+	EXPECT_EQ(0, sysfs_write(dev_path("driver_override"), "\n"));
 }
 
 /* Once panfrost lets go of it, bind= takes the GPU. */

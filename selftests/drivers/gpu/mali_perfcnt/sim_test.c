@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <unistd.h>
 
 #include "mpc_fixture.h"
@@ -449,6 +450,239 @@ TEST_F(mpc, gpu_fault_then_dump_works)
 	/* The counters stay enabled after -EIO. */
 	DUMP_OK(self, NULL, NULL);
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+/*
+ * The GPU hangs on a sample and its soft reset no longer completes: the
+ * recovery escalates to HARD_RESET, and the counters keep working.
+ */
+TEST_F(mpc, soft_reset_stuck_recovers_with_hard_reset)
+{
+	uint64_t s0, s1;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, &s0, NULL);
+	ARM_FAULT(self, "soft_reset_stuck\n");
+	EXPECT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "hard_resets"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "dead"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	DUMP_OK(self, &s1, NULL);
+	EXPECT_LT(s0, s1);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+/*
+ * The GPU stops answering altogether: no reset completes. The device is
+ * marked dead, its dump and table pages are leaked rather than freed (the
+ * GPU may still write them), and ENABLE and DUMP fail with -EIO at once.
+ */
+TEST_F(mpc, dead_gpu_leaks_pages_and_refuses)
+{
+	char pgtable[32];
+	uint64_t t0;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ARM_FAULT(self, "dead\n");
+	EXPECT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+				 NULL, NULL));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "dead"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	/*
+	 * The dump pages, and with the builtin table writer the (at least
+	 * four) table pages it counts; io-pgtable's are leaked uncounted.
+	 */
+	ASSERT_EQ(0, mpc_dbg_key(self->dbg, "gpu_info", "pgtable", pgtable, sizeof(pgtable)));
+	EXPECT_LE((self->info.dump_size + 4095) / 4096 + (strcmp(pgtable, "builtin") ? 0 : 4),
+		  mpc_dbg_num(self->dbg, "perfcnt_stats", "leaked_pages"));
+	t0 = mpc_now_ns();
+	EXPECT_EQ(-EIO, mpc_enable_all(self->fd));
+	EXPECT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+				 NULL, NULL));
+	/* Refused at once, not after another timeout */
+	EXPECT_GT(500000000ULL, mpc_now_ns() - t0);
+	/* Reviving the model does not revive the device: it stays dead */
+	ARM_FAULT(self, "none\n");
+	EXPECT_EQ(-EIO, mpc_enable_all(self->fd));
+}
+
+/*
+ * The IRQ handler that saw a sample complete is held up (late_irq) past
+ * the 1 s timeout. The recovery must not race it: the next DUMP returns
+ * its own, newer sample, not the buffer as the last good dump left it.
+ * (The recovery's own cache clean also waits behind the held-up handler
+ * on this line, which protected the old code too; the MMU line below
+ * had no such luck.)
+ */
+TEST_F(mpc, late_sample_irq_does_not_complete_next_dump)
+{
+	unsigned int jm = mpc_jm_slot(&self->info);
+	uint64_t ts1, ts3;
+
+	SKIP_ON_HW("late_irq stalls the simulator's interrupt handler");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "late_irq needs a second CPU for the held-up handler");
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ts1 = mpc_block_ts(mpc_block(self->buf, jm));
+	/* The handler resumes 1.3 s after the sample, 0.3 s after the timeout */
+	ARM_FAULT(self, "late_irq=1300\n");
+	EXPECT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	/* ... and the next sample lands 0.8 s after it was asked for */
+	ARM_FAULT(self, "delay=800\n");
+	DUMP_OK(self, NULL, NULL);
+	ts3 = mpc_block_ts(mpc_block(self->buf, jm));
+	EXPECT_LT(ts1, ts3) {
+		TH_LOG("the DUMP returned the previous dump's data (header timestamp 0x%llx)",
+		       (unsigned long long)ts3);
+	}
+}
+
+/*
+ * The same for the MMU line: the handler of the page fault that ended a
+ * DUMP is held up past the timeout and the recovery (which remaps the
+ * buffer). When it finally runs, it must not fail the next DUMP, which is
+ * waiting for its own sample.
+ */
+TEST_F(mpc, late_fault_irq_does_not_fail_next_dump)
+{
+	unsigned int jm = mpc_jm_slot(&self->info);
+	uint64_t ts1;
+
+	SKIP_ON_HW("late_irq stalls the simulator's interrupt handler");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "late_irq needs a second CPU for the held-up handler");
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ts1 = mpc_block_ts(mpc_block(self->buf, jm));
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "unmap\n"));
+	ARM_FAULT(self, "late_irq=1300\n");
+	/* The fault's handler is stalled: the DUMP times out instead */
+	EXPECT_EQ(-ETIMEDOUT, mpc_dump(self->fd, self->buf,
+				       self->info.dump_size, NULL, NULL));
+	ARM_FAULT(self, "delay=800\n");
+	DUMP_OK(self, NULL, NULL);
+	EXPECT_LT(ts1, mpc_block_ts(mpc_block(self->buf, jm)));
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+/* A line in the kernel log after which the test looks for its messages. */
+static void klog_mark(const char *tag)
+{
+	char text[128];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	snprintf(text, sizeof(text), "sim_test: %s\n", tag);
+	if (write(fd, text, strlen(text)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
+/* Whether the kernel log has @what after the last klog_mark(@tag). */
+static bool klog_has_since(const char *tag, const char *what)
+{
+	char mark[128], *buf, *from = NULL;
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	bool found = false;
+
+	if (len <= 0)
+		return false;
+	buf = calloc(1, len + 1);
+	if (!buf)
+		return false;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (len > 0) {
+		snprintf(mark, sizeof(mark), "sim_test: %s", tag);
+		for (char *p = strstr(buf, mark); p; p = strstr(p + 1, mark))
+			from = p;
+		found = from && strstr(from, what);
+	}
+	free(buf);
+	return found;
+}
+
+/*
+ * A probe that fails after powering the GPU up (pgtable=bogus fails in
+ * mpc_mmu_init()) powers it down again: on a board a regulator left
+ * enabled WARNs when it is put, and the clocks stay on. The simulator
+ * keeps the same enable count and logs when it is left powered.
+ */
+TEST_F(mpc, probe_failure_powers_down)
+{
+	char params[512];
+
+	SKIP_ON_HW("the simulator counts the power-ups");
+	close(self->fd);
+	self->fd = -1;
+	self->dbg[0] = '\0';
+	ASSERT_EQ(0, mpc_module_unload());
+	snprintf(params, sizeof(params), "%s %s pgtable=bogus", variant->params,
+		 mpc_extra_params());
+	klog_mark("probe_failure_powers_down");
+	EXPECT_GT(0, mpc_module_load(params));
+	EXPECT_FALSE(mpc_module_loaded());
+	EXPECT_FALSE(klog_has_since("probe_failure_powers_down", "left powered")) {
+		TH_LOG("the failed probe left the simulated GPU powered (see dmesg)");
+	}
+}
+
+static int sys_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * System suspend with the counters enabled. pm_test "platform" runs every
+ * device phase, noirq included, in which the simulator's power domain is
+ * switched off as genpd does on a SoC: the GPU loses all of its state. The
+ * first DUMP after resume succeeds (the driver reprogrammed the GPU) and
+ * its interval is marked as after a power loss.
+ */
+TEST_F(mpc, system_suspend_while_enabled)
+{
+	char states[128] = "";
+	const char *state;
+	uint64_t s0, s1;
+	ssize_t n;
+	int fd;
+
+	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
+	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, states, sizeof(states) - 1);
+		states[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	state = strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
+	if (!state || access("/sys/power/pm_test", W_OK))
+		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG): '%s'", states);
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, &s0, NULL);
+	ASSERT_EQ(0, sys_write("/sys/power/pm_test", "platform"));
+	EXPECT_EQ(0, sys_write("/sys/power/state", state));
+	ASSERT_EQ(0, sys_write("/sys/power/pm_test", "none"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "power_losses"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "power_lost"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	/* Not a timeout: the GPU was programmed again at resume */
+	DUMP_OK(self, &s1, NULL);
+	EXPECT_LT(s0, s1);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "power_lost"));
 }
 
 /* A dump that fails leaves the caller's buffer exactly as it was. */
