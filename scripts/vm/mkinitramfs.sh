@@ -13,6 +13,8 @@
 #                     user/build/mpc-fmtcheck and user/tests/ if they exist
 #     --user-dir DIR  the same from DIR instead of user/build (a cross build)
 #     --file SRC:DST  add one more file at DST
+#     --elf PATH      add the host executable PATH at the same path, with the
+#                     shared libraries it needs (x86_64 only)
 #
 # Layout of the image: /init (scripts/vm/init), /bin/busybox with its
 # applets, /lib/modules/KREL/{kernel,extra} with the in-tree modules the
@@ -28,7 +30,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
-module='' run='' selftests='' user=0 files=() in_tree=''
+module='' run='' selftests='' user=0 files=() in_tree='' elfs=()
 ub=$MPC_ROOT/user/build
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--user)		user=1; shift ;;
 	--user-dir)	user=1; ub=$2; shift 2 ;;
 	--file)		files+=("$2"); shift 2 ;;
+	--elf)		elfs+=("$2"); shift 2 ;;
 	-*)		die "unknown option $1" ;;
 	*)		break ;;
 	esac
@@ -193,6 +196,11 @@ if [ "$user" = 1 ]; then
 		[ "$arch" = arm64 ] || copy_elf /bin/bash
 	fi
 fi
+
+for f in ${elfs[@]+"${elfs[@]}"}; do
+	[ "$arch" = arm64 ] && die "--elf $f: x86_64 images only"
+	copy_elf "$f"
+done
 
 for f in ${files[@]+"${files[@]}"}; do
 	mkdir -p "$stage$(dirname "${f#*:}")"
