@@ -22,7 +22,7 @@ host_pkgs=(gcc make pkg-config libdrm-dev libkmod-dev clang libclang-rt-14-dev)
 vm_pkgs=(linux-image-amd64 linux-headers-amd64
 	 linux-image-6.12-amd64 linux-headers-6.12-amd64
 	 linux-source-6.1 linux-source-6.12
-	 qemu-system-x86 busybox-static cpio kmod xz-utils sparse)
+	 qemu-system-x86 busybox-static cpio kmod xz-utils sparse trinity)
 arm64_host_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
 # The arm64 guest's userland: busybox, and the tool's shared libraries with
 # theirs (libkmod2: liblzma5, libssl3, libzstd1); the -dev packages for the
