@@ -12,7 +12,9 @@
 #     any warning fails), the selftests, the tool and mpc-fail-nth;
 #  3. boot it in QEMU (scripts/vm/, as `make check` does) and run
 #     scripts/debug-kernel/guest-debug.sh: the kselftest suite and the
-#     end-to-end test, the KUnit suites, the fail-nth loops over load+probe,
+#     end-to-end test, the KUnit suites, mpc-fuzz (a million structure-aware
+#     calls of the ioctls and debugfs files) and trinity, the fail-nth loops
+#     over load+probe,
 #     open, enable, dump and the debugfs files, a kmemleak scan and a scan of
 #     the kernel log for KASAN, lockdep, ODEBUG, WARNING and BUG reports.
 #
@@ -27,7 +29,11 @@
 # Environment: MPC_VM_TIMEOUT bounds the boot in seconds (default 2400),
 # MPC_DEBUG_NO_SUITE=1 leaves the kselftest suite and the end-to-end test
 # out (a quicker run while working on the rest; reported as skipped),
-# MPC_SELFTEST_ARGS passes harness options to the selftests, MPC_JOBS the
+# MPC_DEBUG_FUZZ_ONLY=1 leaves the KUnit suites and the fail-nth loops out
+# (with MPC_DEBUG_NO_SUITE=1: only the fuzzers), MPC_FUZZ_ARGS replaces
+# mpc-fuzz's options (default "-n 1000000 -p 2 -u 3 -k"; -s SEED replays a
+# run), MPC_TRINITY=1 runs trinity too, MPC_TRINITY_ARGS="SECONDS CALLS"
+# bounds it (default "70 200000"), MPC_SELFTEST_ARGS passes harness options to the selftests, MPC_JOBS the
 # make parallelism of the kernel build (default 2), MPC_DEBUG_KERNEL_CACHE
 # the cache directory (an absolute path; keep it fixed).
 set -uo pipefail
@@ -125,7 +131,7 @@ if [ -f user/Makefile ]; then
 	fi
 fi
 
-log "== make selftests, mpc-fail-nth"
+log "== make selftests, mpc-fail-nth, mpc-fuzz"
 have_st=1
 if ! make -C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="$st_dir" \
 		>"$out/selftests-build.log" 2>&1; then
@@ -134,6 +140,10 @@ if ! make -C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="$st_dir" \
 fi
 if ! make -C tools/fail-nth OUTPUT="$out/fail-nth" >"$out/fail-nth-build.log" 2>&1; then
 	fail_case build/fail-nth "mpc-fail-nth does not build" "$out/fail-nth-build.log"
+	summary
+fi
+if ! make -C tools/fuzz OUTPUT="$out/fuzz" >"$out/fuzz-build.log" 2>&1; then
+	fail_case build/fuzz "mpc-fuzz does not build" "$out/fuzz-build.log"
 	summary
 fi
 
@@ -163,7 +173,33 @@ args=(--module "$kdir/mali_perfcnt.ko" --run "$dk/guest-debug.sh"
       --file "$kdir/mali_perfcnt_kunit.ko:/mpc/debug/mali_perfcnt_kunit.ko"
       --file "$out/fail-nth/mpc-fail-nth:/mpc/debug/mpc-fail-nth"
       --file "$dk/bad-patterns:/mpc/debug/bad-patterns"
-      --file "$out/kunit-suites:/mpc/debug/kunit-suites")
+      --file "$out/kunit-suites:/mpc/debug/kunit-suites"
+      --file "$out/fuzz/mpc-fuzz:/mpc/debug/mpc-fuzz"
+      --file "$out/fuzz-args:/mpc/debug/fuzz-args")
+echo "${MPC_FUZZ_ARGS:--n 1000000 -p 2 -u 3 -k}" >"$out/fuzz-args"
+# trinity (scripts/deps.sh installs it), with MPC_TRINITY=1 only: on the
+# debug kernel its children start but make no calls yet (see
+# Documentation/debug-testing.rst)
+if [ "${MPC_TRINITY:-0}" != 1 ]; then
+	printf '%s\tskip\t%s\t%s\n' "$scope" trinity \
+		"off: MPC_TRINITY=1 runs trinity (its children make no calls yet)" >>"$res"
+elif [ -x /usr/bin/trinity ]; then
+	args+=(--elf /usr/bin/trinity
+	       --file "$dk/guest-trinity.sh:/mpc/debug/trinity.sh"
+	       --file "$dk/trinity-calls:/mpc/debug/trinity-calls")
+	if [ -n "${MPC_TRINITY_ARGS:-}" ]; then
+		echo "$MPC_TRINITY_ARGS" >"$out/trinity-args"
+		args+=(--file "$out/trinity-args:/mpc/debug/trinity-args")
+	fi
+else
+	fail_case build/trinity "/usr/bin/trinity missing: run scripts/deps.sh"
+fi
+if [ "${MPC_DEBUG_FUZZ_ONLY:-0}" = 1 ]; then
+	: >"$out/fuzz-only"
+	args+=(--file "$out/fuzz-only:/mpc/debug/fuzz-only")
+	printf '%s\tskip\t%s\t%s\n' "$scope" kunit+fail-nth \
+		"MPC_DEBUG_FUZZ_ONLY=1: the KUnit suites and fail-nth loops were not run" >>"$res"
+fi
 if [ "${MPC_DEBUG_NO_SUITE:-0}" = 1 ]; then
 	printf '%s\tskip\t%s\t%s\n' "$scope" selftests+e2e \
 		"MPC_DEBUG_NO_SUITE=1: the kselftest suite and e2e test were not run" >>"$res"
@@ -213,6 +249,7 @@ awk -F'\t' '$3 ~ /^kunit-/ { split($3, a, "/"); n[a[1]]++; if ($2 == "pass") p[a
 sed -n 's/^# fail-nth summary: \([^ ]*\) \([0-9]*\) points \([0-9]*\) driver-sites\(.*\)$/fail-nth \1: \2 allocations failed one at a time, \3 distinct call sites in mali_perfcnt\4/p' \
 	"$out/vm/output.log"
 grep -h -o 'kmemleak_empty ([0-9]* unreferenced objects)' "$out/vm/output.log" || true
+sed -n 's/^# \(fuzz: .*\)$/\1/p; s/^# \(trinity: .*\)$/\1/p' "$out/vm/output.log"
 echo "$KREL: $(count pass) passed, $(count fail) failed, $(count skip) skipped" \
 	"(VM ${t_vm}s, logs in ${out#"$MPC_ROOT"/})"
 summary

@@ -24,7 +24,7 @@ host_pkgs=(gcc make pkg-config libdrm-dev libkmod-dev clang libclang-rt-14-dev
 vm_pkgs=(linux-image-amd64 linux-headers-amd64
 	 linux-image-6.12-amd64 linux-headers-6.12-amd64
 	 linux-source-6.1 linux-source-6.12
-	 qemu-system-x86 busybox-static cpio kmod xz-utils sparse)
+	 qemu-system-x86 busybox-static cpio kmod xz-utils sparse trinity)
 # make deb and its test (scripts/tests/deb_test.sh), the man -l test
 deb_pkgs=(dpkg-dev debhelper dh-dkms dkms lintian man-db)
 arm64_host_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)

@@ -10,6 +10,10 @@
 #   (the make check    the kselftest suite and the end-to-end test: the
 #    sections)         runner of `make check` (/mpc/check-run), unchanged
 #   kunit-SUITE        each KUnit suite, from /sys/kernel/debug/kunit/*/results
+#   fuzz               mpc-fuzz: a million structure-aware calls of the ioctls
+#                      and debugfs files, several processes, unbind/bind
+#   trinity            Debian's trinity syscall fuzzer on the render node and
+#                      the debugfs files, for a bounded time
 #   fail-nth-OP        allocation-failure loops (mpc-fail-nth)
 #   kmemleak           a kmemleak scan after everything, which must be empty
 #   dmesg-debug        the kernel log of every part against bad-patterns
@@ -92,8 +96,10 @@ sh /mpc/check-run || rc=1
 echo "# the kselftest suite and e2e took $(($(date +%s) - t)) s"
 harvest selftests
 
-# 2. KUnit: the suites run when their module loads.
-insmod $D/mali_perfcnt_kunit.ko 2>/tmp/kunit.err
+# 2. KUnit: the suites run when their module loads (not with
+# MPC_DEBUG_FUZZ_ONLY=1 on the host).
+[ -e $D/fuzz-only ] && : >$D/kunit-suites
+[ -e $D/fuzz-only ] || insmod $D/mali_perfcnt_kunit.ko 2>/tmp/kunit.err
 kunit_rc=$?
 # shellcheck disable=SC2013 # one suite name per line, no spaces
 for s in $(cat $D/kunit-suites); do
@@ -131,7 +137,30 @@ done
 rmmod mali_perfcnt_kunit 2>/dev/null
 harvest kunit
 
-# 3. Allocation-failure injection: every slab and page allocation of an
+# 3. The fuzzers, on a freshly loaded module. mpc-fuzz reads and clears the
+# kernel log itself (into $KMSG/fuzz.log, scanned again below).
+rmmod mali_perfcnt 2>/dev/null
+harvest fuzz-setup
+# shellcheck disable=SC2086 # one word per parameter
+if modprobe mali_perfcnt $params; then
+	echo "=== BEGIN fuzz"
+	# shellcheck disable=SC2046 # options, one word each
+	$D/mpc-fuzz -l $KMSG/fuzz.log -b "$bad" $(cat $D/fuzz-args 2>/dev/null)
+	r=$?
+	echo "=== END fuzz rc=$r"
+	[ "$r" -eq 0 ] || rc=1
+	harvest fuzz
+	[ -f $D/trinity.sh ] && { sh $D/trinity.sh || rc=1; }
+	harvest trinity
+else
+	echo "=== BEGIN fuzz"
+	echo "1..1"
+	echo "not ok 1 fuzz_module_load # modprobe mali_perfcnt $params failed"
+	echo "=== END fuzz rc=1"
+	rc=1
+fi
+
+# 4. Allocation-failure injection: every slab and page allocation of an
 # operation fails once (fail-nth), with a stack trace for each.
 for f in failslab fail_page_alloc; do
 	echo N >$K/$f/ignore-gfp-wait
@@ -142,6 +171,8 @@ echo N >$K/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$K/fail_page_alloc/min-order
 
 fail_nth() {
+	# MPC_DEBUG_FUZZ_ONLY=1 on the host: the loops are left out
+	[ -e $D/fuzz-only ] && return 0
 	echo "=== BEGIN fail-nth-$1"
 	t=$(date +%s)
 	$D/mpc-fail-nth -l /tmp/fail-nth.log -b "$bad" "$@"
@@ -171,7 +202,7 @@ for f in failslab fail_page_alloc; do
 done
 harvest fail-nth-after
 
-# 4. kmemleak, after everything. A last load stays in place while scanning
+# 5. kmemleak, after everything. A last load stays in place while scanning
 # so that leaks of the running driver show its symbols. kmemleak reports
 # objects at least 5 s old; two scans drop transient false positives.
 rmmod mali_perfcnt 2>/dev/null
@@ -191,9 +222,10 @@ section_end
 rmmod mali_perfcnt 2>/dev/null
 harvest end
 
-# 5. The kernel log of every part.
+# 6. The kernel log of every part.
 section_begin dmesg-debug
-for part in boot selftests kunit fail-nth-setup fail-nth-after end; do
+for part in boot selftests kunit fuzz-setup fuzz trinity fail-nth-setup \
+	fail-nth-after end; do
 	[ -f "$KMSG/$part.log" ] || : >"$KMSG/$part.log"
 	grep -E "$bad" "$KMSG/$part.log" >/tmp/bad.txt
 	if [ -s /tmp/bad.txt ]; then

@@ -17,6 +17,8 @@
 #                     (their files unpacked into the image, /mpc/user/mali-perfcnt
 #                     a link to /usr/bin/mali-perfcnt)
 #     --file SRC:DST  add one more file at DST
+#     --elf PATH      add the host executable PATH at the same path, with the
+#                     shared libraries it needs (x86_64 only)
 #
 # Layout of the image: /init (scripts/vm/init), /bin/busybox with its
 # applets, /lib/modules/KREL/{kernel,extra} with the in-tree modules the
@@ -32,7 +34,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
-module='' run='' selftests='' user=0 files=() in_tree=''
+module='' run='' selftests='' user=0 files=() in_tree='' elfs=()
 ub=$MPC_ROOT/user/build
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--user)		user=1; shift ;;
 	--user-dir)	user=1; ub=$2; shift 2 ;;
 	--file)		files+=("$2"); shift 2 ;;
+	--elf)		elfs+=("$2"); shift 2 ;;
 	-*)		die "unknown option $1" ;;
 	*)		break ;;
 	esac
@@ -216,6 +219,11 @@ if [ "$user" = 1 ]; then
 		[ "$arch" = arm64 ] || copy_elf /bin/bash
 	fi
 fi
+
+for f in ${elfs[@]+"${elfs[@]}"}; do
+	[ "$arch" = arm64 ] && die "--elf $f: x86_64 images only"
+	copy_elf "$f"
+done
 
 for f in ${files[@]+"${files[@]}"}; do
 	mkdir -p "$stage$(dirname "${f#*:}")"

@@ -1,0 +1,1850 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mpc-fuzz: a structure-aware fuzzer of the mali_perfcnt uAPI.
+ *
+ * Several processes make random calls on the render node and the debugfs
+ * files of a loaded mali_perfcnt (simulated GPU) until a call budget is
+ * spent: GET_INFO, ENABLE and DUMP with a value per field drawn from that
+ * field's boundaries (0, 1, max, max-1, powers of two and their
+ * neighbours, the valid values +-1) or at random; the DRM core ioctls a
+ * client uses (VERSION, GET_CAP, SET_CLIENT_CAP) and unused core and
+ * driver ioctl numbers; our ioctls with a mangled size or direction; bad
+ * pointers (NULL, kernel addresses, unmapped, misaligned, read-only, a
+ * buffer that runs into a PROT_NONE page) for the argument and for the dump
+ * buffer; writes of random text to perfcnt_enable, perfcnt_va, sim_workload
+ * and sim_fault and reads of every debugfs file; open, dup and close of
+ * render node descriptors and fork() of children that inherit them. The
+ * main process unbinds and binds the device (sysfs) in the middle.
+ *
+ * The oracle is the uAPI: every call's errno must be one the uAPI documents
+ * for it (mali_perfcnt_drm.h, Documentation/interfaces.rst and design.rst
+ * for the driver's calls, the DRM core's rules for its own), a call whose
+ * input the uAPI says must be rejected must fail, and the outputs of
+ * successful calls are checked (GET_INFO as at the start, the size written
+ * back by DUMP, seqno increasing). The kernel log must hold no bug report
+ * (-b REGEX), and the device must work at the end.
+ *
+ * Fields are described from the header (offsetof/sizeof, by name): a
+ * structure with bytes no table entry covers stops the run, so a uAPI
+ * change cannot go unfuzzed silently.
+ *
+ *   mpc-fuzz [-s SEED] [-n CALLS] [-p PROCS] [-u UNBINDS] [-k] [-l LOG]
+ *            [-b REGEX] [-v] [-B]
+ *
+ * -s seed (default: from the clock; printed either way), -n total calls
+ * (default 1000000), -p fuzzing processes (default 2; forked children come
+ * on top), -u unbind/bind cycles (default 3), -k one process more with no
+ * capabilities, -l appends the kernel log to LOG, -b is the extended regex
+ * of kernel log lines that are bug reports, -v prints every violation
+ * (else the first 20), -B first times 2000 calls of each kind alone (the
+ * cost per call, to set the weights). The same seed gives each process the same sequence
+ * of calls; with -p 1 -u 0 the run is replayed exactly.
+ *
+ * Output: TAP, "# " diagnostics, and the line "# fuzz: N calls, M
+ * processes, errno histogram ..., R reports". Exit status 0 when it passed.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include <drm.h>
+#include "mali_perfcnt_drm.h"
+
+#define MODNAME		"mali_perfcnt"
+#define DRV_SYSFS	"/sys/bus/platform/drivers/" MODNAME
+#define SIM_DEVICE	"mali-perfcnt-sim"
+#define DEBUGFS_DRI	"/sys/kernel/debug/dri"
+#define KLOG_SIZE	(8 << 20)
+#define MAX_ERRNO	160
+#define MAX_SLOTS	8
+#define MAX_VIOL_SHOWN	20
+#define MAX_VKINDS	32
+#define MAX_FORKS	24
+#define MAX_CHILDREN	2
+#define MAX_SLOW_FAULTS	3
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define BIT(n)		(1ULL << (n))
+
+/* ---- operations and their documented errnos ---------------------------- */
+
+enum op {
+	OP_GET_INFO, OP_ENABLE, OP_DUMP, OP_VERSION, OP_GET_CAP,
+	OP_SET_CLIENT_CAP, OP_CORE_OTHER, OP_DRV_OTHER, OP_MANGLED,
+	OP_OPEN, OP_CLOSE, OP_DUP, OP_FORK, OP_DBG_ENABLE, OP_DBG_VA,
+	OP_DBG_SIM, OP_DBG_READ, OP_UNBIND, OP_BIND, NR_OPS
+};
+
+static const char * const op_name[NR_OPS] = {
+	"GET_INFO", "ENABLE", "DUMP", "VERSION", "GET_CAP", "SET_CLIENT_CAP",
+	"core-other", "driver-other", "mangled", "open", "close", "dup",
+	"fork", "perfcnt_enable", "perfcnt_va", "sim-files", "debugfs-read",
+	"unbind", "bind",
+};
+
+/*
+ * The errnos each call may return. ENODEV (the device went away) and, for
+ * debugfs files, EIO (a removed debugfs file) and ENOENT are allowed only
+ * when the device was unbound since the file was opened (see ok_errno()).
+ */
+static const int op_errnos[NR_OPS][16] = {
+	/* GET_INFO: must-be-zero fields; the DRM core's copy */
+	[OP_GET_INFO] = { EINVAL, EFAULT },
+	/* ENABLE: the header; -EPERM for a disable of another's (design.rst) */
+	[OP_ENABLE] = { EINVAL, EBUSY, EACCES, EALREADY, EPERM, EFAULT, EIO, ETIMEDOUT },
+	/* DUMP: the header */
+	[OP_DUMP] = { EINVAL, EPERM, ENODATA, ENOSPC, EFAULT, ETIMEDOUT, EIO },
+	[OP_VERSION] = { EFAULT },
+	/* only 4 capabilities on a render-only driver, others -EOPNOTSUPP */
+	[OP_GET_CAP] = { EOPNOTSUPP, EFAULT },
+	/* not allowed on a render node */
+	[OP_SET_CLIENT_CAP] = { EACCES, EFAULT },
+	/*
+	 * unknown (-EINVAL), not for render nodes (-EACCES), no GEM or
+	 * syncobj in this driver (-EOPNOTSUPP), PRIME without the driver's
+	 * callbacks (-ENOSYS on 6.1)
+	 */
+	[OP_CORE_OTHER] = { EINVAL, EACCES, EOPNOTSUPP, ENOSYS, EFAULT },
+	[OP_DRV_OTHER] = { EINVAL },
+	/* ours with another size or direction: what any of the three may give */
+	[OP_MANGLED] = { EINVAL, EFAULT, EBUSY, EACCES, EALREADY, EPERM, EIO,
+			 ETIMEDOUT, ENODATA, ENOSPC },
+	/* the node disappears while unbound */
+	[OP_OPEN] = { ENOENT, ENODEV, ENXIO },
+	[OP_CLOSE] = { 0 },
+	[OP_DUP] = { 0 },
+	[OP_FORK] = { EAGAIN },
+	/* Documentation/interfaces.rst */
+	[OP_DBG_ENABLE] = { EINVAL, EBUSY, EALREADY, EACCES, EFAULT, EIO, ETIMEDOUT },
+	[OP_DBG_VA] = { EINVAL, EBUSY, ENODATA, EFAULT, EIO, ETIMEDOUT, EACCES },
+	[OP_DBG_SIM] = { EINVAL, EFAULT, EACCES },
+	[OP_DBG_READ] = { ENODATA, EBUSY, EIO, ETIMEDOUT, EACCES },
+	[OP_UNBIND] = { 0 },
+	[OP_BIND] = { 0 },
+};
+
+static bool documented(enum op op, int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(op_errnos[op]) && op_errnos[op][i]; i++)
+		if (op_errnos[op][i] == err)
+			return true;
+	return false;
+}
+
+/* ---- shared state ------------------------------------------------------ */
+
+struct shared {
+	uint64_t calls;			/* made, by every process */
+	uint64_t budget;		/* stop at this many */
+	uint32_t gen;			/* odd while unbound; +1 per transition */
+	uint32_t procs;			/* processes that fuzzed */
+	uint32_t slow_faults;		/* slow sim_fault arms left */
+	uint32_t violations;
+	uint32_t shown;
+	uint32_t forks;			/* fork()s left */
+	uint32_t explained;		/* violations retried with drm.debug */
+	struct {
+		uint64_t key;		/* format string + vkind_extra */
+		uint32_t n;
+		char first[1024];
+	} vk[MAX_VKINDS];		/* violations by kind */
+	uint64_t hist[NR_OPS][MAX_ERRNO + 1];	/* [MAX_ERRNO]: other */
+	struct drm_mali_perfcnt_get_info info;	/* at the start */
+};
+
+static struct shared *sh;
+static bool verbose;
+static bool unprivileged;		/* this process dropped its caps */
+static int worker_id;
+static int bench_op = -1;		/* -B: time each kind of call alone */
+
+/* ---- random numbers ---------------------------------------------------- */
+
+static uint64_t rng;
+
+static uint64_t rnd64(void)
+{
+	/* splitmix64 */
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint32_t rnd(uint32_t n)
+{
+	return n ? rnd64() % n : 0;
+}
+
+static bool chance(unsigned int permille)
+{
+	return rnd(1000) < permille;
+}
+
+/*
+ * A value of a @bits wide field: a boundary (0, 1, max, max-1, 2^k,
+ * 2^k-1, 2^k+1, the valid value +-1) or a random one.
+ */
+static uint64_t boundary(unsigned int bits, uint64_t valid)
+{
+	uint64_t max = bits >= 64 ? ~0ULL : BIT(bits) - 1;
+	uint64_t p = BIT(rnd(bits));
+
+	switch (rnd(11)) {
+	case 0: return 0;
+	case 1: return 1;
+	case 2: return max;
+	case 3: return max - 1;
+	case 4: return p;
+	case 5: return (p - 1) & max;
+	case 6: return (p + 1) & max;
+	case 7: return (valid + 1) & max;
+	case 8: return (valid - 1) & max;
+	case 9: return rnd64() & max;
+	default: return rnd64() & 0xff;
+	}
+}
+
+/* ---- violations and counting ------------------------------------------- */
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+	char line[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* one write: lines of several processes do not mix */
+	dprintf(1, "# %s\n", line);
+}
+
+/* The argument of the call being checked, shown with its violations. */
+static const void *cur_arg;
+static size_t cur_len;
+/* Tells violations of one format apart: op and errno for account() */
+static unsigned int vkind_extra;
+
+static void hexdump(char *out, size_t len, const void *s, size_t size)
+{
+	const unsigned char *p = s;
+	size_t i, at = 0;
+
+	for (i = 0; i < size && at + 3 < len; i++)
+		at += snprintf(out + at, len - at, "%02x", p[i]);
+}
+
+/*
+ * A call broke the uAPI's rules: counted by kind (its format string), the
+ * first of each kind kept for the summary, the first few shown at once.
+ */
+static void violation(const char *fmt, ...)
+{
+	va_list ap;
+	char line[900], hex[600] = "";
+	unsigned int i;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (cur_len)
+		hexdump(hex, sizeof(hex), cur_arg, cur_len);
+	__atomic_fetch_add(&sh->violations, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < MAX_VKINDS; i++) {
+		uint64_t key = (uintptr_t)fmt + ((uint64_t)vkind_extra << 48);
+		uint64_t want = 0;
+
+		if (sh->vk[i].key != key &&
+		    !__atomic_compare_exchange_n(&sh->vk[i].key, &want, key, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			if (want != key)
+				continue;
+		if (__atomic_fetch_add(&sh->vk[i].n, 1, __ATOMIC_RELAXED) == 0)
+			snprintf(sh->vk[i].first, sizeof(sh->vk[i].first),
+				 "process %d%s, call %" PRIu64 ": %s%s%s", worker_id,
+				 unprivileged ? " without capabilities" : "",
+				 __atomic_load_n(&sh->calls, __ATOMIC_RELAXED), line,
+				 hex[0] ? " arg=" : "", hex);
+		break;
+	}
+	if (verbose || __atomic_fetch_add(&sh->shown, 1, __ATOMIC_RELAXED) <
+	    MAX_VIOL_SHOWN)
+		diag("VIOLATION (process %d%s, call %" PRIu64 "): %s%s%s", worker_id,
+		     unprivileged ? " without capabilities" : "",
+		     __atomic_load_n(&sh->calls, __ATOMIC_RELAXED), line,
+		     hex[0] ? " arg=" : "", hex);
+}
+
+static const char *errname(int e)
+{
+	const char *n = e ? strerrorname_np(e) : "0";
+
+	return n ? n : "E?";
+}
+
+static uint32_t gen_now(void)
+{
+	return __atomic_load_n(&sh->gen, __ATOMIC_ACQUIRE);
+}
+
+/* Whether the device went away (or was away) since @gen. */
+static bool gone_since(uint32_t gen)
+{
+	return (gen & 1) || gen_now() != gen;
+}
+
+/*
+ * Account a call of @op that returned @err (0 or a positive errno) and
+ * check it against the documented set; @since is the generation the file
+ * was opened in. Returns @err.
+ */
+static int account(enum op op, int err, uint32_t since, const char *what)
+{
+	bool ok;
+
+	__atomic_fetch_add(&sh->calls, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sh->hist[op][err < MAX_ERRNO ? err : MAX_ERRNO], 1,
+			   __ATOMIC_RELAXED);
+	if (!err)
+		return 0;
+	ok = documented(op, err);
+	if (!ok && gone_since(since) &&
+	    (err == ENODEV || err == EIO || err == ENOENT))
+		ok = true;
+	if (!ok) {
+		vkind_extra = op * 256 + err;
+		violation("%s: %s is not documented for it (%s)", op_name[op],
+			  errname(err), what);
+		vkind_extra = 0;
+	}
+	return err;
+}
+
+static bool budget_left(void)
+{
+	return __atomic_load_n(&sh->calls, __ATOMIC_RELAXED) < sh->budget;
+}
+
+/* ---- the uAPI structures, from the header ------------------------------ */
+
+enum kind {
+	K_ZERO,		/* in, must be zero */
+	K_FLAGS,	/* in, bits of .valid only */
+	K_VALUE,	/* in, checked by the ioctl's own rules */
+	K_OUT,		/* out only: the input is ignored */
+};
+
+struct field {
+	const char *name;
+	size_t off, size;
+	enum kind kind;
+	uint64_t valid;		/* K_FLAGS: the mask */
+};
+
+#define FLD(st, f, k, v) { #f, offsetof(struct st, f), \
+			   sizeof(((struct st *)0)->f), k, v }
+
+static const struct field get_info_fields[] = {
+	FLD(drm_mali_perfcnt_get_info, gpu_id, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, layout, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, shader_present, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, l2_present, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, nr_l2, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, nr_core_groups, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, nr_shader_blocks, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, nr_blocks, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, counters_per_block, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, dump_size, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, nr_counter_sets, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, l2_features, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, mem_features, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, uapi_version, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, caps, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, gpu_freq_hz, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, product, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info, flags, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_get_info, pad, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_get_info, reserved, K_ZERO, 0),
+};
+
+static const struct field enable_fields[] = {
+	FLD(drm_mali_perfcnt_enable, enable, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_enable, counter_set, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_enable, jm_mask, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_enable, tiler_mask, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_enable, shader_mask, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_enable, mmu_l2_mask, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_enable, flags, K_FLAGS, MALI_PERFCNT_ENABLE_F_MASKS),
+	FLD(drm_mali_perfcnt_enable, pad, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_enable, reserved, K_ZERO, 0),
+};
+
+static const struct field dump_fields[] = {
+	FLD(drm_mali_perfcnt_dump, buf_ptr, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_dump, buf_size, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_dump, flags, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_dump, seqno, K_OUT, 0),
+	FLD(drm_mali_perfcnt_dump, timestamp_ns, K_OUT, 0),
+#if MALI_PERFCNT_UAPI_VERSION >= 2
+	/* revision 2: out fields, still must be zero on input */
+	FLD(drm_mali_perfcnt_dump, interval_start_ns, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_dump, data_flags, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_dump, pad, K_ZERO, 0),
+#else
+	FLD(drm_mali_perfcnt_dump, reserved, K_ZERO, 0),
+#endif
+};
+
+struct ustruct {
+	const char *name;
+	const struct field *fields;
+	size_t nr, size;
+};
+
+#define USTRUCT(st, tab) { #st, tab, ARRAY_SIZE(tab), sizeof(struct st) }
+
+static const struct ustruct ustructs[] = {
+	USTRUCT(drm_mali_perfcnt_get_info, get_info_fields),
+	USTRUCT(drm_mali_perfcnt_enable, enable_fields),
+	USTRUCT(drm_mali_perfcnt_dump, dump_fields),
+};
+
+/* Every byte of every structure is described by exactly one field. */
+static bool check_tables(void)
+{
+	bool ok = true;
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(ustructs); i++) {
+		const struct ustruct *u = &ustructs[i];
+		size_t at = 0;
+
+		for (j = 0; j < u->nr; j++) {
+			if (u->fields[j].off != at) {
+				diag("struct %s: bytes %zu..%zu are in no field of the fuzzer's table (before %s): describe the new field",
+				     u->name, at, u->fields[j].off - 1, u->fields[j].name);
+				ok = false;
+			}
+			at = u->fields[j].off + u->fields[j].size;
+		}
+		if (at != u->size) {
+			diag("struct %s: bytes %zu..%zu are in no field of the fuzzer's table: describe the new field",
+			     u->name, at, u->size - 1);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static uint64_t get_field(const void *s, const struct field *f)
+{
+	uint64_t v = 0;
+
+	if (f->size == 4) {
+		uint32_t x;
+
+		memcpy(&x, (const char *)s + f->off, 4);
+		v = x;
+	} else if (f->size == 8) {
+		memcpy(&v, (const char *)s + f->off, 8);
+	}
+	return v;
+}
+
+static void set_field(void *s, const struct field *f, uint64_t v)
+{
+	if (f->size == 4) {
+		uint32_t x = v;
+
+		memcpy((char *)s + f->off, &x, 4);
+	} else if (f->size == 8) {
+		memcpy((char *)s + f->off, &v, 8);
+	}
+}
+
+/* Whether any byte of @f is non-zero. */
+static bool field_nonzero(const void *s, const struct field *f)
+{
+	const unsigned char *p = (const unsigned char *)s + f->off;
+	size_t i;
+
+	for (i = 0; i < f->size; i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
+/*
+ * Mutate one field of @s: a boundary or random value (arrays and wide
+ * fields: one 8-byte word or one byte of them).
+ */
+static void mutate_field(void *s, const struct field *f)
+{
+	unsigned char *p = (unsigned char *)s + f->off;
+
+	if (f->size == 4 || f->size == 8) {
+		set_field(s, f, boundary(f->size * 8, get_field(s, f)));
+	} else if (f->size % 8 == 0 && chance(700)) {
+		uint64_t v = boundary(64, 0);
+
+		memcpy(p + 8 * rnd(f->size / 8), &v, 8);
+	} else {
+		p[rnd(f->size)] = rnd(256);
+	}
+}
+
+/*
+ * Mutate 0, 1 or more fields; K_OUT fields get garbage half the time
+ * (their input must be ignored). Returns the number of mutated input
+ * fields.
+ */
+static unsigned int mutate(void *s, const struct ustruct *u, unsigned int valid_pm)
+{
+	unsigned int n = 0, k, i;
+	size_t j;
+
+	for (j = 0; j < u->nr; j++)
+		if (u->fields[j].kind == K_OUT && chance(500))
+			mutate_field(s, &u->fields[j]);
+	if (chance(valid_pm))
+		return 0;
+	k = chance(800) ? 1 : 2 + rnd(3);
+	for (i = 0; i < k; i++) {
+		const struct field *f = &u->fields[rnd(u->nr)];
+
+		if (f->kind == K_OUT)
+			continue;
+		mutate_field(s, f);
+		n++;
+	}
+	return n;
+}
+
+/* Whether the generic rules reject @s: a must-be-zero field, unknown flags. */
+static const char *generic_bad(const void *s, const struct ustruct *u)
+{
+	size_t j;
+
+	for (j = 0; j < u->nr; j++) {
+		const struct field *f = &u->fields[j];
+
+		if (f->kind == K_ZERO && field_nonzero(s, f))
+			return f->name;
+		if (f->kind == K_FLAGS && (get_field(s, f) & ~f->valid))
+			return f->name;
+	}
+	return NULL;
+}
+
+/* ---- memory: good and bad pointers ------------------------------------- */
+
+static char *arena;		/* rw pages, then the guard */
+static char *guard;		/* PROT_NONE */
+static char *ro_page;		/* PROT_READ */
+static char *hole;		/* unmapped */
+static size_t page;
+static uint32_t dump_size;
+
+static void setup_memory(void)
+{
+	size_t rw = ((dump_size + page - 1) / page + 1) * page;
+	char *m = mmap(NULL, rw + 3 * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	arena = m;
+	guard = m + rw;
+	ro_page = guard + page;
+	hole = ro_page + page;
+	mprotect(guard, page, PROT_NONE);
+	mprotect(ro_page, page, PROT_READ);
+	munmap(hole, page);
+}
+
+enum ptr_kind { P_GOOD, P_MISALIGNED, P_AT_GUARD, P_BAD, P_RO };
+
+/*
+ * An address for @size bytes: good (aligned, misaligned, ending right at the
+ * guard page) or bad (running into the guard, in it, read-only, unmapped,
+ * NULL, low, kernel, non-canonical). *@kind says which.
+ */
+static char *pick_ptr(size_t size, unsigned int bad_pm, enum ptr_kind *kind)
+{
+	static const uint64_t wild[] = {
+		0x1, 0xfff, 0x10000, 0xffff888000000000ULL,
+		0xffffffff81000000ULL, 0xffffffffffff0000ULL, ~0ULL,
+		0x0000800000000000ULL, 0x8000000000000000ULL,
+		0xdead000000000100ULL,
+	};
+
+	if (!chance(bad_pm)) {
+		switch (rnd(8)) {
+		case 0:
+			*kind = P_MISALIGNED;
+			return arena + 1 + rnd(7);
+		case 1:
+			*kind = P_AT_GUARD;
+			return guard - size;
+		default:
+			*kind = P_GOOD;
+			return arena;
+		}
+	}
+	*kind = P_BAD;
+	switch (rnd(6)) {
+	case 0:
+		return guard - size + 1 + rnd(size > 1 ? size - 1 : 1);
+	case 1:
+		return guard + rnd(page);
+	case 2:
+		*kind = P_RO;
+		return ro_page;
+	case 3:
+		return hole + rnd(page);
+	case 4:
+		return NULL;
+	default:
+		return (char *)(uintptr_t)wild[rnd(ARRAY_SIZE(wild))];
+	}
+}
+
+/* ---- render node descriptors ------------------------------------------- */
+
+struct slot {
+	int fd;
+	uint32_t gen;		/* generation it was opened in */
+};
+
+static struct slot slots[MAX_SLOTS];
+static char node[64];
+static char dbg_dir[PATH_MAX];
+static uint32_t dbg_gen = 1;	/* odd: not found yet */
+static uint64_t last_seqno;
+static uint32_t seqno_gen = 1;
+
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? errno : 0;
+}
+
+static bool find_node(void)
+{
+	char name[32];
+	struct drm_version v;
+	glob_t g;
+	size_t i;
+	bool found = false;
+
+	if (glob("/dev/dri/renderD*", 0, NULL, &g))
+		return false;
+	for (i = 0; i < g.gl_pathc && !found; i++) {
+		int fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		memset(&v, 0, sizeof(v));
+		memset(name, 0, sizeof(name));
+		v.name = name;
+		v.name_len = sizeof(name) - 1;
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, MODNAME)) {
+			snprintf(node, sizeof(node), "%s", g.gl_pathv[i]);
+			found = true;
+		}
+		close(fd);
+	}
+	globfree(&g);
+	return found;
+}
+
+static bool find_debugfs(void)
+{
+	char path[PATH_MAX + 16], name[64];
+	struct dirent *de;
+	uint32_t gen = gen_now();
+	bool found = false;
+	DIR *d;
+
+	d = opendir(DEBUGFS_DRI);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		int fd;
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), DEBUGFS_DRI "/%s/name", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, name, sizeof(name) - 1);
+		close(fd);
+		name[n > 0 ? n : 0] = '\0';
+		snprintf(path, sizeof(path), DEBUGFS_DRI "/%s/gpu_info", de->d_name);
+		if (!strncmp(name, MODNAME, strlen(MODNAME)) && !access(path, F_OK)) {
+			snprintf(dbg_dir, sizeof(dbg_dir), DEBUGFS_DRI "/%s", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	if (found)
+		dbg_gen = gen;
+	return found;
+}
+
+static struct slot *any_slot(void)
+{
+	struct slot *s = &slots[rnd(MAX_SLOTS)];
+
+	return s->fd >= 0 ? s : NULL;
+}
+
+static void op_open(void)
+{
+	struct slot *s = &slots[rnd(MAX_SLOTS)];
+	uint32_t gen = gen_now();
+	int fd, err;
+
+	if (s->fd >= 0)
+		return;
+	if (!node[0] && !find_node())
+		strcpy(node, "/dev/dri/renderD128");
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	if (err == ENOENT)
+		node[0] = '\0';
+	account(OP_OPEN, err, gen | 1, node);
+	if (fd >= 0) {
+		s->fd = fd;
+		s->gen = gen;
+	}
+}
+
+static void op_close(void)
+{
+	struct slot *s = any_slot();
+
+	if (!s)
+		return;
+	account(OP_CLOSE, close(s->fd) ? errno : 0, s->gen, "close");
+	s->fd = -1;
+}
+
+static void op_dup(void)
+{
+	struct slot *s = any_slot(), *d = &slots[rnd(MAX_SLOTS)];
+	int fd;
+
+	if (!s || d->fd >= 0)
+		return;
+	fd = fcntl(s->fd, F_DUPFD_CLOEXEC, 0);
+	account(OP_DUP, fd < 0 ? errno : 0, s->gen, "dup");
+	if (fd >= 0)
+		*d = (struct slot){ fd, s->gen };
+}
+
+/* ---- our ioctls -------------------------------------------------------- */
+
+/* Place the argument; 0 when it could be done, else EFAULT expected. */
+static char *place_arg(const void *s, size_t size, enum ptr_kind *kind)
+{
+	char *p = pick_ptr(size, 20, kind);
+
+	if (*kind == P_GOOD || *kind == P_MISALIGNED || *kind == P_AT_GUARD) {
+		memcpy(p, s, size);
+	} else if (*kind == P_RO) {
+		/* the argument is readable, only the copy back fails */
+		mprotect(ro_page, page, PROT_READ | PROT_WRITE);
+		memcpy(p, s, size);
+		mprotect(ro_page, page, PROT_READ);
+	}
+	return p;
+}
+
+/* The result of an ioctl whose argument is at @p of kind @k. */
+static bool arg_fault_expected(enum ptr_kind k, unsigned long cmd)
+{
+	if (k == P_BAD)
+		return true;
+	/* read-only: copying the result out fails */
+	return k == P_RO && (_IOC_DIR(cmd) & _IOC_READ);
+}
+
+static void op_get_info(struct slot *sl)
+{
+	const struct ustruct *u = &ustructs[0];
+	struct drm_mali_perfcnt_get_info in, out;
+	enum ptr_kind pk;
+	const char *bad;
+	char *p;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	mutate(&in, u, 100);
+	bad = generic_bad(&in, u);
+	p = place_arg(&in, sizeof(in), &pk);
+	cur_arg = &in;
+	cur_len = sizeof(in);
+	err = account(OP_GET_INFO, xioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, p),
+		      sl->gen, "");
+	if (err == ENODEV)
+		return;
+	if (arg_fault_expected(pk, DRM_IOCTL_MALI_PERFCNT_GET_INFO)) {
+		if (err != EFAULT)
+			violation("GET_INFO with a bad argument pointer %p: %s, want EFAULT",
+				  p, errname(err));
+		return;
+	}
+	if (bad && !err)
+		violation("GET_INFO with non-zero %s succeeded", bad);
+	if (bad || err)
+		return;
+	/* the product name is a string: the bytes after its NUL are not out */
+	memcpy(&out, p, sizeof(out));
+	if (memcmp(&out, &sh->info, offsetof(typeof(out), product)) ||
+	    strnlen(out.product, sizeof(out.product)) == sizeof(out.product) ||
+	    strcmp(out.product, sh->info.product))
+		violation("GET_INFO: the result differs from the first one");
+}
+
+/* What the uAPI says of an ENABLE: NULL when it may succeed, else why not. */
+static const char *enable_bad(const struct drm_mali_perfcnt_enable *e)
+{
+	const char *bad = generic_bad(e, &ustructs[1]);
+	bool masks = e->jm_mask | e->tiler_mask | e->shader_mask | e->mmu_l2_mask;
+
+	if (bad)
+		return bad;
+	if (e->enable > 1)
+		return "enable > 1";
+	if (!e->enable)
+		return e->counter_set || masks || e->flags ?
+		       "disable with a set, masks or flags" : NULL;
+	if (unprivileged)
+		return "no CAP_PERFMON";
+	if (e->counter_set >= sh->info.nr_counter_sets)
+		return "counter_set out of range";
+	if (masks && !(e->flags & MALI_PERFCNT_ENABLE_F_MASKS))
+		return "masks without F_MASKS";
+	if ((e->jm_mask | e->tiler_mask | e->shader_mask | e->mmu_l2_mask) > 0xffff)
+		return "mask bits above 15";
+	return NULL;
+}
+
+static void op_enable(struct slot *sl)
+{
+	const struct ustruct *u = &ustructs[1];
+	struct drm_mali_perfcnt_enable e;
+	enum ptr_kind pk;
+	const char *bad;
+	char *p;
+	int err;
+
+	memset(&e, 0, sizeof(e));
+	switch (rnd(3)) {
+	case 0:
+		e.enable = 1;
+		break;
+	case 1:
+		e.enable = 1;
+		e.counter_set = rnd(sh->info.nr_counter_sets);
+		e.flags = MALI_PERFCNT_ENABLE_F_MASKS;
+		e.jm_mask = rnd(0x10000);
+		e.tiler_mask = rnd(0x10000);
+		e.shader_mask = rnd(0x10000);
+		e.mmu_l2_mask = rnd(0x10000);
+		break;
+	default:
+		break;
+	}
+	mutate(&e, u, 60);
+	bad = enable_bad(&e);
+	p = place_arg(&e, sizeof(e), &pk);
+	cur_arg = &e;
+	cur_len = sizeof(e);
+	err = account(OP_ENABLE, xioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, p),
+		      sl->gen, "");
+	if (err == ENODEV)
+		return;
+	if (arg_fault_expected(pk, DRM_IOCTL_MALI_PERFCNT_ENABLE)) {
+		if (err != EFAULT)
+			violation("ENABLE with a bad argument pointer %p: %s, want EFAULT",
+				  p, errname(err));
+		return;
+	}
+	if (bad && !err)
+		violation("ENABLE succeeded although %s", bad);
+	if (!bad && err == EINVAL)
+		violation("ENABLE: EINVAL for valid arguments");
+	if (!bad && e.enable && (err == EPERM))
+		violation("ENABLE: EPERM when enabling (want EBUSY)");
+	if (!bad && !e.enable && (err == EBUSY || err == EACCES))
+		violation("ENABLE: %s when disabling", errname(err));
+}
+
+static void op_dump(struct slot *sl)
+{
+	const struct ustruct *u = &ustructs[2];
+	struct drm_mali_perfcnt_dump d, out;
+	enum ptr_kind ak, bk;
+	const char *bad;
+	char *p, *buf;
+	uint32_t gen = gen_now();
+	int err;
+
+	memset(&d, 0, sizeof(d));
+	buf = pick_ptr(dump_size, 150, &bk);
+	d.buf_ptr = (uintptr_t)buf;
+	d.buf_size = chance(900) ? dump_size : boundary(32, dump_size);
+	mutate(&d, u, 80);
+	bad = generic_bad(&d, u);
+	if (!bad && d.buf_size < dump_size)
+		bad = "buf_size too small";
+	if (d.buf_ptr != (uintptr_t)buf) {
+		/* mutated: bad when NULL or not a user address, else unknown */
+		if (!bad && (!d.buf_ptr || d.buf_ptr >= 0x0000800000000000ULL))
+			bad = "buf_ptr mutated to NULL or a non-user address";
+	} else if (!bad && bk != P_GOOD && bk != P_MISALIGNED && bk != P_AT_GUARD) {
+		bad = "bad buffer";
+	}
+	p = place_arg(&d, sizeof(d), &ak);
+	cur_arg = &d;
+	cur_len = sizeof(d);
+	err = account(OP_DUMP, xioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_DUMP, p),
+		      sl->gen, "");
+	if (err == ENODEV)
+		return;
+	if (arg_fault_expected(ak, DRM_IOCTL_MALI_PERFCNT_DUMP)) {
+		if (err != EFAULT)
+			violation("DUMP with a bad argument pointer %p: %s, want EFAULT",
+				  p, errname(err));
+		return;
+	}
+	memcpy(&out, p, sizeof(out));
+	if (bad && !err)
+		violation("DUMP succeeded although %s", bad);
+	if (err == ENOSPC && out.buf_size != dump_size)
+		violation("DUMP: ENOSPC wrote back buf_size %u, want %u", out.buf_size,
+			  dump_size);
+	if (err == ENOSPC && d.buf_size >= dump_size)
+		violation("DUMP: ENOSPC for a buffer of %u >= %u bytes", d.buf_size,
+			  dump_size);
+	if (err == EINVAL && !generic_bad(&d, u))
+		violation("DUMP: EINVAL with every must-be-zero field zero");
+	if (err)
+		return;
+	if (out.buf_size != dump_size)
+		violation("DUMP: buf_size %u written back, want %u", out.buf_size, dump_size);
+	/* seqno: strictly increasing while the device stays */
+	if (gen == seqno_gen && !gone_since(gen) && out.seqno <= last_seqno)
+		violation("DUMP: seqno %" PRIu64 " after %" PRIu64, out.seqno, last_seqno);
+	last_seqno = out.seqno;
+	seqno_gen = gen;
+}
+
+/* ---- DRM core ioctls and other numbers --------------------------------- */
+
+static void op_version(struct slot *sl)
+{
+	struct drm_version v;
+	enum ptr_kind k[3];
+	char *bufs[3];
+	size_t lens[3];
+	bool bad = false;
+	int i, err;
+
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < 3; i++) {
+		lens[i] = chance(500) ? 64 : boundary(chance(500) ? 8 : 64, 0);
+		bufs[i] = pick_ptr(lens[i] < 64 ? 64 : 64, 100, &k[i]);
+		if (lens[i] > 64 && k[i] != P_BAD)
+			lens[i] = 64;
+		if (k[i] == P_BAD || k[i] == P_RO)
+			bad = true;
+	}
+	v.name = bufs[0];
+	v.name_len = lens[0];
+	v.date = bufs[1];
+	v.date_len = lens[1];
+	v.desc = bufs[2];
+	v.desc_len = lens[2];
+	err = account(OP_VERSION, xioctl(sl->fd, DRM_IOCTL_VERSION, &v), sl->gen,
+		      "version");
+	if (!err && v.name_len != strlen(MODNAME))
+		violation("VERSION: name_len %zu, want %zu", v.name_len, strlen(MODNAME));
+	if (err == EFAULT && !bad)
+		violation("VERSION: EFAULT with good buffers");
+}
+
+static void op_get_cap(struct slot *sl)
+{
+	static const uint64_t known[] = {
+		DRM_CAP_PRIME, DRM_CAP_TIMESTAMP_MONOTONIC, DRM_CAP_SYNCOBJ,
+		DRM_CAP_SYNCOBJ_TIMELINE,
+	};
+	struct drm_get_cap c = { 0 };
+	bool is_known = false;
+	size_t i;
+	int err;
+
+	c.capability = chance(400) ? known[rnd(ARRAY_SIZE(known))] :
+		       boundary(chance(700) ? 6 : 64, 0);
+	c.value = rnd64();
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		is_known |= c.capability == known[i];
+	err = account(OP_GET_CAP, xioctl(sl->fd, DRM_IOCTL_GET_CAP, &c), sl->gen,
+		      "get_cap");
+	if (err == ENODEV)
+		return;
+	if (is_known != !err)
+		violation("GET_CAP %#" PRIx64 ": %s", (uint64_t)c.capability, errname(err));
+	if (!err && c.capability == DRM_CAP_TIMESTAMP_MONOTONIC && c.value != 1)
+		violation("GET_CAP TIMESTAMP_MONOTONIC: %" PRIu64, (uint64_t)c.value);
+}
+
+static void op_set_client_cap(struct slot *sl)
+{
+	struct drm_set_client_cap c;
+
+	c.capability = boundary(chance(700) ? 4 : 64, 0);
+	c.value = boundary(chance(700) ? 2 : 64, 1);
+	account(OP_SET_CLIENT_CAP, xioctl(sl->fd, DRM_IOCTL_SET_CLIENT_CAP, &c),
+		sl->gen, "set_client_cap");
+}
+
+/* Random content without user pointers that could hit our own memory. */
+static void fill_small(void *p, size_t n)
+{
+	unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = chance(700) ? 0 : rnd(256);
+}
+
+static unsigned long random_dir_size(unsigned int nr)
+{
+	static const unsigned int dirs[] = { _IOC_NONE, _IOC_READ, _IOC_WRITE,
+					     _IOC_READ | _IOC_WRITE };
+	unsigned int size = chance(500) ? rnd(257) : boundary(8, 0);
+
+	return _IOC(dirs[rnd(4)], DRM_IOCTL_BASE, nr, size);
+}
+
+static void op_core_other(struct slot *sl)
+{
+	static unsigned char buf[512];
+	unsigned int nr;
+	unsigned long cmd;
+
+	/* not VERSION (user pointers), not ours; 0xa0.. are core again */
+	do
+		nr = 2 + rnd(DRM_COMMAND_BASE - 2 + 0x60);
+	while (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END);
+	cmd = random_dir_size(nr);
+	fill_small(buf, sizeof(buf));
+	/* GET_CAP, GEM_CLOSE, PRIME, SYNCOBJ...: no pointers reach memory */
+	account(OP_CORE_OTHER, xioctl(sl->fd, cmd, buf), sl->gen, "core");
+}
+
+static void op_drv_other(struct slot *sl)
+{
+	static unsigned char buf[512];
+	unsigned int nr = DRM_COMMAND_BASE + 3 +
+			  rnd(DRM_COMMAND_END - DRM_COMMAND_BASE - 3);
+
+	fill_small(buf, sizeof(buf));
+	account(OP_DRV_OTHER, xioctl(sl->fd, random_dir_size(nr), buf), sl->gen,
+		"driver");
+}
+
+/* One of ours with another direction and size; the struct zeroed mostly. */
+static void op_mangled(struct slot *sl)
+{
+	static const unsigned int nrs[] = { DRM_MALI_PERFCNT_GET_INFO,
+					    DRM_MALI_PERFCNT_ENABLE,
+					    DRM_MALI_PERFCNT_DUMP };
+	static unsigned char buf[512];
+	unsigned long cmd = random_dir_size(DRM_COMMAND_BASE + nrs[rnd(3)]);
+
+	memset(buf, 0, sizeof(buf));
+	if (chance(300))
+		fill_small(buf, sizeof(buf));
+	/* a buf_ptr here may be written to: make it none or the arena */
+	memset(buf, 0, 8);
+	if (chance(500))
+		memcpy(buf, &arena, sizeof(arena));
+	account(OP_MANGLED, xioctl(sl->fd, cmd, buf), sl->gen, "mangled");
+}
+
+/* ---- debugfs ----------------------------------------------------------- */
+
+static int sysfs_write(const char *path, const char *text);
+
+/*
+ * Write @len bytes of @text (or from @ptr when not NULL) to debugfs file
+ * @file in one open/write/close; the write's errno, or 0.
+ */
+static int dbg_write(enum op op, const char *file, const char *text, size_t len,
+		     const void *ptr)
+{
+	char path[PATH_MAX + 32];
+	uint32_t gen;
+	ssize_t n;
+	int fd, err;
+
+	if ((dbg_gen & 1 || gone_since(dbg_gen)) && !find_debugfs())
+		return -1;
+	gen = dbg_gen;
+	snprintf(path, sizeof(path), "%s/%s", dbg_dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		account(op, errno, gen, path);
+		if (errno == ENOENT)
+			dbg_gen = 1;
+		return errno;
+	}
+	n = write(fd, ptr ? ptr : text, len);
+	err = n < 0 ? errno : 0;
+	if (n >= 0 && (size_t)n != len)
+		violation("%s: wrote %zd of %zu bytes", file, n, len);
+	account(op, err, gen, text);
+	close(fd);
+	return err;
+}
+
+/* The driver's last rejections in the kernel log (drm.debug was on). */
+static void show_reasons(void)
+{
+	static char buf[1 << 16];
+	char *line, *save = NULL, *last[3] = { 0 };
+	int len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);
+	unsigned int i;
+
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, "rejected")) {
+			last[0] = last[1];
+			last[1] = last[2];
+			last[2] = line;
+		}
+	for (i = 0; i < 3; i++)
+		if (last[i])
+			diag("  kernel: %s", last[i]);
+}
+
+static size_t enable_text(char *t, size_t size)
+{
+	static const char * const keys[] = { "set", "jm", "tiler", "shader", "l2",
+					     "bogus", "" };
+	static const char * const seps[] = { " ", "\t", "  ", "\n", ",", "" };
+	size_t at = 0;
+	unsigned int i, n;
+
+	t[0] = '\0';
+	switch (rnd(8)) {
+	case 0: return snprintf(t, size, "1\n");
+	case 1: return snprintf(t, size, "0\n");
+	case 2: return snprintf(t, size, "%s", chance(500) ? "1" : "0");
+	case 3: /* too long: 128 bytes or more */
+		n = 128 + rnd(size - 129);
+		memset(t, chance(500) ? ' ' : '1', n);
+		t[n] = '\0';
+		return n;
+	default:
+		break;
+	}
+	n = rnd(6);
+	for (i = 0; i < n && at < size - 48; i++) {
+		const char *k = keys[rnd(ARRAY_SIZE(keys))];
+		uint64_t v = boundary(chance(500) ? 17 : 64, 0xffff);
+
+		switch (rnd(4)) {
+		case 0:
+			at += snprintf(t + at, size - at, "%s=%" PRIu64, k, v);
+			break;
+		case 1:
+			at += snprintf(t + at, size - at, "%s=0x%" PRIx64, k, v);
+			break;
+		case 2:
+			at += snprintf(t + at, size - at, "%s=%s", k,
+				       chance(500) ? "" : "-1");
+			break;
+		default:
+			at += snprintf(t + at, size - at, "%s", k);
+			break;
+		}
+		at += snprintf(t + at, size - at, "%s", seps[rnd(ARRAY_SIZE(seps))]);
+	}
+	return at;
+}
+
+static void op_dbg_enable(void)
+{
+	char t[512];
+	size_t len = enable_text(t, sizeof(t));
+	bool plain = !strcmp(t, "1\n") || !strcmp(t, "0\n") || !strcmp(t, "1") ||
+		     !strcmp(t, "0");
+	enum ptr_kind k = P_GOOD;
+	char *p = NULL;
+	int err;
+
+	if (chance(30))
+		p = pick_ptr(len, 1000, &k);
+	err = dbg_write(OP_DBG_ENABLE, "perfcnt_enable", t, len, p);
+	if (err < 0)
+		return;
+	if (p && len && len < 128 && !err)
+		violation("perfcnt_enable: a write from bad pointer %p succeeded", p);
+	if (!p && len >= 128 && err != EINVAL && err != EIO)
+		violation("perfcnt_enable: %zu bytes gave %s, want EINVAL", len,
+			  errname(err));
+	if (!p && plain && err == EINVAL) {
+		violation("perfcnt_enable: \"%s\" gave EINVAL", t);
+		/* once more with the driver's reasons in the kernel log */
+		if (__atomic_fetch_add(&sh->explained, 1, __ATOMIC_RELAXED) < 2 &&
+		    !sysfs_write("/sys/module/drm/parameters/debug", "0x2")) {
+			dbg_write(OP_DBG_ENABLE, "perfcnt_enable", t, len, NULL);
+			sysfs_write("/sys/module/drm/parameters/debug", "0");
+			show_reasons();
+		}
+	}
+	if (!p && plain && unprivileged && t[0] == '1' && !err)
+		violation("perfcnt_enable: enabled without CAP_PERFMON");
+}
+
+static void op_dbg_va(void)
+{
+	static const uint64_t vas[] = { 0, 0x1000, 0x1001, 0x100000000ULL,
+					BIT(48) - 0x1000, BIT(48), ~0ULL, 0x800 };
+	char t[64];
+	uint64_t va;
+	bool unaligned, high;
+	int err;
+
+	if (chance(200)) {
+		snprintf(t, sizeof(t), "%s", chance(900) ? "unmap" : "unmapx");
+		dbg_write(OP_DBG_VA, "perfcnt_va", t, strlen(t), NULL);
+		return;
+	}
+	va = chance(500) ? vas[rnd(ARRAY_SIZE(vas))] : boundary(64, 0x1000);
+	if (chance(300))
+		va &= ~0xfffULL & (BIT(40) - 1);
+	unaligned = va & 0xfff;
+	high = va + dump_size > BIT(48) || va + dump_size < va;
+	snprintf(t, sizeof(t), chance(500) ? "0x%" PRIx64 "\n" : "%" PRIu64, va);
+	err = dbg_write(OP_DBG_VA, "perfcnt_va", t, strlen(t), NULL);
+	if (err < 0)
+		return;
+	if ((unaligned || high) && !err)
+		violation("perfcnt_va: %s accepted (unaligned or above 2^48)", t);
+}
+
+static void op_dbg_sim(void)
+{
+	char t[64];
+	const char *file = "sim_workload";
+	uint32_t left;
+
+	if (chance(500)) {
+		unsigned int n = chance(800) ? rnd(101) : boundary(32, 100);
+
+		if (chance(200))
+			snprintf(t, sizeof(t), "idle");
+		else
+			snprintf(t, sizeof(t), "busy=%u", n);
+		if (dbg_write(OP_DBG_SIM, file, t, strlen(t), NULL) == 0 && n > 100 &&
+		    strcmp(t, "idle"))
+			violation("sim_workload: %s accepted", t);
+		return;
+	}
+	file = "sim_fault";
+	switch (rnd(6)) {
+	case 0:
+		snprintf(t, sizeof(t), "delay=%u", rnd(5));
+		break;
+	case 1:
+		snprintf(t, sizeof(t), "delay=%u", chance(500) ? 5001 : (unsigned int)(boundary(32, 5000) | 5001));
+		if (dbg_write(OP_DBG_SIM, file, t, strlen(t), NULL) == 0)
+			violation("sim_fault: %s accepted (0..5000)", t);
+		return;
+	case 2:
+		snprintf(t, sizeof(t), "gpu_fault");
+		break;
+	case 3:
+		/* a second or more each: a few per run */
+		left = __atomic_load_n(&sh->slow_faults, __ATOMIC_RELAXED);
+		if (left && __atomic_compare_exchange_n(&sh->slow_faults, &left, left - 1,
+							false, __ATOMIC_RELAXED,
+							__ATOMIC_RELAXED))
+			snprintf(t, sizeof(t), chance(500) ? "drop_irq" : "stuck_clean");
+		else
+			snprintf(t, sizeof(t), "none");
+		break;
+	case 4:
+		snprintf(t, sizeof(t), "none");
+		break;
+	default:
+		snprintf(t, sizeof(t), "%s", chance(500) ? "drop" : "delay=");
+		if (dbg_write(OP_DBG_SIM, file, t, strlen(t), NULL) == 0)
+			violation("sim_fault: %s accepted", t);
+		return;
+	}
+	dbg_write(OP_DBG_SIM, file, t, strlen(t), NULL);
+}
+
+static void op_dbg_read(void)
+{
+	static const char * const files[] = {
+		"gpu_info", "perfcnt_stats", "perfcnt_enable", "perfcnt_va",
+		"perfcnt_dump", "perfcnt_counters", "sim_workload", "sim_fault",
+		"sim_reports",
+	};
+	char path[PATH_MAX + 32], buf[256];
+	uint32_t gen;
+	ssize_t n;
+	int fd;
+
+	if ((dbg_gen & 1 || gone_since(dbg_gen)) && !find_debugfs())
+		return;
+	gen = dbg_gen;
+	snprintf(path, sizeof(path), "%s/%s", dbg_dir, files[rnd(ARRAY_SIZE(files))]);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		account(OP_DBG_READ, errno, gen, path);
+		return;
+	}
+	n = read(fd, chance(50) ? (void *)guard : buf, 1 + rnd(sizeof(buf)));
+	if (n < 0 && errno == EFAULT)
+		account(OP_DBG_READ, 0, gen, path);	/* the guard page */
+	else
+		account(OP_DBG_READ, n < 0 ? errno : 0, gen, path);
+	close(fd);
+}
+
+/* ---- processes --------------------------------------------------------- */
+
+static pid_t children[MAX_CHILDREN];
+
+static void reap(bool wait_all)
+{
+	int i, st;
+
+	for (i = 0; i < MAX_CHILDREN; i++) {
+		if (!children[i])
+			continue;
+		if (waitpid(children[i], &st, wait_all ? 0 : WNOHANG) <= 0)
+			continue;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			violation("forked child %d ended with status %#x", children[i], st);
+		children[i] = 0;
+	}
+}
+
+static void run(uint64_t iterations);
+
+static void op_fork(void)
+{
+	uint64_t seed = rnd64();
+	int i;
+	pid_t pid;
+
+	uint32_t left = __atomic_load_n(&sh->forks, __ATOMIC_RELAXED);
+
+	for (i = 0; i < MAX_CHILDREN && children[i]; i++)
+		;
+	/* fork() is slow on the debug kernel: a few per run */
+	if (i == MAX_CHILDREN || !left ||
+	    !__atomic_compare_exchange_n(&sh->forks, &left, left - 1, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;
+	pid = fork();
+	if (pid < 0) {
+		account(OP_FORK, errno, 0, "fork");
+		return;
+	}
+	if (!pid) {
+		/* the child: the inherited descriptors, a short run */
+		memset(children, 0, sizeof(children));
+		rng = seed;
+		worker_id = __atomic_add_fetch(&sh->procs, 1, __ATOMIC_RELAXED);
+		run(200 + rnd(2000));
+		_exit(0);
+	}
+	account(OP_FORK, 0, 0, "fork");
+	children[i] = pid;
+}
+
+/*
+ * Weights, per 1000 calls. On the debug kernel under TCG a call the uAPI
+ * checks rejects costs 10-30 us, an argument the DRM core must allocate
+ * for (over 128 bytes: GET_INFO, some mangled sizes) about 250 us, a
+ * successful ENABLE or DUMP, an open of the render node and a debugfs
+ * open+write+close a millisecond or more:
+ * most calls are rejected ones, so that a million fit in about two minutes.
+ */
+static const struct { enum op op; unsigned int w; } weights[] = {
+	{ OP_GET_INFO, 60 }, { OP_ENABLE, 260 }, { OP_DUMP, 300 },
+	{ OP_VERSION, 40 }, { OP_GET_CAP, 75 }, { OP_SET_CLIENT_CAP, 15 },
+	{ OP_CORE_OTHER, 62 }, { OP_DRV_OTHER, 100 }, { OP_MANGLED, 60 },
+	{ OP_OPEN, 6 }, { OP_CLOSE, 5 }, { OP_DUP, 4 }, { OP_FORK, 1 },
+	{ OP_DBG_ENABLE, 5 }, { OP_DBG_VA, 2 }, { OP_DBG_SIM, 2 },
+	{ OP_DBG_READ, 3 },
+};
+
+static void run(uint64_t iterations)
+{
+	uint64_t it;
+
+	for (it = 0; it < iterations && budget_left(); it++) {
+		unsigned int r = rnd(1000), i;
+		struct slot *sl;
+		enum op op = OP_GET_INFO;
+
+		for (i = 0; i < ARRAY_SIZE(weights); i++) {
+			if (r < weights[i].w) {
+				op = weights[i].op;
+				break;
+			}
+			r -= weights[i].w;
+		}
+		if (bench_op >= 0)
+			op = bench_op;
+		if (it % 64 == 0)
+			reap(false);
+		cur_len = 0;
+		switch (op) {
+		case OP_OPEN: op_open(); continue;
+		case OP_CLOSE: op_close(); continue;
+		case OP_DUP: op_dup(); continue;
+		case OP_FORK: op_fork(); continue;
+		case OP_DBG_ENABLE: op_dbg_enable(); continue;
+		case OP_DBG_VA: op_dbg_va(); continue;
+		case OP_DBG_SIM: op_dbg_sim(); continue;
+		case OP_DBG_READ: op_dbg_read(); continue;
+		default: break;
+		}
+		sl = any_slot();
+		if (!sl) {
+			op_open();
+			continue;
+		}
+		switch (op) {
+		case OP_GET_INFO: op_get_info(sl); break;
+		case OP_ENABLE: op_enable(sl); break;
+		case OP_DUMP: op_dump(sl); break;
+		case OP_VERSION: op_version(sl); break;
+		case OP_GET_CAP: op_get_cap(sl); break;
+		case OP_SET_CLIENT_CAP: op_set_client_cap(sl); break;
+		case OP_CORE_OTHER: op_core_other(sl); break;
+		case OP_DRV_OTHER: op_drv_other(sl); break;
+		case OP_MANGLED: op_mangled(sl); break;
+		default: break;
+		}
+	}
+	reap(true);
+}
+
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+static pid_t start_worker(int id, uint64_t seed, bool nocaps)
+{
+	pid_t pid = fork();
+	int i;
+
+	if (pid)
+		return pid;
+	rng = seed ^ (0x9e3779b97f4a7c15ULL * (id + 1));
+	for (i = 0; i < MAX_SLOTS; i++)
+		slots[i].fd = -1;
+	if (nocaps) {
+		if (drop_caps())
+			violation("capset: %s", strerror(errno));
+		unprivileged = true;
+	}
+	worker_id = __atomic_add_fetch(&sh->procs, 1, __ATOMIC_RELAXED);
+	run(UINT64_MAX);
+	_exit(0);
+}
+
+/* ---- main: the device, unbind/bind, the verdict ------------------------ */
+
+static int sysfs_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void unbind_bind(void)
+{
+	int err;
+
+	__atomic_fetch_add(&sh->gen, 1, __ATOMIC_RELEASE);	/* odd */
+	err = sysfs_write(DRV_SYSFS "/unbind", SIM_DEVICE);
+	account(OP_UNBIND, err, 1, "unbind");
+	sleep_ms(100 + rnd(200));
+	err = sysfs_write(DRV_SYSFS "/bind", SIM_DEVICE);
+	account(OP_BIND, err, 1, "bind");
+	__atomic_fetch_add(&sh->gen, 1, __ATOMIC_RELEASE);	/* even */
+}
+
+static char *klog_buf;
+static FILE *log_file;
+static regex_t bad_re;
+static bool have_bad_re;
+
+/* Read and clear the kernel log; the number of bug reports in it. */
+static int harvest(const char *what)
+{
+	char *line, *save = NULL;
+	int len, reports = 0;
+
+	len = klogctl(4 /* SYSLOG_ACTION_READ_CLEAR */, klog_buf, KLOG_SIZE - 1);
+	if (len < 0)
+		return 0;
+	klog_buf[len] = '\0';
+	if (log_file) {
+		fprintf(log_file, "=== mpc-fuzz %s\n", what);
+		fwrite(klog_buf, 1, len, log_file);
+		fflush(log_file);
+	}
+	for (line = strtok_r(klog_buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!have_bad_re || regexec(&bad_re, line, 0, NULL, 0))
+			continue;
+		if (reports++ < 40)
+			diag("kernel: %s", line);
+	}
+	return reports;
+}
+
+static int tap_n;
+static int tap_failed;
+
+static void tap(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+	char line[512];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	printf("%sok %d %s\n", ok ? "" : "not ", ++tap_n, line);
+	fflush(stdout);
+	tap_failed |= !ok;
+}
+
+/* After the run: the device must work, and hold nothing. */
+static bool device_works(char *why, size_t len)
+{
+	struct drm_mali_perfcnt_enable en = { .enable = 1 };
+	struct drm_mali_perfcnt_enable dis = { .enable = 0 };
+	struct drm_mali_perfcnt_dump d = { 0 };
+	char path[PATH_MAX + 32], stats[512];
+	int fd, err;
+	ssize_t n;
+
+	if (!find_node() || !find_debugfs()) {
+		snprintf(why, len, "no render node or debugfs directory");
+		return false;
+	}
+	snprintf(path, sizeof(path), "%s/perfcnt_enable", dbg_dir);
+	sysfs_write(path, "0\n");
+	snprintf(path, sizeof(path), "%s/sim_fault", dbg_dir);
+	sysfs_write(path, "none");
+	snprintf(path, sizeof(path), "%s/sim_workload", dbg_dir);
+	sysfs_write(path, "idle");
+	snprintf(path, sizeof(path), "%s/perfcnt_va", dbg_dir);
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "open %s: %s", node, strerror(errno));
+		return false;
+	}
+	d.buf_ptr = (uintptr_t)arena;
+	d.buf_size = dump_size;
+	if ((err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &en)) ||
+	    (err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_DUMP, &d)) ||
+	    (err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_DUMP, &d)) ||
+	    (err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &dis))) {
+		snprintf(why, len, "enable, dump, dump, disable: %s", errname(err));
+		close(fd);
+		return false;
+	}
+	close(fd);
+	snprintf(path, sizeof(path), "%s/perfcnt_stats", dbg_dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, stats, sizeof(stats) - 1);
+	if (fd >= 0)
+		close(fd);
+	stats[n > 0 ? n : 0] = '\0';
+	if (!strstr(stats, "live_allocs: 0\n")) {
+		snprintf(why, len, "perfcnt_stats after closing everything: %s", stats);
+		return false;
+	}
+	return true;
+}
+
+static void histogram(char *out, size_t len)
+{
+	size_t at = 0;
+	int op, e;
+
+	for (op = 0; op < NR_OPS && at < len - 64; op++) {
+		bool first = true;
+
+		at += snprintf(out + at, len - at, "%s%s{", op ? " " : "", op_name[op]);
+		for (e = 0; e <= MAX_ERRNO && at < len - 64; e++) {
+			if (!sh->hist[op][e])
+				continue;
+			at += snprintf(out + at, len - at, "%s%s:%" PRIu64, first ? "" : ",",
+				       e == MAX_ERRNO ? "other" : errname(e),
+				       sh->hist[op][e]);
+			first = false;
+		}
+		at += snprintf(out + at, len - at, "}");
+	}
+}
+
+/*
+ * Whether every worker has exited (not reaped: main waits for them at the
+ * end); prints the progress every 30 s.
+ */
+static bool workers_done(const pid_t *w, int n)
+{
+	static struct timespec last;
+	struct timespec now;
+	siginfo_t si;
+	int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!last.tv_sec)
+		last = now;
+	if (now.tv_sec - last.tv_sec >= 30) {
+		diag("progress: %" PRIu64 " calls", __atomic_load_n(&sh->calls, __ATOMIC_RELAXED));
+		last = now;
+	}
+	for (i = 0; i < n; i++) {
+		si.si_pid = 0;
+		if (waitid(P_PID, w[i], &si, WEXITED | WNOHANG | WNOWAIT) || !si.si_pid)
+			return false;
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t seed = 0, calls = 1000000;
+	unsigned int procs = 2, unbinds = 3, i;
+	bool nocaps = false, seed_given = false, bench = false;
+	char why[600], *hist;
+	pid_t workers[64];
+	int opt, fd, reports, nw = 0, st;
+	struct timespec t0, t1;
+	double secs;
+
+	while ((opt = getopt(argc, argv, "s:n:p:u:kl:b:vB")) != -1) {
+		switch (opt) {
+		case 's': seed = strtoull(optarg, NULL, 0); seed_given = true; break;
+		case 'n': calls = strtoull(optarg, NULL, 0); break;
+		case 'p': procs = atoi(optarg); break;
+		case 'u': unbinds = atoi(optarg); break;
+		case 'k': nocaps = true; break;
+		case 'l':
+			log_file = fopen(optarg, "a");
+			if (!log_file) {
+				perror(optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			if (regcomp(&bad_re, optarg, REG_EXTENDED | REG_NOSUB)) {
+				fprintf(stderr, "mpc-fuzz: bad regex %s\n", optarg);
+				return 2;
+			}
+			have_bad_re = true;
+			break;
+		case 'v': verbose = true; break;
+		case 'B': bench = true; break;
+		default:
+			fprintf(stderr, "usage: %s [-s SEED] [-n CALLS] [-p PROCS] [-u UNBINDS] [-k] [-l LOG] [-b REGEX] [-v] [-B]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (procs < 1 || procs + nocaps > ARRAY_SIZE(workers)) {
+		fprintf(stderr, "mpc-fuzz: -p 1..%zu\n", ARRAY_SIZE(workers) - 1);
+		return 2;
+	}
+	if (!seed_given) {
+		clock_gettime(CLOCK_REALTIME, &t0);
+		seed = (uint64_t)t0.tv_sec * 1000000007ULL ^ t0.tv_nsec ^ getpid();
+	}
+	rng = seed;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page = sysconf(_SC_PAGESIZE);
+	klog_buf = malloc(KLOG_SIZE);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+	if (!klog_buf || sh == MAP_FAILED) {
+		perror("mpc-fuzz");
+		return 2;
+	}
+	memset(sh, 0, sizeof(*sh));
+	sh->budget = calls;
+	sh->slow_faults = MAX_SLOW_FAULTS;
+	sh->forks = MAX_FORKS;
+	sh->gen = 0;
+
+	printf("TAP version 13\n");
+	diag("mpc-fuzz: seed %#" PRIx64 ", %" PRIu64 " calls, %u processes%s, %u unbinds (replay: mpc-fuzz -s %#" PRIx64 " -n %" PRIu64 " -p %u -u %u%s)",
+	     seed, calls, procs, nocaps ? " + 1 without capabilities" : "", unbinds,
+	     seed, calls, procs, unbinds, nocaps ? " -k" : "");
+	if (!check_tables()) {
+		tap(false, "fuzz_tables_cover_uapi # the uAPI has fields the fuzzer does not know");
+		printf("1..%d\n", tap_n);
+		return 1;
+	}
+	if (!find_node()) {
+		tap(false, "fuzz_setup # no mali_perfcnt render node");
+		printf("1..%d\n", tap_n);
+		return 1;
+	}
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, &sh->info)) {
+		tap(false, "fuzz_setup # open %s / GET_INFO failed: %s", node, strerror(errno));
+		printf("1..%d\n", tap_n);
+		return 1;
+	}
+	close(fd);
+	dump_size = sh->info.dump_size;
+	setup_memory();
+	harvest("before");
+	if (bench) {
+		/* -B: the cost of each kind of call, alone, one process */
+		for (i = 0; i < MAX_SLOTS; i++)
+			slots[i].fd = -1;
+		for (bench_op = 0; bench_op < OP_UNBIND; bench_op++) {
+			uint64_t c0 = sh->calls;
+
+			if (bench_op == OP_FORK)
+				continue;
+			sh->budget = c0 + 2000;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			run(20000);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+			diag("bench %s: %" PRIu64 " calls, %.0f us each", op_name[bench_op],
+			     sh->calls - c0, secs * 1e6 / (sh->calls - c0 ? sh->calls - c0 : 1));
+		}
+		bench_op = -1;
+		for (i = 0; i < MAX_SLOTS; i++)
+			if (slots[i].fd >= 0)
+				close(slots[i].fd);
+		memset(sh->hist, 0, sizeof(sh->hist));
+		sh->calls = 0;
+		sh->budget = calls;
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < procs; i++)
+		workers[nw++] = start_worker(i + 1, seed, false);
+	if (nocaps)
+		workers[nw++] = start_worker(procs + 1, seed, true);
+
+	/* Unbind and bind at evenly spread points of the budget */
+	worker_id = 0;
+	for (i = 0; i < unbinds; i++) {
+		uint64_t at = calls / (unbinds + 1) * (i + 1) +
+			      rnd(calls / (4 * (unbinds + 1)) + 1);
+
+		while (__atomic_load_n(&sh->calls, __ATOMIC_RELAXED) < at &&
+		       !workers_done(workers, nw))
+			sleep_ms(20);
+		if (!budget_left())
+			break;
+		unbind_bind();
+	}
+	while (!workers_done(workers, nw))
+		sleep_ms(20);
+	for (i = 0; i < (unsigned int)nw; i++) {
+		if (waitpid(workers[i], &st, 0) < 0)
+			continue;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			violation("worker %u ended with status %#x", i + 1, st);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	tap(sh->calls >= calls, "fuzz_calls (%" PRIu64 " of %" PRIu64 " in %.0f s, %.0f/s)",
+	    sh->calls, calls, secs, sh->calls / (secs > 0 ? secs : 1));
+	for (i = 0; i < MAX_VKINDS && sh->vk[i].key; i++)
+		diag("%u violation(s) of this kind, the first: %s", sh->vk[i].n,
+		     sh->vk[i].first);
+	tap(!sh->violations, "fuzz_errnos_documented (%u violations)", sh->violations);
+	{
+		bool works = device_works(why, sizeof(why));
+
+		tap(works, "fuzz_device_works_after%s%s", works ? "" : " # ",
+		    works ? "" : why);
+	}
+	reports = harvest("after");
+	tap(!reports, "fuzz_kernel_log_clean (%d reports)", reports);
+
+	hist = malloc(16384);
+	if (hist) {
+		histogram(hist, 16384);
+		diag("fuzz: %" PRIu64 " calls, %u processes, errno histogram %s, %d reports",
+		     sh->calls, sh->procs, hist, reports);
+	}
+	printf("1..%d\n", tap_n);
+	return tap_failed;
+}
