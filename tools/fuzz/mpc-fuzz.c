@@ -91,13 +91,13 @@
 enum op {
 	OP_GET_INFO, OP_ENABLE, OP_DUMP, OP_VERSION, OP_GET_CAP,
 	OP_SET_CLIENT_CAP, OP_CORE_OTHER, OP_DRV_OTHER, OP_MANGLED,
-	OP_OPEN, OP_CLOSE, OP_DUP, OP_FORK, OP_DBG_ENABLE, OP_DBG_VA,
+	OP_STREAM, OP_OPEN, OP_CLOSE, OP_DUP, OP_FORK, OP_DBG_ENABLE, OP_DBG_VA,
 	OP_DBG_SIM, OP_DBG_READ, OP_UNBIND, OP_BIND, NR_OPS
 };
 
 static const char * const op_name[NR_OPS] = {
 	"GET_INFO", "ENABLE", "DUMP", "VERSION", "GET_CAP", "SET_CLIENT_CAP",
-	"core-other", "driver-other", "mangled", "open", "close", "dup",
+	"core-other", "driver-other", "mangled", "STREAM_OPEN", "open", "close", "dup",
 	"fork", "perfcnt_enable", "perfcnt_va", "sim-files", "debugfs-read",
 	"unbind", "bind",
 };
@@ -130,6 +130,9 @@ static const int op_errnos[NR_OPS][16] = {
 	[OP_MANGLED] = { EINVAL, EFAULT, EBUSY, EACCES, EALREADY, EPERM, EIO,
 			 ETIMEDOUT, ENODATA, ENOSPC },
 	/* the node disappears while unbound */
+	/* STREAM_OPEN (the header), then SAMPLE and a non-blocking read */
+	[OP_STREAM] = { EINVAL, EBUSY, EACCES, ENOMEM, EFAULT, EIO, ETIMEDOUT, EAGAIN,
+			ENODATA },
 	[OP_OPEN] = { ENOENT, ENODEV, ENXIO },
 	[OP_CLOSE] = { 0 },
 	[OP_DUP] = { 0 },
@@ -1076,8 +1079,9 @@ static void op_core_other(struct slot *sl)
 static void op_drv_other(struct slot *sl)
 {
 	static unsigned char buf[512];
-	unsigned int nr = DRM_COMMAND_BASE + 3 +
-			  rnd(DRM_COMMAND_END - DRM_COMMAND_BASE - 3);
+	/* after ours: GET_INFO, ENABLE, DUMP, STREAM_OPEN */
+	unsigned int nr = DRM_COMMAND_BASE + 4 +
+			  rnd(DRM_COMMAND_END - DRM_COMMAND_BASE - 4);
 
 	fill_small(buf, sizeof(buf));
 	account(OP_DRV_OTHER, xioctl(sl->fd, random_dir_size(nr), buf), sl->gen,
@@ -1101,6 +1105,68 @@ static void op_mangled(struct slot *sl)
 	if (chance(500))
 		memcpy(buf, &arena, sizeof(arena));
 	account(OP_MANGLED, xioctl(sl->fd, cmd, buf), sl->gen, "mangled");
+}
+
+/* A value for a stream field: 0, the valid @good, a boundary or a random one. */
+static uint64_t pick(uint64_t good, uint64_t lo, uint64_t hi)
+{
+	switch (rnd(6)) {
+	case 0:
+		return 0;
+	case 1:
+	case 2:
+		return good;
+	case 3:
+		return lo - 1 + rnd(3);	/* lo - 1, lo, lo + 1 */
+	case 4:
+		return hi - 1 + rnd(3);
+	default:
+		return rnd64();
+	}
+}
+
+/*
+ * STREAM_OPEN with boundary values per field; a stream that opens is used
+ * (SAMPLE, a non-blocking read of its records) and closed at once, so the
+ * counters are free again for the other calls.
+ */
+static void op_stream(struct slot *sl)
+{
+	struct drm_mali_perfcnt_stream_open o = { 0 };
+	static char rec[64 << 10];
+	int err;
+
+	o.ring_records = (uint32_t)pick(4, 2, MALI_PERFCNT_STREAM_MAX_RECORDS);
+	o.period_ns = chance(500) ? 0 : pick(MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS,
+					     MALI_PERFCNT_STREAM_MIN_PERIOD_NS,
+					     MALI_PERFCNT_STREAM_MAX_PERIOD_NS);
+	o.flags = chance(700) ? MALI_PERFCNT_STREAM_F_NONBLOCK | MALI_PERFCNT_STREAM_F_CLOEXEC :
+		  (uint32_t)pick(MALI_PERFCNT_STREAM_F_MASKS | MALI_PERFCNT_STREAM_F_NONBLOCK, 1, 16);
+	o.flags |= MALI_PERFCNT_STREAM_F_NONBLOCK;	/* never block the fuzzer */
+	if (o.flags & MALI_PERFCNT_STREAM_F_MASKS) {
+		o.jm_mask = (uint32_t)pick(0xffff, 1, 0x10000);
+		o.shader_mask = (uint32_t)pick(0xffff, 1, 0x10000);
+	}
+	o.counter_set = chance(900) ? 0 : (uint32_t)pick(1, 1, 2);
+	if (chance(50))
+		o.pad = (uint32_t)rnd64();
+	if (chance(50))
+		o.reserved[rnd(2)] = rnd64() | 1;
+	if (chance(30))
+		o.fd = (int32_t)rnd64() | 1;
+	err = xioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_STREAM_OPEN, &o);
+	if (!err) {
+		if (o.fd < 0 || o.record_size < sizeof(struct drm_mali_perfcnt_record))
+			violation("STREAM_OPEN: fd %d, record_size %u", o.fd, o.record_size);
+		if (ioctl(o.fd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0) && errno != ENODATA &&
+		    errno != ETIMEDOUT && errno != EIO)
+			err = errno;
+		if (!err && read(o.fd, rec, chance(100) ? 1 : sizeof(rec)) < 0 &&
+		    errno != EAGAIN && errno != ENOSPC)
+			err = errno;
+		close(o.fd);
+	}
+	account(OP_STREAM, err, sl->gen, "stream");
 }
 
 /* ---- debugfs ----------------------------------------------------------- */
@@ -1414,7 +1480,8 @@ static void op_fork(void)
 static const struct { enum op op; unsigned int w; } weights[] = {
 	{ OP_GET_INFO, 60 }, { OP_ENABLE, 260 }, { OP_DUMP, 300 },
 	{ OP_VERSION, 40 }, { OP_GET_CAP, 75 }, { OP_SET_CLIENT_CAP, 15 },
-	{ OP_CORE_OTHER, 62 }, { OP_DRV_OTHER, 100 }, { OP_MANGLED, 60 },
+	{ OP_CORE_OTHER, 62 }, { OP_DRV_OTHER, 70 }, { OP_MANGLED, 60 },
+	{ OP_STREAM, 30 },
 	{ OP_OPEN, 6 }, { OP_CLOSE, 5 }, { OP_DUP, 4 }, { OP_FORK, 1 },
 	{ OP_DBG_ENABLE, 5 }, { OP_DBG_VA, 2 }, { OP_DBG_SIM, 2 },
 	{ OP_DBG_READ, 3 },
@@ -1467,6 +1534,7 @@ static void run(uint64_t iterations)
 		case OP_CORE_OTHER: op_core_other(sl); break;
 		case OP_DRV_OTHER: op_drv_other(sl); break;
 		case OP_MANGLED: op_mangled(sl); break;
+		case OP_STREAM: op_stream(sl); break;
 		default: break;
 		}
 	}
