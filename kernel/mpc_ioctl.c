@@ -134,11 +134,11 @@ int mpc_ioctl_dump(struct drm_device *drm, void *data,
 
 	if (args->flags)
 		return MPC_REJECT(mdev, -EINVAL, "DUMP: flags 0x%x must be 0", args->flags);
-	if (args->interval_start_ns)
-		return MPC_REJECT(mdev, -EINVAL, "DUMP: interval_start_ns is out only, pass 0");
-	if (args->data_flags)
-		return MPC_REJECT(mdev, -EINVAL, "DUMP: data_flags 0x%x is out only, pass 0",
-				  args->data_flags);
+	/*
+	 * interval_start_ns and data_flags are outputs and their input is
+	 * ignored, as seqno's: revision 1 never wrote those words, so a
+	 * caller that reuses its struct for the next DUMP must keep working.
+	 */
 	if (args->pad)
 		return MPC_REJECT(mdev, -EINVAL, "DUMP: pad must be 0");
 	if (args->buf_size < size) {

@@ -381,12 +381,12 @@ void mpc_sim_power(struct mpc_sim *sim, bool on)
  * the domain is switched off whatever the driver did, so the GPU loses all
  * of its state (mali_model_power_loss()).
  */
+#ifdef CONFIG_PM_SLEEP
 static struct mpc_sim *sim_of(struct device *dev)
 {
 	return *(struct mpc_sim **)dev_get_platdata(dev);
 }
 
-#ifdef CONFIG_PM_SLEEP
 static int sim_pd_suspend_noirq(struct device *dev)
 {
 	struct mpc_sim *sim = sim_of(dev);

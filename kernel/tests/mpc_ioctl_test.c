@@ -274,9 +274,7 @@ static void mpc_test_dump(struct kunit *test)
 			MALI_PERFCNT_DATA_FIRST | MALI_PERFCNT_DATA_SATURATED);
 	KUNIT_EXPECT_EQ(test, args.pad, 0);
 
-	/* The out fields must be zero on input: clear them for the next call */
-	args.interval_start_ns = 0;
-	args.data_flags = 0;
+	/* The out fields' input is ignored: the same struct serves again */
 
 	/* Exactly the dump size is enough */
 	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), 0);
@@ -310,28 +308,6 @@ static void mpc_test_dump_rejects(struct kunit *test)
 	args.buf_size = 2048;
 	args.flags = 1;
 	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
-
-	/* The out-only fields of revision 2 (the reserved words of revision 1) */
-	memset(&args, 0, sizeof(args));
-	args.buf_ptr = 0x10000;
-	args.buf_size = 2048;
-	args.interval_start_ns = 1;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
-
-	memset(&args, 0, sizeof(args));
-	args.buf_ptr = 0x10000;
-	args.buf_size = 2048;
-	args.interval_start_ns = 1ULL << 63;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
-
-	for (i = 0; i < 32; i++) {
-		memset(&args, 0, sizeof(args));
-		args.buf_ptr = 0x10000;
-		args.buf_size = 2048;
-		args.data_flags = 1U << i;
-		KUNIT_EXPECT_EQ_MSG(test, mpc_ioctl_dump(&mdev->drm, &args, NULL),
-				    -EINVAL, "data_flags bit %u", i);
-	}
 
 	memset(&args, 0, sizeof(args));
 	args.buf_ptr = 0x10000;

@@ -410,6 +410,9 @@ static void t_reset_faults(void)
 	char err[160];
 
 	CHECK(setup("g52", 0, 0) == 0, "setup");
+	/* a sample needs the L2 powered: the hang is on a sample that runs */
+	wr(MALI_HW_L2_PWRON, 0xffffffff);
+	fire(MALI_MODEL_TIMER_POWER);
 	CHECK(mali_model_set_fault(m, "soft_reset_stuck", err, sizeof(err)) == 0, "%s", err);
 	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
 	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
@@ -422,6 +425,8 @@ static void t_reset_faults(void)
 	CHECK(fire(MALI_MODEL_TIMER_RESET), "soft reset still stuck after a hard reset");
 
 	CHECK(mali_model_set_fault(m, "dead", err, sizeof(err)) == 0, "%s", err);
+	wr(MALI_HW_L2_PWRON, 0xffffffff);	/* the reset powered it off */
+	fire(MALI_MODEL_TIMER_POWER);
 	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
 	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_HARD_RESET);
 	CHECK(!fire(MALI_MODEL_TIMER_RESET), "a dead GPU's hard reset completed");
@@ -434,6 +439,8 @@ static void t_reset_faults(void)
 	CHECK(rd(MALI_HW_GPU_IRQ_STATUS) == 0 && mali_model_take_stall_ms(m) == 0,
 	      "stall without a completed sample");
 	wr(MALI_HW_GPU_IRQ_MASK, MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED);
+	wr(MALI_HW_L2_PWRON, 0xffffffff);
+	fire(MALI_MODEL_TIMER_POWER);
 	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
 	CHECK(fire(MALI_MODEL_TIMER_SAMPLE), "no sample timer");
 	CHECK(rd(MALI_HW_GPU_IRQ_STATUS) & MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED,

@@ -273,7 +273,7 @@ struct drm_mali_perfcnt_dump {
 	 */
 	__u64 timestamp_ns;
 	/**
-	 * @interval_start_ns: out (in: must be zero), CLOCK_MONOTONIC_RAW
+	 * @interval_start_ns: out (its input is ignored), CLOCK_MONOTONIC_RAW
 	 * start of the span the counters cover: the previous sample's
 	 * @timestamp_ns, the moment ENABLE started the counters
 	 * (%MALI_PERFCNT_DATA_FIRST), or the moment a recovery restarted them
@@ -281,7 +281,7 @@ struct drm_mali_perfcnt_dump {
 	 */
 	__u64 interval_start_ns;
 	/**
-	 * @data_flags: out (in: must be zero), MALI_PERFCNT_DATA_* bits of
+	 * @data_flags: out (its input is ignored), MALI_PERFCNT_DATA_* bits of
 	 * this sample.
 	 */
 	__u32 data_flags;
