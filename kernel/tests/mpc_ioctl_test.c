@@ -301,7 +301,6 @@ static void mpc_test_dump_rejects(struct kunit *test)
 {
 	struct mpc_device *mdev = mpc_test_device(test);
 	struct drm_mali_perfcnt_dump args;
-	unsigned int i;
 
 	memset(&args, 0, sizeof(args));
 	args.buf_ptr = 0x10000;

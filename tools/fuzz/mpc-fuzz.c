@@ -412,9 +412,9 @@ static const struct field dump_fields[] = {
 	FLD(drm_mali_perfcnt_dump, seqno, K_OUT, 0),
 	FLD(drm_mali_perfcnt_dump, timestamp_ns, K_OUT, 0),
 #if MALI_PERFCNT_UAPI_VERSION >= 2
-	/* revision 2: out fields, still must be zero on input */
-	FLD(drm_mali_perfcnt_dump, interval_start_ns, K_ZERO, 0),
-	FLD(drm_mali_perfcnt_dump, data_flags, K_ZERO, 0),
+	/* revision 2: out fields, their input ignored */
+	FLD(drm_mali_perfcnt_dump, interval_start_ns, K_OUT, 0),
+	FLD(drm_mali_perfcnt_dump, data_flags, K_OUT, 0),
 	FLD(drm_mali_perfcnt_dump, pad, K_ZERO, 0),
 #else
 	FLD(drm_mali_perfcnt_dump, reserved, K_ZERO, 0),
