@@ -207,8 +207,20 @@ else
 	[ "$have_st" = 1 ] && args+=(--selftests "$st_dir")
 	[ "$have_user" = 1 ] && args+=(--user)
 fi
-if [ -n "${MPC_SELFTEST_ARGS:-}" ]; then
-	echo "$MPC_SELFTEST_ARGS" >"$out/selftest-args"
+# The suite on two fixture variants by default, the v4 T720 and the Bifrost
+# G52 (sparse cores, two L2 slices, 33-bit VA): every code path of the
+# driver (both layouts, TRANSCFG, io-pgtable-free builtin tables) under
+# KASAN/lockdep/kmemleak, in about half the time of all five (the x86_64
+# and QEMU GPU targets of make check run all of them). MPC_DEBUG_VARIANTS
+# ("all", or names) and MPC_SELFTEST_ARGS choose otherwise.
+sel=${MPC_SELFTEST_ARGS:-}
+if [ -z "$sel" ] && [ "${MPC_DEBUG_VARIANTS:-t720 g52}" != all ]; then
+	for v in ${MPC_DEBUG_VARIANTS:-t720 g52}; do
+		sel+=" -v $v"
+	done
+fi
+if [ -n "$sel" ]; then
+	echo "$sel" >"$out/selftest-args"
 	args+=(--file "$out/selftest-args:/mpc/selftest-args")
 fi
 if ! ns_run scripts/vm/mkinitramfs.sh "${args[@]}" "$KREL" \
