@@ -195,8 +195,6 @@ else
 	fail_case build/trinity "/usr/bin/trinity missing: run scripts/deps.sh"
 fi
 if [ "${MPC_DEBUG_FUZZ_ONLY:-0}" = 1 ]; then
-	: >"$out/fuzz-only"
-	args+=(--file "$out/fuzz-only:/mpc/debug/fuzz-only")
 	printf '%s\tskip\t%s\t%s\n' "$scope" kunit+fail-nth \
 		"MPC_DEBUG_FUZZ_ONLY=1: the KUnit suites and fail-nth loops were not run" >>"$res"
 fi
@@ -230,38 +228,76 @@ if ! ns_run scripts/vm/mkinitramfs.sh "${args[@]}" "$KREL" \
 fi
 t_build=$(($(date +%s) - t0))
 
-# 3. The VM.
-log "== $KREL: boot QEMU and run everything (several minutes, accel ${MPC_ACCEL_VERDICT%% *})"
-t0=$(date +%s)
+# 3. The VMs: the guest's parts (scripts/debug-kernel/guest-debug.sh) on
+# two guests at once when MPC_VM_JOBS (scripts/lib.sh) allows, the suite
+# and the fail-nth loops on one, KUnit and the fuzzers on the other (about
+# the same time each); one guest with everything otherwise. Each checks
+# its own kernel log and kmemleak. With two, a case's name starts with its
+# guest's ("suite/...", "fuzz/...").
+parts="suite kunit fuzz fail-nth"
+[ "${MPC_DEBUG_NO_SUITE:-0}" = 1 ] && parts="kunit fuzz fail-nth"
+[ "${MPC_DEBUG_FUZZ_ONLY:-0}" = 1 ] && parts=${parts/kunit /} && parts=${parts/ fail-nth/}
+guests=()
+if [ "$(mpc_vm_jobs)" -ge 2 ]; then
+	for g in "suite:suite fail-nth" "fuzz:kunit fuzz"; do
+		p=''
+		for w in ${g#*:}; do
+			case " $parts " in *" $w "*) p+="${p:+,}$w" ;; esac
+		done
+		[ -z "$p" ] || guests+=("${g%%:*}:$p")
+	done
+fi
+[ "${#guests[@]}" -ge 2 ] || guests=("vm:${parts// /,}")
+log "== $KREL: boot QEMU and run everything (several minutes, accel ${MPC_ACCEL_VERDICT%% *}; guests: ${guests[*]})"
 tmo=${MPC_VM_TIMEOUT:-2400}
-ns_run scripts/vm/boot.sh "$KREL" "$out/initramfs.cpio.gz" "$out/vm" "$tmo"
-rc=$?
+t0=$(date +%s)
+for g in "${guests[@]}"; do
+	ns_run scripts/vm/boot.sh --append "mpc_parts=${g#*:}" "$KREL" \
+		"$out/initramfs.cpio.gz" "$out/${g%%:*}" "$tmo" &
+	eval "pid_${g%%:*}=\$!"
+done
+for g in "${guests[@]}"; do
+	name=${g%%:*}
+	vm=$out/$name
+	pid=pid_$name
+	wait "${!pid}"
+	rc=$?
+	pre=''
+	[ "${#guests[@]}" -ge 2 ] && pre=$name/
+	awk -v scope="$scope" -v faillog="$faillog" -f "$tap" "$vm/output.log" |
+		sed "s|\t|\t$pre|2" >>"$res"
+	case $rc in
+	124)	fail_case "${pre}vm/timeout" "no result after ${tmo}s" "$vm/console.log" ;;
+	125)	fail_case "${pre}vm/no-report" "guest died without reporting (panic?)" \
+			"$vm/console.log" ;;
+	126)	fail_case "${pre}vm/qemu-error" \
+			"QEMU failed before the guest printed anything: $(head -n 1 "$vm/qemu.out")" \
+			"$vm/qemu.out" ;;
+	97)	fail_case "${pre}vm/namespace" "could not bind-mount the debug kernel" ;;
+	0)	;;
+	*)	# e.g. the guest runner died before its first section
+		grep -q "^$scope	fail	$pre" "$res" ||
+			fail_case "${pre}vm/exit-status" \
+				"the guest reported status $rc but no failing test" \
+				"$vm/output.log" ;;
+	esac
+done
 t_vm=$(($(date +%s) - t0))
-awk -v scope="$scope" -v faillog="$faillog" -f "$tap" "$out/vm/output.log" >>"$res"
-case $rc in
-124)	fail_case vm/timeout "no result after ${tmo}s" "$out/vm/console.log" ;;
-125)	fail_case vm/no-report "guest died without reporting (panic?)" \
-		"$out/vm/console.log" ;;
-126)	fail_case vm/qemu-error \
-		"QEMU failed before the guest printed anything: $(head -n 1 "$out/vm/qemu.out")" \
-		"$out/vm/qemu.out" ;;
-97)	fail_case vm/namespace "could not bind-mount the debug kernel" ;;
-0)	;;
-*)	# e.g. the guest runner died before its first section
-	[ "$(count fail)" -gt 0 ] ||
-		fail_case vm/exit-status "the guest reported status $rc but no failing test" \
-			"$out/vm/output.log" ;;
-esac
 
 # What the instruments covered.
 echo
-awk -F'\t' '$3 ~ /^kunit-/ { split($3, a, "/"); n[a[1]]++; if ($2 == "pass") p[a[1]]++ }
+awk -F'\t' '{ t = $3; sub(/^(suite|fuzz)\//, "", t) }
+	t ~ /^kunit-/ { split(t, a, "/"); n[a[1]]++; if ($2 == "pass") p[a[1]]++ }
 	END { for (s in n) printf "KUnit %s: %d/%d cases passed\n", substr(s, 7), p[s], n[s] }' \
 	"$res" | sort
-sed -n 's/^# fail-nth summary: \([^ ]*\) \([0-9]*\) points \([0-9]*\) driver-sites\(.*\)$/fail-nth \1: \2 allocations failed one at a time, \3 distinct call sites in mali_perfcnt\4/p' \
-	"$out/vm/output.log"
-grep -h -o 'kmemleak_empty ([0-9]* unreferenced objects)' "$out/vm/output.log" || true
-sed -n 's/^# \(fuzz: .*\)$/\1/p; s/^# \(trinity: .*\)$/\1/p' "$out/vm/output.log"
+for g in "${guests[@]}"; do
+	sed -n 's/^# fail-nth summary: \([^ ]*\) \([0-9]*\) points \([0-9]*\) driver-sites\(.*\)$/fail-nth \1: \2 allocations failed one at a time, \3 distinct call sites in mali_perfcnt\4/p' \
+		"$out/${g%%:*}/output.log"
+	grep -h -o 'kmemleak_empty ([0-9]* unreferenced objects)' \
+		"$out/${g%%:*}/output.log" | sed "s|^|${g%%:*}: |" || true
+	sed -n 's/^# \(fuzz: .*\)$/\1/p; s/^# \(trinity: .*\)$/\1/p' \
+		"$out/${g%%:*}/output.log"
+done
 echo "$KREL: $(count pass) passed, $(count fail) failed, $(count skip) skipped" \
-	"(VM ${t_vm}s, logs in ${out#"$MPC_ROOT"/})"
+	"(VMs ${t_vm}s, ${#guests[@]} at a time, logs in ${out#"$MPC_ROOT"/}/{${guests[*]%%:*}})"
 summary

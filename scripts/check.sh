@@ -19,7 +19,10 @@
 # architectures, MPC_KERNELS="rel ..." the kernels (e.g. 6.1.0-57-arm64),
 # MPC_SELFTEST_ARGS passes harness options (e.g. "-v g52 -t
 # busy50_gpu_active_ratio"), MPC_VM_TIMEOUT bounds each boot in seconds
-# (default 720 on x86_64, 1200 on arm64). On arm64 the suite runs on the
+# (default 720 on x86_64, 1200 on arm64), MPC_VM_JOBS how many guests run
+# at once (default: the number of cores, at most 4; each VM boot is a
+# background job, its results merged in the order the boots were started,
+# the result lines printed when all have finished). On arm64 the suite runs on the
 # QEMU GPU (each arm64 kernel, the real-hardware path, below), not against
 # the in-module simulator, whose suite the x86_64 kernels run: the arm64
 # module is built (W=1, sparse); MPC_ARM64_SIM=newest (or all) adds the
@@ -89,6 +92,81 @@ count() { # count SCOPE STATUS
 # spent ARCH T0: add the seconds since T0 to ARCH's total.
 spent() {
 	secs[$1]=$((secs[$1] + $(date +%s) - $2))
+}
+
+# The guests run in the background, $vm_jobs at a time (MPC_VM_JOBS,
+# scripts/lib.sh), while the main loop goes on building. vm_job ARCH CMD...
+# runs the function CMD in a job of its own whose fail_case and count use
+# the job's own results and failures files (so jobs never write one file
+# together); vm_jobs_wait waits for them all and appends their files to
+# $res and $faillog in the order the jobs were started, so the report reads
+# the same whatever finished first. Job N's directory $out/jobs/N also
+# keeps its ARCH and its seconds.
+vm_jobs=$(mpc_vm_jobs)
+vm_job_n=0
+vm_job() {
+	local arch=$1 d
+	shift
+	vm_job_n=$((vm_job_n + 1))
+	d=$out/jobs/$(printf '%03d' "$vm_job_n")
+	mkdir -p "$d"
+	echo "$arch" >"$d/arch"
+	mpc_job_slot "$vm_jobs"
+	# shellcheck disable=SC2030 # the job's own files, on purpose
+	(
+		res=$d/results.tsv
+		faillog=$d/failures.log
+		: >"$res"
+		: >"$faillog"
+		t=$(date +%s)
+		"$@"
+		echo $(($(date +%s) - t)) >"$d/secs"
+	) &
+}
+vm_jobs_wait() {
+	local d
+
+	wait
+	for d in "$out"/jobs/*/; do
+		[ -d "$d" ] || continue
+		cat "$d/results.tsv" >>"$res" 2>/dev/null
+		cat "$d/failures.log" >>"$faillog" 2>/dev/null
+		[ -f "$d/secs" ] || fail_case "$(cat "$d/arch")" "vm/job-$(basename "$d")" \
+			"a VM job ended without finishing (see its logs)"
+	done
+}
+# guest_secs ARCH: the seconds its guests' jobs took, added up.
+guest_secs() {
+	local d n=0
+
+	for d in "$out"/jobs/*/; do
+		[ -f "$d/secs" ] && [ "$(cat "$d/arch")" = "$1" ] &&
+			n=$((n + $(cat "$d/secs")))
+	done
+	echo "$n"
+}
+
+# Result lines are printed when every job has finished: summ SCOPE TEXT
+# [VMDIR...] records one, TEXT's @VM@ then becoming the seconds of the
+# boots logged in the VMDIRs (boot_secs writes them).
+sum_scope=() sum_text=() sum_vms=()
+summ() {
+	sum_scope+=("$1")
+	sum_text+=("$2")
+	shift 2
+	sum_vms+=("$*")
+}
+summ_print() {
+	local i d n text
+
+	for i in "${!sum_scope[@]}"; do
+		n=0
+		for d in ${sum_vms[$i]}; do
+			[ -f "$d/secs" ] && n=$((n + $(cat "$d/secs")))
+		done
+		text=${sum_text[$i]}
+		result_line "${sum_scope[$i]}" "${text//@VM@/${n}s}"
+	done
 }
 
 # rescope PREFIX SECTION=SCOPE2...: filter results.tsv lines (stdin to
@@ -224,6 +302,47 @@ for arch in $arches; do
 	spent "$arch" "$t0"
 done
 
+# kernel_boot KREL KOUT TIMEOUT (a VM job): boot the initramfs of KOUT on
+# KREL's kernel, the suite's results as KREL's, e2e.sh's as "KREL e2e".
+kernel_boot() {
+	local krel=$1 kout=$2 tmo=$3 rc nf0
+
+	boot_secs "$kout/vm" scripts/vm/boot.sh "$krel" "$kout/initramfs.cpio.gz" \
+		"$kout/vm" "$tmo"
+	rc=$?
+	nf0=$(count "" fail)
+	# The tool's e2e.sh (through our module on the simulator): a line of its own.
+	awk -v scope="$krel" -v faillog="$faillog" -f "$tap" \
+		"$kout/vm/output.log" | rescope "" "e2e=$krel e2e" >>"$res"
+	case $rc in
+	124)	fail_case "$krel" vm/timeout "no result after ${tmo}s" \
+			"$kout/vm/console.log" ;;
+	125)	fail_case "$krel" vm/no-report "guest died without reporting (panic?)" \
+			"$kout/vm/console.log" ;;
+	126)	fail_case "$krel" vm/qemu-error \
+			"QEMU failed before the guest printed anything: $(head -n 1 "$kout/vm/qemu.out")" \
+			"$kout/vm/qemu.out" ;;
+	0)	;;
+	*)	# e.g. the guest runner died before its first section
+		[ "$(count "" fail)" -gt "$nf0" ] ||
+			fail_case "$krel" vm/exit-status \
+				"the guest reported status $rc but no failing test" \
+				"$kout/vm/output.log" ;;
+	esac
+}
+
+# boot_secs LOGDIR CMD...: run CMD, its seconds in LOGDIR/secs; CMD's status.
+boot_secs() {
+	local dir=$1 t rc
+	shift
+	t=$(date +%s)
+	"$@"
+	rc=$?
+	mkdir -p "$dir"
+	echo $(($(date +%s) - t)) >"$dir/secs"
+	return $rc
+}
+
 # 3. Each kernel: module build, VM run.
 a64_sim_krel=$(for k in $kernels; do [ "$(mpc_arch "$k")" = arm64 ] && echo "$k"; done |
 	sort -V | tail -n 1)
@@ -306,35 +425,12 @@ for krel in $kernels; do
 	tmo=720
 	[ "$arch" = arm64 ] && tmo=1200
 	tmo=${MPC_VM_TIMEOUT:-$tmo}
-	log "== $krel: boot QEMU ($arch) and run the tests"
-	t1=$(date +%s)
-	scripts/vm/boot.sh "$krel" "$kout/initramfs.cpio.gz" "$kout/vm" "$tmo"
-	rc=$?
-	vm_secs=$(($(date +%s) - t1))
-	nf0=$(count "" fail)
-	# The tool's e2e.sh (through our module on the simulator): a line of its own.
-	awk -v scope="$krel" -v faillog="$faillog" -f "$tap" \
-		"$kout/vm/output.log" | rescope "" "e2e=$krel e2e" >>"$res"
-	case $rc in
-	124)	fail_case "$krel" vm/timeout "no result after ${tmo}s" \
-			"$kout/vm/console.log" ;;
-	125)	fail_case "$krel" vm/no-report "guest died without reporting (panic?)" \
-			"$kout/vm/console.log" ;;
-	126)	fail_case "$krel" vm/qemu-error \
-			"QEMU failed before the guest printed anything: $(head -n 1 "$kout/vm/qemu.out")" \
-			"$kout/vm/qemu.out" ;;
-	0)	;;
-	*)	# e.g. the guest runner died before its first section
-		[ "$(count "" fail)" -gt "$nf0" ] ||
-			fail_case "$krel" vm/exit-status \
-				"the guest reported status $rc but no failing test" \
-				"$kout/vm/output.log" ;;
-	esac
+	log "== $krel: boot QEMU ($arch) and run the tests (in the background)"
+	vm_job "$arch" kernel_boot "$krel" "$kout" "$tmo"
 	spent "$arch" "$t0"
-	echo "$krel: $(count "$krel" pass) passed, $(count "$krel" fail) failed," \
-		"$(count "$krel" skip) skipped (VM ${vm_secs}s, logs in ${kout#"$MPC_ROOT"/})"
+	summ "$krel" "VM @VM@, logs in ${kout#"$MPC_ROOT"/}" "$kout/vm"
 	[ -z "${user_dir[$arch]}" ] ||
-		result_line "$krel e2e" "user/tests/e2e.sh, mali_perfcnt sim=g52"
+		summ "$krel e2e" "user/tests/e2e.sh, mali_perfcnt sim=g52"
 done
 
 # 4. qemu-gpu: the arm64 kernels' own panfrost.ko on the emulated Mali GPU
@@ -384,15 +480,11 @@ if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
 fi
 # qemu_gpu_boot SCOPE NAME GOUT GUEST TIMEOUT WHAT [SECTION=SCOPE2 ...]: one
 # qemu-gpu boot (the globals krel, args, qargs): the initramfs of GUEST
-# (scripts/vm/guest-*.sh) with the mkinitramfs.sh options ${args[@]}, QEMU
-# with the boot.sh options ${qargs[@]} for at most TIMEOUT s, its TAP cases
-# as SCOPE "NAME/section/test", except those of each SECTION, counted as
-# SCOPE2 (a result line of its own); a SECTION that reported nothing from a
-# guest that finished counts as a failed case of SCOPE2. The guest's exit
-# status and the driver errors the model saw (mali_model_host_ops.report)
-# are SCOPE's. Adds the VM's seconds to vm_secs; status 1 when no VM ran.
+# (scripts/vm/guest-*.sh) with the mkinitramfs.sh options ${args[@]}, built
+# here, then a VM job (qemu_gpu_run) that boots QEMU with the boot.sh
+# options ${qargs[@]} for at most TIMEOUT s. Status 1 when no VM will run.
 qemu_gpu_boot() {
-	local scope=$1 name=$2 gout=$3 guest=$4 tmo=$5 what=$6 t1 rc m nf0
+	local scope=$1 name=$2 gout=$3 guest=$4 tmo=$5 what=$6
 	shift 6
 	if ! scripts/vm/mkinitramfs.sh --run "$guest" "${args[@]}" "$krel" \
 			"$gout/initramfs.cpio.gz" >"$gout/initramfs.log" 2>&1; then
@@ -400,12 +492,21 @@ qemu_gpu_boot() {
 			"$gout/initramfs.log"
 		return 1
 	fi
-	log "== $krel: qemu-gpu $name, $what"
-	t1=$(date +%s)
-	scripts/vm/boot.sh "${qargs[@]}" "$krel" "$gout/initramfs.cpio.gz" \
-		"$gout/vm" "$tmo"
+	log "== $krel: qemu-gpu $name, $what (in the background)"
+	vm_job arm64 qemu_gpu_run "$scope" "$name" "$gout" "$tmo" "$@"
+}
+# qemu_gpu_run SCOPE NAME GOUT TIMEOUT [SECTION=SCOPE2 ...] (a VM job): its
+# TAP cases as SCOPE "NAME/section/test", except those of each SECTION,
+# counted as SCOPE2 (a result line of its own); a SECTION that reported
+# nothing from a guest that finished counts as a failed case of SCOPE2. The
+# guest's exit status and the driver errors the model saw
+# (mali_model_host_ops.report) are SCOPE's.
+qemu_gpu_run() {
+	local scope=$1 name=$2 gout=$3 tmo=$4 rc m nf0
+	shift 4
+	boot_secs "$gout/vm" scripts/vm/boot.sh "${qargs[@]}" "$krel" \
+		"$gout/initramfs.cpio.gz" "$gout/vm" "$tmo"
 	rc=$?
-	vm_secs=$((vm_secs + $(date +%s) - t1))
 	nf0=$(count "" fail)
 	awk -v scope="$scope" -v faillog="$faillog" -f "$tap" "$gout/vm/output.log" |
 		sed "s|\t|\t$name/|2" | rescope "$name/" "$@" >>"$res"
@@ -432,7 +533,6 @@ qemu_gpu_boot() {
 			"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
 			"$gout/vm/qemu.log"
 	fi
-	return 0
 }
 
 for krel in $a64_kernels; do
@@ -442,7 +542,7 @@ for krel in $a64_kernels; do
 	e2e_scope="$krel qemu-gpu panfrost e2e"
 	e2e_gpus=''
 	series=${krel%%.*}.$(echo "$krel" | cut -d. -f2 | cut -d- -f1)
-	done_gpus='' vm_secs=0
+	done_gpus=''
 	# Each run: name, fault (- for none), then a row of qemu_gpus.
 	runs=()
 	for row in "${qemu_gpus[@]}"; do
@@ -503,9 +603,10 @@ for krel in $a64_kernels; do
 		done_gpus+=" $name"
 	done
 	spent arm64 "$t0"
-	result_line "$scope" "${done_gpus# }; VMs ${vm_secs}s, logs in ${out#"$MPC_ROOT"/}/$krel/qemu-gpu-*"
+	summ "$scope" "${done_gpus# }; VMs @VM@, logs in ${out#"$MPC_ROOT"/}/$krel/qemu-gpu-*" \
+		$(for g in $done_gpus; do echo "$out/$krel/qemu-gpu-$g/vm"; done)
 	[ -z "$e2e_gpus" ] ||
-		result_line "$e2e_scope" "user/tests/e2e-panfrost.sh on${e2e_gpus}"
+		summ "$e2e_scope" "user/tests/e2e-panfrost.sh on${e2e_gpus}"
 done
 
 # 5. qemu-gpu mali_perfcnt: our module on the same emulated GPUs through its
@@ -561,7 +662,7 @@ for krel in $a64_kernels; do
 			continue
 		fi
 	fi
-	done_gpus='' vm_secs=0
+	done_gpus=''
 	for row in "${qemu_hw_gpus[@]}"; do
 		read -r product opts <<<"$row"
 		case " ${MPC_QEMU_GPUS:-$product} " in
@@ -609,12 +710,17 @@ for krel in $a64_kernels; do
 		done_gpus+=" $product"
 	done
 	spent arm64 "$t0"
-	result_line "$scope" "${done_gpus# }; VMs ${vm_secs}s, $(($(date +%s) - t0))s with the builds, logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*"
+	summ "$scope" "${done_gpus# }; VMs @VM@, logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*" \
+		$(for g in $done_gpus; do echo "$kout/qemu-gpu-mpc-$g/vm"; done)
 	if [ -n "$e2e_gpus" ]; then
-		result_line "$e2e_scope" "user/tests/e2e.sh on${e2e_gpus}"
-		result_line "$sbs_scope" "user/tests/side-by-side.sh on${e2e_gpus}: panfrost vs mali_perfcnt"
+		summ "$e2e_scope" "user/tests/e2e.sh on${e2e_gpus}"
+		summ "$sbs_scope" "user/tests/side-by-side.sh on${e2e_gpus}: panfrost vs mali_perfcnt"
 	fi
 done
+
+# Every guest has finished: their results, then the result lines.
+vm_jobs_wait
+summ_print
 
 if [ -s "$faillog" ]; then
 	echo
@@ -631,8 +737,8 @@ failed=$(count "" fail)
 echo
 times=''
 for arch in $arches; do
-	times+=", $arch ${secs[$arch]}s"
+	times+=", $arch ${secs[$arch]}s + $(guest_secs "$arch")s"
 done
-echo "time: $(($(date +%s) - t_start))s in all$times (builds + VMs)"
+echo "time: $(($(date +%s) - t_start))s in all$times (builds + guests, $vm_jobs guests at a time)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

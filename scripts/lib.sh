@@ -186,3 +186,24 @@ mpc_qemu_key() {
 mpc_qemu_binary() {
 	echo "$MPC_QEMU_CACHE/${MPC_QEMU_SRC_VERSION#*:}-$(mpc_qemu_key)/qemu-system-aarch64"
 }
+
+# Guests in parallel. Each TCG guest runs on about one host core (x86_64:
+# one TCG thread; arm64: two vCPUs that idle most of the time), so the VM
+# phases of `make check` and `make check-debug` run MPC_VM_JOBS guests at
+# once: by default the number of cores, at most 4 (1 GiB of RAM each).
+mpc_vm_jobs() {
+	local n=${MPC_VM_JOBS:-$(nproc)}
+
+	case $n in
+	''|*[!0-9]*|0) die "MPC_VM_JOBS=$n: give a number of guests, 1 or more" ;;
+	esac
+	[ -n "${MPC_VM_JOBS:-}" ] || [ "$n" -le 4 ] || n=4
+	echo "$n"
+}
+
+# mpc_job_slot N: wait until fewer than N background jobs of this shell run.
+mpc_job_slot() {
+	while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do
+		wait -n
+	done
+}

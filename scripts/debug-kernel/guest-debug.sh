@@ -23,6 +23,11 @@
 # and scanned here with the debug kernel's patterns, which ignore the stack
 # traces fault injection prints; /init's generic scan then only sees what
 # came after. Exit status: 0 when every section passed.
+#
+# The parts a boot runs (the suite, kunit, fuzz with trinity, fail-nth):
+# mpc_parts=a,b,... on the kernel command line, all four without it. make
+# check-debug boots two guests at once, each with about half the work
+# (scripts/check-debug.sh); instruments, kmemleak and dmesg-debug run in each.
 
 rc=0
 krel=$(cat /mpc/krel)
@@ -33,6 +38,15 @@ mkdir -p $KMSG
 # The patterns of bad-patterns as one extended regex
 bad=$(grep -v -e '^# ' -e '^#$' -e '^$' $D/bad-patterns | paste -s -d '|')
 params="sim=g52 sim_cores=0xb sim_l2=2"
+parts=$(sed -n 's/.*mpc_parts=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
+[ -n "$parts" ] || parts="suite kunit fuzz fail-nth"
+echo "# parts of this boot: $parts"
+want() {
+	case " $parts " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
 
 section_begin() {
 	sec=$1
@@ -91,16 +105,21 @@ section_end
 echo clear >$K/kmemleak 2>/dev/null
 
 # 1. The kselftest suite and the end-to-end test, as `make check` runs them.
-t=$(date +%s)
-sh /mpc/check-run || rc=1
-echo "# the kselftest suite and e2e took $(($(date +%s) - t)) s"
+if want suite; then
+	t=$(date +%s)
+	sh /mpc/check-run || rc=1
+	echo "# the kselftest suite and e2e took $(($(date +%s) - t)) s"
+fi
 harvest selftests
 
-# 2. KUnit: the suites run when their module loads (not with
-# MPC_DEBUG_FUZZ_ONLY=1 on the host).
-[ -e $D/fuzz-only ] && : >$D/kunit-suites
-[ -e $D/fuzz-only ] || insmod $D/mali_perfcnt_kunit.ko 2>/tmp/kunit.err
-kunit_rc=$?
+# 2. KUnit: the suites run when their module loads.
+kunit_rc=0
+if want kunit; then
+	insmod $D/mali_perfcnt_kunit.ko 2>/tmp/kunit.err
+	kunit_rc=$?
+else
+	: >$D/kunit-suites
+fi
 # shellcheck disable=SC2013 # one suite name per line, no spaces
 for s in $(cat $D/kunit-suites); do
 	echo "=== BEGIN kunit-$s"
@@ -141,8 +160,10 @@ harvest kunit
 # kernel log itself (into $KMSG/fuzz.log, scanned again below).
 rmmod mali_perfcnt 2>/dev/null
 harvest fuzz-setup
+if ! want fuzz; then
+	:
 # shellcheck disable=SC2086 # one word per parameter
-if modprobe mali_perfcnt $params; then
+elif modprobe mali_perfcnt $params; then
 	echo "=== BEGIN fuzz"
 	# shellcheck disable=SC2046 # options, one word each
 	$D/mpc-fuzz -l $KMSG/fuzz.log -b "$bad" $(cat $D/fuzz-args 2>/dev/null)
@@ -171,8 +192,7 @@ echo N >$K/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$K/fail_page_alloc/min-order
 
 fail_nth() {
-	# MPC_DEBUG_FUZZ_ONLY=1 on the host: the loops are left out
-	[ -e $D/fuzz-only ] && return 0
+	want fail-nth || return 0
 	echo "=== BEGIN fail-nth-$1"
 	t=$(date +%s)
 	$D/mpc-fail-nth -l /tmp/fail-nth.log -b "$bad" "$@"
@@ -185,8 +205,10 @@ fail_nth() {
 rmmod mali_perfcnt 2>/dev/null
 harvest fail-nth-setup
 fail_nth load -m /lib/modules/"$krel"/extra/mali_perfcnt.ko -p "$params"
+if ! want fail-nth; then
+	:
 # shellcheck disable=SC2086 # one word per parameter
-if modprobe mali_perfcnt $params; then
+elif modprobe mali_perfcnt $params; then
 	for op in open enable dump debugfs-enable debugfs-dump debugfs-counters; do
 		fail_nth $op
 	done
