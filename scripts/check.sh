@@ -10,7 +10,7 @@
 # table writers are proven against the simulator's table walk.
 #
 # Prints per-kernel results, the TAP output of every failing test, the
-# skipped tests with their reasons, the time taken per architecture, and
+# skipped tests with their reasons, the guests' time per architecture, and
 # ends with exactly one line "N passed, N failed" (TAP test cases over the
 # host and every kernel; a build that fails or a VM that does not report
 # counts as a failed case). Exits non-zero on any failure.
@@ -73,7 +73,7 @@ faillog=$out/failures.log
 tap=$MPC_ROOT/scripts/tap-parse.awk
 a64root=$MPC_ARM64_ROOT
 declare -A st_dir=([x86_64]=$MPC_BUILD/selftests [arm64]=$MPC_BUILD/selftests-arm64)
-declare -A have_st=() user_dir=() secs=([x86_64]=0 [arm64]=0)
+declare -A have_st=() user_dir=()
 
 # fail_case SCOPE NAME REASON [LOG]: one failed case, LOG shown on the host.
 fail_case() {
@@ -89,10 +89,6 @@ count() { # count SCOPE STATUS
 		'($1 == s || s == "") && $2 == st { n++ } END { print n + 0 }' "$res"
 }
 
-# spent ARCH T0: add the seconds since T0 to ARCH's total.
-spent() {
-	secs[$1]=$((secs[$1] + $(date +%s) - $2))
-}
 
 # The guests run in the background, $vm_jobs at a time (MPC_VM_JOBS,
 # scripts/lib.sh), while the main loop goes on building. vm_job ARCH CMD...
@@ -253,7 +249,6 @@ echo "host: model: $(awk -F'\t' '$1 == "host" && $3 ~ /^model-unit/ && $2 == "pa
 # 2. The selftests (static binaries, run in the VMs) and, for arm64, the
 # tool, cross-built against the arm64 libdrm and libkmod (a warning fails).
 for arch in $arches; do
-	t0=$(date +%s)
 	have_st[$arch]=1
 	mk=(-C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="${st_dir[$arch]}")
 	[ "$arch" = arm64 ] && mk+=(CC="${MPC_ARM64_CROSS}gcc"
@@ -299,7 +294,6 @@ for arch in $arches; do
 		fi
 		user_dir[$arch]=$ub
 	fi
-	spent "$arch" "$t0"
 done
 
 # kernel_boot KREL KOUT TIMEOUT (a VM job): boot the initramfs of KOUT on
@@ -348,7 +342,6 @@ a64_sim_krel=$(for k in $kernels; do [ "$(mpc_arch "$k")" = arm64 ] && echo "$k"
 	sort -V | tail -n 1)
 for krel in $kernels; do
 	[ "$gpu_only" = 1 ] && break
-	t0=$(date +%s)
 	arch=$(mpc_arch "$krel")
 	kout=$out/$krel
 	kdir=$MPC_BUILD/kmod/$krel
@@ -368,7 +361,6 @@ for krel in $kernels; do
 			[ ! -f "$kdir/mali_perfcnt.ko" ]; then
 		fail_case "$krel" build/module "mali_perfcnt.ko does not build" \
 			"$kout/build.log"
-		spent "$arch" "$t0"
 		continue
 	fi
 	if grep -q 'warning:' "$kout/build.log"; then
@@ -390,7 +382,6 @@ for krel in $kernels; do
 	     { [ "$a64_sim" != all ] && [ "$krel" != "$a64_sim_krel" ]; }; }; then
 		log "== $krel: the suite runs on the QEMU GPU (MPC_ARM64_SIM=newest|all adds the simulator's)"
 		echo "$krel: module built (W=1, sparse); suite on the QEMU GPU below"
-		spent "$arch" "$t0"
 		continue
 	fi
 
@@ -418,7 +409,6 @@ for krel in $kernels; do
 			"$krel" "$kout/initramfs.cpio.gz" >"$kout/initramfs.log" 2>&1; then
 		fail_case "$krel" vm/initramfs "initramfs build failed" \
 			"$kout/initramfs.log"
-		spent "$arch" "$t0"
 		continue
 	fi
 
@@ -427,7 +417,6 @@ for krel in $kernels; do
 	tmo=${MPC_VM_TIMEOUT:-$tmo}
 	log "== $krel: boot QEMU ($arch) and run the tests (in the background)"
 	vm_job "$arch" kernel_boot "$krel" "$kout" "$tmo"
-	spent "$arch" "$t0"
 	summ "$krel" "VM @VM@, logs in ${kout#"$MPC_ROOT"/}" "$kout/vm"
 	[ -z "${user_dir[$arch]}" ] ||
 		summ "$krel e2e" "user/tests/e2e.sh, mali_perfcnt sim=g52"
@@ -459,7 +448,6 @@ a64_kernels=$(for krel in $kernels; do [ "$(mpc_arch "$krel")" = arm64 ] && echo
 [ "${MPC_QEMU_GPUS:-}" = none ] && a64_kernels=''
 qemu_bin=''
 if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
-	t0=$(date +%s)
 	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
 	if ! qemu_bin=$(scripts/qemu/build.sh 2>"$out/qemu-build.log" | tail -n 1) ||
 	   [ ! -x "$qemu_bin" ]; then
@@ -476,7 +464,6 @@ if [ -n "$a64_kernels" ] && [ "${have_st[arm64]:-0}" = 1 ]; then
 		echo "qemu-gpu device: $(count "qemu-gpu device" pass) passed," \
 			"$(count "qemu-gpu device" fail) failed (scripts/qemu/device-test.sh)"
 	fi
-	spent arm64 "$t0"
 fi
 # qemu_gpu_boot SCOPE NAME GOUT GUEST TIMEOUT WHAT [SECTION=SCOPE2 ...]: one
 # qemu-gpu boot (the globals krel, args, qargs): the initramfs of GUEST
@@ -537,7 +524,6 @@ qemu_gpu_run() {
 
 for krel in $a64_kernels; do
 	[ -n "$qemu_bin" ] || break
-	t0=$(date +%s)
 	scope="$krel qemu-gpu panfrost"
 	e2e_scope="$krel qemu-gpu panfrost e2e"
 	e2e_gpus=''
@@ -602,7 +588,6 @@ for krel in $a64_kernels; do
 			"${MPC_VM_TIMEOUT:-300}" "stock panfrost.ko" "${sec[@]}" || continue
 		done_gpus+=" $name"
 	done
-	spent arm64 "$t0"
 	summ "$scope" "${done_gpus# }; VMs @VM@, logs in ${out#"$MPC_ROOT"/}/$krel/qemu-gpu-*" \
 		$(for g in $done_gpus; do echo "$out/$krel/qemu-gpu-$g/vm"; done)
 	[ -z "$e2e_gpus" ] ||
@@ -639,7 +624,6 @@ qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT
 qemu_hw_ctl=0x090c8000		# its test-control window (qemu/virt-mali.patch)
 for krel in $a64_kernels; do
 	[ -n "$qemu_bin" ] || break
-	t0=$(date +%s)
 	scope="$krel qemu-gpu mali_perfcnt"
 	e2e_scope="$krel qemu-gpu mali_perfcnt e2e"
 	sbs_scope="$krel qemu-gpu side-by-side"
@@ -709,7 +693,6 @@ for krel in $a64_kernels; do
 			"${sec[@]}" || continue
 		done_gpus+=" $product"
 	done
-	spent arm64 "$t0"
 	summ "$scope" "${done_gpus# }; VMs @VM@, logs in ${kout#"$MPC_ROOT"/}/qemu-gpu-mpc-*" \
 		$(for g in $done_gpus; do echo "$kout/qemu-gpu-mpc-$g/vm"; done)
 	if [ -n "$e2e_gpus" ]; then
@@ -737,8 +720,8 @@ failed=$(count "" fail)
 echo
 times=''
 for arch in $arches; do
-	times+=", $arch ${secs[$arch]}s + $(guest_secs "$arch")s"
+	times+=", $arch $(guest_secs "$arch")s"
 done
-echo "time: $(($(date +%s) - t_start))s in all$times (builds + guests, $vm_jobs guests at a time)"
+echo "time: $(($(date +%s) - t_start))s in all; guests ($vm_jobs at a time)${times#,}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
