@@ -1359,8 +1359,12 @@ TEST_F(mpc, dump_failed_copy_keeps_sample)
 	memset(p, 0, len);
 	b.d.buf_ptr = (uintptr_t)p;
 	b.d.buf_size = self->info.dump_size;
-	/* The sample takes 800 ms, under the 1 s timeout */
-	ARM_FAULT(self, "delay=800\n");
+	/*
+	 * The sample takes 500 ms: time for this thread to see the DUMP
+	 * asleep and unmap, and 500 ms under the 1 s timeout, as a guest on a
+	 * busy host may wake either a few hundred ms late
+	 */
+	ARM_FAULT(self, "delay=500\n");
 	ASSERT_EQ(0, pthread_create(&th, NULL, bg_dump_run, &b));
 	/* Unmap once the DUMP sleeps in the kernel waiting for the GPU */
 	for (k = 0; k < 5000 && (!b.tid || thread_state(b.tid) != 'D'); k++)
@@ -1402,7 +1406,7 @@ TEST_F(mpc, kept_sample_dropped_by_disable)
 	ASSERT_NE(MAP_FAILED, p);
 	b.d.buf_ptr = (uintptr_t)p;
 	b.d.buf_size = self->info.dump_size;
-	ARM_FAULT(self, "delay=800\n");
+	ARM_FAULT(self, "delay=500\n");	/* as above */
 	ASSERT_EQ(0, pthread_create(&th, NULL, bg_dump_run, &b));
 	for (k = 0; k < 5000 && (!b.tid || thread_state(b.tid) != 'D'); k++)
 		usleep(1000);
