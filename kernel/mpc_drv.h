@@ -410,9 +410,6 @@ void mpc_track_alloc(struct mpc_device *mdev, size_t bytes);
 void mpc_track_free(struct mpc_device *mdev, size_t bytes);
 
 /* mpc_layout.c: pure functions, no hardware access */
-const struct mpc_product *mpc_product_lookup(u32 gpu_id);
-bool mpc_has_hw_issue_8186(u32 gpu_id);
-bool mpc_gpu_has_transcfg(u32 gpu_id);
 int mpc_layout_compute(struct mpc_layout *layout, bool v4, u64 shader_present,
 		       u64 l2_present, u32 mem_features);
 int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
@@ -423,6 +420,9 @@ int mpc_parse_enable_text(const char *text, u32 nr_sets,
 int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 
 /* mpc_gpu.c */
+const struct mpc_product *mpc_product_lookup(u32 gpu_id);
+bool mpc_has_hw_issue_8186(u32 gpu_id);
+bool mpc_gpu_has_transcfg(u32 gpu_id);
 int mpc_gpu_init(struct mpc_device *mdev);
 int mpc_gpu_soft_reset(struct mpc_device *mdev);
 int mpc_gpu_reset(struct mpc_device *mdev);
