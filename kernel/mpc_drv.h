@@ -415,8 +415,6 @@ int mpc_layout_compute(struct mpc_layout *layout, bool v4, u64 shader_present,
 int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
 			    unsigned int slot, const char **kind,
 			    unsigned int *instance);
-int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable);
 int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 
 /* mpc_gpu.c */
@@ -485,6 +483,8 @@ extern const struct file_operations mpc_stream_debugfs_fops;
 void mpc_debugfs_init(struct drm_minor *minor);
 char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 		       size_t count, const loff_t *ppos);
+int mpc_parse_enable_text(const char *text, u32 nr_sets,
+			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable);
 
 /* sim/mpc_sim.c: the simulated GPU, built with MPC_SIM=1 only */
 #ifdef MPC_SIM

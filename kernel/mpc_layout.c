@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Pure logic of mali_perfcnt: dump layout arithmetic and the parsing of the
- * debugfs enable text. Nothing here touches hardware, so it can be
- * unit-tested on its own. GPU model recognition is in mpc_gpu.c.
+ * Pure logic of mali_perfcnt: dump layout arithmetic and the enable masks.
+ * Nothing here touches hardware, so it can be unit-tested on its own. GPU
+ * model recognition is in mpc_gpu.c, the debugfs enable text is parsed in
+ * mpc_debugfs.c.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <linux/time64.h>
 
 #include "mpc_drv.h"
-#include "mali_perfcnt_drm.h"
 
 /**
  * mpc_layout_compute() - size and shape of a counter dump
@@ -128,82 +127,4 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg)
 	if ((cfg->jm | cfg->tiler | cfg->shader | cfg->mmu_l2) & ~MPC_BLOCK_ENABLE_ALL)
 		return -EINVAL;
 	return 0;
-}
-
-/**
- * mpc_parse_enable_text() - parse what was written to perfcnt_enable
- * @text: NUL-terminated text, one trailing newline allowed.
- * @nr_sets: counter sets the GPU has.
- * @cfg: configuration, filled in when enabling.
- * @period_us: set to the perfcnt_stream period, 0 when not given.
- * @enable: set to whether the text asks to enable.
- *
- * Accepted: "0", "1", or space-separated "set=N jm=X tiler=X shader=X l2=X
- * period_us=N" with any subset of the keys; masks default to all counters;
- * period_us (100 to 10000000) is the sampling period of perfcnt_stream.
- *
- * Return: 0, or -EINVAL for text that does not parse or values out of range.
- */
-int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable)
-{
-	char buf[128], *cur, *tok;
-	size_t len = strlen(text);
-
-	if (len && text[len - 1] == '\n')
-		len--;
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-
-	cfg->set = 0;
-	cfg->jm = MPC_BLOCK_ENABLE_ALL;
-	cfg->tiler = MPC_BLOCK_ENABLE_ALL;
-	cfg->shader = MPC_BLOCK_ENABLE_ALL;
-	cfg->mmu_l2 = MPC_BLOCK_ENABLE_ALL;
-	*period_us = 0;
-
-	if (!strcmp(buf, "0")) {
-		*enable = false;
-		return 0;
-	}
-	*enable = true;
-	if (!strcmp(buf, "1"))
-		return 0;
-
-	cur = buf;
-	while ((tok = strsep(&cur, " \t")) != NULL) {
-		char *val;
-		u32 *dst;
-
-		if (!*tok)
-			continue;
-		val = strchr(tok, '=');
-		if (!val || !val[1])
-			return -EINVAL;
-		*val++ = '\0';
-		if (!strcmp(tok, "set"))
-			dst = &cfg->set;
-		else if (!strcmp(tok, "jm"))
-			dst = &cfg->jm;
-		else if (!strcmp(tok, "tiler"))
-			dst = &cfg->tiler;
-		else if (!strcmp(tok, "shader"))
-			dst = &cfg->shader;
-		else if (!strcmp(tok, "l2"))
-			dst = &cfg->mmu_l2;
-		else if (!strcmp(tok, "period_us"))
-			dst = period_us;
-		else
-			return -EINVAL;
-		if (kstrtou32(val, 0, dst))
-			return -EINVAL;
-	}
-	if (cfg->set >= nr_sets)
-		return -EINVAL;
-	if (*period_us && (*period_us < MALI_PERFCNT_STREAM_MIN_PERIOD_NS / NSEC_PER_USEC ||
-			   *period_us > MALI_PERFCNT_STREAM_MAX_PERIOD_NS / NSEC_PER_USEC))
-		return -EINVAL;
-	return mpc_check_masks(cfg);
 }
