@@ -66,7 +66,6 @@ char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 /**
  * mpc_parse_enable_text() - parse what was written to perfcnt_enable
  * @text: NUL-terminated text, one trailing newline allowed.
- * @nr_sets: counter sets the GPU has.
  * @cfg: configuration, filled in when enabling.
  * @period_us: set to the perfcnt_stream period, 0 when not given.
  * @enable: set to whether the text asks to enable.
@@ -74,11 +73,15 @@ char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
  * Accepted: "0", "1", or space-separated "set=N jm=X tiler=X shader=X l2=X
  * period_us=N" with any subset of the keys; masks default to all counters;
  * period_us (100 to 10000000) is the sampling period of perfcnt_stream.
+ * Only the syntax and period_us are checked here: the counter set and the
+ * masks are checked once, by mpc_perfcnt_enable(), for the ioctl and
+ * debugfs alike.
  *
- * Return: 0, or -EINVAL for text that does not parse or values out of range.
+ * Return: 0, or -EINVAL for text that does not parse or a period out of
+ * range.
  */
-int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable)
+int mpc_parse_enable_text(const char *text, struct mpc_perfcnt_config *cfg,
+			  u32 *period_us, bool *enable)
 {
 	char buf[128], *cur, *tok;
 	size_t len = strlen(text);
@@ -133,12 +136,10 @@ int mpc_parse_enable_text(const char *text, u32 nr_sets,
 		if (kstrtou32(val, 0, dst))
 			return -EINVAL;
 	}
-	if (cfg->set >= nr_sets)
-		return -EINVAL;
 	if (*period_us && (*period_us < MALI_PERFCNT_STREAM_MIN_PERIOD_NS / NSEC_PER_USEC ||
 			   *period_us > MALI_PERFCNT_STREAM_MAX_PERIOD_NS / NSEC_PER_USEC))
 		return -EINVAL;
-	return mpc_check_masks(cfg);
+	return 0;
 }
 
 static int mpc_gpu_info_show(struct seq_file *m, void *unused)
@@ -245,8 +246,7 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 				  "perfcnt_enable: write one line of at most %zu bytes",
 				  sizeof(buf) - 1);
 
-	ret = mpc_parse_enable_text(text, mdev->features.product->nr_sets, &cfg, &period_us,
-				    &enable);
+	ret = mpc_parse_enable_text(text, &cfg, &period_us, &enable);
 	if (ret)
 		return MPC_REJECT(mdev, ret,
 				  "perfcnt_enable: want 0, 1 or \"set=N jm=0x.. tiler=0x.. shader=0x.. l2=0x.. period_us=N\"");

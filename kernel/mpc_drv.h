@@ -483,8 +483,8 @@ extern const struct file_operations mpc_stream_debugfs_fops;
 void mpc_debugfs_init(struct drm_minor *minor);
 char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 		       size_t count, const loff_t *ppos);
-int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable);
+int mpc_parse_enable_text(const char *text, struct mpc_perfcnt_config *cfg,
+			  u32 *period_us, bool *enable);
 
 /* sim/mpc_sim.c: the simulated GPU, built with MPC_SIM=1 only */
 #ifdef MPC_SIM

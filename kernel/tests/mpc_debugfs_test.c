@@ -54,7 +54,6 @@ void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root)
 
 struct mpc_text_case {
 	const char *text;
-	u32 nr_sets;
 	int ret;
 	bool enable;
 	u32 set, jm, tiler, shader, l2;
@@ -64,36 +63,37 @@ struct mpc_text_case {
 #define ALL 0xffff
 
 static const struct mpc_text_case mpc_text_cases[] = {
-	{ "1", 1, 0, true, 0, ALL, ALL, ALL, ALL },
-	{ "1\n", 1, 0, true, 0, ALL, ALL, ALL, ALL },
-	{ "0", 2, 0, false },
-	{ "0\n", 2, 0, false },
-	{ "set=1 jm=0x1 tiler=0x2 shader=0x3 l2=0x4", 2, 0, true, 1, 1, 2, 3, 4 },
-	{ "l2=4 shader=3 tiler=2 jm=1 set=1\n", 2, 0, true, 1, 1, 2, 3, 4 },
-	{ "shader=0xf0", 1, 0, true, 0, ALL, ALL, 0xf0, ALL },
-	{ "set=0 jm=0 tiler=0 shader=0 l2=0", 1, 0, true, 0, 0, 0, 0, 0 },
-	{ "jm=017\ttiler=10  l2=0xF", 1, 0, true, 0, 15, 10, ALL, 15 },
-	{ "set=1", 1, -EINVAL },
-	{ "set=2", 2, -EINVAL },
-	{ "jm=0x10000", 2, -EINVAL },
-	{ "l2=65536", 2, -EINVAL },
-	{ "", 1, -EINVAL },
-	{ "\n", 1, -EINVAL },
-	{ "2", 1, -EINVAL },
-	{ "on", 1, -EINVAL },
-	{ "foo=1", 1, -EINVAL },
-	{ "jm", 1, -EINVAL },
-	{ "jm=", 1, -EINVAL },
-	{ "jm=zz", 1, -EINVAL },
-	{ "jm=-1", 1, -EINVAL },
-	{ "set=4294967296", 2, -EINVAL },
-	{ "1\n\n", 1, -EINVAL },
-	{ "period_us=1000", 1, 0, true, 0, ALL, ALL, ALL, ALL, 1000 },
-	{ "set=1 period_us=100\n", 2, 0, true, 1, ALL, ALL, ALL, ALL, 100 },
-	{ "period_us=10000000", 1, 0, true, 0, ALL, ALL, ALL, ALL, 10000000 },
-	{ "period_us=99", 1, -EINVAL },
-	{ "period_us=10000001", 1, -EINVAL },
-	{ "period_us=", 1, -EINVAL },
+	{ "1", 0, true, 0, ALL, ALL, ALL, ALL },
+	{ "1\n", 0, true, 0, ALL, ALL, ALL, ALL },
+	{ "0", 0, false },
+	{ "0\n", 0, false },
+	{ "set=1 jm=0x1 tiler=0x2 shader=0x3 l2=0x4", 0, true, 1, 1, 2, 3, 4 },
+	{ "l2=4 shader=3 tiler=2 jm=1 set=1\n", 0, true, 1, 1, 2, 3, 4 },
+	{ "shader=0xf0", 0, true, 0, ALL, ALL, 0xf0, ALL },
+	{ "set=0 jm=0 tiler=0 shader=0 l2=0", 0, true, 0, 0, 0, 0, 0 },
+	{ "jm=017\ttiler=10  l2=0xF", 0, true, 0, 15, 10, ALL, 15 },
+	/* set and mask ranges are the counter unit's to check, not the parser's */
+	{ "set=1", 0, true, 1, ALL, ALL, ALL, ALL },
+	{ "set=2", 0, true, 2, ALL, ALL, ALL, ALL },
+	{ "jm=0x10000", 0, true, 0, 0x10000, ALL, ALL, ALL },
+	{ "l2=65536", 0, true, 0, ALL, ALL, ALL, 65536 },
+	{ "", -EINVAL },
+	{ "\n", -EINVAL },
+	{ "2", -EINVAL },
+	{ "on", -EINVAL },
+	{ "foo=1", -EINVAL },
+	{ "jm", -EINVAL },
+	{ "jm=", -EINVAL },
+	{ "jm=zz", -EINVAL },
+	{ "jm=-1", -EINVAL },
+	{ "set=4294967296", -EINVAL },
+	{ "1\n\n", -EINVAL },
+	{ "period_us=1000", 0, true, 0, ALL, ALL, ALL, ALL, 1000 },
+	{ "set=1 period_us=100\n", 0, true, 1, ALL, ALL, ALL, ALL, 100 },
+	{ "period_us=10000000", 0, true, 0, ALL, ALL, ALL, ALL, 10000000 },
+	{ "period_us=99", -EINVAL },
+	{ "period_us=10000001", -EINVAL },
+	{ "period_us=", -EINVAL },
 };
 
 static void mpc_test_enable_text(struct kunit *test)
@@ -108,7 +108,7 @@ static void mpc_test_enable_text(struct kunit *test)
 		int ret;
 
 		memset(&cfg, 0xa5, sizeof(cfg));
-		ret = mpc_parse_enable_text(c->text, c->nr_sets, &cfg, &period_us, &enable);
+		ret = mpc_parse_enable_text(c->text, &cfg, &period_us, &enable);
 		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "case %u \"%s\"", i, c->text);
 		if (ret || c->ret)
 			continue;
@@ -140,16 +140,16 @@ static void mpc_test_enable_text_length(struct kunit *test)
 	text[127] = '\0';
 	len = strlen(text);
 	KUNIT_ASSERT_EQ(test, len, 127);
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), 0);
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, &cfg, &period_us, &enable), 0);
 	KUNIT_EXPECT_EQ(test, cfg.jm, 1);
 	KUNIT_EXPECT_TRUE(test, enable);
 
 	text[127] = '\n';
 	text[128] = '\0';
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), 0);
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, &cfg, &period_us, &enable), 0);
 
 	text[127] = '0';
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, &cfg, &period_us, &enable), -EINVAL);
 }
 
 static struct kunit_case mpc_enable_text_cases[] = {
