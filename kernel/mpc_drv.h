@@ -433,6 +433,7 @@ void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 
 /* mpc_mmu.c */
 int mpc_mmu_init(struct mpc_device *mdev);
+int mpc_mmu_irq_init(struct mpc_device *mdev);
 const char *mpc_vm_backend_name(struct mpc_device *mdev);
 u32 mpc_mmu_pa_bits(struct mpc_device *mdev);
 u32 mpc_mmu_va_bits(struct mpc_device *mdev);
@@ -463,7 +464,7 @@ int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int mpc_perfcnt_unmap(struct mpc_device *mdev);
 u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);
 void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen);
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen);
+void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen);
 
 /* mpc_ioctl.c */
 int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);

@@ -380,24 +380,6 @@ static irqreturn_t mpc_gpu_irq_handler(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
-static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
-{
-	struct mpc_device *mdev = data;
-	u32 status, gen;
-
-	if (atomic_read(&mdev->suspended))
-		return IRQ_NONE;
-
-	gen = mpc_perfcnt_irq_gen(mdev);
-	status = gpu_read(mdev, MMU_INT_STAT);
-	if (!status)
-		return IRQ_NONE;
-
-	mpc_perfcnt_mmu_irq(mdev, status, gen);
-	gpu_write(mdev, MMU_INT_CLEAR, status);
-	return IRQ_HANDLED;
-}
-
 static void mpc_gpu_read_features(struct mpc_device *mdev)
 {
 	struct mpc_features *f = &mdev->features;
@@ -457,8 +439,7 @@ int mpc_gpu_init(struct mpc_device *mdev)
 			       IRQF_SHARED, "mali_perfcnt-gpu", mdev);
 	if (ret)
 		return ret;
-	ret = devm_request_irq(mdev->dev, mdev->mmu_irq, mpc_mmu_irq_handler,
-			       IRQF_SHARED, "mali_perfcnt-mmu", mdev);
+	ret = mpc_mmu_irq_init(mdev);
 	if (ret)
 		return ret;
 

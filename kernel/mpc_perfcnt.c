@@ -863,7 +863,7 @@ static void mpc_perfcnt_finish(struct mpc_perfcnt *pc, int result)
  * @mdev: device.
  *
  * Read before the interrupt status; passed to mpc_perfcnt_gpu_irq() and
- * mpc_perfcnt_mmu_irq() with what was read.
+ * mpc_perfcnt_mmu_fault() with what was read.
  *
  * Return: the generation.
  */
@@ -917,28 +917,20 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 }
 
 /**
- * mpc_perfcnt_mmu_irq() - MMU interrupts, from the hard IRQ handler
+ * mpc_perfcnt_mmu_fault() - the MMU faulted, from the hard IRQ handler
  * @mdev: device.
- * @status: MMU_INT_STAT bits; the caller clears them afterwards.
- * @gen: mpc_perfcnt_irq_gen() before @status was read.
+ * @gen: mpc_perfcnt_irq_gen() before the interrupt status was read.
+ *
+ * mpc_mmu.c decodes and logs the fault; here it is counted and ends the
+ * sampler's wait with -EIO, unless a reset came in between.
  */
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen)
+void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen)
 {
 	struct mpc_perfcnt *pc = &mdev->perfcnt;
-	const int as = MPC_PERFCNT_AS;
 	unsigned long flags;
-	u32 fault;
-	u64 addr;
-
-	fault = gpu_read(mdev, AS_FAULTSTATUS(as));
-	addr = gpu_read64(mdev, AS_FAULTADDRESS_LO(as));
 
 	spin_lock_irqsave(&pc->irq_lock, flags);
 	pc->stats.mmu_faults++;
-	drm_err_ratelimited(&mdev->drm,
-			    "MMU %s in AS%d at 0x%llx: status 0x%x (exception 0x%x, access %u)\n",
-			    status & MMU_IRQ_BUS_ERROR(as) ? "bus error" : "page fault",
-			    as, addr, fault, AS_FAULT_EXCEPTION(fault), AS_FAULT_ACCESS(fault));
 	if (pc->wait != MPC_WAIT_NONE && gen == pc->irq_gen)
 		mpc_perfcnt_finish(pc, -EIO);
 	spin_unlock_irqrestore(&pc->irq_lock, flags);

@@ -5,8 +5,8 @@
  *
  * Expected values come from the GPU_ID encodings documented for each
  * product, never from the code under test. The file includes mpc_gpu.c so
- * that its static table can be checked too; the counter unit's interrupt
- * entry points it calls are never reached here and are stubbed.
+ * that its static table can be checked too; what it calls outside it and
+ * no case reaches is stubbed.
  */
 #include <kunit/test.h>
 #include <linux/bitops.h>
@@ -14,7 +14,7 @@
 
 #include "../mpc_gpu.c"
 
-/* Stubs: mpc_gpu.c's IRQ handlers are never installed by these tests */
+/* Stubs: mpc_gpu_init() and the IRQ handler are never reached here */
 u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev)
 {
 	return 0;
@@ -24,8 +24,9 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 {
 }
 
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen)
+int mpc_mmu_irq_init(struct mpc_device *mdev)
 {
+	return -ENODEV;
 }
 
 /* GPU_ID recognition */
