@@ -405,7 +405,6 @@ static inline void gpu_write64(struct mpc_device *mdev, u32 lo, u64 val)
 }
 
 /* mpc_drv.c */
-extern bool mpc_unprivileged;
 void mpc_track_alloc(struct mpc_device *mdev, size_t bytes);
 void mpc_track_free(struct mpc_device *mdev, size_t bytes);
 

@@ -21,6 +21,7 @@
  */
 #include <linux/capability.h>
 #include <linux/dma-mapping.h>
+#include <linux/module.h>
 #include <linux/pagemap.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
@@ -33,6 +34,12 @@
 
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
+
+/* Who may take the counters is this file's policy (mpc_perfcnt_enable()) */
+static bool mpc_unprivileged;
+module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
+MODULE_PARM_DESC(unprivileged,
+		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
 
 static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 {
