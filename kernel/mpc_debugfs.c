@@ -146,7 +146,7 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 {
 	struct mpc_device *mdev = m->private;
 	const struct mpc_features *f = &mdev->features;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt_status st;
 
 	seq_printf(m, "product: %s\n", f->product->name);
 	seq_printf(m, "gpu_id: 0x%08x\n", f->gpu_id);
@@ -171,23 +171,22 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	seq_printf(m, "pgtable: %s\n", mpc_vm_backend_name(mdev));
 	seq_printf(m, "va_bits: %u\n", mpc_mmu_va_bits(mdev));
 
-	mutex_lock(&pc->lock);
-	seq_printf(m, "dead: %d\n", READ_ONCE(pc->dead));
-	seq_printf(m, "power_lost: %d\n", !!atomic_read(&pc->power_lost));
-	seq_printf(m, "enabled: %d\n", !!pc->owner);
-	seq_printf(m, "counter_set: %u\n", pc->owner ? pc->cfg.set : 0);
-	if (pc->owner)
+	mpc_perfcnt_status(mdev, &st);
+	seq_printf(m, "dead: %d\n", st.dead);
+	seq_printf(m, "power_lost: %d\n", st.power_lost);
+	seq_printf(m, "enabled: %d\n", !!st.owner);
+	seq_printf(m, "counter_set: %u\n", st.owner ? st.cfg.set : 0);
+	if (st.owner)
 		seq_printf(m, "masks: jm=0x%x tiler=0x%x shader=0x%x l2=0x%x\n",
-			   pc->cfg.jm, pc->cfg.tiler, pc->cfg.shader, pc->cfg.mmu_l2);
+			   st.cfg.jm, st.cfg.tiler, st.cfg.shader, st.cfg.mmu_l2);
 	else
 		seq_puts(m, "masks: none\n");
-	if (!pc->owner)
+	if (!st.owner)
 		seq_puts(m, "owner: none\n");
-	else if (pc->owner == MPC_OWNER_DEBUGFS)
+	else if (st.owner == MPC_OWNER_DEBUGFS)
 		seq_puts(m, "owner: debugfs\n");
 	else
-		seq_printf(m, "owner: pid %d (%s)\n", pc->owner_pid, pc->owner_comm);
-	mutex_unlock(&pc->lock);
+		seq_printf(m, "owner: pid %d (%s)\n", st.owner_pid, st.owner_comm);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mpc_gpu_info);
@@ -195,12 +194,9 @@ DEFINE_SHOW_ATTRIBUTE(mpc_gpu_info);
 static int mpc_stats_show(struct seq_file *m, void *unused)
 {
 	struct mpc_device *mdev = m->private;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	struct mpc_stats stats;
 
-	spin_lock_irq(&pc->irq_lock);
-	stats = pc->stats;
-	spin_unlock_irq(&pc->irq_lock);
+	mpc_perfcnt_stats(mdev, &stats);
 
 	seq_printf(m, "samples: %llu\n", stats.samples);
 	seq_printf(m, "timeouts: %llu\n", stats.timeouts);
@@ -222,11 +218,11 @@ static ssize_t mpc_enable_read(struct file *file, char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct mpc_device *mdev = file->private_data;
+	struct mpc_perfcnt_status st;
 	char text[3];
 
-	mutex_lock(&mdev->perfcnt.lock);
-	snprintf(text, sizeof(text), "%d\n", !!mdev->perfcnt.owner);
-	mutex_unlock(&mdev->perfcnt.lock);
+	mpc_perfcnt_status(mdev, &st);
+	snprintf(text, sizeof(text), "%d\n", !!st.owner);
 	return simple_read_from_buffer(ubuf, count, ppos, text, 2);
 }
 
@@ -254,10 +250,8 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 	if (enable) {
 		ret = mpc_perfcnt_enable(mdev, MPC_OWNER_DEBUGFS, &cfg);
 		/* the period perfcnt_stream samples at */
-		mutex_lock(&mdev->perfcnt.lock);
-		if (!ret && mdev->perfcnt.owner == MPC_OWNER_DEBUGFS)
-			mdev->perfcnt.debugfs_period_us = period_us;
-		mutex_unlock(&mdev->perfcnt.lock);
+		if (!ret)
+			mpc_perfcnt_set_debugfs_period(mdev, period_us);
 	} else {
 		ret = mpc_perfcnt_disable(mdev, MPC_OWNER_DEBUGFS);
 	}
@@ -451,14 +445,12 @@ static ssize_t mpc_va_read(struct file *file, char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
 	struct mpc_device *mdev = file->private_data;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt_status st;
 	char text[32];
 	int len;
 
-	mutex_lock(&pc->lock);
-	len = scnprintf(text, sizeof(text), "0x%llx\n",
-			pc->owner ? pc->buf.gpu_va : pc->next_gpu_va);
-	mutex_unlock(&pc->lock);
+	mpc_perfcnt_status(mdev, &st);
+	len = scnprintf(text, sizeof(text), "0x%llx\n", st.gpu_va);
 	return simple_read_from_buffer(ubuf, count, ppos, text, len);
 }
 

@@ -486,7 +486,7 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		vm->backend->unmap(mdev, vm, va);
 }
 
-/* Every caller can sleep: it holds perfcnt.lock or probes or unbinds. */
+/* Every caller can sleep: it holds the counter unit's lock, probes or unbinds. */
 static int mpc_as_wait_ready(struct mpc_device *mdev)
 {
 	u64 status;

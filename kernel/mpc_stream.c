@@ -40,7 +40,6 @@
 /**
  * struct mpc_stream - one sampling stream
  * @mdev: the device; a drm_dev reference is held for the stream's life.
- * @cfg: counter configuration given at open.
  * @period_ns: sampling period, 0 for manual sampling.
  * @nr: slots in @ring.
  * @rec_size: bytes per slot (a SAMPLE record: header + dump).
@@ -73,7 +72,6 @@
  */
 struct mpc_stream {
 	struct mpc_device *mdev;
-	struct mpc_perfcnt_config cfg;
 	u64 period_ns;
 	u32 nr;
 	u32 rec_size;
@@ -194,7 +192,7 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	}
 	if (ret) {
 		/* a failed recovery disables the counters: no more samples */
-		bool gone = READ_ONCE(mdev->perfcnt.owner) != MPC_OWNER_STREAM;
+		bool gone = !mpc_perfcnt_owned_by(mdev, MPC_OWNER_STREAM);
 		u64 now = ktime_get_raw_ns();
 
 		/*
@@ -202,9 +200,10 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 		 * recovery that restarted the counters.
 		 */
 		if (!gone) {
-			mutex_lock(&mdev->perfcnt.lock);
-			now = mdev->perfcnt.interval_start_ns;
-			mutex_unlock(&mdev->perfcnt.lock);
+			struct mpc_perfcnt_status pst;
+
+			mpc_perfcnt_status(mdev, &pst);
+			now = pst.interval_start_ns;
 		}
 
 		if (rec) {
@@ -258,10 +257,13 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	return 0;
 }
 
+/*
+ * Called by the counter unit under its lock (mpc_perfcnt_disable_locked()
+ * asserts it). No sample_lock here: a producer holds it while it takes
+ * the counter unit's lock.
+ */
 void mpc_stream_counters_lost(struct mpc_stream *st)
 {
-	lockdep_assert_held(&st->mdev->perfcnt.lock);
-	/* no sample_lock here: a producer holds it while it takes perfcnt.lock */
 	mpc_stream_end(st);
 }
 
@@ -480,13 +482,7 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 	cancel_work_sync(&st->work);
 	if (st->from_debugfs) {
 		/* debugfs owns the counters again, still running */
-		mutex_lock(&mdev->perfcnt.lock);
-		if (mdev->perfcnt.stream == st) {
-			mdev->perfcnt.stream = NULL;
-			/* read without the lock by mpc_perfcnt_release() */
-			WRITE_ONCE(mdev->perfcnt.owner, MPC_OWNER_DEBUGFS);
-		}
-		mutex_unlock(&mdev->perfcnt.lock);
+		mpc_perfcnt_stream_to_debugfs(mdev, st);
 	} else {
 		mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
 	}
@@ -496,9 +492,7 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 }
 
 /* A stream, stopped, owning nothing yet; NULL when out of memory. */
-static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev,
-					 const struct mpc_perfcnt_config *cfg,
-					 u64 period_ns, u32 nr)
+static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns, u32 nr)
 {
 	u32 dump_size = mdev->features.layout.dump_size;
 	struct mpc_stream *st;
@@ -507,7 +501,6 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev,
 	if (!st)
 		return NULL;
 	st->mdev = mdev;
-	st->cfg = *cfg;
 	st->period_ns = period_ns;
 	st->nr = nr;
 	st->rec_size = MPC_REC_HDR + dump_size;
@@ -571,7 +564,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	if (ret)
 		return ret;
 
-	st = mpc_stream_new(mdev, &cfg, args->period_ns, args->ring_records);
+	st = mpc_stream_new(mdev, args->period_ns, args->ring_records);
 	if (!st)
 		return -ENOMEM;
 
@@ -582,12 +575,8 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	if (ret)
 		goto err_free;
 	st->prev_ns = ktime_get_raw_ns();
-	mutex_lock(&mdev->perfcnt.lock);
-	if (mdev->perfcnt.owner == MPC_OWNER_STREAM)
-		mdev->perfcnt.stream = st;
-	else
+	if (mpc_perfcnt_stream_attach(mdev, st))
 		st->dead = true;	/* unbound since: no sample will be taken */
-	mutex_unlock(&mdev->perfcnt.lock);
 
 	drm_dev_get(drm);
 	fd = anon_inode_getfd("[mali_perfcnt_stream]", &mpc_stream_fops, st,
@@ -630,33 +619,18 @@ err_free:
 static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
 {
 	struct mpc_device *mdev = inode->i_private;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	struct mpc_stream *st;
-	int ret = 0, idx;
+	int ret, idx;
 
 	if (!drm_dev_enter(&mdev->drm, &idx))
 		return -ENODEV;
-	st = mpc_stream_new(mdev, &pc->cfg, 0, MPC_DEBUGFS_RING);
+	st = mpc_stream_new(mdev, 0, MPC_DEBUGFS_RING);
 	if (!st) {
 		drm_dev_exit(idx);
 		return -ENOMEM;
 	}
 	st->from_debugfs = true;
-	mutex_lock(&pc->lock);
-	if (pc->owner != MPC_OWNER_DEBUGFS)
-		ret = MPC_REJECT(mdev, pc->owner ? -EBUSY : -ENODATA,
-				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
-				 pc->owner ? " (the counters are owned elsewhere)" : "");
-	else if (!pc->debugfs_period_us)
-		ret = MPC_REJECT(mdev, -ENODATA,
-				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
-	if (!ret) {
-		st->cfg = pc->cfg;
-		st->period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
-		WRITE_ONCE(pc->owner, MPC_OWNER_STREAM);
-		pc->stream = st;
-	}
-	mutex_unlock(&pc->lock);
+	ret = mpc_perfcnt_stream_from_debugfs(mdev, st, &st->period_ns);
 	if (ret) {
 		mpc_stream_free(st);
 		drm_dev_exit(idx);

@@ -32,6 +32,20 @@ int mpc_perfcnt_unmap(struct mpc_device *mdev)
 	return -ENODEV;
 }
 
+void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+}
+
+void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us)
+{
+}
+
 const char *mpc_vm_backend_name(struct mpc_device *mdev)
 {
 	return "none";
