@@ -371,54 +371,54 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 const struct mpc_product *mpc_product_lookup(u32 gpu_id);
 bool mpc_has_hw_issue_8186(u32 gpu_id);
 bool mpc_gpu_has_transcfg(u32 gpu_id);
-int mpc_gpu_init(struct mpc_device *mdev);
-int mpc_gpu_soft_reset(struct mpc_device *mdev);
-int mpc_gpu_reset(struct mpc_device *mdev);
-int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
-		 u32 spin_us, u32 timeout_us, u64 *last);
-int mpc_gpu_power_on(struct mpc_device *mdev);
+int __must_check mpc_gpu_init(struct mpc_device *mdev);
+int __must_check mpc_gpu_soft_reset(struct mpc_device *mdev);
+int __must_check mpc_gpu_reset(struct mpc_device *mdev);
+int __must_check mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+			      u32 spin_us, u32 timeout_us, u64 *last);
+int __must_check mpc_gpu_power_on(struct mpc_device *mdev);
 void mpc_gpu_power_off(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_set(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 
 /* mpc_mmu.c */
-int mpc_mmu_init(struct mpc_device *mdev);
-int mpc_mmu_irq_init(struct mpc_device *mdev);
+int __must_check mpc_mmu_init(struct mpc_device *mdev);
+int __must_check mpc_mmu_irq_init(struct mpc_device *mdev);
 const char *mpc_vm_backend_name(struct mpc_device *mdev);
 u32 mpc_mmu_pa_bits(struct mpc_device *mdev);
 u32 mpc_mmu_va_bits(struct mpc_device *mdev);
-int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
-int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
-int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
-	       const dma_addr_t *dma, unsigned int nr_pages);
+int __must_check mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
+int __must_check mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
+int __must_check mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+			    const dma_addr_t *dma, unsigned int nr_pages);
 void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages);
 void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
 unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm);
-int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
+int __must_check mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
 int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
-int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
+int __must_check mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
 
 /* mpc_perfcnt.c */
-int mpc_perfcnt_init(struct mpc_device *mdev);
-int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
-		       const struct mpc_perfcnt_config *cfg);
-int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
-int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
-		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
+int __must_check mpc_perfcnt_init(struct mpc_device *mdev);
+int __must_check mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+				    const struct mpc_perfcnt_config *cfg);
+int __must_check mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
+int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+				    void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
 void mpc_perfcnt_power_lost(struct mpc_device *mdev);
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
 void mpc_perfcnt_suspend(struct mpc_device *mdev);
 void mpc_perfcnt_resume(struct mpc_device *mdev);
-int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
-int mpc_perfcnt_unmap(struct mpc_device *mdev);
+int __must_check mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
+int __must_check mpc_perfcnt_unmap(struct mpc_device *mdev);
 void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st);
 void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats);
 bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct drm_file *owner);
 void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us);
-int mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st);
-int mpc_perfcnt_stream_from_debugfs(struct mpc_device *mdev, struct mpc_stream *st,
-				    u64 *period_ns);
+int __must_check mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st);
+int __must_check mpc_perfcnt_stream_from_debugfs(struct mpc_device *mdev, struct mpc_stream *st,
+						 u64 *period_ns);
 void mpc_perfcnt_stream_to_debugfs(struct mpc_device *mdev, struct mpc_stream *st);
 u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);
 void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen);

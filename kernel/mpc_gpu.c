@@ -161,7 +161,7 @@ int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want
  * masked, so it works before the IRQ handler is installed and from the
  * recovery path alike.
  */
-static int mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
+static int __must_check mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
 {
 	u32 raw;
 
@@ -279,8 +279,8 @@ void mpc_gpu_irq_mask_clear(struct mpc_device *mdev)
 	gpu_write(mdev, MMU_INT_MASK, 0);
 }
 
-static int mpc_power_domain_on(struct mpc_device *mdev, const char *name,
-			       u32 pwron_lo, u32 ready_lo, u64 present)
+static int __must_check mpc_power_domain_on(struct mpc_device *mdev, const char *name,
+					    u32 pwron_lo, u32 ready_lo, u64 present)
 {
 	u64 ready;
 	int ret;

@@ -487,7 +487,7 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 }
 
 /* Every caller can sleep: it holds the counter unit's lock, probes or unbinds. */
-static int mpc_as_wait_ready(struct mpc_device *mdev)
+static int __must_check mpc_as_wait_ready(struct mpc_device *mdev)
 {
 	u64 status;
 	int ret;
@@ -499,7 +499,7 @@ static int mpc_as_wait_ready(struct mpc_device *mdev)
 	return ret;
 }
 
-static int mpc_as_command(struct mpc_device *mdev, u32 cmd)
+static int __must_check mpc_as_command(struct mpc_device *mdev, u32 cmd)
 {
 	int ret = mpc_as_wait_ready(mdev);
 
@@ -519,7 +519,7 @@ static bool mpc_has_transcfg(struct mpc_device *mdev)
  * dirty L2 lines reach memory and the MMU drops every cached translation
  * (AS_COMMAND_UPDATE is not documented to do either).
  */
-static int mpc_mmu_flush_all(struct mpc_device *mdev)
+static int __must_check mpc_mmu_flush_all(struct mpc_device *mdev)
 {
 	return mpc_mmu_flush(mdev, 0, BIT_ULL(mpc_mmu_va_bits(mdev)), AS_COMMAND_FLUSH_MEM);
 }

@@ -196,8 +196,8 @@ static void mpc_dump_buf_release_locked(struct mpc_device *mdev)
 		mpc_dump_buf_free(mdev, &pc->buf);
 }
 
-static int mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
-			      u64 gpu_va)
+static int __must_check mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
+					   u64 gpu_va)
 {
 	unsigned int i, n = DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE);
 	int ret = -ENOMEM;
@@ -287,8 +287,8 @@ static bool mpc_dump_saturated(struct mpc_device *mdev, const u32 *dump)
  * as after a timeout).
  * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT, -EINTR when killed.
  */
-static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
-				   u32 cmd, u64 *issued_ns, bool killable)
+static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
+						u32 cmd, u64 *issued_ns, bool killable)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	unsigned long timeout = msecs_to_jiffies(MPC_SAMPLE_TIMEOUT_MS);
@@ -338,7 +338,7 @@ static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 }
 
 /* Program the GPU for the current owner: power, AS, buffer, counter mode. */
-static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	const struct mpc_perfcnt_config *cfg = &pc->cfg;
@@ -385,7 +385,7 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
  * when the address space flush did not complete: the GPU may still hold
  * translations of the buffer.
  */
-static int mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 {
 	int ret;
 
@@ -406,7 +406,7 @@ static int mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
  * handler that read the status before the reset drops what it read. When
  * no reset works the device is dead.
  */
-static int mpc_perfcnt_reset_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_reset_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
@@ -441,7 +441,7 @@ static int mpc_perfcnt_reset_locked(struct mpc_device *mdev)
  * was removed, and program everything again, so the owner keeps working
  * counters.
  */
-static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
@@ -470,6 +470,33 @@ static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 	return 0;
 }
 
+/*
+ * Stop the counters and unmap the buffer, so that its pages may be freed.
+ * With @reset_first the GPU's state is unknown (a failed enable or
+ * recovery) and it is reset before. When the teardown does not complete,
+ * a reset drops whatever the GPU still holds of the buffer.
+ * Return: 0, or -EIO when the GPU answered no reset: it is then dead and
+ * mpc_dump_buf_release_locked() leaks the pages rather than free them.
+ */
+static int __must_check mpc_perfcnt_stop_locked(struct mpc_device *mdev, bool reset_first)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret;
+
+	lockdep_assert_held(&pc->lock);
+	if (pc->dead)
+		return -EIO;
+	if (reset_first) {
+		ret = mpc_perfcnt_reset_locked(mdev);
+		if (ret)
+			return ret;
+	}
+	if (!mpc_perfcnt_hw_teardown_locked(mdev))
+		return 0;
+	drm_err(&mdev->drm, "address space not flushed, resetting the GPU before freeing its pages\n");
+	return mpc_perfcnt_reset_locked(mdev);
+}
+
 /* Forget the kept sample, if any. */
 static void mpc_perfcnt_drop_kept_locked(struct mpc_device *mdev)
 {
@@ -480,20 +507,21 @@ static void mpc_perfcnt_drop_kept_locked(struct mpc_device *mdev)
 	pc->kept = NULL;
 }
 
-static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
+/* @reset_first: the GPU's state is unknown, see mpc_perfcnt_stop_locked() */
+static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret;
 
 	lockdep_assert_held(&pc->lock);
 	/*
 	 * The pages are freed only once the GPU holds nothing of them: after
 	 * the flush of mpc_mmu_as_disable(), or else after a reset. When the
-	 * reset fails too the device is dead and the pages are leaked.
+	 * reset fails too the device is dead and the pages are leaked: the
+	 * release decides by pc->dead, which every failure of the stop sets.
 	 */
-	if (!pc->dead && mpc_perfcnt_hw_teardown_locked(mdev)) {
-		drm_err(&mdev->drm, "address space not flushed, resetting the GPU before freeing its pages\n");
-		mpc_perfcnt_reset_locked(mdev);
-	}
+	ret = mpc_perfcnt_stop_locked(mdev, reset_first);
+	WARN_ON_ONCE(ret && !pc->dead);
 	mpc_dump_buf_release_locked(mdev);
 	mpc_perfcnt_drop_kept_locked(mdev);
 	/* a stream that loses its counters (unbind, failed recovery) ends */
@@ -594,11 +622,9 @@ err_hw:
 	 * reset also dropped whatever it held of the buffer, so a failed
 	 * flush in the teardown does not keep the pages from being freed.
 	 */
-	if (!mpc_perfcnt_reset_locked(mdev) && mpc_perfcnt_hw_teardown_locked(mdev))
-		mpc_perfcnt_reset_locked(mdev);
+	if (mpc_perfcnt_stop_locked(mdev, true))
+		ret = -EIO;	/* dead: the release leaks the pages */
 	mpc_dump_buf_release_locked(mdev);
-	if (pc->dead)
-		ret = -EIO;
 err_pm:
 	pm_runtime_mark_last_busy(mdev->dev);
 	pm_runtime_put_autosuspend(mdev->dev);
@@ -629,7 +655,7 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 	else if (pc->owner != owner)
 		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
 	else
-		mpc_perfcnt_disable_locked(mdev);
+		mpc_perfcnt_disable_locked(mdev, false);
 	mutex_unlock(&pc->lock);
 	return ret;
 }
@@ -656,7 +682,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
 		return;
 	mutex_lock(&pc->lock);
 	if (pc->owner && (!owner || pc->owner == owner))
-		mpc_perfcnt_disable_locked(mdev);
+		mpc_perfcnt_disable_locked(mdev, false);
 	mutex_unlock(&pc->lock);
 }
 
@@ -702,9 +728,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 			 * As a failed enable does: the next one starts afresh
 			 * (a dead GPU's pages are leaked, not freed)
 			 */
-			if (!pc->dead)
-				mpc_perfcnt_reset_locked(mdev);
-			mpc_perfcnt_disable_locked(mdev);
+			mpc_perfcnt_disable_locked(mdev, true);
 			ret = -EIO;
 		}
 		return ret;
