@@ -1117,6 +1117,7 @@ void mpc_perfcnt_stream_to_debugfs(struct mpc_device *mdev, struct mpc_stream *s
 /* End the sampler's wait with @result; irq_lock held. */
 static void mpc_perfcnt_finish(struct mpc_perfcnt *pc, int result)
 {
+	lockdep_assert_held(&pc->irq_lock);
 	pc->wait = MPC_WAIT_NONE;
 	pc->result = result;
 	complete(&pc->done);
