@@ -249,8 +249,6 @@ struct mpc_sample_info {
  * @cfg: configuration applied at enable, valid while @owner is set.
  * @gpu_va: GPU VA the buffer is mapped at while @owner is set, else the
  *	one the next enable maps it at.
- * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
- *	covers.
  * @dead: the GPU answered no reset.
  * @power_lost: the GPU lost power since the last sample.
  *
@@ -264,7 +262,6 @@ struct mpc_perfcnt_status {
 	char owner_comm[TASK_COMM_LEN];
 	struct mpc_perfcnt_config cfg;
 	u64 gpu_va;
-	u64 interval_start_ns;
 	bool dead;
 	bool power_lost;
 };
@@ -414,6 +411,7 @@ int __must_check mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int __must_check mpc_perfcnt_unmap(struct mpc_device *mdev);
 void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st);
 void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats);
+u64 mpc_perfcnt_interval_start(struct mpc_device *mdev);
 bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct drm_file *owner);
 void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us);
 int __must_check mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st);

@@ -980,10 +980,27 @@ void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st)
 	strscpy(st->owner_comm, pc->owner_comm, sizeof(st->owner_comm));
 	st->cfg = pc->cfg;
 	st->gpu_va = pc->owner ? pc->buf.gpu_va : pc->next_gpu_va;
-	st->interval_start_ns = pc->interval_start_ns;
 	st->dead = READ_ONCE(pc->dead);
 	st->power_lost = !!atomic_read(&pc->power_lost);
 	mutex_unlock(&pc->lock);
+}
+
+/**
+ * mpc_perfcnt_interval_start() - where the next sample's interval starts
+ * @mdev: device.
+ *
+ * Return: CLOCK_MONOTONIC_RAW time of the last sample, the enable, the
+ * last recovery or resume, whichever came last (&mpc_perfcnt.interval_start_ns).
+ */
+u64 mpc_perfcnt_interval_start(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	u64 ns;
+
+	mutex_lock(&pc->lock);
+	ns = pc->interval_start_ns;
+	mutex_unlock(&pc->lock);
+	return ns;
 }
 
 /**

@@ -48,8 +48,8 @@
  * @timer: fires every @period_ns while enabled, queues @work.
  * @work: takes one sample (process context: sampling sleeps).
  * @sample_lock: serialises producers (@work, the SAMPLE ioctl) with enable
- *	and disable; protects @prev_ns, @next_flags, @lost, @lost_start,
- *	@lost_end and @last_seqno, and the slot at @head.
+ *	and disable; protects @next_flags, @lost, @lost_start, @lost_end
+ *	and @last_seqno, and the slot at @head.
  * @read_lock: serialises readers; only a reader moves @tail; protects
  *	@rd_off.
  * @lock: protects @head, @tail, @enabled and @dead (taken in the timer).
@@ -59,7 +59,6 @@
  * @dead: the device is gone or the GPU could not be recovered: no more
  *	records.
  * @wq: readers and poll() wait here for a record.
- * @prev_ns: CLOCK_MONOTONIC_RAW end of the last sample (start of the next).
  * @next_flags: data flags for the next SAMPLE record.
  * @lost: samples dropped since the last published record.
  * @lost_start: start of the first dropped sample's interval.
@@ -87,7 +86,6 @@ struct mpc_stream {
 	bool enabled;
 	bool dead;
 	wait_queue_head_t wq;
-	u64 prev_ns;
 	u32 next_flags;
 	u64 lost;
 	u64 lost_start;
@@ -170,10 +168,17 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	u32 need = st->lost ? 2 : 1, space = mpc_stream_space(st);
 	u32 dump_size = mdev->features.layout.dump_size;
 	struct mpc_sample_info si;
+	u64 start_ns;
 	void *dst;
 	int ret;
 
 	lockdep_assert_held(&st->sample_lock);
+	/*
+	 * Where the interval this sample covers starts, for an ERROR record:
+	 * the counter unit's own (the last sample, the enable, a recovery or
+	 * a resume), as a SAMPLE record's start is.
+	 */
+	start_ns = mpc_perfcnt_interval_start(mdev);
 	if (space >= need) {
 		if (st->lost)
 			lost_rec = mpc_stream_slot(st, st->head);
@@ -199,12 +204,8 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 		 * The failed interval ends where the next one starts: at the
 		 * recovery that restarted the counters.
 		 */
-		if (!gone) {
-			struct mpc_perfcnt_status pst;
-
-			mpc_perfcnt_status(mdev, &pst);
-			now = pst.interval_start_ns;
-		}
+		if (!gone)
+			now = mpc_perfcnt_interval_start(mdev);
 
 		if (rec) {
 			if (lost_rec)
@@ -214,20 +215,19 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 				.header_size = MPC_REC_HDR,
 				.size = MPC_REC_HDR,
 				.seqno = st->last_seqno,
-				.start_ns = st->prev_ns,
+				.start_ns = start_ns,
 				.end_ns = now,
 				.error = ret,
 			};
 			mpc_stream_publish(st, need);
 		} else {
-			mpc_stream_drop_locked(st, st->prev_ns, now);
+			mpc_stream_drop_locked(st, start_ns, now);
 		}
 		/*
 		 * What the GPU counted before the reset is gone: the next
 		 * sample says so (AFTER_RECOVERY, its interval starting at the
 		 * recovery), as a DUMP's would.
 		 */
-		st->prev_ns = now;
 		if (gone)
 			mpc_stream_end(st);
 		return ret;
@@ -253,7 +253,6 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	/* a dropped sample's flags went with it: the LOST record says so */
 	st->next_flags = 0;
 	st->last_seqno = si.seqno;
-	st->prev_ns = si.timestamp_ns;
 	return 0;
 }
 
@@ -310,7 +309,6 @@ static int mpc_stream_enable_locked(struct mpc_stream *st, bool first)
 		if (ret)
 			return ret;
 		st->last_seqno = si.seqno;
-		st->prev_ns = si.timestamp_ns;
 	}
 	st->next_flags |= MALI_PERFCNT_DATA_FIRST;
 	spin_lock_irq(&st->lock);
@@ -574,7 +572,6 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 		ret = MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: counters owned by another stream");
 	if (ret)
 		goto err_free;
-	st->prev_ns = ktime_get_raw_ns();
 	if (mpc_perfcnt_stream_attach(mdev, st))
 		st->dead = true;	/* unbound since: no sample will be taken */
 
