@@ -402,11 +402,14 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 		size_t n;
 		u32 head;
 
+		/*
+		 * The producer fills a slot and then moves the head under
+		 * st->lock (mpc_stream_publish()); reading the head under the
+		 * same lock orders every read of the slot after those writes.
+		 */
 		spin_lock_irq(&st->lock);
 		head = st->head;
 		spin_unlock_irq(&st->lock);
-		/* pairs with the head update: the slot is complete */
-		smp_rmb();
 		if (head == st->tail)
 			break;
 		rec = mpc_stream_slot(st, st->tail);
