@@ -158,13 +158,37 @@ static void mpc_stream_end(struct mpc_stream *st)
 }
 
 /*
+ * Queue the outcome of one sample: the record @hdr describes goes into the
+ * slot reserved for it, @rec, after a LOST record in @lost_rec when samples
+ * were dropped since the last published record (a SAMPLE's dump is already
+ * in place behind @rec). With no room (@rec NULL) the record is counted
+ * lost instead, over @hdr's interval.
+ */
+static void mpc_stream_emit_locked(struct mpc_stream *st,
+				   struct drm_mali_perfcnt_record *lost_rec,
+				   struct drm_mali_perfcnt_record *rec,
+				   const struct drm_mali_perfcnt_record *hdr)
+{
+	lockdep_assert_held(&st->sample_lock);
+	if (!rec) {
+		mpc_stream_drop_locked(st, hdr->start_ns, hdr->end_ns);
+		return;
+	}
+	if (lost_rec)
+		mpc_stream_fill_lost_locked(st, lost_rec);
+	*rec = *hdr;
+	rec->header_size = MPC_REC_HDR;
+	mpc_stream_publish(st, lost_rec ? 2 : 1);
+}
+
+/*
  * Take one sample and queue its record (or count it lost). Returns the
  * sample's error, 0 when it was taken.
  */
 static int mpc_stream_sample_locked(struct mpc_stream *st)
 {
 	struct mpc_device *mdev = st->mdev;
-	struct drm_mali_perfcnt_record *rec, *lost_rec = NULL;
+	struct drm_mali_perfcnt_record *rec, *lost_rec = NULL, hdr;
 	u32 need = st->lost ? 2 : 1, space = mpc_stream_space(st);
 	u32 dump_size = mdev->features.layout.dump_size;
 	struct mpc_sample_info si;
@@ -202,54 +226,37 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 
 		/*
 		 * The failed interval ends where the next one starts: at the
-		 * recovery that restarted the counters.
+		 * recovery that restarted the counters. What the GPU counted
+		 * before the reset is gone: the next sample says so
+		 * (AFTER_RECOVERY, its interval starting at the recovery), as
+		 * a DUMP's would.
 		 */
 		if (!gone)
 			now = mpc_perfcnt_interval_start(mdev);
-
-		if (rec) {
-			if (lost_rec)
-				mpc_stream_fill_lost_locked(st, lost_rec);
-			*rec = (struct drm_mali_perfcnt_record) {
-				.type = MALI_PERFCNT_RECORD_ERROR,
-				.header_size = MPC_REC_HDR,
-				.size = MPC_REC_HDR,
-				.seqno = st->last_seqno,
-				.start_ns = start_ns,
-				.end_ns = now,
-				.error = ret,
-			};
-			mpc_stream_publish(st, need);
-		} else {
-			mpc_stream_drop_locked(st, start_ns, now);
-		}
-		/*
-		 * What the GPU counted before the reset is gone: the next
-		 * sample says so (AFTER_RECOVERY, its interval starting at the
-		 * recovery), as a DUMP's would.
-		 */
+		hdr = (struct drm_mali_perfcnt_record) {
+			.type = MALI_PERFCNT_RECORD_ERROR,
+			.size = MPC_REC_HDR,
+			.seqno = st->last_seqno,
+			.start_ns = start_ns,
+			.end_ns = now,
+			.error = ret,
+		};
+		mpc_stream_emit_locked(st, lost_rec, rec, &hdr);
 		if (gone)
 			mpc_stream_end(st);
 		return ret;
 	}
 
-	if (!rec) {
-		mpc_stream_drop_locked(st, si.interval_start_ns, si.timestamp_ns);
-	} else {
-		if (lost_rec)
-			mpc_stream_fill_lost_locked(st, lost_rec);
-		*rec = (struct drm_mali_perfcnt_record) {
-			.type = MALI_PERFCNT_RECORD_SAMPLE,
-			.header_size = MPC_REC_HDR,
-			.size = MPC_REC_HDR + dump_size,
-			.seqno = si.seqno,
-			/* the counters' own span: after a recovery, from it */
-			.start_ns = si.interval_start_ns,
-			.end_ns = si.timestamp_ns,
-			.data_flags = si.data_flags | st->next_flags,
-		};
-		mpc_stream_publish(st, need);
-	}
+	hdr = (struct drm_mali_perfcnt_record) {
+		.type = MALI_PERFCNT_RECORD_SAMPLE,
+		.size = MPC_REC_HDR + dump_size,
+		.seqno = si.seqno,
+		/* the counters' own span: after a recovery, from it */
+		.start_ns = si.interval_start_ns,
+		.end_ns = si.timestamp_ns,
+		.data_flags = si.data_flags | st->next_flags,
+	};
+	mpc_stream_emit_locked(st, lost_rec, rec, &hdr);
 	/* a dropped sample's flags went with it: the LOST record says so */
 	st->next_flags = 0;
 	st->last_seqno = si.seqno;
