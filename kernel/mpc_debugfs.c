@@ -9,11 +9,14 @@
 #include <linux/fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/time64.h>
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "mpc_drv.h"
+#include "mali_perfcnt_drm.h"
 
 /* Through debugfs "owned by an open file" reads better as busy. */
 static int mpc_debugfs_errno(int ret)
@@ -60,11 +63,90 @@ char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 	return strim(dst);
 }
 
+/**
+ * mpc_parse_enable_text() - parse what was written to perfcnt_enable
+ * @text: NUL-terminated text, one trailing newline allowed.
+ * @cfg: configuration, filled in when enabling.
+ * @period_us: set to the perfcnt_stream period, 0 when not given.
+ * @enable: set to whether the text asks to enable.
+ *
+ * Accepted: "0", "1", or space-separated "set=N jm=X tiler=X shader=X l2=X
+ * period_us=N" with any subset of the keys; masks default to all counters;
+ * period_us (100 to 10000000) is the sampling period of perfcnt_stream.
+ * Only the syntax and period_us are checked here: the counter set and the
+ * masks are checked once, by mpc_perfcnt_enable(), for the ioctl and
+ * debugfs alike.
+ *
+ * Return: 0, or -EINVAL for text that does not parse or a period out of
+ * range.
+ */
+int mpc_parse_enable_text(const char *text, struct mpc_perfcnt_config *cfg,
+			  u32 *period_us, bool *enable)
+{
+	char buf[128], *cur, *tok;
+	size_t len = strlen(text);
+
+	if (len && text[len - 1] == '\n')
+		len--;
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+
+	cfg->set = 0;
+	cfg->jm = MPC_BLOCK_ENABLE_ALL;
+	cfg->tiler = MPC_BLOCK_ENABLE_ALL;
+	cfg->shader = MPC_BLOCK_ENABLE_ALL;
+	cfg->mmu_l2 = MPC_BLOCK_ENABLE_ALL;
+	*period_us = 0;
+
+	if (!strcmp(buf, "0")) {
+		*enable = false;
+		return 0;
+	}
+	*enable = true;
+	if (!strcmp(buf, "1"))
+		return 0;
+
+	cur = buf;
+	while ((tok = strsep(&cur, " \t")) != NULL) {
+		char *val;
+		u32 *dst;
+
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val || !val[1])
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "set"))
+			dst = &cfg->set;
+		else if (!strcmp(tok, "jm"))
+			dst = &cfg->jm;
+		else if (!strcmp(tok, "tiler"))
+			dst = &cfg->tiler;
+		else if (!strcmp(tok, "shader"))
+			dst = &cfg->shader;
+		else if (!strcmp(tok, "l2"))
+			dst = &cfg->mmu_l2;
+		else if (!strcmp(tok, "period_us"))
+			dst = period_us;
+		else
+			return -EINVAL;
+		if (kstrtou32(val, 0, dst))
+			return -EINVAL;
+	}
+	if (*period_us && (*period_us < MALI_PERFCNT_STREAM_MIN_PERIOD_NS / NSEC_PER_USEC ||
+			   *period_us > MALI_PERFCNT_STREAM_MAX_PERIOD_NS / NSEC_PER_USEC))
+		return -EINVAL;
+	return 0;
+}
+
 static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 {
 	struct mpc_device *mdev = m->private;
 	const struct mpc_features *f = &mdev->features;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt_status st;
 
 	seq_printf(m, "product: %s\n", f->product->name);
 	seq_printf(m, "gpu_id: 0x%08x\n", f->gpu_id);
@@ -89,23 +171,22 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	seq_printf(m, "pgtable: %s\n", mpc_vm_backend_name(mdev));
 	seq_printf(m, "va_bits: %u\n", mpc_mmu_va_bits(mdev));
 
-	mutex_lock(&pc->lock);
-	seq_printf(m, "dead: %d\n", READ_ONCE(pc->dead));
-	seq_printf(m, "power_lost: %d\n", !!atomic_read(&pc->power_lost));
-	seq_printf(m, "enabled: %d\n", !!pc->owner);
-	seq_printf(m, "counter_set: %u\n", pc->owner ? pc->cfg.set : 0);
-	if (pc->owner)
+	mpc_perfcnt_status(mdev, &st);
+	seq_printf(m, "dead: %d\n", st.dead);
+	seq_printf(m, "power_lost: %d\n", st.power_lost);
+	seq_printf(m, "enabled: %d\n", !!st.owner);
+	seq_printf(m, "counter_set: %u\n", st.owner ? st.cfg.set : 0);
+	if (st.owner)
 		seq_printf(m, "masks: jm=0x%x tiler=0x%x shader=0x%x l2=0x%x\n",
-			   pc->cfg.jm, pc->cfg.tiler, pc->cfg.shader, pc->cfg.mmu_l2);
+			   st.cfg.jm, st.cfg.tiler, st.cfg.shader, st.cfg.mmu_l2);
 	else
 		seq_puts(m, "masks: none\n");
-	if (!pc->owner)
+	if (!st.owner)
 		seq_puts(m, "owner: none\n");
-	else if (pc->owner == MPC_OWNER_DEBUGFS)
+	else if (st.owner == MPC_OWNER_DEBUGFS)
 		seq_puts(m, "owner: debugfs\n");
 	else
-		seq_printf(m, "owner: pid %d (%s)\n", pc->owner_pid, pc->owner_comm);
-	mutex_unlock(&pc->lock);
+		seq_printf(m, "owner: pid %d (%s)\n", st.owner_pid, st.owner_comm);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mpc_gpu_info);
@@ -113,12 +194,9 @@ DEFINE_SHOW_ATTRIBUTE(mpc_gpu_info);
 static int mpc_stats_show(struct seq_file *m, void *unused)
 {
 	struct mpc_device *mdev = m->private;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	struct mpc_stats stats;
 
-	spin_lock_irq(&pc->irq_lock);
-	stats = pc->stats;
-	spin_unlock_irq(&pc->irq_lock);
+	mpc_perfcnt_stats(mdev, &stats);
 
 	seq_printf(m, "samples: %llu\n", stats.samples);
 	seq_printf(m, "timeouts: %llu\n", stats.timeouts);
@@ -140,11 +218,11 @@ static ssize_t mpc_enable_read(struct file *file, char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct mpc_device *mdev = file->private_data;
+	struct mpc_perfcnt_status st;
 	char text[3];
 
-	mutex_lock(&mdev->perfcnt.lock);
-	snprintf(text, sizeof(text), "%d\n", !!mdev->perfcnt.owner);
-	mutex_unlock(&mdev->perfcnt.lock);
+	mpc_perfcnt_status(mdev, &st);
+	snprintf(text, sizeof(text), "%d\n", !!st.owner);
 	return simple_read_from_buffer(ubuf, count, ppos, text, 2);
 }
 
@@ -164,8 +242,7 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 				  "perfcnt_enable: write one line of at most %zu bytes",
 				  sizeof(buf) - 1);
 
-	ret = mpc_parse_enable_text(text, mdev->features.product->nr_sets, &cfg, &period_us,
-				    &enable);
+	ret = mpc_parse_enable_text(text, &cfg, &period_us, &enable);
 	if (ret)
 		return MPC_REJECT(mdev, ret,
 				  "perfcnt_enable: want 0, 1 or \"set=N jm=0x.. tiler=0x.. shader=0x.. l2=0x.. period_us=N\"");
@@ -173,10 +250,8 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 	if (enable) {
 		ret = mpc_perfcnt_enable(mdev, MPC_OWNER_DEBUGFS, &cfg);
 		/* the period perfcnt_stream samples at */
-		mutex_lock(&mdev->perfcnt.lock);
-		if (!ret && mdev->perfcnt.owner == MPC_OWNER_DEBUGFS)
-			mdev->perfcnt.debugfs_period_us = period_us;
-		mutex_unlock(&mdev->perfcnt.lock);
+		if (!ret)
+			mpc_perfcnt_set_debugfs_period(mdev, period_us);
 	} else {
 		ret = mpc_perfcnt_disable(mdev, MPC_OWNER_DEBUGFS);
 	}
@@ -370,14 +445,12 @@ static ssize_t mpc_va_read(struct file *file, char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
 	struct mpc_device *mdev = file->private_data;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt_status st;
 	char text[32];
 	int len;
 
-	mutex_lock(&pc->lock);
-	len = scnprintf(text, sizeof(text), "0x%llx\n",
-			pc->owner ? pc->buf.gpu_va : pc->next_gpu_va);
-	mutex_unlock(&pc->lock);
+	mpc_perfcnt_status(mdev, &st);
+	len = scnprintf(text, sizeof(text), "0x%llx\n", st.gpu_va);
 	return simple_read_from_buffer(ubuf, count, ppos, text, len);
 }
 

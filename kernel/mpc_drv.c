@@ -29,11 +29,6 @@
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
 
-bool mpc_unprivileged;
-module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
-MODULE_PARM_DESC(unprivileged,
-		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
-
 /*
  * sim= exists in every build, so that a module built without the
  * simulator can say so rather than ignore it; the other sim_* parameters

@@ -21,6 +21,8 @@ struct reset_control;
 struct regulator;
 struct drm_file;
 struct mpc_sim;
+struct mpc_perfcnt;
+struct mpc_stream;
 
 #define MPC_DRIVER_NAME		"mali_perfcnt"
 #define MPC_SIM_DEVICE_NAME	"mali-perfcnt-sim"
@@ -178,13 +180,6 @@ struct mpc_dump_buf {
 	struct mpc_vm vm;
 };
 
-/* What the IRQ handler is waiting for on behalf of the sampler. */
-enum mpc_wait {
-	MPC_WAIT_NONE,
-	MPC_WAIT_SAMPLE,
-	MPC_WAIT_CLEAN,
-};
-
 /* Owner of the counters when they were enabled through debugfs. */
 #define MPC_OWNER_DEBUGFS	((struct drm_file *)-1L)
 /*
@@ -246,76 +241,29 @@ struct mpc_sample_info {
 };
 
 /**
- * struct mpc_perfcnt - performance counter state
- * @lock: serialises enable, disable and sampling; protects every member
- *	below up to @stats.
- * @owner: drm_file that enabled the counters, %MPC_OWNER_DEBUGFS, or NULL.
+ * struct mpc_perfcnt_status - a snapshot of the counter unit's state
+ * @owner: who owns the counters (%MPC_OWNER_DEBUGFS, %MPC_OWNER_STREAM or
+ *	a drm_file; only ever compared), or NULL.
  * @owner_pid: thread group id of the process that enabled them.
  * @owner_comm: its command name.
- * @cfg: configuration applied at enable.
- * @buf: dump buffer and address space, valid while @owner is set.
- * @next_gpu_va: GPU VA the next enable maps the buffer at.
- * @seqno: sequence number of the last sample.
- * @stream: the sampling stream that owns the counters (@owner is then
- *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
- * @debugfs_period_us: the perfcnt_stream period given to perfcnt_enable
- *	("period_us=N"), 0 when none; valid while debugfs owns the counters.
- * @session: number of the current enable, to tell a kept sample's session.
- * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
- *	covers: the last sample, the enable or the last recovery.
- * @data_flags: MALI_PERFCNT_DATA_* bits the next sample gets (FIRST,
- *	AFTER_RECOVERY).
- * @kept: a sample that was taken but could not be copied to its user
- *	buffer; the next DUMP returns it (kvmalloc'ed, dump_size bytes), or
- *	NULL.
- * @kept_info: what @kept reports.
- * @power_lost: MALI_PERFCNT_DATA_AFTER_POWER_LOSS when the GPU lost power
- *	since the last sample; atomic, set without @lock from the PM paths.
- * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
- *	the device is unbound; written under @lock, read locklessly by
- *	debugfs.
- * @stats: event counts, protected by @irq_lock (the IRQ handlers count
- *	faults).
- * @irq_lock: protects @stats, @wait, @result and @irq_gen, shared with
- *	the IRQ handlers.
- * @irq_gen: reset generation, bumped before every recovery reset; an IRQ
- *	handler that read the interrupt status in an older generation
- *	drops what it read. Read without the lock before the status.
- * @wait: what the sampler waits for.
- * @result: 0, or -EIO when a fault ended the wait.
- * @done: completed by the IRQ handlers when @wait is over.
+ * @cfg: configuration applied at enable, valid while @owner is set.
+ * @gpu_va: GPU VA the buffer is mapped at while @owner is set, else the
+ *	one the next enable maps it at.
+ * @dead: the GPU answered no reset.
+ * @power_lost: the GPU lost power since the last sample.
+ *
+ * Filled by mpc_perfcnt_status() under the counter unit's lock, for
+ * debugfs and the sampling streams; struct mpc_perfcnt itself is private
+ * to mpc_perfcnt.c.
  */
-struct mpc_perfcnt {
-	/*
-	 * serialises enable/disable/sample; protects owner..kept_info. Never
-	 * held across a user copy: samples are copied out after it is dropped.
-	 */
-	struct mutex lock;
+struct mpc_perfcnt_status {
 	struct drm_file *owner;
 	pid_t owner_pid;
 	char owner_comm[TASK_COMM_LEN];
 	struct mpc_perfcnt_config cfg;
-	struct mpc_dump_buf buf;
-	u64 next_gpu_va;
-	u64 seqno;
-	struct mpc_stream *stream;
-	u32 debugfs_period_us;
-	u64 session;
-	u64 interval_start_ns;
-	u32 data_flags;
-	void *kept;
-	struct mpc_sample_info kept_info;
-	/* lock-free: set by the power paths, taken by the next sample */
-	atomic_t power_lost;
+	u64 gpu_va;
 	bool dead;
-	struct mpc_stats stats;
-
-	/* protects stats, wait, result and irq_gen; taken in hard IRQs */
-	spinlock_t irq_lock;
-	u32 irq_gen;
-	enum mpc_wait wait;
-	int result;
-	struct completion done;
+	bool power_lost;
 };
 
 /**
@@ -338,7 +286,7 @@ struct mpc_perfcnt {
  * @gpu_freq_hz: GPU clock rate, 0 when unknown.
  * @live_allocs: allocations the module holds now (debugfs, leak tests).
  * @live_bytes: bytes of those allocations.
- * @perfcnt: counter state.
+ * @perfcnt: counter state, private to mpc_perfcnt.c.
  */
 struct mpc_device {
 	struct drm_device drm;
@@ -359,7 +307,7 @@ struct mpc_device {
 	u64 gpu_freq_hz;
 	atomic_t live_allocs;
 	atomic64_t live_bytes;
-	struct mpc_perfcnt perfcnt;
+	struct mpc_perfcnt *perfcnt;
 };
 
 #define to_mpc_device(d) container_of(d, struct mpc_device, drm)
@@ -405,67 +353,74 @@ static inline void gpu_write64(struct mpc_device *mdev, u32 lo, u64 val)
 }
 
 /* mpc_drv.c */
-extern bool mpc_unprivileged;
 void mpc_track_alloc(struct mpc_device *mdev, size_t bytes);
 void mpc_track_free(struct mpc_device *mdev, size_t bytes);
 
 /* mpc_layout.c: pure functions, no hardware access */
-const struct mpc_product *mpc_product_lookup(u32 gpu_id);
-bool mpc_has_hw_issue_8186(u32 gpu_id);
-bool mpc_gpu_has_transcfg(u32 gpu_id);
 int mpc_layout_compute(struct mpc_layout *layout, bool v4, u64 shader_present,
 		       u64 l2_present, u32 mem_features);
 int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
 			    unsigned int slot, const char **kind,
 			    unsigned int *instance);
-int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable);
 int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
 
 /* mpc_gpu.c */
-int mpc_gpu_init(struct mpc_device *mdev);
-int mpc_gpu_soft_reset(struct mpc_device *mdev);
-int mpc_gpu_reset(struct mpc_device *mdev);
-int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
-		 u32 spin_us, u32 timeout_us, u64 *last);
-int mpc_gpu_power_on(struct mpc_device *mdev);
+const struct mpc_product *mpc_product_lookup(u32 gpu_id);
+bool mpc_has_hw_issue_8186(u32 gpu_id);
+bool mpc_gpu_has_transcfg(u32 gpu_id);
+int __must_check mpc_gpu_init(struct mpc_device *mdev);
+int __must_check mpc_gpu_soft_reset(struct mpc_device *mdev);
+int __must_check mpc_gpu_reset(struct mpc_device *mdev);
+int __must_check mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+			      u32 spin_us, u32 timeout_us, u64 *last);
+int __must_check mpc_gpu_power_on(struct mpc_device *mdev);
 void mpc_gpu_power_off(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_set(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 
 /* mpc_mmu.c */
-int mpc_mmu_init(struct mpc_device *mdev);
+int __must_check mpc_mmu_init(struct mpc_device *mdev);
+int __must_check mpc_mmu_irq_init(struct mpc_device *mdev);
 const char *mpc_vm_backend_name(struct mpc_device *mdev);
 u32 mpc_mmu_pa_bits(struct mpc_device *mdev);
 u32 mpc_mmu_va_bits(struct mpc_device *mdev);
-int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
-int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
-int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
-	       const dma_addr_t *dma, unsigned int nr_pages);
+int __must_check mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
+int __must_check mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
+int __must_check mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+			    const dma_addr_t *dma, unsigned int nr_pages);
 void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages);
 void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
 unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm);
-int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
+int __must_check mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
 int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
-int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
+int __must_check mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
 
 /* mpc_perfcnt.c */
-int mpc_perfcnt_init(struct mpc_device *mdev);
-int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
-		       const struct mpc_perfcnt_config *cfg);
-int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
-int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
-		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
+int __must_check mpc_perfcnt_init(struct mpc_device *mdev);
+int __must_check mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+				    const struct mpc_perfcnt_config *cfg);
+int __must_check mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
+int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+				    void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
 void mpc_perfcnt_power_lost(struct mpc_device *mdev);
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
 void mpc_perfcnt_suspend(struct mpc_device *mdev);
 void mpc_perfcnt_resume(struct mpc_device *mdev);
-int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
-int mpc_perfcnt_unmap(struct mpc_device *mdev);
+int __must_check mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
+int __must_check mpc_perfcnt_unmap(struct mpc_device *mdev);
+void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st);
+void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats);
+u64 mpc_perfcnt_interval_start(struct mpc_device *mdev);
+bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct drm_file *owner);
+void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us);
+int __must_check mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st);
+int __must_check mpc_perfcnt_stream_from_debugfs(struct mpc_device *mdev, struct mpc_stream *st,
+						 u64 *period_ns);
+void mpc_perfcnt_stream_to_debugfs(struct mpc_device *mdev, struct mpc_stream *st);
 u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);
 void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen);
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen);
+void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen);
 
 /* mpc_ioctl.c */
 int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);
@@ -475,8 +430,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 int mpc_ioctl_config(struct mpc_device *mdev, const char *who, bool use_masks, u32 set,
 		     u32 jm, u32 tiler, u32 shader, u32 l2, struct mpc_perfcnt_config *cfg);
 
-struct mpc_stream;
-/* mpc_stream.c: @st lost the counters; called with perfcnt.lock held. */
+/* mpc_stream.c: @st lost the counters; called with the counter unit's lock held. */
 void mpc_stream_counters_lost(struct mpc_stream *st);
 /* mpc_stream.c: the debugfs perfcnt_stream file */
 extern const struct file_operations mpc_stream_debugfs_fops;
@@ -485,6 +439,8 @@ extern const struct file_operations mpc_stream_debugfs_fops;
 void mpc_debugfs_init(struct drm_minor *minor);
 char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 		       size_t count, const loff_t *ppos);
+int mpc_parse_enable_text(const char *text, struct mpc_perfcnt_config *cfg,
+			  u32 *period_us, bool *enable);
 
 /* sim/mpc_sim.c: the simulated GPU, built with MPC_SIM=1 only */
 #ifdef MPC_SIM

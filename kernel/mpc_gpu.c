@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mali_perfcnt: GPU control block: identification, reset, power domains and
- * the GPU interrupt line.
+ * mali_perfcnt: GPU control block: identification (the product table and
+ * the errata checks, as panfrost_gpu.c keeps gpu_models[]), reset, power
+ * domains and the GPU interrupt line.
  */
 #include <linux/bitops.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
+#include <linux/kernel.h>
 #include <linux/reset.h>
 
 #include "mpc_drv.h"
@@ -24,6 +26,99 @@
 #define MPC_GPU_IRQ_MASK	(GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT | \
 				 GPU_IRQ_PERFCNT_SAMPLE_COMPLETED | \
 				 GPU_IRQ_CLEAN_CACHES_COMPLETED)
+
+static const struct mpc_product mpc_products[] = {
+	/* Midgard: the product id is the whole of GPU_ID[31:16] */
+	{ "Mali-T600", GPU_PROD_T600, 0xffff, true, 1 },
+	{ "Mali-T620", 0x0620, 0xffff, true, 1 },
+	{ "Mali-T720", 0x0720, 0xffff, true, 1 },
+	{ "Mali-T760", 0x0750, 0xffff, false, 1 },
+	{ "Mali-T820", 0x0820, 0xffff, false, 1 },
+	{ "Mali-T830", 0x0830, 0xffff, false, 1 },
+	{ "Mali-T860", 0x0860, 0xffff, false, 1 },
+	{ "Mali-T880", 0x0880, 0xffff, false, 1 },
+	/* Bifrost and Valhall-JM: compare arch major and product major only */
+	{ "Mali-G71", 0x6000, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G72", 0x6001, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G51", 0x7000, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G76", 0x7001, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G52", 0x7002, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G31", 0x7003, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G77", 0x9000, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G57", 0x9001, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G78", 0x9002, GPU_PROD_MODEL_MASK, false, 2 },
+	/* MediaTek's G57 (MT8192, MT8195) reports its own product major */
+	{ "Mali-G57", 0x9003, GPU_PROD_MODEL_MASK, false, 2 },
+	{ "Mali-G68", 0x9004, GPU_PROD_MODEL_MASK, false, 2 },
+};
+
+static const struct mpc_product mpc_unknown_midgard = {
+	"Mali-unknown-midgard", 0, 0, false, 1
+};
+
+static const struct mpc_product mpc_unknown_bifrost = {
+	"Mali-unknown", 0, 0, false, 2
+};
+
+static bool mpc_is_midgard(u16 prod)
+{
+	return prod == GPU_PROD_T600 || GPU_PROD_ARCH_MAJOR(prod) == 0;
+}
+
+/**
+ * mpc_product_lookup() - recognise a GPU from its GPU_ID
+ * @gpu_id: raw GPU_ID register.
+ *
+ * Return: the model, or a generic v5 entry when the id is unknown (so a
+ * bring-up engineer still gets raw counters on a GPU we have not listed).
+ */
+const struct mpc_product *mpc_product_lookup(u32 gpu_id)
+{
+	u16 prod = GPU_ID_PRODUCT(gpu_id);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mpc_products); i++) {
+		const struct mpc_product *p = &mpc_products[i];
+
+		if ((prod & p->mask) == p->id)
+			return p;
+	}
+	return mpc_is_midgard(prod) ? &mpc_unknown_midgard : &mpc_unknown_bifrost;
+}
+
+/**
+ * mpc_has_hw_issue_8186() - does PRLAM-8186 affect this GPU?
+ * @gpu_id: raw GPU_ID register.
+ *
+ * Only the first T600 revision (r0p0, version status 1, "15dev0") has the
+ * erratum: its tiler counters must be enabled after the counter mode is set.
+ *
+ * Return: true when the workaround is needed.
+ */
+bool mpc_has_hw_issue_8186(u32 gpu_id)
+{
+	return GPU_ID_PRODUCT(gpu_id) == GPU_PROD_T600 &&
+	       GPU_ID_VERSION_MAJOR(gpu_id) == 0 &&
+	       GPU_ID_VERSION_MINOR(gpu_id) == 0 &&
+	       GPU_ID_VERSION_STATUS(gpu_id) == 1;
+}
+
+/**
+ * mpc_gpu_has_transcfg() - does the GPU have AS_TRANSCFG
+ * @gpu_id: raw GPU_ID register.
+ *
+ * Bifrost (architecture major 6) and later select the table format of an
+ * address space with AS_TRANSCFG; Midgard has only the legacy TRANSTAB.
+ * The T600's legacy product id 0x6956 predates the architecture fields.
+ *
+ * Return: true from Bifrost on.
+ */
+bool mpc_gpu_has_transcfg(u32 gpu_id)
+{
+	u16 prod = GPU_ID_PRODUCT(gpu_id);
+
+	return prod != GPU_PROD_T600 && GPU_PROD_ARCH_MAJOR(prod) >= 6;
+}
 
 static u64 mpc_poll_read(struct mpc_device *mdev, u32 reg, bool wide)
 {
@@ -66,7 +161,7 @@ int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want
  * masked, so it works before the IRQ handler is installed and from the
  * recovery path alike.
  */
-static int mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
+static int __must_check mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
 {
 	u32 raw;
 
@@ -184,8 +279,8 @@ void mpc_gpu_irq_mask_clear(struct mpc_device *mdev)
 	gpu_write(mdev, MMU_INT_MASK, 0);
 }
 
-static int mpc_power_domain_on(struct mpc_device *mdev, const char *name,
-			       u32 pwron_lo, u32 ready_lo, u64 present)
+static int __must_check mpc_power_domain_on(struct mpc_device *mdev, const char *name,
+					    u32 pwron_lo, u32 ready_lo, u64 present)
 {
 	u64 ready;
 	int ret;
@@ -285,24 +380,6 @@ static irqreturn_t mpc_gpu_irq_handler(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
-static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
-{
-	struct mpc_device *mdev = data;
-	u32 status, gen;
-
-	if (atomic_read(&mdev->suspended))
-		return IRQ_NONE;
-
-	gen = mpc_perfcnt_irq_gen(mdev);
-	status = gpu_read(mdev, MMU_INT_STAT);
-	if (!status)
-		return IRQ_NONE;
-
-	mpc_perfcnt_mmu_irq(mdev, status, gen);
-	gpu_write(mdev, MMU_INT_CLEAR, status);
-	return IRQ_HANDLED;
-}
-
 static void mpc_gpu_read_features(struct mpc_device *mdev)
 {
 	struct mpc_features *f = &mdev->features;
@@ -362,8 +439,7 @@ int mpc_gpu_init(struct mpc_device *mdev)
 			       IRQF_SHARED, "mali_perfcnt-gpu", mdev);
 	if (ret)
 		return ret;
-	ret = devm_request_irq(mdev->dev, mdev->mmu_irq, mpc_mmu_irq_handler,
-			       IRQF_SHARED, "mali_perfcnt-mmu", mdev);
+	ret = mpc_mmu_irq_init(mdev);
 	if (ret)
 		return ret;
 

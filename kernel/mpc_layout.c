@@ -1,110 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Pure logic of mali_perfcnt: GPU model recognition, dump layout arithmetic
- * and the parsing of the debugfs enable text. Nothing here touches hardware,
- * so it can be unit-tested on its own.
+ * Pure logic of mali_perfcnt: dump layout arithmetic and the enable masks.
+ * Nothing here touches hardware, so it can be unit-tested on its own. GPU
+ * model recognition is in mpc_gpu.c, the debugfs enable text is parsed in
+ * mpc_debugfs.c.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <linux/time64.h>
 
 #include "mpc_drv.h"
-#include "mali_perfcnt_drm.h"
-
-static const struct mpc_product mpc_products[] = {
-	/* Midgard: the product id is the whole of GPU_ID[31:16] */
-	{ "Mali-T600", GPU_PROD_T600, 0xffff, true, 1 },
-	{ "Mali-T620", 0x0620, 0xffff, true, 1 },
-	{ "Mali-T720", 0x0720, 0xffff, true, 1 },
-	{ "Mali-T760", 0x0750, 0xffff, false, 1 },
-	{ "Mali-T820", 0x0820, 0xffff, false, 1 },
-	{ "Mali-T830", 0x0830, 0xffff, false, 1 },
-	{ "Mali-T860", 0x0860, 0xffff, false, 1 },
-	{ "Mali-T880", 0x0880, 0xffff, false, 1 },
-	/* Bifrost and Valhall-JM: compare arch major and product major only */
-	{ "Mali-G71", 0x6000, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G72", 0x6001, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G51", 0x7000, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G76", 0x7001, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G52", 0x7002, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G31", 0x7003, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G77", 0x9000, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G57", 0x9001, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G78", 0x9002, GPU_PROD_MODEL_MASK, false, 2 },
-	/* MediaTek's G57 (MT8192, MT8195) reports its own product major */
-	{ "Mali-G57", 0x9003, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G68", 0x9004, GPU_PROD_MODEL_MASK, false, 2 },
-};
-
-static const struct mpc_product mpc_unknown_midgard = {
-	"Mali-unknown-midgard", 0, 0, false, 1
-};
-
-static const struct mpc_product mpc_unknown_bifrost = {
-	"Mali-unknown", 0, 0, false, 2
-};
-
-static bool mpc_is_midgard(u16 prod)
-{
-	return prod == GPU_PROD_T600 || GPU_PROD_ARCH_MAJOR(prod) == 0;
-}
-
-/**
- * mpc_product_lookup() - recognise a GPU from its GPU_ID
- * @gpu_id: raw GPU_ID register.
- *
- * Return: the model, or a generic v5 entry when the id is unknown (so a
- * bring-up engineer still gets raw counters on a GPU we have not listed).
- */
-const struct mpc_product *mpc_product_lookup(u32 gpu_id)
-{
-	u16 prod = GPU_ID_PRODUCT(gpu_id);
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mpc_products); i++) {
-		const struct mpc_product *p = &mpc_products[i];
-
-		if ((prod & p->mask) == p->id)
-			return p;
-	}
-	return mpc_is_midgard(prod) ? &mpc_unknown_midgard : &mpc_unknown_bifrost;
-}
-
-/**
- * mpc_has_hw_issue_8186() - does PRLAM-8186 affect this GPU?
- * @gpu_id: raw GPU_ID register.
- *
- * Only the first T600 revision (r0p0, version status 1, "15dev0") has the
- * erratum: its tiler counters must be enabled after the counter mode is set.
- *
- * Return: true when the workaround is needed.
- */
-bool mpc_has_hw_issue_8186(u32 gpu_id)
-{
-	return GPU_ID_PRODUCT(gpu_id) == GPU_PROD_T600 &&
-	       GPU_ID_VERSION_MAJOR(gpu_id) == 0 &&
-	       GPU_ID_VERSION_MINOR(gpu_id) == 0 &&
-	       GPU_ID_VERSION_STATUS(gpu_id) == 1;
-}
-
-/**
- * mpc_gpu_has_transcfg() - does the GPU have AS_TRANSCFG
- * @gpu_id: raw GPU_ID register.
- *
- * Bifrost (architecture major 6) and later select the table format of an
- * address space with AS_TRANSCFG; Midgard has only the legacy TRANSTAB.
- * The T600's legacy product id 0x6956 predates the architecture fields.
- *
- * Return: true from Bifrost on.
- */
-bool mpc_gpu_has_transcfg(u32 gpu_id)
-{
-	u16 prod = GPU_ID_PRODUCT(gpu_id);
-
-	return prod != GPU_PROD_T600 && GPU_PROD_ARCH_MAJOR(prod) >= 6;
-}
 
 /**
  * mpc_layout_compute() - size and shape of a counter dump
@@ -221,82 +127,4 @@ int mpc_check_masks(const struct mpc_perfcnt_config *cfg)
 	if ((cfg->jm | cfg->tiler | cfg->shader | cfg->mmu_l2) & ~MPC_BLOCK_ENABLE_ALL)
 		return -EINVAL;
 	return 0;
-}
-
-/**
- * mpc_parse_enable_text() - parse what was written to perfcnt_enable
- * @text: NUL-terminated text, one trailing newline allowed.
- * @nr_sets: counter sets the GPU has.
- * @cfg: configuration, filled in when enabling.
- * @period_us: set to the perfcnt_stream period, 0 when not given.
- * @enable: set to whether the text asks to enable.
- *
- * Accepted: "0", "1", or space-separated "set=N jm=X tiler=X shader=X l2=X
- * period_us=N" with any subset of the keys; masks default to all counters;
- * period_us (100 to 10000000) is the sampling period of perfcnt_stream.
- *
- * Return: 0, or -EINVAL for text that does not parse or values out of range.
- */
-int mpc_parse_enable_text(const char *text, u32 nr_sets,
-			  struct mpc_perfcnt_config *cfg, u32 *period_us, bool *enable)
-{
-	char buf[128], *cur, *tok;
-	size_t len = strlen(text);
-
-	if (len && text[len - 1] == '\n')
-		len--;
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-
-	cfg->set = 0;
-	cfg->jm = MPC_BLOCK_ENABLE_ALL;
-	cfg->tiler = MPC_BLOCK_ENABLE_ALL;
-	cfg->shader = MPC_BLOCK_ENABLE_ALL;
-	cfg->mmu_l2 = MPC_BLOCK_ENABLE_ALL;
-	*period_us = 0;
-
-	if (!strcmp(buf, "0")) {
-		*enable = false;
-		return 0;
-	}
-	*enable = true;
-	if (!strcmp(buf, "1"))
-		return 0;
-
-	cur = buf;
-	while ((tok = strsep(&cur, " \t")) != NULL) {
-		char *val;
-		u32 *dst;
-
-		if (!*tok)
-			continue;
-		val = strchr(tok, '=');
-		if (!val || !val[1])
-			return -EINVAL;
-		*val++ = '\0';
-		if (!strcmp(tok, "set"))
-			dst = &cfg->set;
-		else if (!strcmp(tok, "jm"))
-			dst = &cfg->jm;
-		else if (!strcmp(tok, "tiler"))
-			dst = &cfg->tiler;
-		else if (!strcmp(tok, "shader"))
-			dst = &cfg->shader;
-		else if (!strcmp(tok, "l2"))
-			dst = &cfg->mmu_l2;
-		else if (!strcmp(tok, "period_us"))
-			dst = period_us;
-		else
-			return -EINVAL;
-		if (kstrtou32(val, 0, dst))
-			return -EINVAL;
-	}
-	if (cfg->set >= nr_sets)
-		return -EINVAL;
-	if (*period_us && (*period_us < MALI_PERFCNT_STREAM_MIN_PERIOD_NS / NSEC_PER_USEC ||
-			   *period_us > MALI_PERFCNT_STREAM_MAX_PERIOD_NS / NSEC_PER_USEC))
-		return -EINVAL;
-	return mpc_check_masks(cfg);
 }

@@ -18,9 +18,13 @@
  *    only ever needs one table per level.
  * Module parameter pgtable=auto|builtin|io-pgtable picks one (auto prefers
  * io-pgtable).
+ *
+ * The MMU interrupt line is handled here too: the fault is decoded and
+ * logged, and the counter unit told (mpc_perfcnt_mmu_fault()).
  */
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
+#include <linux/interrupt.h>
 #include <linux/io-pgtable.h>
 #include <linux/kmemleak.h>
 #include <linux/iopoll.h>
@@ -482,8 +486,8 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 		vm->backend->unmap(mdev, vm, va);
 }
 
-/* Every caller can sleep: it holds perfcnt.lock or probes or unbinds. */
-static int mpc_as_wait_ready(struct mpc_device *mdev)
+/* Every caller can sleep: it holds the counter unit's lock, probes or unbinds. */
+static int __must_check mpc_as_wait_ready(struct mpc_device *mdev)
 {
 	u64 status;
 	int ret;
@@ -495,7 +499,7 @@ static int mpc_as_wait_ready(struct mpc_device *mdev)
 	return ret;
 }
 
-static int mpc_as_command(struct mpc_device *mdev, u32 cmd)
+static int __must_check mpc_as_command(struct mpc_device *mdev, u32 cmd)
 {
 	int ret = mpc_as_wait_ready(mdev);
 
@@ -515,7 +519,7 @@ static bool mpc_has_transcfg(struct mpc_device *mdev)
  * dirty L2 lines reach memory and the MMU drops every cached translation
  * (AS_COMMAND_UPDATE is not documented to do either).
  */
-static int mpc_mmu_flush_all(struct mpc_device *mdev)
+static int __must_check mpc_mmu_flush_all(struct mpc_device *mdev)
 {
 	return mpc_mmu_flush(mdev, 0, BIT_ULL(mpc_mmu_va_bits(mdev)), AS_COMMAND_FLUSH_MEM);
 }
@@ -604,6 +608,48 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd)
 	if (ret)
 		return ret;
 	return mpc_as_command(mdev, AS_COMMAND_UNLOCK);
+}
+
+/*
+ * Like mpc_gpu_irq_handler(): the reset generation is read before the
+ * status, so a fault read before a recovery reset ends no later wait.
+ */
+static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
+{
+	struct mpc_device *mdev = data;
+	const int as = MPC_PERFCNT_AS;
+	u32 status, gen, fault;
+	u64 addr;
+
+	if (atomic_read(&mdev->suspended))
+		return IRQ_NONE;
+
+	gen = mpc_perfcnt_irq_gen(mdev);
+	status = gpu_read(mdev, MMU_INT_STAT);
+	if (!status)
+		return IRQ_NONE;
+
+	fault = gpu_read(mdev, AS_FAULTSTATUS(as));
+	addr = gpu_read64(mdev, AS_FAULTADDRESS_LO(as));
+	drm_err_ratelimited(&mdev->drm,
+			    "MMU %s in AS%d at 0x%llx: status 0x%x (exception 0x%x, access %u)\n",
+			    status & MMU_IRQ_BUS_ERROR(as) ? "bus error" : "page fault",
+			    as, addr, fault, AS_FAULT_EXCEPTION(fault), AS_FAULT_ACCESS(fault));
+	mpc_perfcnt_mmu_fault(mdev, gen);
+	gpu_write(mdev, MMU_INT_CLEAR, status);
+	return IRQ_HANDLED;
+}
+
+/**
+ * mpc_mmu_irq_init() - install the MMU interrupt handler
+ * @mdev: device, its MMU interrupts masked.
+ *
+ * Return: 0 or an error from devm_request_irq().
+ */
+int mpc_mmu_irq_init(struct mpc_device *mdev)
+{
+	return devm_request_irq(mdev->dev, mdev->mmu_irq, mpc_mmu_irq_handler,
+				IRQF_SHARED, "mali_perfcnt-mmu", mdev);
 }
 
 /**

@@ -21,9 +21,11 @@
  */
 #include <linux/capability.h>
 #include <linux/dma-mapping.h>
+#include <linux/module.h>
 #include <linux/pagemap.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -33,6 +35,92 @@
 
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
+
+/* Who may take the counters is this file's policy (mpc_perfcnt_enable()) */
+static bool mpc_unprivileged;
+module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
+MODULE_PARM_DESC(unprivileged,
+		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
+
+/* What the IRQ handler is waiting for on behalf of the sampler. */
+enum mpc_wait {
+	MPC_WAIT_NONE,
+	MPC_WAIT_SAMPLE,
+	MPC_WAIT_CLEAN,
+};
+
+/**
+ * struct mpc_perfcnt - performance counter state
+ * @lock: serialises enable, disable and sampling; protects every member
+ *	below up to @stats.
+ * @owner: drm_file that enabled the counters, %MPC_OWNER_DEBUGFS, or NULL.
+ * @owner_pid: thread group id of the process that enabled them.
+ * @owner_comm: its command name.
+ * @cfg: configuration applied at enable.
+ * @buf: dump buffer and address space, valid while @owner is set.
+ * @next_gpu_va: GPU VA the next enable maps the buffer at.
+ * @seqno: sequence number of the last sample.
+ * @stream: the sampling stream that owns the counters (@owner is then
+ *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
+ * @debugfs_period_us: the perfcnt_stream period given to perfcnt_enable
+ *	("period_us=N"), 0 when none; valid while debugfs owns the counters.
+ * @session: number of the current enable, to tell a kept sample's session.
+ * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
+ *	covers: the last sample, the enable or the last recovery.
+ * @data_flags: MALI_PERFCNT_DATA_* bits the next sample gets (FIRST,
+ *	AFTER_RECOVERY).
+ * @kept: a sample that was taken but could not be copied to its user
+ *	buffer; the next DUMP returns it (kvmalloc'ed, dump_size bytes), or
+ *	NULL.
+ * @kept_info: what @kept reports.
+ * @power_lost: MALI_PERFCNT_DATA_AFTER_POWER_LOSS when the GPU lost power
+ *	since the last sample; atomic, set without @lock from the PM paths.
+ * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
+ *	the device is unbound; written under @lock, read locklessly by
+ *	debugfs.
+ * @stats: event counts, protected by @irq_lock (the IRQ handlers count
+ *	faults).
+ * @irq_lock: protects @stats, @wait, @result and @irq_gen, shared with
+ *	the IRQ handlers.
+ * @irq_gen: reset generation, bumped before every recovery reset; an IRQ
+ *	handler that read the interrupt status in an older generation
+ *	drops what it read. Read without the lock before the status.
+ * @wait: what the sampler waits for.
+ * @result: 0, or -EIO when a fault ended the wait.
+ * @done: completed by the IRQ handlers when @wait is over.
+ */
+struct mpc_perfcnt {
+	/*
+	 * serialises enable/disable/sample; protects owner..kept_info. Never
+	 * held across a user copy: samples are copied out after it is dropped.
+	 */
+	struct mutex lock;
+	struct drm_file *owner;
+	pid_t owner_pid;
+	char owner_comm[TASK_COMM_LEN];
+	struct mpc_perfcnt_config cfg;
+	struct mpc_dump_buf buf;
+	u64 next_gpu_va;
+	u64 seqno;
+	struct mpc_stream *stream;
+	u32 debugfs_period_us;
+	u64 session;
+	u64 interval_start_ns;
+	u32 data_flags;
+	void *kept;
+	struct mpc_sample_info kept_info;
+	/* lock-free: set by the power paths, taken by the next sample */
+	atomic_t power_lost;
+	bool dead;
+	struct mpc_stats stats;
+
+	/* protects stats, wait, result and irq_gen; taken in hard IRQs */
+	spinlock_t irq_lock;
+	u32 irq_gen;
+	enum mpc_wait wait;
+	int result;
+	struct completion done;
+};
 
 static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 {
@@ -68,7 +156,7 @@ static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
  */
 static void mpc_dump_buf_leak(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	unsigned int i, n;
 
 	n = mpc_vm_leak(mdev, &buf->vm);
@@ -99,7 +187,7 @@ static void mpc_dump_buf_leak(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 /* Free the buffer, or leak it when the GPU is dead. */
 static void mpc_dump_buf_release_locked(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	lockdep_assert_held(&pc->lock);
 	if (pc->dead)
@@ -108,8 +196,8 @@ static void mpc_dump_buf_release_locked(struct mpc_device *mdev)
 		mpc_dump_buf_free(mdev, &pc->buf);
 }
 
-static int mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
-			      u64 gpu_va)
+static int __must_check mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
+					   u64 gpu_va)
 {
 	unsigned int i, n = DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE);
 	int ret = -ENOMEM;
@@ -199,10 +287,10 @@ static bool mpc_dump_saturated(struct mpc_device *mdev, const u32 *dump)
  * as after a timeout).
  * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT, -EINTR when killed.
  */
-static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
-				   u32 cmd, u64 *issued_ns, bool killable)
+static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
+						u32 cmd, u64 *issued_ns, bool killable)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	unsigned long timeout = msecs_to_jiffies(MPC_SAMPLE_TIMEOUT_MS);
 	long left;
 	int ret;
@@ -250,9 +338,9 @@ static int mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 }
 
 /* Program the GPU for the current owner: power, AS, buffer, counter mode. */
-static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	const struct mpc_perfcnt_config *cfg = &pc->cfg;
 	bool quirk_8186 = mdev->features.hw_issue_8186;
 	u32 cfg_reg;
@@ -297,11 +385,11 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
  * when the address space flush did not complete: the GPU may still hold
  * translations of the buffer.
  */
-static int mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 {
 	int ret;
 
-	lockdep_assert_held(&mdev->perfcnt.lock);
+	lockdep_assert_held(&mdev->perfcnt->lock);
 	gpu_write(mdev, GPU_PRFCNT_JM_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_TILER_EN, 0);
@@ -318,9 +406,9 @@ static int mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
  * handler that read the status before the reset drops what it read. When
  * no reset works the device is dead.
  */
-static int mpc_perfcnt_reset_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_reset_locked(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
@@ -353,9 +441,9 @@ static int mpc_perfcnt_reset_locked(struct mpc_device *mdev)
  * was removed, and program everything again, so the owner keeps working
  * counters.
  */
-static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
+static int __must_check mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
@@ -382,30 +470,58 @@ static int mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 	return 0;
 }
 
+/*
+ * Stop the counters and unmap the buffer, so that its pages may be freed.
+ * With @reset_first the GPU's state is unknown (a failed enable or
+ * recovery) and it is reset before. When the teardown does not complete,
+ * a reset drops whatever the GPU still holds of the buffer.
+ * Return: 0, or -EIO when the GPU answered no reset: it is then dead and
+ * mpc_dump_buf_release_locked() leaks the pages rather than free them.
+ */
+static int __must_check mpc_perfcnt_stop_locked(struct mpc_device *mdev, bool reset_first)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret;
+
+	lockdep_assert_held(&pc->lock);
+	if (pc->dead)
+		return -EIO;
+	if (reset_first) {
+		ret = mpc_perfcnt_reset_locked(mdev);
+		if (ret)
+			return ret;
+	}
+	if (!mpc_perfcnt_hw_teardown_locked(mdev))
+		return 0;
+	drm_err(&mdev->drm, "address space not flushed, resetting the GPU before freeing its pages\n");
+	return mpc_perfcnt_reset_locked(mdev);
+}
+
 /* Forget the kept sample, if any. */
 static void mpc_perfcnt_drop_kept_locked(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	lockdep_assert_held(&pc->lock);
 	mpc_sample_buf_free(mdev, pc->kept);
 	pc->kept = NULL;
 }
 
-static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
+/* @reset_first: the GPU's state is unknown, see mpc_perfcnt_stop_locked() */
+static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret;
 
 	lockdep_assert_held(&pc->lock);
 	/*
 	 * The pages are freed only once the GPU holds nothing of them: after
 	 * the flush of mpc_mmu_as_disable(), or else after a reset. When the
-	 * reset fails too the device is dead and the pages are leaked.
+	 * reset fails too the device is dead and the pages are leaked: the
+	 * release decides by pc->dead, which every failure of the stop sets.
 	 */
-	if (!pc->dead && mpc_perfcnt_hw_teardown_locked(mdev)) {
-		drm_err(&mdev->drm, "address space not flushed, resetting the GPU before freeing its pages\n");
-		mpc_perfcnt_reset_locked(mdev);
-	}
+	ret = mpc_perfcnt_stop_locked(mdev, reset_first);
+	WARN_ON_ONCE(ret && !pc->dead);
 	mpc_dump_buf_release_locked(mdev);
 	mpc_perfcnt_drop_kept_locked(mdev);
 	/* a stream that loses its counters (unbind, failed recovery) ends */
@@ -435,7 +551,7 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev)
 int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 		       const struct mpc_perfcnt_config *cfg)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret, idx;
 
 	if (!perfmon_capable() && !mpc_unprivileged)
@@ -506,11 +622,9 @@ err_hw:
 	 * reset also dropped whatever it held of the buffer, so a failed
 	 * flush in the teardown does not keep the pages from being freed.
 	 */
-	if (!mpc_perfcnt_reset_locked(mdev) && mpc_perfcnt_hw_teardown_locked(mdev))
-		mpc_perfcnt_reset_locked(mdev);
+	if (mpc_perfcnt_stop_locked(mdev, true))
+		ret = -EIO;	/* dead: the release leaks the pages */
 	mpc_dump_buf_release_locked(mdev);
-	if (pc->dead)
-		ret = -EIO;
 err_pm:
 	pm_runtime_mark_last_busy(mdev->dev);
 	pm_runtime_put_autosuspend(mdev->dev);
@@ -530,7 +644,7 @@ out_unlock:
  */
 int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
 
 	ret = mutex_lock_interruptible(&pc->lock);
@@ -541,7 +655,7 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 	else if (pc->owner != owner)
 		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
 	else
-		mpc_perfcnt_disable_locked(mdev);
+		mpc_perfcnt_disable_locked(mdev, false);
 	mutex_unlock(&pc->lock);
 	return ret;
 }
@@ -557,7 +671,7 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
  */
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	/*
 	 * Race-free without the lock: only @owner itself can become the
@@ -568,7 +682,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
 		return;
 	mutex_lock(&pc->lock);
 	if (pc->owner && (!owner || pc->owner == owner))
-		mpc_perfcnt_disable_locked(mdev);
+		mpc_perfcnt_disable_locked(mdev, false);
 	mutex_unlock(&pc->lock);
 }
 
@@ -580,7 +694,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
 static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *owner,
 				     void **data, bool swap, struct mpc_sample_info *info)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	u32 size = mdev->features.layout.dump_size;
 	unsigned int i;
 	u64 ts;
@@ -614,9 +728,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 			 * As a failed enable does: the next one starts afresh
 			 * (a dead GPU's pages are leaked, not freed)
 			 */
-			if (!pc->dead)
-				mpc_perfcnt_reset_locked(mdev);
-			mpc_perfcnt_disable_locked(mdev);
+			mpc_perfcnt_disable_locked(mdev, true);
 			ret = -EIO;
 		}
 		return ret;
@@ -651,7 +763,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
 			      void *data, const struct mpc_sample_info *info)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	if (mutex_lock_killable(&pc->lock))
 		return data;
@@ -695,7 +807,7 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	struct mpc_sample_info si;
 	void *data = kbuf;
 	int ret, idx;
@@ -747,7 +859,7 @@ out_free:
  */
 void mpc_perfcnt_power_lost(struct mpc_device *mdev)
 {
-	atomic_set(&mdev->perfcnt.power_lost, MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
+	atomic_set(&mdev->perfcnt->power_lost, MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
 }
 
 /**
@@ -760,7 +872,7 @@ void mpc_perfcnt_power_lost(struct mpc_device *mdev)
  */
 void mpc_perfcnt_suspend(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	mutex_lock(&pc->lock);
 	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
@@ -779,7 +891,7 @@ void mpc_perfcnt_suspend(struct mpc_device *mdev)
  */
 void mpc_perfcnt_resume(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
 
 	mutex_lock(&pc->lock);
@@ -807,7 +919,7 @@ void mpc_perfcnt_resume(struct mpc_device *mdev)
  */
 int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
 
 	ret = mpc_vm_check_range(mdev, va, PAGE_ALIGN((u64)mdev->features.layout.dump_size));
@@ -833,7 +945,7 @@ int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va)
  */
 int mpc_perfcnt_unmap(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret = 0;
 
 	mutex_lock(&pc->lock);
@@ -850,9 +962,179 @@ int mpc_perfcnt_unmap(struct mpc_device *mdev)
 	return ret;
 }
 
+/**
+ * mpc_perfcnt_status() - take a snapshot of the counter unit's state
+ * @mdev: device.
+ * @st: filled in, consistently: under the lock.
+ *
+ * May wait for a sample in progress (up to the sample timeout).
+ */
+void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+
+	memset(st, 0, sizeof(*st));
+	mutex_lock(&pc->lock);
+	st->owner = pc->owner;
+	st->owner_pid = pc->owner_pid;
+	strscpy(st->owner_comm, pc->owner_comm, sizeof(st->owner_comm));
+	st->cfg = pc->cfg;
+	st->gpu_va = pc->owner ? pc->buf.gpu_va : pc->next_gpu_va;
+	st->dead = READ_ONCE(pc->dead);
+	st->power_lost = !!atomic_read(&pc->power_lost);
+	mutex_unlock(&pc->lock);
+}
+
+/**
+ * mpc_perfcnt_interval_start() - where the next sample's interval starts
+ * @mdev: device.
+ *
+ * Return: CLOCK_MONOTONIC_RAW time of the last sample, the enable, the
+ * last recovery or resume, whichever came last (&mpc_perfcnt.interval_start_ns).
+ */
+u64 mpc_perfcnt_interval_start(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	u64 ns;
+
+	mutex_lock(&pc->lock);
+	ns = pc->interval_start_ns;
+	mutex_unlock(&pc->lock);
+	return ns;
+}
+
+/**
+ * mpc_perfcnt_stats() - copy the event counts
+ * @mdev: device.
+ * @stats: filled in.
+ *
+ * Takes only the IRQ lock: it does not wait for a sample in progress.
+ */
+void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+
+	spin_lock_irq(&pc->irq_lock);
+	*stats = pc->stats;
+	spin_unlock_irq(&pc->irq_lock);
+}
+
+/**
+ * mpc_perfcnt_owned_by() - do the counters belong to @owner now
+ * @mdev: device.
+ * @owner: a drm_file, %MPC_OWNER_DEBUGFS or %MPC_OWNER_STREAM.
+ *
+ * Lockless: only the owner itself, or the lock holder, can change the
+ * answer, so it is stable for the owner asking about itself.
+ *
+ * Return: true when @owner owns the counters.
+ */
+bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct drm_file *owner)
+{
+	return READ_ONCE(mdev->perfcnt->owner) == owner;
+}
+
+/**
+ * mpc_perfcnt_set_debugfs_period() - the period perfcnt_stream samples at
+ * @mdev: device.
+ * @period_us: given to perfcnt_enable ("period_us=N"), 0 for none.
+ *
+ * Kept only while debugfs owns the counters; a later disable clears it.
+ */
+void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner == MPC_OWNER_DEBUGFS)
+		pc->debugfs_period_us = period_us;
+	mutex_unlock(&pc->lock);
+}
+
+/**
+ * mpc_perfcnt_stream_attach() - tell the counters which stream owns them
+ * @mdev: device.
+ * @st: the stream that enabled them (as %MPC_OWNER_STREAM).
+ *
+ * From then on @st is told when it loses them (mpc_stream_counters_lost()).
+ *
+ * Return: 0, or -ENODEV when the stream no longer owns them (the device
+ * was unbound since the enable).
+ */
+int mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret = 0;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner == MPC_OWNER_STREAM)
+		pc->stream = st;
+	else
+		ret = -ENODEV;
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/**
+ * mpc_perfcnt_stream_from_debugfs() - debugfs's counters go to a stream
+ * @mdev: device.
+ * @st: the debugfs perfcnt_stream file's stream.
+ * @period_ns: receives the period given to perfcnt_enable.
+ *
+ * The counters keep running; @st owns them until
+ * mpc_perfcnt_stream_to_debugfs().
+ *
+ * Return: 0, -EBUSY when someone else owns them, -ENODATA when they are
+ * not enabled or were enabled with no period.
+ */
+int mpc_perfcnt_stream_from_debugfs(struct mpc_device *mdev, struct mpc_stream *st,
+				    u64 *period_ns)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret = 0;
+
+	mutex_lock(&pc->lock);
+	if (pc->owner != MPC_OWNER_DEBUGFS)
+		ret = MPC_REJECT(mdev, pc->owner ? -EBUSY : -ENODATA,
+				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
+				 pc->owner ? " (the counters are owned elsewhere)" : "");
+	else if (!pc->debugfs_period_us)
+		ret = MPC_REJECT(mdev, -ENODATA,
+				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
+	if (!ret) {
+		*period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
+		WRITE_ONCE(pc->owner, MPC_OWNER_STREAM);
+		pc->stream = st;
+	}
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/**
+ * mpc_perfcnt_stream_to_debugfs() - give a stream's counters back to debugfs
+ * @mdev: device.
+ * @st: the stream that took them with mpc_perfcnt_stream_from_debugfs().
+ *
+ * They keep running, owned by debugfs again; nothing happens when @st lost
+ * them in the meantime.
+ */
+void mpc_perfcnt_stream_to_debugfs(struct mpc_device *mdev, struct mpc_stream *st)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+
+	mutex_lock(&pc->lock);
+	if (pc->stream == st) {
+		pc->stream = NULL;
+		/* read without the lock by mpc_perfcnt_release() */
+		WRITE_ONCE(pc->owner, MPC_OWNER_DEBUGFS);
+	}
+	mutex_unlock(&pc->lock);
+}
+
 /* End the sampler's wait with @result; irq_lock held. */
 static void mpc_perfcnt_finish(struct mpc_perfcnt *pc, int result)
 {
+	lockdep_assert_held(&pc->irq_lock);
 	pc->wait = MPC_WAIT_NONE;
 	pc->result = result;
 	complete(&pc->done);
@@ -863,7 +1145,7 @@ static void mpc_perfcnt_finish(struct mpc_perfcnt *pc, int result)
  * @mdev: device.
  *
  * Read before the interrupt status; passed to mpc_perfcnt_gpu_irq() and
- * mpc_perfcnt_mmu_irq() with what was read.
+ * mpc_perfcnt_mmu_fault() with what was read.
  *
  * Return: the generation.
  */
@@ -874,7 +1156,7 @@ u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev)
 	 * finds the new one under irq_lock and drops its status, and the
 	 * reset's synchronize_irq() waits for any handler still running.
 	 */
-	return READ_ONCE(mdev->perfcnt.irq_gen);
+	return READ_ONCE(mdev->perfcnt->irq_gen);
 }
 
 /**
@@ -888,7 +1170,7 @@ u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev)
  */
 void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	unsigned long flags;
 
 	spin_lock_irqsave(&pc->irq_lock, flags);
@@ -917,28 +1199,20 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 }
 
 /**
- * mpc_perfcnt_mmu_irq() - MMU interrupts, from the hard IRQ handler
+ * mpc_perfcnt_mmu_fault() - the MMU faulted, from the hard IRQ handler
  * @mdev: device.
- * @status: MMU_INT_STAT bits; the caller clears them afterwards.
- * @gen: mpc_perfcnt_irq_gen() before @status was read.
+ * @gen: mpc_perfcnt_irq_gen() before the interrupt status was read.
+ *
+ * mpc_mmu.c decodes and logs the fault; here it is counted and ends the
+ * sampler's wait with -EIO, unless a reset came in between.
  */
-void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen)
+void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
-	const int as = MPC_PERFCNT_AS;
+	struct mpc_perfcnt *pc = mdev->perfcnt;
 	unsigned long flags;
-	u32 fault;
-	u64 addr;
-
-	fault = gpu_read(mdev, AS_FAULTSTATUS(as));
-	addr = gpu_read64(mdev, AS_FAULTADDRESS_LO(as));
 
 	spin_lock_irqsave(&pc->irq_lock, flags);
 	pc->stats.mmu_faults++;
-	drm_err_ratelimited(&mdev->drm,
-			    "MMU %s in AS%d at 0x%llx: status 0x%x (exception 0x%x, access %u)\n",
-			    status & MMU_IRQ_BUS_ERROR(as) ? "bus error" : "page fault",
-			    as, addr, fault, AS_FAULT_EXCEPTION(fault), AS_FAULT_ACCESS(fault));
 	if (pc->wait != MPC_WAIT_NONE && gen == pc->irq_gen)
 		mpc_perfcnt_finish(pc, -EIO);
 	spin_unlock_irqrestore(&pc->irq_lock, flags);
@@ -955,8 +1229,12 @@ void mpc_perfcnt_mmu_irq(struct mpc_device *mdev, u32 status, u32 gen)
  */
 int mpc_perfcnt_init(struct mpc_device *mdev)
 {
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
+	struct mpc_perfcnt *pc;
 
+	pc = drmm_kzalloc(&mdev->drm, sizeof(*pc), GFP_KERNEL);
+	if (!pc)
+		return -ENOMEM;
+	mdev->perfcnt = pc;
 	spin_lock_init(&pc->irq_lock);
 	init_completion(&pc->done);
 	pc->next_gpu_va = MPC_DEFAULT_GPU_VA;

@@ -40,7 +40,6 @@
 /**
  * struct mpc_stream - one sampling stream
  * @mdev: the device; a drm_dev reference is held for the stream's life.
- * @cfg: counter configuration given at open.
  * @period_ns: sampling period, 0 for manual sampling.
  * @nr: slots in @ring.
  * @rec_size: bytes per slot (a SAMPLE record: header + dump).
@@ -49,8 +48,8 @@
  * @timer: fires every @period_ns while enabled, queues @work.
  * @work: takes one sample (process context: sampling sleeps).
  * @sample_lock: serialises producers (@work, the SAMPLE ioctl) with enable
- *	and disable; protects @prev_ns, @next_flags, @lost, @lost_start,
- *	@lost_end and @last_seqno, and the slot at @head.
+ *	and disable; protects @next_flags, @lost, @lost_start, @lost_end
+ *	and @last_seqno, and the slot at @head.
  * @read_lock: serialises readers; only a reader moves @tail; protects
  *	@rd_off.
  * @lock: protects @head, @tail, @enabled and @dead (taken in the timer).
@@ -60,7 +59,6 @@
  * @dead: the device is gone or the GPU could not be recovered: no more
  *	records.
  * @wq: readers and poll() wait here for a record.
- * @prev_ns: CLOCK_MONOTONIC_RAW end of the last sample (start of the next).
  * @next_flags: data flags for the next SAMPLE record.
  * @lost: samples dropped since the last published record.
  * @lost_start: start of the first dropped sample's interval.
@@ -73,7 +71,6 @@
  */
 struct mpc_stream {
 	struct mpc_device *mdev;
-	struct mpc_perfcnt_config cfg;
 	u64 period_ns;
 	u32 nr;
 	u32 rec_size;
@@ -89,7 +86,6 @@ struct mpc_stream {
 	bool enabled;
 	bool dead;
 	wait_queue_head_t wq;
-	u64 prev_ns;
 	u32 next_flags;
 	u64 lost;
 	u64 lost_start;
@@ -162,20 +158,51 @@ static void mpc_stream_end(struct mpc_stream *st)
 }
 
 /*
+ * Queue the outcome of one sample: the record @hdr describes goes into the
+ * slot reserved for it, @rec, after a LOST record in @lost_rec when samples
+ * were dropped since the last published record (a SAMPLE's dump is already
+ * in place behind @rec). With no room (@rec NULL) the record is counted
+ * lost instead, over @hdr's interval.
+ */
+static void mpc_stream_emit_locked(struct mpc_stream *st,
+				   struct drm_mali_perfcnt_record *lost_rec,
+				   struct drm_mali_perfcnt_record *rec,
+				   const struct drm_mali_perfcnt_record *hdr)
+{
+	lockdep_assert_held(&st->sample_lock);
+	if (!rec) {
+		mpc_stream_drop_locked(st, hdr->start_ns, hdr->end_ns);
+		return;
+	}
+	if (lost_rec)
+		mpc_stream_fill_lost_locked(st, lost_rec);
+	*rec = *hdr;
+	rec->header_size = MPC_REC_HDR;
+	mpc_stream_publish(st, lost_rec ? 2 : 1);
+}
+
+/*
  * Take one sample and queue its record (or count it lost). Returns the
  * sample's error, 0 when it was taken.
  */
 static int mpc_stream_sample_locked(struct mpc_stream *st)
 {
 	struct mpc_device *mdev = st->mdev;
-	struct drm_mali_perfcnt_record *rec, *lost_rec = NULL;
+	struct drm_mali_perfcnt_record *rec, *lost_rec = NULL, hdr;
 	u32 need = st->lost ? 2 : 1, space = mpc_stream_space(st);
 	u32 dump_size = mdev->features.layout.dump_size;
 	struct mpc_sample_info si;
+	u64 start_ns;
 	void *dst;
 	int ret;
 
 	lockdep_assert_held(&st->sample_lock);
+	/*
+	 * Where the interval this sample covers starts, for an ERROR record:
+	 * the counter unit's own (the last sample, the enable, a recovery or
+	 * a resume), as a SAMPLE record's start is.
+	 */
+	start_ns = mpc_perfcnt_interval_start(mdev);
 	if (space >= need) {
 		if (st->lost)
 			lost_rec = mpc_stream_slot(st, st->head);
@@ -194,74 +221,55 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	}
 	if (ret) {
 		/* a failed recovery disables the counters: no more samples */
-		bool gone = READ_ONCE(mdev->perfcnt.owner) != MPC_OWNER_STREAM;
+		bool gone = !mpc_perfcnt_owned_by(mdev, MPC_OWNER_STREAM);
 		u64 now = ktime_get_raw_ns();
 
 		/*
 		 * The failed interval ends where the next one starts: at the
-		 * recovery that restarted the counters.
+		 * recovery that restarted the counters. What the GPU counted
+		 * before the reset is gone: the next sample says so
+		 * (AFTER_RECOVERY, its interval starting at the recovery), as
+		 * a DUMP's would.
 		 */
-		if (!gone) {
-			mutex_lock(&mdev->perfcnt.lock);
-			now = mdev->perfcnt.interval_start_ns;
-			mutex_unlock(&mdev->perfcnt.lock);
-		}
-
-		if (rec) {
-			if (lost_rec)
-				mpc_stream_fill_lost_locked(st, lost_rec);
-			*rec = (struct drm_mali_perfcnt_record) {
-				.type = MALI_PERFCNT_RECORD_ERROR,
-				.header_size = MPC_REC_HDR,
-				.size = MPC_REC_HDR,
-				.seqno = st->last_seqno,
-				.start_ns = st->prev_ns,
-				.end_ns = now,
-				.error = ret,
-			};
-			mpc_stream_publish(st, need);
-		} else {
-			mpc_stream_drop_locked(st, st->prev_ns, now);
-		}
-		/*
-		 * What the GPU counted before the reset is gone: the next
-		 * sample says so (AFTER_RECOVERY, its interval starting at the
-		 * recovery), as a DUMP's would.
-		 */
-		st->prev_ns = now;
+		if (!gone)
+			now = mpc_perfcnt_interval_start(mdev);
+		hdr = (struct drm_mali_perfcnt_record) {
+			.type = MALI_PERFCNT_RECORD_ERROR,
+			.size = MPC_REC_HDR,
+			.seqno = st->last_seqno,
+			.start_ns = start_ns,
+			.end_ns = now,
+			.error = ret,
+		};
+		mpc_stream_emit_locked(st, lost_rec, rec, &hdr);
 		if (gone)
 			mpc_stream_end(st);
 		return ret;
 	}
 
-	if (!rec) {
-		mpc_stream_drop_locked(st, si.interval_start_ns, si.timestamp_ns);
-	} else {
-		if (lost_rec)
-			mpc_stream_fill_lost_locked(st, lost_rec);
-		*rec = (struct drm_mali_perfcnt_record) {
-			.type = MALI_PERFCNT_RECORD_SAMPLE,
-			.header_size = MPC_REC_HDR,
-			.size = MPC_REC_HDR + dump_size,
-			.seqno = si.seqno,
-			/* the counters' own span: after a recovery, from it */
-			.start_ns = si.interval_start_ns,
-			.end_ns = si.timestamp_ns,
-			.data_flags = si.data_flags | st->next_flags,
-		};
-		mpc_stream_publish(st, need);
-	}
+	hdr = (struct drm_mali_perfcnt_record) {
+		.type = MALI_PERFCNT_RECORD_SAMPLE,
+		.size = MPC_REC_HDR + dump_size,
+		.seqno = si.seqno,
+		/* the counters' own span: after a recovery, from it */
+		.start_ns = si.interval_start_ns,
+		.end_ns = si.timestamp_ns,
+		.data_flags = si.data_flags | st->next_flags,
+	};
+	mpc_stream_emit_locked(st, lost_rec, rec, &hdr);
 	/* a dropped sample's flags went with it: the LOST record says so */
 	st->next_flags = 0;
 	st->last_seqno = si.seqno;
-	st->prev_ns = si.timestamp_ns;
 	return 0;
 }
 
+/*
+ * Called by the counter unit under its lock (mpc_perfcnt_disable_locked()
+ * asserts it). No sample_lock here: a producer holds it while it takes
+ * the counter unit's lock.
+ */
 void mpc_stream_counters_lost(struct mpc_stream *st)
 {
-	lockdep_assert_held(&st->mdev->perfcnt.lock);
-	/* no sample_lock here: a producer holds it while it takes perfcnt.lock */
 	mpc_stream_end(st);
 }
 
@@ -308,7 +316,6 @@ static int mpc_stream_enable_locked(struct mpc_stream *st, bool first)
 		if (ret)
 			return ret;
 		st->last_seqno = si.seqno;
-		st->prev_ns = si.timestamp_ns;
 	}
 	st->next_flags |= MALI_PERFCNT_DATA_FIRST;
 	spin_lock_irq(&st->lock);
@@ -402,11 +409,14 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 		size_t n;
 		u32 head;
 
+		/*
+		 * The producer fills a slot and then moves the head under
+		 * st->lock (mpc_stream_publish()); reading the head under the
+		 * same lock orders every read of the slot after those writes.
+		 */
 		spin_lock_irq(&st->lock);
 		head = st->head;
 		spin_unlock_irq(&st->lock);
-		/* pairs with the head update: the slot is complete */
-		smp_rmb();
 		if (head == st->tail)
 			break;
 		rec = mpc_stream_slot(st, st->tail);
@@ -480,13 +490,7 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 	cancel_work_sync(&st->work);
 	if (st->from_debugfs) {
 		/* debugfs owns the counters again, still running */
-		mutex_lock(&mdev->perfcnt.lock);
-		if (mdev->perfcnt.stream == st) {
-			mdev->perfcnt.stream = NULL;
-			/* read without the lock by mpc_perfcnt_release() */
-			WRITE_ONCE(mdev->perfcnt.owner, MPC_OWNER_DEBUGFS);
-		}
-		mutex_unlock(&mdev->perfcnt.lock);
+		mpc_perfcnt_stream_to_debugfs(mdev, st);
 	} else {
 		mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
 	}
@@ -496,9 +500,7 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 }
 
 /* A stream, stopped, owning nothing yet; NULL when out of memory. */
-static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev,
-					 const struct mpc_perfcnt_config *cfg,
-					 u64 period_ns, u32 nr)
+static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns, u32 nr)
 {
 	u32 dump_size = mdev->features.layout.dump_size;
 	struct mpc_stream *st;
@@ -507,7 +509,6 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev,
 	if (!st)
 		return NULL;
 	st->mdev = mdev;
-	st->cfg = *cfg;
 	st->period_ns = period_ns;
 	st->nr = nr;
 	st->rec_size = MPC_REC_HDR + dump_size;
@@ -571,7 +572,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	if (ret)
 		return ret;
 
-	st = mpc_stream_new(mdev, &cfg, args->period_ns, args->ring_records);
+	st = mpc_stream_new(mdev, args->period_ns, args->ring_records);
 	if (!st)
 		return -ENOMEM;
 
@@ -581,13 +582,8 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 		ret = MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: counters owned by another stream");
 	if (ret)
 		goto err_free;
-	st->prev_ns = ktime_get_raw_ns();
-	mutex_lock(&mdev->perfcnt.lock);
-	if (mdev->perfcnt.owner == MPC_OWNER_STREAM)
-		mdev->perfcnt.stream = st;
-	else
+	if (mpc_perfcnt_stream_attach(mdev, st))
 		st->dead = true;	/* unbound since: no sample will be taken */
-	mutex_unlock(&mdev->perfcnt.lock);
 
 	drm_dev_get(drm);
 	fd = anon_inode_getfd("[mali_perfcnt_stream]", &mpc_stream_fops, st,
@@ -630,33 +626,18 @@ err_free:
 static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
 {
 	struct mpc_device *mdev = inode->i_private;
-	struct mpc_perfcnt *pc = &mdev->perfcnt;
 	struct mpc_stream *st;
-	int ret = 0, idx;
+	int ret, idx;
 
 	if (!drm_dev_enter(&mdev->drm, &idx))
 		return -ENODEV;
-	st = mpc_stream_new(mdev, &pc->cfg, 0, MPC_DEBUGFS_RING);
+	st = mpc_stream_new(mdev, 0, MPC_DEBUGFS_RING);
 	if (!st) {
 		drm_dev_exit(idx);
 		return -ENOMEM;
 	}
 	st->from_debugfs = true;
-	mutex_lock(&pc->lock);
-	if (pc->owner != MPC_OWNER_DEBUGFS)
-		ret = MPC_REJECT(mdev, pc->owner ? -EBUSY : -ENODATA,
-				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
-				 pc->owner ? " (the counters are owned elsewhere)" : "");
-	else if (!pc->debugfs_period_us)
-		ret = MPC_REJECT(mdev, -ENODATA,
-				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
-	if (!ret) {
-		st->cfg = pc->cfg;
-		st->period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
-		WRITE_ONCE(pc->owner, MPC_OWNER_STREAM);
-		pc->stream = st;
-	}
-	mutex_unlock(&pc->lock);
+	ret = mpc_perfcnt_stream_from_debugfs(mdev, st, &st->period_ns);
 	if (ret) {
 		mpc_stream_free(st);
 		drm_dev_exit(idx);

@@ -1,139 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of mali_perfcnt's pure logic (kernel/mpc_layout.c): GPU_ID
- * recognition, the PRLAM-8186 check, dump layout and size for the v4 and v5
- * layouts, block slots, the enable masks and the debugfs enable text.
+ * KUnit tests of mali_perfcnt's pure logic (kernel/mpc_layout.c): dump
+ * layout and size for the v4 and v5 layouts, block slots and the enable
+ * masks. GPU_ID recognition is tested in mpc_gpu_test.c, the debugfs
+ * enable text in mpc_debugfs_test.c.
  *
  * Expected values come from the hardware's documented layouts and the
  * uAPI/interfaces documentation, never from the code under test. The file
- * includes mpc_layout.c so that its static table can be checked too.
+ * includes mpc_layout.c, as the other test files include theirs.
  */
 #include <kunit/test.h>
 #include <linux/bitops.h>
 #include <linux/string.h>
 
 #include "../mpc_layout.c"
-
-/* GPU_ID recognition */
-
-struct mpc_id_case {
-	u32 gpu_id;
-	const char *name;
-	bool v4;
-	u8 nr_sets;
-};
-
-static const struct mpc_id_case mpc_id_cases[] = {
-	/* Midgard: the whole product id must match */
-	{ 0x69560001, "Mali-T600", true, 1 },
-	{ 0x06201000, "Mali-T620", true, 1 },
-	{ 0x07201000, "Mali-T720", true, 1 },
-	{ 0x07500010, "Mali-T760", false, 1 },
-	{ 0x08201010, "Mali-T820", false, 1 },
-	{ 0x08301000, "Mali-T830", false, 1 },
-	{ 0x08602000, "Mali-T860", false, 1 },
-	{ 0x08802000, "Mali-T880", false, 1 },
-	/* Bifrost: arch major and product major, minor/rev ignored */
-	{ 0x60000000, "Mali-G71", false, 2 },
-	{ 0x62210030, "Mali-G72", false, 2 },
-	{ 0x70901000, "Mali-G51", false, 2 },
-	{ 0x72110000, "Mali-G76", false, 2 },
-	{ 0x72120000, "Mali-G52", false, 2 },
-	{ 0x7ff2ffff, "Mali-G52", false, 2 },
-	{ 0x70930000, "Mali-G31", false, 2 },
-	/* Valhall-JM, including MediaTek's own G57 product major */
-	{ 0x90000000, "Mali-G77", false, 2 },
-	{ 0x90010000, "Mali-G57", false, 2 },
-	{ 0x90930000, "Mali-G57", false, 2 },
-	{ 0x90020000, "Mali-G78", false, 2 },
-	{ 0x90040000, "Mali-G68", false, 2 },
-	/* Unknown ids still get raw counters */
-	{ 0x09990000, "Mali-unknown-midgard", false, 1 },
-	{ 0x700f0000, "Mali-unknown", false, 2 },
-	{ 0xa0070000, "Mali-unknown", false, 2 },
-	/* A Midgard-style id must not match a Bifrost entry by its mask */
-	{ 0x07020000, "Mali-unknown-midgard", false, 1 },
-};
-
-/*
- * Table-driven cases loop inside one KUnit case: 6.1 keeps only 512 bytes of
- * log per case, too little for the per-parameter lines of a long table.
- */
-static void mpc_test_product_lookup(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mpc_id_cases); i++) {
-		const struct mpc_id_case *c = &mpc_id_cases[i];
-		const struct mpc_product *p = mpc_product_lookup(c->gpu_id);
-
-		KUNIT_ASSERT_NOT_NULL(test, p);
-		KUNIT_EXPECT_STREQ_MSG(test, p->name, c->name, "GPU_ID 0x%08x", c->gpu_id);
-		KUNIT_EXPECT_EQ_MSG(test, p->v4_layout, c->v4, "GPU_ID 0x%08x", c->gpu_id);
-		KUNIT_EXPECT_EQ_MSG(test, p->nr_sets, c->nr_sets, "GPU_ID 0x%08x",
-				    c->gpu_id);
-	}
-}
-
-/* Every entry is found by its own id, and no id matches two entries. */
-static void mpc_test_product_table(struct kunit *test)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < ARRAY_SIZE(mpc_products); i++) {
-		const struct mpc_product *p = &mpc_products[i];
-
-		KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_product_lookup((u32)p->id << 16), p,
-					"%s (0x%04x)", p->name, p->id);
-		KUNIT_EXPECT_EQ_MSG(test, p->id & p->mask, p->id, "%s", p->name);
-		KUNIT_EXPECT_EQ_MSG(test, p->v4_layout ? 1 : 0,
-				    p->id == GPU_PROD_T600 || p->id == 0x0620 ||
-				    p->id == 0x0720 ? 1 : 0, "%s", p->name);
-		for (j = i + 1; j < ARRAY_SIZE(mpc_products); j++) {
-			const struct mpc_product *q = &mpc_products[j];
-
-			KUNIT_EXPECT_FALSE_MSG(test, (q->id & p->mask) == p->id ||
-					       (p->id & q->mask) == q->id,
-					       "%s and %s overlap", p->name, q->name);
-		}
-	}
-}
-
-static void mpc_test_hw_issue_8186(struct kunit *test)
-{
-	/* Only T600 r0p0 with version status 1 ("15dev0") */
-	KUNIT_EXPECT_TRUE(test, mpc_has_hw_issue_8186(0x69560001));
-	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69560000));
-	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69560002));
-	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69560011));
-	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x69561001));
-	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x07200001));
-	KUNIT_EXPECT_FALSE(test, mpc_has_hw_issue_8186(0x72120001));
-}
-
-/* From the architecture in GPU_ID, whatever the number of counter sets */
-static void mpc_test_has_transcfg(struct kunit *test)
-{
-	KUNIT_EXPECT_FALSE(test, mpc_gpu_has_transcfg(0x69560001));	/* T600 */
-	KUNIT_EXPECT_FALSE(test, mpc_gpu_has_transcfg(0x07201000));	/* T720 */
-	KUNIT_EXPECT_FALSE(test, mpc_gpu_has_transcfg(0x08602000));	/* T860 */
-	KUNIT_EXPECT_TRUE(test, mpc_gpu_has_transcfg(0x60002000));	/* G71 */
-	KUNIT_EXPECT_TRUE(test, mpc_gpu_has_transcfg(0x72120000));	/* G52 */
-	KUNIT_EXPECT_TRUE(test, mpc_gpu_has_transcfg(0x90930000));	/* G57 */
-}
-
-static struct kunit_case mpc_gpu_id_cases[] = {
-	KUNIT_CASE(mpc_test_product_lookup),
-	KUNIT_CASE(mpc_test_product_table),
-	KUNIT_CASE(mpc_test_hw_issue_8186),
-	KUNIT_CASE(mpc_test_has_transcfg),
-	{}
-};
-
-static struct kunit_suite mpc_gpu_id_suite = {
-	.name = "mali_perfcnt_gpu_id",
-	.test_cases = mpc_gpu_id_cases,
-};
 
 /* Dump layout and size */
 
@@ -305,7 +185,7 @@ static struct kunit_suite mpc_layout_suite = {
 	.test_cases = mpc_layout_test_cases,
 };
 
-/* Enable masks and the debugfs enable text */
+/* Enable masks */
 
 static void mpc_test_check_masks(struct kunit *test)
 {
@@ -329,116 +209,14 @@ static void mpc_test_check_masks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpc_check_masks(&cfg), -EINVAL);
 }
 
-struct mpc_text_case {
-	const char *text;
-	u32 nr_sets;
-	int ret;
-	bool enable;
-	u32 set, jm, tiler, shader, l2;
-	u32 period_us;
-};
-
-#define ALL 0xffff
-
-static const struct mpc_text_case mpc_text_cases[] = {
-	{ "1", 1, 0, true, 0, ALL, ALL, ALL, ALL },
-	{ "1\n", 1, 0, true, 0, ALL, ALL, ALL, ALL },
-	{ "0", 2, 0, false },
-	{ "0\n", 2, 0, false },
-	{ "set=1 jm=0x1 tiler=0x2 shader=0x3 l2=0x4", 2, 0, true, 1, 1, 2, 3, 4 },
-	{ "l2=4 shader=3 tiler=2 jm=1 set=1\n", 2, 0, true, 1, 1, 2, 3, 4 },
-	{ "shader=0xf0", 1, 0, true, 0, ALL, ALL, 0xf0, ALL },
-	{ "set=0 jm=0 tiler=0 shader=0 l2=0", 1, 0, true, 0, 0, 0, 0, 0 },
-	{ "jm=017\ttiler=10  l2=0xF", 1, 0, true, 0, 15, 10, ALL, 15 },
-	{ "set=1", 1, -EINVAL },
-	{ "set=2", 2, -EINVAL },
-	{ "jm=0x10000", 2, -EINVAL },
-	{ "l2=65536", 2, -EINVAL },
-	{ "", 1, -EINVAL },
-	{ "\n", 1, -EINVAL },
-	{ "2", 1, -EINVAL },
-	{ "on", 1, -EINVAL },
-	{ "foo=1", 1, -EINVAL },
-	{ "jm", 1, -EINVAL },
-	{ "jm=", 1, -EINVAL },
-	{ "jm=zz", 1, -EINVAL },
-	{ "jm=-1", 1, -EINVAL },
-	{ "set=4294967296", 2, -EINVAL },
-	{ "1\n\n", 1, -EINVAL },
-	{ "period_us=1000", 1, 0, true, 0, ALL, ALL, ALL, ALL, 1000 },
-	{ "set=1 period_us=100\n", 2, 0, true, 1, ALL, ALL, ALL, ALL, 100 },
-	{ "period_us=10000000", 1, 0, true, 0, ALL, ALL, ALL, ALL, 10000000 },
-	{ "period_us=99", 1, -EINVAL },
-	{ "period_us=10000001", 1, -EINVAL },
-	{ "period_us=", 1, -EINVAL },
-};
-
-static void mpc_test_enable_text(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mpc_text_cases); i++) {
-		const struct mpc_text_case *c = &mpc_text_cases[i];
-		struct mpc_perfcnt_config cfg;
-		bool enable = !c->enable;
-		u32 period_us;
-		int ret;
-
-		memset(&cfg, 0xa5, sizeof(cfg));
-		ret = mpc_parse_enable_text(c->text, c->nr_sets, &cfg, &period_us, &enable);
-		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "case %u \"%s\"", i, c->text);
-		if (ret || c->ret)
-			continue;
-		KUNIT_EXPECT_EQ_MSG(test, enable, c->enable, "case %u", i);
-		if (!c->enable)
-			continue;
-		KUNIT_EXPECT_EQ_MSG(test, cfg.set, c->set, "case %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, cfg.jm, c->jm, "case %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, cfg.tiler, c->tiler, "case %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, cfg.shader, c->shader, "case %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, cfg.mmu_l2, c->l2, "case %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, period_us, c->period_us, "case %u", i);
-	}
-}
-
-/* The text is limited to 127 characters, plus one trailing newline. */
-static void mpc_test_enable_text_length(struct kunit *test)
-{
-	struct mpc_perfcnt_config cfg;
-	char text[130];
-	u32 period_us;
-	bool enable;
-	size_t len;
-
-	/* "jm=0x000...01" of exactly 127 characters */
-	memset(text, '0', sizeof(text));
-	memcpy(text, "jm=0x", 5);
-	text[126] = '1';
-	text[127] = '\0';
-	len = strlen(text);
-	KUNIT_ASSERT_EQ(test, len, 127);
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), 0);
-	KUNIT_EXPECT_EQ(test, cfg.jm, 1);
-	KUNIT_EXPECT_TRUE(test, enable);
-
-	text[127] = '\n';
-	text[128] = '\0';
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), 0);
-
-	text[127] = '0';
-	KUNIT_EXPECT_EQ(test, mpc_parse_enable_text(text, 1, &cfg, &period_us, &enable), -EINVAL);
-}
-
-static struct kunit_case mpc_enable_text_cases[] = {
+static struct kunit_case mpc_masks_cases[] = {
 	KUNIT_CASE(mpc_test_check_masks),
-	KUNIT_CASE(mpc_test_enable_text),
-	KUNIT_CASE(mpc_test_enable_text_length),
 	{}
 };
 
-static struct kunit_suite mpc_enable_text_suite = {
-	.name = "mali_perfcnt_enable_text",
-	.test_cases = mpc_enable_text_cases,
+static struct kunit_suite mpc_masks_suite = {
+	.name = "mali_perfcnt_masks",
+	.test_cases = mpc_masks_cases,
 };
 
-kunit_test_suites(&mpc_gpu_id_suite, &mpc_layout_suite, &mpc_enable_text_suite);
+kunit_test_suites(&mpc_layout_suite, &mpc_masks_suite);

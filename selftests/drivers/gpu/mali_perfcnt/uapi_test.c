@@ -795,7 +795,7 @@ TEST_F(mpc, debugfs_enable_malformed_einval)
 {
 	static const char * const bad[] = {
 		"2\n", "banana\n", "set=\n", "set=7\n", "jm=0xzz\n",
-		"shader=0x1 bogus=3\n", "tiler\n", "\n",
+		"shader=0x1 bogus=3\n", "tiler\n", "\n", "jm=0x10000\n",
 	};
 	unsigned int k;
 
