@@ -72,7 +72,7 @@ ok $? "cc link_test.c \$(pkg-config --cflags --libs maliperfcnt)" "$(cat "$tmp/c
 out=$(LD_LIBRARY_PATH=$root$libdir "$tmp/link_test" 2>&1)
 lib=$(LD_LIBRARY_PATH=$root$libdir ldd "$tmp/link_test" | awk '$1 == "libmaliperfcnt.so.1" { print $3 }')
 case $out in
-"$hver Mali-G52 gpus="*" MpcGPUActiveUtil=1") [ "$lib" = "$root$libdir/libmaliperfcnt.so.1" ] ;;
+"$hver Mali-G52 gpus="*" GPU_ACTIVE=3000 seqno=2 MpcGPUActiveUtil=1") [ "$lib" = "$root$libdir/libmaliperfcnt.so.1" ] ;;
 *) false ;;
 esac
 ok $? "link_test runs against the installed libmaliperfcnt.so.1" "out '$out' lib '$lib'"

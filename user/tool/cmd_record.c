@@ -200,7 +200,7 @@ static int cj_begin(struct tool *t, struct view *v, void **state, uint64_t raw_n
 		return tool_error(t, "out of memory");
 	*state = st;
 	snprintf(name, sizeof(name), "%s GPU counters (mali-perfcnt)",
-		 v->gpu ? v->gpu->name : v->desc.product);
+		 v->gpu ? v->gpu->name : mpc_desc_product(v->desc));
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":\"CLOCK_MONOTONIC_RAW\"},"
 	      "\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
 	      "\"args\":{\"name\":", t->out);
@@ -469,7 +469,7 @@ static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t 
 	int ret;
 
 	if (v->p) {
-		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m.interval_s);
+		mpc_config_init(&v->cfg, v->desc, v->l, v->gpu, m.interval_s);
 		if (v->freq_hz > 0)
 			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
 		mpc_prog_eval(v->p, r->s, &v->cfg, v->val);
@@ -557,7 +557,7 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mono, pid_t child,
 		       int *status, int *child_done)
 {
-	size_t size = mpc_dev_desc(r->dev)->dump_size;
+	size_t size = mpc_desc_dump_size(mpc_dev_desc(r->dev));
 	struct mpc_record rec;
 	struct mpc_err e;
 	int ret;
@@ -667,11 +667,11 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	r.dev = dev;
 	if (!ret && mpc_sample_new(v.l, &r.s, &e))
 		ret = tool_err(t, &e);
-	if (!ret && !(r.buf = calloc(1, v.desc.dump_size)))
+	if (!ret && !(r.buf = calloc(1, mpc_desc_dump_size(v.desc))))
 		ret = tool_error(t, "out of memory");
 	en.counter_set = (unsigned)o.set;
 	if (!ret && o.masks)
-		ret = run_parse_masks(t, o.masks, v.desc.counters_per_block, &en);
+		ret = run_parse_masks(t, o.masks, mpc_desc_counters_per_block(v.desc), &en);
 	if (ret)
 		goto out;
 	stream = (mpc_dev_backend(dev)->caps & MPC_BE_PERIODIC) && !o.user_loop &&

@@ -194,13 +194,15 @@ int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const ch
 		return 1;
 	if (tool_open(t, 0, dev, &e))
 		return tool_err(t, &e);
-	v->desc = *mpc_dev_desc(*dev);
+	if (mpc_desc_dup(mpc_dev_desc(*dev), &v->desc, &e))
+		return tool_err(t, &e);
 	v->counter_set = (unsigned)set;
 	v->per_instance = per_instance;
 	v->source = mpc_dev_path(*dev);
 	v->freq_hz = freq_mhz * 1e6;
-	if (set && v->desc.nr_counter_sets < 2)
-		return tool_error(t, "--set %llu: %s has only counter set 0", set, v->desc.product);
+	if (set && mpc_desc_nr_counter_sets(v->desc) < 2)
+		return tool_error(t, "--set %llu: %s has only counter set 0", set,
+				  mpc_desc_product(v->desc));
 	if (view_init(t, v, NULL, raw) || view_select(t, v, events, defaults))
 		return 1;
 	return 0;
@@ -279,17 +281,13 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 {
 	struct mpc_dump_info di;
 	struct mpc_err e;
-	size_t size = mpc_dev_desc(r->dev)->dump_size;
+	size_t size = mpc_desc_dump_size(mpc_dev_desc(r->dev));
 
 	if (mpc_dev_sample(r->dev, r->buf, size, &di, &e))
 		return tool_err(r->t, &e);
-	if (r->fresh) {
+	if (r->fresh)
 		mpc_sample_reset(r->s);
-		r->istart_ns = di.interval_start_ns;
-		r->flags = 0;
-	}
-	r->flags |= di.flags;
-	if (mpc_decode(r->s, r->buf, size, &e))
+	if (mpc_sample_add(r->s, r->buf, size, &di, &e))
 		return tool_err(r->t, &e);
 	r->fresh = 0;
 	r->last_ns = di.timestamp_ns;
@@ -306,8 +304,10 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
  */
 static double span_s(const struct run *r, unsigned long long prev, unsigned long long ts)
 {
-	if (r->istart_ns && r->istart_ns < ts)
-		return (double)(ts - r->istart_ns) * 1e-9;
+	uint64_t istart = mpc_sample_interval_start_ns(r->s);
+
+	if (istart && istart < ts)
+		return (double)(ts - istart) * 1e-9;
 	return (double)(ts - prev) * 1e-9;
 }
 
@@ -347,7 +347,7 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 	r = open_view(t, &dev, &v, &o, "all");
 	if (!r && mpc_sample_new(v.l, &s, &e))
 		r = tool_err(t, &e);
-	if (!r && !(buf = calloc(1, v.desc.dump_size)))
+	if (!r && !(buf = calloc(1, mpc_desc_dump_size(v.desc))))
 		r = tool_error(t, "out of memory");
 	if (!r) {
 		unsigned long long seq = 0, ts = 0, ts0 = 0;
@@ -357,7 +357,7 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 
 		run_init(&run, t, dev, buf, s);
 		en.counter_set = (unsigned)o.set;
-		if (o.masks && run_parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+		if (o.masks && run_parse_masks(t, o.masks, mpc_desc_counters_per_block(v.desc), &en)) {
 			r = 1;
 			goto out_sample;
 		}
@@ -383,11 +383,12 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 		}
 		if (!r) {
 			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, !!(caps & MPC_BE_SEQNO), seq, ts,
-						 run.flags };
+						 mpc_sample_data_flags(s) };
+			uint64_t istart = mpc_sample_interval_start_ns(s);
 
 			/* the counters ran from just before ENABLE (the driver knows better) */
-			if (run.istart_ns && run.istart_ns < ts)
-				m.interval_s = (double)(ts - run.istart_ns) * 1e-9;
+			if (istart && istart < ts)
+				m.interval_s = (double)(ts - istart) * 1e-9;
 			if (!(m.interval_s > 0))
 				m.interval_s = NAN;
 			out_begin(t, &v, "sample");
@@ -434,7 +435,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	r = open_view(t, &dev, &v, &o, STAT_DEFAULTS);
 	if (!r && mpc_sample_new(v.l, &s, &e))
 		r = tool_err(t, &e);
-	if (!r && !(buf = calloc(1, v.desc.dump_size)))
+	if (!r && !(buf = calloc(1, mpc_desc_dump_size(v.desc))))
 		r = tool_error(t, "out of memory");
 	if (r)
 		goto out;
@@ -458,7 +459,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	run_signals(!!cmd);
 
 	en.counter_set = (unsigned)o.set;
-	if (o.masks && run_parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+	if (o.masks && run_parse_masks(t, o.masks, mpc_desc_counters_per_block(v.desc), &en)) {
 		r = 1;
 		goto out;
 	}
@@ -500,7 +501,8 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			if (r)
 				break;
 			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9,
-						 span_s(&run, prev_ts, ts), has_seq, seq, ts, run.flags };
+						 span_s(&run, prev_ts, ts), has_seq, seq, ts,
+						 mpc_sample_data_flags(s) };
 
 			prev_ts = ts;
 			out_sample(t, &v, s, &m);
@@ -527,7 +529,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			r = run_grab(&run, &seq, &ts);
 		if (!r) {
 			struct sample_meta m = { 0, (ts - ts0) * 1e-9, span_s(&run, ts0, ts), has_seq, seq,
-						 ts, run.flags };
+						 ts, mpc_sample_data_flags(s) };
 
 			out_sample(t, &v, s, &m);
 		}

@@ -46,7 +46,7 @@ struct tool {
 /* What to print for one device configuration. */
 struct view {
 	const struct mpc_gpu_def *gpu;	/* NULL in raw mode */
-	struct mpc_desc desc;
+	struct mpc_desc *desc;		/* owned */
 	struct mpc_layout *l;
 	struct mpc_prog *p;
 	struct mpc_config cfg;
@@ -199,7 +199,7 @@ const char *fmt_value(double v, char *buf, size_t n);
  * cmd_run.c, shared with record: the dumps of one run. A backend whose
  * counters are raw 32-bit values (panfrost) is sampled at least every max_ns
  * in between, and the dumps of one printed sample are added up in 64 bits
- * (mpc_decode accumulates).
+ * (mpc_sample_add accumulates them, and their timing).
  */
 struct run {
 	struct tool *t;
@@ -208,8 +208,6 @@ struct run {
 	struct mpc_sample *s;
 	int fresh;			/* the next dump starts a new sample */
 	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
-	uint64_t istart_ns;		/* the backend's interval start of the sample, 0: unknown */
-	unsigned flags;			/* MPC_DATA_* of its dumps */
 };
 
 int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const char *events,
