@@ -19,11 +19,20 @@ user=$MPC_ROOT/user
 root=$tmp/root
 ma=$(gcc -dumpmachine)
 libdir=/usr/lib/$ma
-cmds="info list sample stat record top decode"
 
 make -s -C "$user" install DESTDIR="$root" PREFIX=/usr LIBDIR="$libdir" \
 	>"$tmp/install.log" 2>&1
 ok $? "make install DESTDIR= PREFIX=/usr LIBDIR=/usr/lib/$ma" "$(cat "$tmp/install.log")"
+
+# every command of the tool's --help page (but help) has a manual page:
+# user/Makefile's MAN_CMDS must list them all
+cmds=$("$root/usr/bin/mali-perfcnt" --help |
+	awk '/^COMMANDS/ { on = 1; next } on && /^$/ { exit } on && $1 != "help" { print $1 }' |
+	tr '\n' ' ' | sed 's/ $//')
+man_cmds=$(sed -n 's/^MAN_CMDS[[:space:]]*:=[[:space:]]*//p' "$user/Makefile")
+[ -n "$cmds" ] && [ "$cmds" = "$man_cmds" ]
+ok $? "MAN_CMDS lists the commands of mali-perfcnt --help, in order" \
+	"--help: '$cmds'; MAN_CMDS: '$man_cmds'"
 
 want="/usr/bin/mali-perfcnt
 /usr/include/maliperfcnt.h
