@@ -19,11 +19,20 @@ user=$MPC_ROOT/user
 root=$tmp/root
 ma=$(gcc -dumpmachine)
 libdir=/usr/lib/$ma
-cmds="info list sample stat record top decode"
 
 make -s -C "$user" install DESTDIR="$root" PREFIX=/usr LIBDIR="$libdir" \
 	>"$tmp/install.log" 2>&1
 ok $? "make install DESTDIR= PREFIX=/usr LIBDIR=/usr/lib/$ma" "$(cat "$tmp/install.log")"
+
+# every command of the tool's --help page (but help) has a manual page:
+# user/Makefile's MAN_CMDS must list them all
+cmds=$("$root/usr/bin/mali-perfcnt" --help |
+	awk '/^COMMANDS/ { on = 1; next } on && /^$/ { exit } on && $1 != "help" { print $1 }' |
+	tr '\n' ' ' | sed 's/ $//')
+man_cmds=$(sed -n 's/^MAN_CMDS[[:space:]]*:=[[:space:]]*//p' "$user/Makefile")
+[ -n "$cmds" ] && [ "$cmds" = "$man_cmds" ]
+ok $? "MAN_CMDS lists the commands of mali-perfcnt --help, in order" \
+	"--help: '$cmds'; MAN_CMDS: '$man_cmds'"
 
 want="/usr/bin/mali-perfcnt
 /usr/include/maliperfcnt.h
@@ -72,7 +81,7 @@ ok $? "cc link_test.c \$(pkg-config --cflags --libs maliperfcnt)" "$(cat "$tmp/c
 out=$(LD_LIBRARY_PATH=$root$libdir "$tmp/link_test" 2>&1)
 lib=$(LD_LIBRARY_PATH=$root$libdir ldd "$tmp/link_test" | awk '$1 == "libmaliperfcnt.so.1" { print $3 }')
 case $out in
-"$hver Mali-G52 gpus="*" MpcGPUActiveUtil=1") [ "$lib" = "$root$libdir/libmaliperfcnt.so.1" ] ;;
+"$hver Mali-G52 gpus="*" GPU_ACTIVE=3000 seqno=2 MpcGPUActiveUtil=1") [ "$lib" = "$root$libdir/libmaliperfcnt.so.1" ] ;;
 *) false ;;
 esac
 ok $? "link_test runs against the installed libmaliperfcnt.so.1" "out '$out' lib '$lib'"

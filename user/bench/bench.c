@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "maliperfcnt.h"
+#include "mpc_internal.h"
 #include "perfetto.h"
 
 static double now(void)

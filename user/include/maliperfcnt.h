@@ -10,9 +10,12 @@
  *    wrong and how to fix it;
  *  - "no value" (division by zero, counter not collected, unknown input) is
  *    a NaN double; test it with isnan();
- *  - all objects are plain heap objects owned by the caller; free them with
- *    the matching *_free function. Nothing is global; the library is
- *    thread-compatible (distinct objects may be used from distinct threads).
+ *  - all objects are heap objects owned by the caller; free them with the
+ *    matching *_free function. The device description, the dump layout, the
+ *    sample and the device are opaque: their layout may change between
+ *    releases, read them with the accessors. Nothing is global; the library
+ *    is thread-compatible (distinct objects may be used from distinct
+ *    threads).
  */
 #ifndef MALIPERFCNT_H
 #define MALIPERFCNT_H
@@ -129,31 +132,14 @@ const struct mpc_counter_def *mpc_gpu_find_counter(const struct mpc_gpu_def *gpu
 
 enum { MPC_LAYOUT_V4 = 4, MPC_LAYOUT_V5 = 5 };
 
-/** struct mpc_desc - the device facts the decoder needs. */
-struct mpc_desc {
-	uint32_t gpu_id;
-	uint32_t layout;		/* MPC_LAYOUT_V4 or _V5 */
-	uint64_t shader_present;
-	uint64_t l2_present;
-	uint32_t nr_l2;			/* L2 slices (MEM_FEATURES[11:8] + 1) */
-	uint32_t nr_core_groups;
-	uint32_t nr_shader_blocks;
-	uint32_t nr_blocks;
-	uint32_t counters_per_block;
-	uint32_t dump_size;
-	uint32_t nr_counter_sets;
-	uint32_t l2_features;
-	uint32_t mem_features;
-	uint32_t uapi_version;
-	uint64_t caps;
-	uint64_t gpu_freq_hz;		/* 0 = unknown */
-	char product[32];
-	/* only known from the gpu_info text; -1 / "" when unknown */
-	int enabled;
-	int counter_set;
-	int simulated;
-	char owner[64];
-};
+/*
+ * struct mpc_desc - the device facts the decoder needs (GPU_ID, core and L2
+ * masks, dump geometry, ...). Opaque: made by one of the constructors below,
+ * read with the accessors, freed with mpc_desc_free(). A device's own
+ * description (mpc_dev_desc()) belongs to the device; mpc_desc_dup() makes a
+ * copy that outlives it.
+ */
+struct mpc_desc;
 
 /**
  * mpc_read_file() - read a whole file ("-": standard input) into a new
@@ -164,117 +150,171 @@ int mpc_read_file(const char *path, size_t limit, char **buf, size_t *len, struc
 
 struct drm_mali_perfcnt_get_info;
 
-/** mpc_desc_from_get_info() - from the GET_INFO ioctl result. */
-int mpc_desc_from_get_info(struct mpc_desc *d, const struct drm_mali_perfcnt_get_info *info,
-			   struct mpc_err *err);
-/** mpc_desc_parse_gpu_info() - from the debugfs gpu_info text. */
-int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
-			    const char *origin, struct mpc_err *err);
+/** mpc_desc_new_from_get_info() - from the GET_INFO ioctl result. */
+int mpc_desc_new_from_get_info(const struct drm_mali_perfcnt_get_info *info,
+			       struct mpc_desc **out, struct mpc_err *err);
+/** mpc_desc_new_from_gpu_info() - from the debugfs gpu_info text; @origin names it in errors. */
+int mpc_desc_new_from_gpu_info(const char *text, size_t len, const char *origin,
+			       struct mpc_desc **out, struct mpc_err *err);
 /** mpc_desc_load_gpu_info() - from a saved gpu_info file ("-": standard input). */
-int mpc_desc_load_gpu_info(struct mpc_desc *d, const char *path, struct mpc_err *err);
+int mpc_desc_load_gpu_info(const char *path, struct mpc_desc **out, struct mpc_err *err);
 /**
- * mpc_desc_from_gpu() - an explicit description: database GPU, shader core
- * mask, and @l2 = L2 slices (v5) or core groups (v4).
+ * mpc_desc_new_from_gpu() - an explicit description: database GPU, shader
+ * core mask, and @l2 = L2 slices (v5) or core groups (v4).
  */
-int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_t cores,
-		      unsigned l2, struct mpc_err *err);
-/**
- * mpc_desc_finish() - check a description and fill in the computed fields
- * (core groups, block counts, dump size); fields already set must agree.
- */
-int mpc_desc_finish(struct mpc_desc *d, struct mpc_err *err);
+int mpc_desc_new_from_gpu(const struct mpc_gpu_def *gpu, uint64_t cores, unsigned l2,
+			  struct mpc_desc **out, struct mpc_err *err);
+/** mpc_desc_dup() - a copy of @d, owned by the caller. */
+int mpc_desc_dup(const struct mpc_desc *d, struct mpc_desc **out, struct mpc_err *err);
+void mpc_desc_free(struct mpc_desc *d);
+
+/** mpc_desc_gpu_id() - the raw GPU_ID register (product id in bits 31:16). */
+uint32_t mpc_desc_gpu_id(const struct mpc_desc *d);
+/** mpc_desc_product() - the product name the driver reports, e.g. "Mali-G52"; "" if none. */
+const char *mpc_desc_product(const struct mpc_desc *d);
+/** mpc_desc_layout() - the dump layout, MPC_LAYOUT_V4 or MPC_LAYOUT_V5. */
+unsigned mpc_desc_layout(const struct mpc_desc *d);
+/** mpc_desc_shader_present() - the shader core mask (bit i: core i). */
+uint64_t mpc_desc_shader_present(const struct mpc_desc *d);
+/** mpc_desc_core_count() - shader cores: the bits of mpc_desc_shader_present(). */
+unsigned mpc_desc_core_count(const struct mpc_desc *d);
+/** mpc_desc_l2_present() - the L2 (v4: core group) mask. */
+uint64_t mpc_desc_l2_present(const struct mpc_desc *d);
+/** mpc_desc_nr_l2() - L2 slices (MEM_FEATURES[11:8] + 1). */
+unsigned mpc_desc_nr_l2(const struct mpc_desc *d);
+/** mpc_desc_nr_core_groups() - core groups (v4; 1 on v5). */
+unsigned mpc_desc_nr_core_groups(const struct mpc_desc *d);
+/** mpc_desc_nr_shader_blocks() - shader block slots of a dump, absent cores included. */
+unsigned mpc_desc_nr_shader_blocks(const struct mpc_desc *d);
+/** mpc_desc_nr_blocks() - blocks of a dump, reserved ones included. */
+unsigned mpc_desc_nr_blocks(const struct mpc_desc *d);
+/** mpc_desc_counters_per_block() - 64 or 128. */
+unsigned mpc_desc_counters_per_block(const struct mpc_desc *d);
+/** mpc_desc_dump_size() - bytes of one dump. */
+uint32_t mpc_desc_dump_size(const struct mpc_desc *d);
+/** mpc_desc_nr_counter_sets() - counter sets the GPU can select (1 or 2). */
+unsigned mpc_desc_nr_counter_sets(const struct mpc_desc *d);
+/** mpc_desc_l2_features() - the L2_FEATURES register, 0 if not known. */
+uint32_t mpc_desc_l2_features(const struct mpc_desc *d);
+/** mpc_desc_mem_features() - the MEM_FEATURES register, 0 if not known. */
+uint32_t mpc_desc_mem_features(const struct mpc_desc *d);
 /** mpc_desc_bus_bytes() - external bus beat size from L2_FEATURES, 0 if not reported. */
 unsigned mpc_desc_bus_bytes(const struct mpc_desc *d);
+/** mpc_desc_gpu_freq_hz() - the GPU clock rate, 0 when unknown. */
+uint64_t mpc_desc_gpu_freq_hz(const struct mpc_desc *d);
+/** mpc_desc_uapi_version() - mali_perfcnt's uAPI version, 0 for other sources. */
+uint32_t mpc_desc_uapi_version(const struct mpc_desc *d);
+/** mpc_desc_caps() - mali_perfcnt's capability bits (GET_INFO caps), 0 for other sources. */
+uint64_t mpc_desc_caps(const struct mpc_desc *d);
+/*
+ * Known only from some sources (the gpu_info text, mali_perfcnt's debugfs):
+ * -1 when unknown.
+ */
+/** mpc_desc_simulated() - 1: the driver's GPU model, 0: real hardware. */
+int mpc_desc_simulated(const struct mpc_desc *d);
+/** mpc_desc_enabled() - 1 when the counters were enabled as the description was taken. */
+int mpc_desc_enabled(const struct mpc_desc *d);
+/** mpc_desc_counter_set() - the counter set then selected. */
+int mpc_desc_counter_set(const struct mpc_desc *d);
+/** mpc_desc_owner() - who then held the counters; "" when unknown. */
+const char *mpc_desc_owner(const struct mpc_desc *d);
 
 /* ------------------------------------------------------------ dump decoding */
 
-/** struct mpc_slot - one block slot of a dump. */
-struct mpc_slot {
-	uint8_t kind;			/* enum mpc_block_kind */
-	uint8_t present;		/* 0 = reserved or absent core: ignored */
-	uint16_t instance;		/* jm 0; tiler/l2 N; shader = core bit */
-	uint32_t word;			/* offset of the block in 32-bit words */
-};
-
-struct mpc_layout {
-	uint32_t nslots;
-	uint32_t counters_per_block;
-	uint32_t dump_size;
-	uint32_t ninst[MPC_BLK_KINDS];	/* present instances per kind */
-	struct mpc_slot *slot;
-};
+/*
+ * struct mpc_layout - the block slots of a dump of one device description
+ * (which block kind and instance each holds). Opaque.
+ */
+struct mpc_layout;
 
 /** mpc_layout_new() - the block slots of a dump of device @d. */
 int mpc_layout_new(const struct mpc_desc *d, struct mpc_layout **out, struct mpc_err *err);
 void mpc_layout_free(struct mpc_layout *l);
-
+/** mpc_layout_dump_size() - bytes of one dump. */
+uint32_t mpc_layout_dump_size(const struct mpc_layout *l);
+/** mpc_layout_counters_per_block() - 64 or 128. */
+unsigned mpc_layout_counters_per_block(const struct mpc_layout *l);
+/** mpc_layout_nslots() - block slots of a dump, reserved and absent ones included. */
+unsigned mpc_layout_nslots(const struct mpc_layout *l);
+/** mpc_layout_instances() - present block instances of kind @kind (0 for a bad kind). */
+unsigned mpc_layout_instances(const struct mpc_layout *l, unsigned kind);
 /**
- * struct mpc_block - one present block instance of a sample. Its value of
- * counter i is mpc_block_value(): the latest dump's 32-bit word plus, when
- * several dumps were accumulated, the 64-bit sum of the earlier ones.
+ * mpc_layout_slot() - block slot @i of a dump (its words start at word
+ * i * counters_per_block): 1 and its kind and instance when a block is
+ * there, 0 for a reserved slot or an absent core, -EINVAL past the last.
  */
-struct mpc_block {
-	uint8_t kind;
-	uint16_t instance;
-	uint64_t timestamp;		/* header words 0-1 of the last sample */
-	uint32_t enable;		/* AND of the enable masks (word 2) */
-	uint64_t saturated[2];		/* bit i: counter i read 0xffffffff */
-	const uint32_t *raw;		/* latest dump's words, host order */
-	uint64_t *acc;			/* sum of the earlier dumps */
-};
+int mpc_layout_slot(const struct mpc_layout *l, unsigned i, unsigned *kind, unsigned *instance);
 
-struct mpc_sample {
-	const struct mpc_layout *layout;
-	uint32_t nblocks;		/* present instances, layout order */
-	uint32_t nsamples;		/* dumps accumulated; 0 = no values */
-	struct mpc_block *blk;
-	uint32_t *raw;			/* copy of the latest dump */
-	uint64_t *storage;		/* the blocks' acc arrays */
-	/* totals over all instances of each kind, kept up to date by mpc_decode() */
-	uint64_t *kind_sum;		/* [MPC_BLK_KINDS][counters_per_block] */
-	uint32_t kind_enable[MPC_BLK_KINDS];	/* AND of the instances' masks */
-	uint64_t kind_saturated[MPC_BLK_KINDS][2];
-	/* internal: precomputed for the decoder */
-	uint32_t *off;			/* word offset of each block in a dump */
-	uint32_t **dst;			/* the blocks' raw pointers */
-	unsigned nruns;			/* runs of consecutive blocks of one kind */
-	struct mpc_run { uint16_t kind, first, n; } *runs;
-};
-
-/** mpc_block_value() - counter @idx of block @b, accumulated over the dumps. */
-static inline uint64_t mpc_block_value(const struct mpc_sample *s, const struct mpc_block *b,
-				       unsigned idx)
-{
-	return (s->nsamples > 1 ? b->acc[idx] : 0) + b->raw[idx];
-}
+/*
+ * struct mpc_sample - the counters of one or more dumps added up. Opaque.
+ * Its blocks are the layout's present block instances, in dump order,
+ * numbered 0 .. mpc_sample_nblocks() - 1. A counter's value is the 64-bit sum
+ * of its 32-bit words over the dumps added since the last reset.
+ */
+struct mpc_sample;
 
 int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct mpc_err *err);
-/** mpc_sample_reset() - forget the values: the next mpc_decode() starts afresh. */
+/** mpc_sample_reset() - forget the values: the next dump added starts afresh. */
 void mpc_sample_reset(struct mpc_sample *s);
 void mpc_sample_free(struct mpc_sample *s);
 /**
- * mpc_decode() - add one raw dump (exactly layout->dump_size bytes) to @s.
- * Headers are checked; on error @s is unchanged.
+ * mpc_decode() - add one raw dump (exactly mpc_layout_dump_size() bytes) to
+ * @s. Headers are checked; on error @s is unchanged.
  */
 int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_err *err);
+struct mpc_dump_info;
+/**
+ * mpc_sample_add() - mpc_decode(), and @di (from mpc_dev_sample(); may be
+ * NULL) joins the sample's timing: its seqno and timestamp become the
+ * sample's, its data flags are OR-ed in, and the first dump after a reset
+ * gives the interval start.
+ */
+int mpc_sample_add(struct mpc_sample *s, const void *dump, size_t len,
+		   const struct mpc_dump_info *di, struct mpc_err *err);
+/** mpc_sample_layout() - the layout @s was made for. */
+const struct mpc_layout *mpc_sample_layout(const struct mpc_sample *s);
+/** mpc_sample_ndumps() - dumps added since the last reset; 0 = no values. */
+unsigned mpc_sample_ndumps(const struct mpc_sample *s);
+/** mpc_sample_seqno() - seqno of the last dump added with timing (0: none). */
+uint64_t mpc_sample_seqno(const struct mpc_sample *s);
+/** mpc_sample_timestamp_ns() - timestamp_ns of the last dump added with timing (0: none). */
+uint64_t mpc_sample_timestamp_ns(const struct mpc_sample *s);
+/** mpc_sample_interval_start_ns() - interval_start_ns of the first one (0: not known). */
+uint64_t mpc_sample_interval_start_ns(const struct mpc_sample *s);
+/** mpc_sample_data_flags() - MPC_DATA_* of the dumps added with timing, OR-ed. */
+unsigned mpc_sample_data_flags(const struct mpc_sample *s);
+
+/** mpc_sample_nblocks() - the present block instances of @s. */
+unsigned mpc_sample_nblocks(const struct mpc_sample *s);
+/** mpc_sample_block_kind() - enum mpc_block_kind of block @b (MPC_BLK_KINDS: no such block). */
+unsigned mpc_sample_block_kind(const struct mpc_sample *s, unsigned b);
+/** mpc_sample_block_instance() - jm 0; tiler/l2 N; shader = core bit. */
+unsigned mpc_sample_block_instance(const struct mpc_sample *s, unsigned b);
+/** mpc_sample_block_timestamp() - header words 0-1 of block @b in the last dump. */
+uint64_t mpc_sample_block_timestamp(const struct mpc_sample *s, unsigned b);
+/** mpc_sample_block_enable() - AND of block @b's enable masks (header word 2). */
+uint32_t mpc_sample_block_enable(const struct mpc_sample *s, unsigned b);
+
+enum {
+	MPC_VAL_OK = 0,
+	MPC_VAL_NOT_COLLECTED = 1 << 0,	/* outside an enable mask */
+	MPC_VAL_SATURATED = 1 << 1,	/* a raw value was 0xffffffff */
+	MPC_VAL_UNKNOWN = 1 << 2,	/* no index for this GPU, no such block */
+};
+
+/**
+ * mpc_sample_block_value() - counter slot @idx of block @b (no shift
+ * applied), summed over the dumps. Returns MPC_VAL_* flags; *@value is 0
+ * unless the value is collected.
+ */
+unsigned mpc_sample_block_value(const struct mpc_sample *s, unsigned b, unsigned idx,
+				uint64_t *value);
 /**
  * mpc_dump_saturated() - the decoder's saturation test on one raw dump: does
  * a counter (header words excluded) of any of its @nr_blocks blocks of
  * @counters_per_block words read 0xffffffff?
  */
 int mpc_dump_saturated(const void *dump, uint32_t nr_blocks, uint32_t counters_per_block);
-/** mpc_block_collected() - was counter @idx enabled in block @b? */
-static inline int mpc_block_collected(const struct mpc_block *b, unsigned idx)
-{
-	return (b->enable >> (idx / 4)) & 1;
-}
-
-enum {
-	MPC_VAL_OK = 0,
-	MPC_VAL_NOT_COLLECTED = 1 << 0,	/* outside an enable mask */
-	MPC_VAL_SATURATED = 1 << 1,	/* a raw value was 0xffffffff */
-	MPC_VAL_UNKNOWN = 1 << 2,	/* no index for this GPU */
-};
 
 /**
  * mpc_counter_value() - a counter summed over every instance of its block
@@ -283,6 +323,13 @@ enum {
  */
 unsigned mpc_counter_value(const struct mpc_sample *s, const struct mpc_counter_def *c,
 			   int instance, uint64_t *value);
+/**
+ * mpc_sample_counter() - mpc_counter_value() of the counter of @gpu called
+ * @name (hardware name, alias or libGPUCounters name); MPC_VAL_UNKNOWN when
+ * @gpu has none.
+ */
+unsigned mpc_sample_counter(const struct mpc_sample *s, const struct mpc_gpu_def *gpu,
+			    const char *name, int instance, uint64_t *value);
 
 /* ----------------------------------------------------------- formula engine */
 

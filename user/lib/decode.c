@@ -165,6 +165,9 @@ void mpc_sample_reset(struct mpc_sample *s)
 		s->kind_saturated[k][0] = s->kind_saturated[k][1] = 0;
 	}
 	s->nsamples = 0;
+	s->seqno = s->timestamp_ns = s->interval_start_ns = 0;
+	s->data_flags = 0;
+	s->timed = 0;
 }
 
 void mpc_sample_free(struct mpc_sample *s)
@@ -493,4 +496,93 @@ unsigned mpc_counter_value(const struct mpc_sample *s, const struct mpc_counter_
 	}
 	*value = sum << c->shift;
 	return flags;
+}
+
+int mpc_sample_add(struct mpc_sample *s, const void *dump, size_t len,
+		   const struct mpc_dump_info *di, struct mpc_err *err)
+{
+	int r = mpc_decode(s, dump, len, err);
+
+	if (r || !di)
+		return r;
+	if (!s->timed)
+		s->interval_start_ns = di->interval_start_ns;
+	s->timed = 1;
+	s->seqno = di->seqno;
+	s->timestamp_ns = di->timestamp_ns;
+	s->data_flags |= di->flags;
+	return 0;
+}
+
+unsigned mpc_sample_counter(const struct mpc_sample *s, const struct mpc_gpu_def *gpu,
+			    const char *name, int instance, uint64_t *value)
+{
+	const struct mpc_counter_def *c = gpu && name ? mpc_gpu_find_counter(gpu, name) : NULL;
+
+	*value = 0;
+	return c ? mpc_counter_value(s, c, instance, value) : MPC_VAL_UNKNOWN;
+}
+
+unsigned mpc_sample_block_value(const struct mpc_sample *s, unsigned b, unsigned idx,
+				uint64_t *value)
+{
+	const struct mpc_block *blk;
+	unsigned flags = 0;
+
+	*value = 0;
+	if (b >= s->nblocks || idx >= s->layout->counters_per_block)
+		return MPC_VAL_UNKNOWN;
+	blk = &s->blk[b];
+	if (!s->nsamples || !mpc_block_collected(blk, idx))
+		return MPC_VAL_NOT_COLLECTED;
+	if ((blk->saturated[idx >> 6] >> (idx & 63)) & 1)
+		flags |= MPC_VAL_SATURATED;
+	*value = mpc_block_value(s, blk, idx);
+	return flags;
+}
+
+const struct mpc_layout *mpc_sample_layout(const struct mpc_sample *s) { return s->layout; }
+unsigned mpc_sample_ndumps(const struct mpc_sample *s) { return s->nsamples; }
+uint64_t mpc_sample_seqno(const struct mpc_sample *s) { return s->seqno; }
+uint64_t mpc_sample_timestamp_ns(const struct mpc_sample *s) { return s->timestamp_ns; }
+uint64_t mpc_sample_interval_start_ns(const struct mpc_sample *s) { return s->interval_start_ns; }
+unsigned mpc_sample_data_flags(const struct mpc_sample *s) { return s->data_flags; }
+unsigned mpc_sample_nblocks(const struct mpc_sample *s) { return s->nblocks; }
+
+unsigned mpc_sample_block_kind(const struct mpc_sample *s, unsigned b)
+{
+	return b < s->nblocks ? s->blk[b].kind : MPC_BLK_KINDS;
+}
+
+unsigned mpc_sample_block_instance(const struct mpc_sample *s, unsigned b)
+{
+	return b < s->nblocks ? s->blk[b].instance : 0;
+}
+
+uint64_t mpc_sample_block_timestamp(const struct mpc_sample *s, unsigned b)
+{
+	return b < s->nblocks ? s->blk[b].timestamp : 0;
+}
+
+uint32_t mpc_sample_block_enable(const struct mpc_sample *s, unsigned b)
+{
+	return b < s->nblocks ? s->blk[b].enable : 0;
+}
+
+uint32_t mpc_layout_dump_size(const struct mpc_layout *l) { return l->dump_size; }
+unsigned mpc_layout_counters_per_block(const struct mpc_layout *l) { return l->counters_per_block; }
+unsigned mpc_layout_nslots(const struct mpc_layout *l) { return l->nslots; }
+
+unsigned mpc_layout_instances(const struct mpc_layout *l, unsigned kind)
+{
+	return kind < MPC_BLK_KINDS ? l->ninst[kind] : 0;
+}
+
+int mpc_layout_slot(const struct mpc_layout *l, unsigned i, unsigned *kind, unsigned *instance)
+{
+	if (i >= l->nslots)
+		return -EINVAL;
+	*kind = l->slot[i].kind;
+	*instance = l->slot[i].instance;
+	return l->slot[i].present;
 }

@@ -173,19 +173,6 @@ static const char *const keys[K_NKEYS] = {
 	"simulated", "hw_issue_8186", "enabled", "counter_set", "masks", "owner",
 };
 
-int mpc_desc_load_gpu_info(struct mpc_desc *d, const char *path, struct mpc_err *err)
-{
-	char *text;
-	size_t len;
-	int ret = mpc_read_file(path, GPU_INFO_MAX, &text, &len, err);
-
-	if (ret)
-		return ret;
-	ret = mpc_desc_parse_gpu_info(d, text, len, path, err);
-	free(text);
-	return ret;
-}
-
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 			    const char *origin, struct mpc_err *err)
 {
@@ -336,3 +323,101 @@ int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 	}
 	return 0;
 }
+
+/* ---------------------------------------------------------- public objects */
+
+static int desc_alloc(struct mpc_desc **out, struct mpc_err *err)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : mpc_fail(err, -ENOMEM, "out of memory");
+}
+
+/* hand @d to the caller when @r is 0, else free it */
+static int desc_done(struct mpc_desc *d, int r, struct mpc_desc **out)
+{
+	if (r) {
+		free(d);
+		d = NULL;
+	}
+	*out = d;
+	return r;
+}
+
+int mpc_desc_new_from_get_info(const struct drm_mali_perfcnt_get_info *info,
+			       struct mpc_desc **out, struct mpc_err *err)
+{
+	struct mpc_desc *d;
+	int r = desc_alloc(&d, err);
+
+	return r ? r : desc_done(d, mpc_desc_from_get_info(d, info, err), out);
+}
+
+int mpc_desc_new_from_gpu_info(const char *text, size_t len, const char *origin,
+			       struct mpc_desc **out, struct mpc_err *err)
+{
+	struct mpc_desc *d;
+	int r = desc_alloc(&d, err);
+
+	return r ? r : desc_done(d, mpc_desc_parse_gpu_info(d, text, len, origin, err), out);
+}
+
+int mpc_desc_load_gpu_info(const char *path, struct mpc_desc **out, struct mpc_err *err)
+{
+	char *text;
+	size_t len;
+	int ret;
+
+	*out = NULL;
+	ret = mpc_read_file(path, GPU_INFO_MAX, &text, &len, err);
+	if (ret)
+		return ret;
+	ret = mpc_desc_new_from_gpu_info(text, len, path, out, err);
+	free(text);
+	return ret;
+}
+
+int mpc_desc_new_from_gpu(const struct mpc_gpu_def *gpu, uint64_t cores, unsigned l2,
+			  struct mpc_desc **out, struct mpc_err *err)
+{
+	struct mpc_desc *d;
+	int r = desc_alloc(&d, err);
+
+	return r ? r : desc_done(d, mpc_desc_from_gpu(d, gpu, cores, l2, err), out);
+}
+
+int mpc_desc_dup(const struct mpc_desc *d, struct mpc_desc **out, struct mpc_err *err)
+{
+	int r = desc_alloc(out, err);
+
+	if (!r)
+		**out = *d;
+	return r;
+}
+
+void mpc_desc_free(struct mpc_desc *d)
+{
+	free(d);
+}
+
+uint32_t mpc_desc_gpu_id(const struct mpc_desc *d) { return d->gpu_id; }
+const char *mpc_desc_product(const struct mpc_desc *d) { return d->product; }
+unsigned mpc_desc_layout(const struct mpc_desc *d) { return d->layout; }
+uint64_t mpc_desc_shader_present(const struct mpc_desc *d) { return d->shader_present; }
+unsigned mpc_desc_core_count(const struct mpc_desc *d) { return mpc_popcount64(d->shader_present); }
+uint64_t mpc_desc_l2_present(const struct mpc_desc *d) { return d->l2_present; }
+unsigned mpc_desc_nr_l2(const struct mpc_desc *d) { return d->nr_l2; }
+unsigned mpc_desc_nr_core_groups(const struct mpc_desc *d) { return d->nr_core_groups; }
+unsigned mpc_desc_nr_shader_blocks(const struct mpc_desc *d) { return d->nr_shader_blocks; }
+unsigned mpc_desc_nr_blocks(const struct mpc_desc *d) { return d->nr_blocks; }
+unsigned mpc_desc_counters_per_block(const struct mpc_desc *d) { return d->counters_per_block; }
+uint32_t mpc_desc_dump_size(const struct mpc_desc *d) { return d->dump_size; }
+unsigned mpc_desc_nr_counter_sets(const struct mpc_desc *d) { return d->nr_counter_sets; }
+uint32_t mpc_desc_l2_features(const struct mpc_desc *d) { return d->l2_features; }
+uint32_t mpc_desc_mem_features(const struct mpc_desc *d) { return d->mem_features; }
+uint64_t mpc_desc_gpu_freq_hz(const struct mpc_desc *d) { return d->gpu_freq_hz; }
+uint32_t mpc_desc_uapi_version(const struct mpc_desc *d) { return d->uapi_version; }
+uint64_t mpc_desc_caps(const struct mpc_desc *d) { return d->caps; }
+int mpc_desc_simulated(const struct mpc_desc *d) { return d->simulated; }
+int mpc_desc_enabled(const struct mpc_desc *d) { return d->enabled; }
+int mpc_desc_counter_set(const struct mpc_desc *d) { return d->counter_set; }
+const char *mpc_desc_owner(const struct mpc_desc *d) { return d->owner; }

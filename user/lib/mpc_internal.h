@@ -10,6 +10,8 @@
 
 #include "maliperfcnt.h"
 
+struct drm_mali_perfcnt_get_info;
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #if defined(__GNUC__)
@@ -20,6 +22,116 @@
 
 /* Set @err (if any) and return @code (a negative errno). */
 int mpc_fail(struct mpc_err *err, int code, const char *fmt, ...) MPC_PRINTF(3, 4);
+
+/*
+ * The opaque objects of maliperfcnt.h. Only the library (and its unit tests
+ * and benchmark, built against the static archive) see these definitions.
+ */
+
+/* struct mpc_desc - the device facts the decoder needs. */
+struct mpc_desc {
+	uint32_t gpu_id;
+	uint32_t layout;		/* MPC_LAYOUT_V4 or _V5 */
+	uint64_t shader_present;
+	uint64_t l2_present;
+	uint32_t nr_l2;			/* L2 slices (MEM_FEATURES[11:8] + 1) */
+	uint32_t nr_core_groups;
+	uint32_t nr_shader_blocks;
+	uint32_t nr_blocks;
+	uint32_t counters_per_block;
+	uint32_t dump_size;
+	uint32_t nr_counter_sets;
+	uint32_t l2_features;
+	uint32_t mem_features;
+	uint32_t uapi_version;
+	uint64_t caps;
+	uint64_t gpu_freq_hz;		/* 0 = unknown */
+	char product[32];
+	/* only known from the gpu_info text; -1 / "" when unknown */
+	int enabled;
+	int counter_set;
+	int simulated;
+	char owner[64];
+};
+
+/* Fill @d in place (the public constructors allocate, then call these). */
+int mpc_desc_from_get_info(struct mpc_desc *d, const struct drm_mali_perfcnt_get_info *info,
+			   struct mpc_err *err);
+int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
+			    const char *origin, struct mpc_err *err);
+int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_t cores,
+		      unsigned l2, struct mpc_err *err);
+/*
+ * Check a description and fill in the computed fields (core groups, block
+ * counts, dump size); fields already set must agree.
+ */
+int mpc_desc_finish(struct mpc_desc *d, struct mpc_err *err);
+
+/* struct mpc_slot - one block slot of a dump. */
+struct mpc_slot {
+	uint8_t kind;			/* enum mpc_block_kind */
+	uint8_t present;		/* 0 = reserved or absent core: ignored */
+	uint16_t instance;		/* jm 0; tiler/l2 N; shader = core bit */
+	uint32_t word;			/* offset of the block in 32-bit words */
+};
+
+struct mpc_layout {
+	uint32_t nslots;
+	uint32_t counters_per_block;
+	uint32_t dump_size;
+	uint32_t ninst[MPC_BLK_KINDS];	/* present instances per kind */
+	struct mpc_slot *slot;
+};
+
+/*
+ * struct mpc_block - one present block instance of a sample. Its value of
+ * counter i is mpc_block_value(): the latest dump's 32-bit word plus, when
+ * several dumps were accumulated, the 64-bit sum of the earlier ones.
+ */
+struct mpc_block {
+	uint8_t kind;
+	uint16_t instance;
+	uint64_t timestamp;		/* header words 0-1 of the last sample */
+	uint32_t enable;		/* AND of the enable masks (word 2) */
+	uint64_t saturated[2];		/* bit i: counter i read 0xffffffff */
+	const uint32_t *raw;		/* latest dump's words, host order */
+	uint64_t *acc;			/* sum of the earlier dumps */
+};
+
+struct mpc_sample {
+	const struct mpc_layout *layout;
+	uint32_t nblocks;		/* present instances, layout order */
+	uint32_t nsamples;		/* dumps accumulated; 0 = no values */
+	struct mpc_block *blk;
+	uint32_t *raw;			/* copy of the latest dump */
+	uint64_t *storage;		/* the blocks' acc arrays */
+	/* totals over all instances of each kind, kept up to date by mpc_decode() */
+	uint64_t *kind_sum;		/* [MPC_BLK_KINDS][counters_per_block] */
+	uint32_t kind_enable[MPC_BLK_KINDS];	/* AND of the instances' masks */
+	uint64_t kind_saturated[MPC_BLK_KINDS][2];
+	/* timing of the dumps given to mpc_sample_add() since the reset */
+	uint64_t seqno, timestamp_ns, interval_start_ns;
+	unsigned data_flags;
+	int timed;			/* a dump with timing was added */
+	/* precomputed for the decoder */
+	uint32_t *off;			/* word offset of each block in a dump */
+	uint32_t **dst;			/* the blocks' raw pointers */
+	unsigned nruns;			/* runs of consecutive blocks of one kind */
+	struct mpc_run { uint16_t kind, first, n; } *runs;
+};
+
+/* mpc_block_value() - counter @idx of block @b, accumulated over the dumps. */
+static inline uint64_t mpc_block_value(const struct mpc_sample *s, const struct mpc_block *b,
+				       unsigned idx)
+{
+	return (s->nsamples > 1 ? b->acc[idx] : 0) + b->raw[idx];
+}
+
+/* mpc_block_collected() - was counter @idx enabled in block @b? */
+static inline int mpc_block_collected(const struct mpc_block *b, unsigned idx)
+{
+	return (b->enable >> (idx / 4)) & 1;
+}
 
 /* Strict number parsing: whole string, decimal or 0x hex, no sign. */
 int mpc_parse_u64(const char *s, uint64_t *out);

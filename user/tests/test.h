@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "maliperfcnt.h"
+#include "mpc_internal.h"	/* the tests look inside the opaque objects */
 
 struct test {
 	const char *name;

@@ -389,6 +389,116 @@ static void test_layout_refuses_edited_desc(void)
 	mpc_layout_free(l);
 }
 
+/*
+ * The opaque objects through the public accessors only: every accessor
+ * agrees with the object it reads, a dup outlives its source, timing
+ * accumulates over mpc_sample_add() and a reset forgets it.
+ */
+static void test_public_accessors(void)
+{
+	static const char txt[] =
+		"product: Mali-G52\ngpu_id: 0x72120000\nshader_present: 0xb\nl2_present: 0x1\n"
+		"nr_l2: 2\nl2_features: 0x07120206\nmem_features: 0x00000101\nlayout: v5\n"
+		"counter_sets: 2\ngpu_freq_hz: 800000000\nsimulated: 1\nenabled: 1\n"
+		"counter_set: 1\nowner: pid 7 (x)\n";
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "g52");
+	struct mpc_desc *d = NULL, *dup = NULL, *bad = (struct mpc_desc *)1;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t buf[8 * 64];
+	struct mpc_dump_info d1 = { 11, 2000, 1900, 2100, 1000, MPC_DATA_FIRST };
+	struct mpc_dump_info d2 = { 12, 3000, 2900, 3100, 2000, MPC_DATA_SATURATED };
+	uint64_t v = 1, gv = 0;
+	unsigned kind = 0, inst = 0, jm = ~0u, f_bad, f_unk, f_ok, f_name, f_off;
+	int r, slot_past;
+
+	r = mpc_desc_new_from_gpu_info(txt, strlen(txt), "t", &d, &err);
+	CHECK(r == 0 && d, "%s", err.msg);
+	r = mpc_desc_dup(d, &dup, &err);
+	mpc_desc_free(d);
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(mpc_desc_gpu_id(dup) == 0x72120000 && !strcmp(mpc_desc_product(dup), "Mali-G52") &&
+	      mpc_desc_layout(dup) == MPC_LAYOUT_V5 && mpc_desc_shader_present(dup) == 0xb &&
+	      mpc_desc_core_count(dup) == 3 && mpc_desc_l2_present(dup) == 1 &&
+	      mpc_desc_nr_l2(dup) == 2 && mpc_desc_nr_core_groups(dup) == 1 &&
+	      mpc_desc_nr_shader_blocks(dup) == 4 && mpc_desc_nr_blocks(dup) == 8 &&
+	      mpc_desc_counters_per_block(dup) == 64 && mpc_desc_dump_size(dup) == 2048 &&
+	      mpc_desc_nr_counter_sets(dup) == 2 && mpc_desc_l2_features(dup) == 0x07120206 &&
+	      mpc_desc_mem_features(dup) == 0x101 && mpc_desc_bus_bytes(dup) == 16 &&
+	      mpc_desc_gpu_freq_hz(dup) == 800000000 && mpc_desc_uapi_version(dup) == 0 &&
+	      mpc_desc_caps(dup) == 0 && mpc_desc_simulated(dup) == 1 &&
+	      mpc_desc_enabled(dup) == 1 && mpc_desc_counter_set(dup) == 1 &&
+	      !strcmp(mpc_desc_owner(dup), "pid 7 (x)"), "a description accessor is wrong");
+	/* a failing constructor leaves NULL and says why */
+	r = mpc_desc_new_from_gpu(g, 0, 1, &bad, &err);
+	CHECK(r == -EINVAL && !bad && strstr(err.msg, "--cores"), "core mask 0 accepted: %s", err.msg);
+	r = mpc_layout_new(dup, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	mpc_desc_free(dup);
+	if (!r) {
+		t_fill_dump(l, buf, 5, 0xffff, val_slot_idx, NULL);
+		r = mpc_sample_add(s, buf, sizeof(buf), &d1, &err);
+	}
+	if (!r) {
+		buf[0 * 64 + 2] = 0xfffd;	/* jm: group 1 (counters 4..7) off */
+		r = mpc_sample_add(s, buf, sizeof(buf), &d2, &err);
+	}
+	if (r) {
+		mpc_sample_free(s);
+		mpc_layout_free(l);
+		mpc_db_free(db);
+		CHECK(0, "%s", err.msg);
+	}
+	for (unsigned b = 0; b < mpc_sample_nblocks(s); b++)
+		if (mpc_sample_block_kind(s, b) == MPC_BLK_JM)
+			jm = b;
+	slot_past = mpc_layout_slot(l, mpc_layout_nslots(l), &kind, &inst);
+	f_bad = mpc_sample_block_value(s, mpc_sample_nblocks(s), 10, &v);
+	f_unk = mpc_sample_block_value(s, 0, 64, &v);
+	f_off = mpc_sample_block_value(s, jm, 6, &v);
+	f_ok = mpc_sample_block_value(s, jm, 10, &v);
+	f_name = mpc_sample_counter(s, g, "no such counter", -1, &gv);
+	CHECK(mpc_layout_dump_size(l) == 2048 && mpc_layout_counters_per_block(l) == 64 &&
+	      mpc_layout_nslots(l) == 8 && mpc_layout_instances(l, MPC_BLK_SHADER) == 3 &&
+	      mpc_layout_instances(l, MPC_BLK_L2) == 2 && mpc_layout_instances(l, 99) == 0 &&
+	      mpc_layout_slot(l, 6, &kind, &inst) == 0 && slot_past == -EINVAL &&
+	      mpc_layout_slot(l, 7, &kind, &inst) == 1 && kind == MPC_BLK_SHADER && inst == 3 &&
+	      mpc_sample_layout(s) == l && mpc_sample_nblocks(s) == 7,
+	      "a layout accessor is wrong");
+	CHECK(jm == 0 && mpc_sample_block_instance(s, jm) == 0 &&
+	      mpc_sample_block_timestamp(s, jm) == 5 && mpc_sample_block_enable(s, jm) == 0xfffd &&
+	      mpc_sample_block_kind(s, 99) == MPC_BLK_KINDS, "a block accessor is wrong");
+	CHECK(f_bad == MPC_VAL_UNKNOWN && f_unk == MPC_VAL_UNKNOWN && f_name == MPC_VAL_UNKNOWN &&
+	      f_off == MPC_VAL_NOT_COLLECTED && f_ok == MPC_VAL_OK && v == 2 * 10,
+	      "block values: flags %u %u %u %u %u, value %llu", f_bad, f_unk, f_name, f_off, f_ok,
+	      (unsigned long long)v);
+	f_name = mpc_sample_counter(s, g, "JS0_JOBS", -1, &gv);
+	CHECK(f_name == MPC_VAL_OK && gv == 2 * 8, "JS0_JOBS by name: flags %u value %llu", f_name,
+	      (unsigned long long)gv);
+	CHECK(mpc_sample_ndumps(s) == 2 && mpc_sample_seqno(s) == 12 &&
+	      mpc_sample_timestamp_ns(s) == 3000 && mpc_sample_interval_start_ns(s) == 1000 &&
+	      mpc_sample_data_flags(s) == (MPC_DATA_FIRST | MPC_DATA_SATURATED),
+	      "timing: %u dumps seqno %llu ts %llu start %llu flags 0x%x", mpc_sample_ndumps(s),
+	      (unsigned long long)mpc_sample_seqno(s),
+	      (unsigned long long)mpc_sample_timestamp_ns(s),
+	      (unsigned long long)mpc_sample_interval_start_ns(s), mpc_sample_data_flags(s));
+	mpc_sample_reset(s);
+	f_ok = mpc_sample_block_value(s, jm, 10, &v);
+	CHECK(mpc_sample_ndumps(s) == 0 && mpc_sample_seqno(s) == 0 &&
+	      mpc_sample_timestamp_ns(s) == 0 && mpc_sample_interval_start_ns(s) == 0 &&
+	      mpc_sample_data_flags(s) == 0 && f_ok == MPC_VAL_NOT_COLLECTED && v == 0,
+	      "a reset sample keeps its timing or values");
+	/* without timing, mpc_decode() leaves the timing alone */
+	r = mpc_decode(s, buf, sizeof(buf), &err);
+	CHECK(r == 0 && mpc_sample_ndumps(s) == 1 && mpc_sample_seqno(s) == 0, "%s", err.msg);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+}
+
 TESTS(tests_decode) = {
 	{ "decode: v5 dump, sparse core mask 0xb, 2 L2 slices, unaligned buffer", test_v5_sparse },
 	{ "decode: v4 dump, two core groups, absent cores and reserved blocks", test_v4_core_groups },
@@ -400,5 +510,6 @@ TESTS(tests_decode) = {
 	{ "decode: Mali G1 128-counter blocks and shift", test_g1_128 },
 	{ "decode: gpu_info text of interfaces.rst", test_gpu_info_example },
 	{ "decode: a description edited after finishing is refused", test_layout_refuses_edited_desc },
+	{ "decode: the opaque objects through their public accessors", test_public_accessors },
 	END_TESTS
 };

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "samp_table.h"
 #include "test.h"
 
 static char dir[256];
@@ -137,14 +138,43 @@ static int setup(void)
 
 static void test_help_pages(void)
 {
-	static const char *cmds[] = { "info", "list", "sample", "stat", "decode" };
+	static const char *cmds[] = { "info", "list", "sample", "stat", "record", "top", "decode" };
 
 	CHECK(run("%s --help", T) == 0 && strstr(out, "SYNOPSIS"), "mali-perfcnt --help");
-	for (unsigned i = 0; i < 5; i++) {
+	for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		CHECK(run("%s %s --help", T, cmds[i]) == 0 && strstr(out, "SYNOPSIS") &&
 		      strstr(out, "DESCRIPTION") && strstr(out, "--format"), "%s --help", cmds[i]);
 		CHECK(run("%s help %s", T, cmds[i]) == 0 && strstr(out, "NAME"), "help %s", cmds[i]);
 	}
+}
+
+/* the page of each sampling command names every option of samp_table.h it takes */
+static void test_help_names_every_sampling_option(void)
+{
+	static const struct { const char *name; unsigned mask; } cmds[] = {
+		{ "sample", SAMP_SAMPLE }, { "stat", SAMP_STAT }, { "record", SAMP_RECORD },
+	};
+	char missing[512] = "";
+	size_t n = 0;
+
+	for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		CHECK(run("%s help %s", T, cmds[i].name) == 0, "help %s: %s", cmds[i].name, errbuf);
+		for (unsigned j = 0; j < sizeof(samp_table) / sizeof(samp_table[0]); j++) {
+			const struct samp_opt *e = &samp_table[j];
+			char lname[40], sname[8] = "";
+
+			if (!(e->cmds & cmds[i].mask))
+				continue;
+			snprintf(lname, sizeof(lname), "--%s", e->lo.name);
+			if (e->lo.val < 256)
+				snprintf(sname, sizeof(sname), "-%c", e->lo.val);
+			if ((!strstr(out, lname) || (sname[0] && !strstr(out, sname))) &&
+			    n < sizeof(missing) - 64)
+				n += (size_t)snprintf(missing + n, sizeof(missing) - n, " %s:%s%s%s",
+						      cmds[i].name, sname, sname[0] ? "/" : "", lname);
+		}
+	}
+	CHECK(!missing[0], "options the pages do not name:%s", missing);
 }
 
 static void test_decode_formats(void)
@@ -459,6 +489,8 @@ static void test_cleanup(void)
 
 TESTS(tests_tool) = {
 	{ "tool: --help pages for every command", test_help_pages },
+	{ "tool: each sampling command's page names every option it takes",
+	  test_help_names_every_sampling_option },
 	{ "tool: decode csv/json/text, gpu_info and explicit agree", test_decode_formats },
 	{ "tool: several dumps, --sum, -e names/globs/BLOCK:INDEX, -A", test_decode_multi_and_select },
 	{ "tool: Mali G2 through a user layout file", test_decode_g2_layout },

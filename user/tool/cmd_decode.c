@@ -26,7 +26,7 @@ static int decode_emit(struct tool *t, struct view *v, const struct mpc_sample *
 		return 0;
 	}
 	if (v->p) {
-		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m->interval_s);
+		mpc_config_init(&v->cfg, v->desc, v->l, v->gpu, m->interval_s);
 		if (v->freq_hz > 0)
 			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
 		mpc_prog_eval(v->p, s, &v->cfg, v->val);
@@ -56,14 +56,15 @@ int offline_describe(struct tool *t, const struct offline_desc *od, struct view 
 {
 	struct mpc_dev *dev = NULL;
 	struct mpc_err e;
+	int r = 0;
 
 	if (od->gpu_info) {
 		if (od->have_cores || od->have_l2)
 			return tool_error(t, "--cores/--l2 and --gpu-info both describe the device; give one");
-		if (mpc_desc_load_gpu_info(&v->desc, od->gpu_info, &e))
+		if (mpc_desc_load_gpu_info(od->gpu_info, &v->desc, &e))
 			return tool_err(t, &e);
-		if (v->desc.counter_set > 0)
-			v->counter_set = (unsigned)v->desc.counter_set;
+		if (mpc_desc_counter_set(v->desc) > 0)
+			v->counter_set = (unsigned)mpc_desc_counter_set(v->desc);
 		snprintf(src, srclen, "%s", od->gpu_info);
 	} else if (od->gpu) {
 		const struct mpc_gpu_def *g = mpc_db_find_gpu(t->db, od->gpu);
@@ -74,7 +75,7 @@ int offline_describe(struct tool *t, const struct offline_desc *od, struct view 
 		if (!od->have_cores)
 			return tool_error(t, "--gpu needs --cores MASK (SHADER_PRESENT, e.g. 0xb) and "
 					  "--l2 N (L2 slices, or core groups on v4)");
-		if (mpc_desc_from_gpu(&v->desc, g, od->cores, (unsigned)od->l2, &e))
+		if (mpc_desc_new_from_gpu(g, od->cores, (unsigned)od->l2, &v->desc, &e))
 			return tool_err(t, &e);
 		snprintf(src, srclen, "--gpu %s", g->key);
 	} else {
@@ -83,11 +84,11 @@ int offline_describe(struct tool *t, const struct offline_desc *od, struct view 
 		if (tool_open(t, 0, &dev, &e))
 			return tool_error(t, "no device description: give --gpu-info FILE (the gpu_info "
 					  "saved with the dump) or --gpu/--cores/--l2 (%s)", e.msg);
-		v->desc = *mpc_dev_desc(dev);
 		snprintf(src, srclen, "%s", mpc_dev_path(dev));
+		r = mpc_desc_dup(mpc_dev_desc(dev), &v->desc, &e) ? tool_err(t, &e) : 0;
 		mpc_dev_close(dev);
 	}
-	return 0;
+	return r;
 }
 
 /* --gpu-info, --gpu, --cores, --l2: 0 handled, -1 not one of them, 1 error */
@@ -239,7 +240,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			r = tool_err(t, &e);
 			break;
 		}
-		if (capture_is_records(buf, len, v.desc.dump_size)) {
+		if (capture_is_records(buf, len, mpc_desc_dump_size(v.desc))) {
 			/* a stream capture: each SAMPLE has its own interval and flags */
 			while (!r && (rec = capture_next(buf, len, &off))) {
 				struct sample_meta m = { idx, NAN, NAN, 1, rec->seqno, rec->end_ns,
@@ -254,7 +255,7 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 				if (!sum)
 					mpc_sample_reset(s);
 				if (mpc_decode(s, (const char *)rec + rec->header_size,
-					       v.desc.dump_size, &e)) {
+					       mpc_desc_dump_size(v.desc), &e)) {
 					r = tool_error(t, "%s, record %u: %s", argv[a], idx, e.msg);
 					break;
 				}
@@ -273,11 +274,11 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			free(buf);
 			continue;
 		}
-		if (!len || len % v.desc.dump_size) {
+		if (!len || len % mpc_desc_dump_size(v.desc)) {
 			r = tool_error(t, "%s is %zu bytes, not a whole number of %u-byte dumps of this "
 				       "GPU (%s), nor a perfcnt_stream capture; check the description "
 				       "against the board the dump came from", argv[a], len,
-				       v.desc.dump_size, src);
+				       mpc_desc_dump_size(v.desc), src);
 			free(buf);
 			break;
 		}
@@ -287,11 +288,12 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 			free(buf);
 			break;
 		}
-		for (off = 0; off < len && !r; off += v.desc.dump_size) {
+		for (off = 0; off < len && !r; off += mpc_desc_dump_size(v.desc)) {
 			if (!sum)
 				mpc_sample_reset(s);
-			if (mpc_decode(s, buf + off, v.desc.dump_size, &e)) {
-				r = tool_error(t, "%s, dump %zu: %s", argv[a], off / v.desc.dump_size, e.msg);
+			if (mpc_decode(s, buf + off, mpc_desc_dump_size(v.desc), &e)) {
+				r = tool_error(t, "%s, dump %zu: %s", argv[a],
+					       off / mpc_desc_dump_size(v.desc), e.msg);
 				break;
 			}
 			if (!sum) {

@@ -34,7 +34,8 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	};
 	const char *gpu_info = NULL, *path = NULL, *debugfs = NULL;
 	struct mpc_dev *dev = NULL;
-	struct mpc_desc d;
+	struct mpc_desc *own = NULL;
+	const struct mpc_desc *d;
 	struct mpc_err e;
 	const struct mpc_gpu_def *g;
 	char b[160], owner[96] = "";
@@ -60,54 +61,56 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	if (tool_load_db(t))
 		return 1;
 	if (gpu_info) {
-		if (mpc_desc_load_gpu_info(&d, gpu_info, &e))
+		if (mpc_desc_load_gpu_info(gpu_info, &own, &e))
 			return tool_err(t, &e);
+		d = own;
 		path = gpu_info;
-		snprintf(owner, sizeof(owner), "%s", d.owner);
+		snprintf(owner, sizeof(owner), "%s", mpc_desc_owner(d));
 	} else {
 		if (tool_open(t, 0, &dev, &e))
 			return tool_err(t, &e);
-		d = *mpc_dev_desc(dev);
+		d = mpc_dev_desc(dev);
 		path = mpc_dev_path(dev);
 		debugfs = mpc_dev_debugfs(dev);
 		mpc_dev_owner(dev, owner, sizeof(owner));
 	}
-	g = mpc_db_match_gpu_id(t->db, d.gpu_id);
+	g = mpc_db_match_gpu_id(t->db, mpc_desc_gpu_id(d));
 	kv_str(t, gpu_info ? "source" : "device", path);
 	if (dev) {
 		kv_str(t, "backend", mpc_dev_backend(dev)->name);
 		kv_str(t, "driver", mpc_dev_driver(dev)[0] ? mpc_dev_driver(dev) : NULL);
 	}
-	kv_str(t, "product", d.product);
-	kv_num(t, "gpu_id", d.gpu_id, 8);
-	kv_num(t, "product_id", d.gpu_id >> 16, 4);
-	snprintf(b, sizeof(b), "r%up%u status %u", (d.gpu_id >> 12) & 0xf, (d.gpu_id >> 4) & 0xff,
-		 d.gpu_id & 0xf);
+	kv_str(t, "product", mpc_desc_product(d));
+	kv_num(t, "gpu_id", mpc_desc_gpu_id(d), 8);
+	kv_num(t, "product_id", mpc_desc_gpu_id(d) >> 16, 4);
+	snprintf(b, sizeof(b), "r%up%u status %u", (mpc_desc_gpu_id(d) >> 12) & 0xf,
+		 (mpc_desc_gpu_id(d) >> 4) & 0xff, mpc_desc_gpu_id(d) & 0xf);
 	kv_str(t, "version", b);
 	kv_str(t, "recognised", g ? g->name : NULL);
 	kv_str(t, "database_key", g ? g->key : NULL);
 	kv_str(t, "architecture", g ? g->arch : NULL);
-	kv_str(t, "layout", d.layout == 4 ? "v4" : "v5");
-	kv_num(t, "shader_present", d.shader_present, 16);
-	kv_num(t, "shader_cores", (unsigned long long)__builtin_popcountll(d.shader_present), 0);
-	kv_num(t, "l2_present", d.l2_present, 16);
-	kv_num(t, "nr_l2", d.nr_l2, 0);
-	kv_num(t, "nr_core_groups", d.nr_core_groups, 0);
-	kv_num(t, "nr_shader_blocks", d.nr_shader_blocks, 0);
-	kv_num(t, "nr_blocks", d.nr_blocks, 0);
-	kv_num(t, "counters_per_block", d.counters_per_block, 0);
-	kv_num(t, "dump_size", d.dump_size, 0);
-	kv_num(t, "counter_sets", d.nr_counter_sets, 0);
-	kv_num(t, "l2_features", d.l2_features, 8);
-	kv_num(t, "mem_features", d.mem_features, 8);
-	kv_num(t, "ext_bus_bytes", mpc_desc_bus_bytes(&d) ? mpc_desc_bus_bytes(&d) :
+	kv_str(t, "layout", mpc_desc_layout(d) == 4 ? "v4" : "v5");
+	kv_num(t, "shader_present", mpc_desc_shader_present(d), 16);
+	kv_num(t, "shader_cores", mpc_desc_core_count(d), 0);
+	kv_num(t, "l2_present", mpc_desc_l2_present(d), 16);
+	kv_num(t, "nr_l2", mpc_desc_nr_l2(d), 0);
+	kv_num(t, "nr_core_groups", mpc_desc_nr_core_groups(d), 0);
+	kv_num(t, "nr_shader_blocks", mpc_desc_nr_shader_blocks(d), 0);
+	kv_num(t, "nr_blocks", mpc_desc_nr_blocks(d), 0);
+	kv_num(t, "counters_per_block", mpc_desc_counters_per_block(d), 0);
+	kv_num(t, "dump_size", mpc_desc_dump_size(d), 0);
+	kv_num(t, "counter_sets", mpc_desc_nr_counter_sets(d), 0);
+	kv_num(t, "l2_features", mpc_desc_l2_features(d), 8);
+	kv_num(t, "mem_features", mpc_desc_mem_features(d), 8);
+	kv_num(t, "ext_bus_bytes", mpc_desc_bus_bytes(d) ? mpc_desc_bus_bytes(d) :
 	       (g ? g->bus_beat_bytes : 0), 0);
-	kv_num(t, "gpu_freq_hz", d.gpu_freq_hz, 0);
+	kv_num(t, "gpu_freq_hz", mpc_desc_gpu_freq_hz(d), 0);
 	if (dev && !strcmp(mpc_dev_backend(dev)->name, "mali_perfcnt")) {
-		kv_num(t, "uapi_version", d.uapi_version, 0);
-		kv_num(t, "caps", d.caps, 1);
+		kv_num(t, "uapi_version", mpc_desc_uapi_version(d), 0);
+		kv_num(t, "caps", mpc_desc_caps(d), 1);
 	}
-	kv_str(t, "simulated", d.simulated < 0 ? NULL : d.simulated ? "yes" : "no");
+	kv_str(t, "simulated", mpc_desc_simulated(d) < 0 ? NULL :
+	       mpc_desc_simulated(d) ? "yes" : "no");
 	if (!gpu_info)
 		kv_str(t, "debugfs", debugfs);
 	kv_str(t, "owner", owner[0] ? owner : NULL);
@@ -139,6 +142,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 		}
 	}
 	out_doc_end(t);
+	mpc_desc_free(own);
 	mpc_dev_close(dev);
 	return 0;
 }

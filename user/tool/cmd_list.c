@@ -209,8 +209,8 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		if (tool_open(t, MPC_OPEN_NO_LOAD, &dev, &e))
 			return tool_error(t, "no GPU to list for: name one with --gpu (see 'list --gpus'); "
 					  "%s", e.msg);
-		g = mpc_db_match_gpu_id(t->db, mpc_dev_desc(dev)->gpu_id);
-		unsigned id = mpc_dev_desc(dev)->gpu_id;
+		g = mpc_db_match_gpu_id(t->db, mpc_desc_gpu_id(mpc_dev_desc(dev)));
+		unsigned id = mpc_desc_gpu_id(mpc_dev_desc(dev));
 
 		mpc_dev_close(dev);
 		if (!g && t->nlayouts)

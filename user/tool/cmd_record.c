@@ -25,10 +25,9 @@
 
 #include "mali_perfcnt_drm.h"
 #include "perfetto.h"
+#include "samp_table.h"
 #include "tool.h"
 
-#define REC_MIN_PERIOD_NS	100000ull	/* 100 us, as kbase's minimum */
-#define REC_MAX_PERIOD_NS	3600000000000ull
 #define REC_DEFAULTS		"GPU_ACTIVE,MpcGPUActiveUtil,MaliGPUIRQUtil,MaliFragQueueUtil," \
 				"MaliNonFragQueueUtil,MaliTilerUtil,MaliCoreUtil," \
 				"MaliExtBusRdBPS,MaliExtBusWrBPS,MpcIRQUtil,MpcFragQueueUtil," \
@@ -37,11 +36,11 @@
 
 enum rec_fmt { REC_PERFETTO, REC_JSON, REC_CSV };
 
+/* the sampling options, and record's own on top */
 struct rec_opts {
-	const char *events, *masks, *output;
-	unsigned long long period_ns, count, duration_ms, set;
+	struct samp_opts s;
+	const char *output;
 	enum rec_fmt fmt;
-	double freq_mhz;
 	int user_loop;			/* sample from the tool even with a kernel stream */
 };
 
@@ -200,7 +199,7 @@ static int cj_begin(struct tool *t, struct view *v, void **state, uint64_t raw_n
 		return tool_error(t, "out of memory");
 	*state = st;
 	snprintf(name, sizeof(name), "%s GPU counters (mali-perfcnt)",
-		 v->gpu ? v->gpu->name : v->desc.product);
+		 v->gpu ? v->gpu->name : mpc_desc_product(v->desc));
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":\"CLOCK_MONOTONIC_RAW\"},"
 	      "\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
 	      "\"args\":{\"name\":", t->out);
@@ -302,107 +301,54 @@ const struct rec_sink *trace_sink_perfetto(void)
 
 /* ----------------------------------------------------------------- command */
 
-static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts *o)
+/* record's own options: 0 taken, 1 error, -1 not one of them */
+static int rec_opt(struct tool *t, int c, const char *arg, struct samp_opts *so, void *ctx)
 {
-	static const struct option opts[] = {
-		COMMON_LONGOPTS,
-		{ "events", required_argument, NULL, 'e' },
-		{ "freq-hz", required_argument, NULL, 'F' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "set", required_argument, NULL, 2002 },
-		{ "freq", required_argument, NULL, 2004 },
-		{ "masks", required_argument, NULL, 2005 },
-		{ "user-loop", no_argument, NULL, 2006 },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct rec_opts *o = ctx;
 	unsigned long long x;
-	double ms;
-	int c, period_set = 0;
 
-	while ((c = getopt_long(argc, argv, "+:f:he:F:I:o:n:d:", opts, NULL)) != -1) {
-		int r;
-
-		if (c == 'f') {
-			if (!strcmp(optarg, "perfetto"))
-				o->fmt = REC_PERFETTO;
-			else if (!strcmp(optarg, "json"))
-				o->fmt = REC_JSON;
-			else if (!strcmp(optarg, "csv"))
-				o->fmt = REC_CSV;
-			else
-				return tool_error(t, "--format '%s': record writes perfetto, json "
-						  "(Chrome trace events) or csv", optarg);
-			continue;
-		}
-		r = tool_common_opt(t, c, optarg);
-		if (r > 0)
+	switch (c) {
+	case 'f':
+		if (!strcmp(arg, "perfetto"))
+			o->fmt = REC_PERFETTO;
+		else if (!strcmp(arg, "json"))
+			o->fmt = REC_JSON;
+		else if (!strcmp(arg, "csv"))
+			o->fmt = REC_CSV;
+		else
+			return !!tool_error(t, "--format '%s': record writes perfetto, json "
+					    "(Chrome trace events) or csv", arg);
+		return 0;
+	case 'F':
+		if (so->period_given++)
+			return !!tool_error(t, "give the period once, with -F or -I");
+		if (tool_parse_u64(t, "-F", arg, 1000000000000ull / REC_MIN_PERIOD_NS / 1000, &x))
 			return 1;
-		if (r == 0)
-			continue;
-		switch (c) {
-		case 'h':
-			help(t, "record", stdout);
-			return -1;
-		case 'e':
-			o->events = optarg;
-			break;
-		case 'F':
-			if (period_set++)
-				return tool_error(t, "give the period once, with -F or -I");
-			if (tool_parse_u64(t, "-F", optarg, 1000000000000ull / REC_MIN_PERIOD_NS /
-					   1000, &x))
-				return 1;
-			if (!x)
-				return tool_error(t, "-F 0: give a rate of at least 1 Hz");
-			o->period_ns = 1000000000ull / x;
-			break;
-		case 'I':
-			if (period_set++)
-				return tool_error(t, "give the period once, with -F or -I");
-			if (tool_parse_double(t, "-I", optarg, &ms))
-				return 1;
-			if (!(ms * 1e6 >= (double)REC_MIN_PERIOD_NS) ||
-			    ms * 1e6 > (double)REC_MAX_PERIOD_NS)
-				return tool_error(t, "-I %s: the period must be 0.1 to 3600000 ms",
-						  optarg);
-			o->period_ns = (unsigned long long)llround(ms * 1e6);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'n':
-			if (tool_parse_u64(t, "-n", optarg, 1000000000, &o->count))
-				return 1;
-			if (!o->count)
-				return tool_error(t, "-n 0: record at least one sample");
-			break;
-		case 'd':
-			if (tool_parse_u64(t, "--duration", optarg, 86400000, &o->duration_ms))
-				return 1;
-			if (!o->duration_ms)
-				return tool_error(t, "--duration 0: record for at least 1 ms");
-			break;
-		case 2002:
-			if (tool_parse_u64(t, "--set", optarg, 1, &o->set))
-				return 1;
-			break;
-		case 2004:
-			if (tool_parse_double(t, "--freq", optarg, &o->freq_mhz))
-				return 1;
-			break;
-		case 2005:
-			o->masks = optarg;
-			break;
-		case 2006:
-			o->user_loop = 1;
-			break;
-		default:
-			return tool_bad_option(t, "record", c, argv);
-		}
+		if (!x)
+			return !!tool_error(t, "-F 0: give a rate of at least 1 Hz");
+		so->period_ns = 1000000000ull / x;
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case OPT_USER_LOOP:
+		o->user_loop = 1;
+		return 0;
 	}
+	return -1;
+}
+
+static const struct samp_cmd cmd_record_opts = {
+	.name = "record", .mask = SAMP_RECORD, .opt = rec_opt,
+};
+
+static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts *ro)
+{
+	struct samp_opts *o = &ro->s;
+	int r = samp_parse(t, argc, argv, &cmd_record_opts, o, ro);
+
+	if (r)
+		return r;
 	if (o->count && o->duration_ms)
 		return tool_error(t, "-n and --duration both bound the recording; give one of them");
 	if (o->period_ns > 1000000000ull && o->period_ns % 1000000ull)
@@ -469,7 +415,7 @@ static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t 
 	int ret;
 
 	if (v->p) {
-		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m.interval_s);
+		mpc_config_init(&v->cfg, v->desc, v->l, v->gpu, m.interval_s);
 		if (v->freq_hz > 0)
 			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
 		mpc_prog_eval(v->p, r->s, &v->cfg, v->val);
@@ -493,7 +439,7 @@ static int rec_emit(struct rec *r, uint64_t start_ns, uint64_t end_ns, uint64_t 
 static int rec_should_stop(const struct rec_opts *o, const struct rec *r, uint64_t end_mono,
 			   int child_done)
 {
-	return got_sigint || child_done || (o->count && r->n >= o->count) ||
+	return got_sigint || child_done || (o->s.count && r->n >= o->s.count) ||
 	       (end_mono && mono_ns() >= end_mono);
 }
 
@@ -519,17 +465,17 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 		int woke;
 
 		k++;
-		deadline = start + k * o->period_ns;
+		deadline = start + k * o->s.period_ns;
 		if (end_mono && deadline > end_mono)
 			deadline = end_mono;
 		now = mono_ns();
-		if (now > deadline + o->period_ns) {
+		if (now > deadline + o->s.period_ns) {
 			/* late by more than a period: to the next deadline, no burst */
-			uint64_t behind = (now - deadline) / o->period_ns;
+			uint64_t behind = (now - deadline) / o->s.period_ns;
 
 			r->skipped += (unsigned)behind;
 			k += behind;
-			deadline = start + k * o->period_ns;
+			deadline = start + k * o->s.period_ns;
 		}
 		got_sigchld = 0;
 		woke = sleep_abs(deadline);
@@ -557,7 +503,7 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mono, pid_t child,
 		       int *status, int *child_done)
 {
-	size_t size = mpc_dev_desc(r->dev)->dump_size;
+	size_t size = mpc_desc_dump_size(mpc_dev_desc(r->dev));
 	struct mpc_record rec;
 	struct mpc_err e;
 	int ret;
@@ -636,7 +582,7 @@ static void report(const struct rec *r, const char *out, const char *fmt, const 
 int cmd_record(struct tool *t, int argc, char **argv)
 {
 	static const char *const fmt_names[] = { "perfetto", "json", "csv" };
-	struct rec_opts o = { .period_ns = 10000000, .fmt = REC_PERFETTO };
+	struct rec_opts o = { .s.period_ns = 10000000, .fmt = REC_PERFETTO };
 	struct mpc_dev *dev = NULL;
 	struct view v = { 0 };
 	struct mpc_enable en = { 0 };
@@ -656,28 +602,28 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
 	cmd = optind < argc ? argv + optind : NULL;
-	if (cmd && (o.duration_ms || o.count))
+	if (cmd && (o.s.duration_ms || o.s.count))
 		return tool_error(t, "give a command or -n/--duration, not both");
 	if (!o.output)
 		o.output = o.fmt == REC_PERFETTO ? "mali-perfcnt.pftrace" :
 			   o.fmt == REC_JSON ? "mali-perfcnt.json" : "-";
 	r.sink = &sinks[o.fmt];
 
-	ret = run_open_view(t, &dev, &v, o.events, o.set, 0, 0, o.freq_mhz, REC_DEFAULTS);
+	ret = run_open_view(t, &dev, &v, &o.s, REC_DEFAULTS);
 	r.dev = dev;
 	if (!ret && mpc_sample_new(v.l, &r.s, &e))
 		ret = tool_err(t, &e);
-	if (!ret && !(r.buf = calloc(1, v.desc.dump_size)))
+	if (!ret && !(r.buf = calloc(1, mpc_desc_dump_size(v.desc))))
 		ret = tool_error(t, "out of memory");
-	en.counter_set = (unsigned)o.set;
-	if (!ret && o.masks)
-		ret = run_parse_masks(t, o.masks, v.desc.counters_per_block, &en);
+	en.counter_set = (unsigned)o.s.set;
+	if (!ret && o.s.masks)
+		ret = run_parse_masks(t, o.s.masks, mpc_desc_counters_per_block(v.desc), &en);
 	if (ret)
 		goto out;
 	stream = (mpc_dev_backend(dev)->caps & MPC_BE_PERIODIC) && !o.user_loop &&
-		 o.period_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
+		 o.s.period_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
 	if (!stream && mpc_dev_backend(dev)->max_sample_interval_ns &&
-	    o.period_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
+	    o.s.period_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
 		ret = tool_error(t, "the %s backend's 32-bit counters can wrap in %.0f ms; record "
 				 "with a shorter period (-I)", mpc_dev_backend(dev)->name,
 				 (double)mpc_dev_backend(dev)->max_sample_interval_ns / 1e6);
@@ -696,11 +642,11 @@ int cmd_record(struct tool *t, int argc, char **argv)
 
 	if (stream) {
 		/* about a second of records, within the driver's limits */
-		uint64_t ring = 1000000000ull / o.period_ns;
+		uint64_t ring = 1000000000ull / o.s.period_ns;
 
 		ring = ring < 64 ? 64 : ring > MALI_PERFCNT_STREAM_MAX_RECORDS ?
 		       MALI_PERFCNT_STREAM_MAX_RECORDS : ring;
-		if (mpc_dev_stream_start(dev, &en, o.period_ns, (unsigned)ring, &e)) {
+		if (mpc_dev_stream_start(dev, &en, o.s.period_ns, (unsigned)ring, &e)) {
 			ret = tool_err(t, &e);
 			goto out;
 		}
@@ -719,12 +665,12 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		r.ts0 = prev_ts;
 	}
 	start = mono_ns();
-	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.period_ns);
+	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.s.period_ns);
 	began = 1;
 	if (ret)
 		goto out;
-	if (o.duration_ms)
-		end_mono = start + o.duration_ms * 1000000ull;
+	if (o.s.duration_ms)
+		end_mono = start + o.s.duration_ms * 1000000ull;
 	if (cmd && (child = run_spawn(t, cmd)) < 0) {
 		ret = 1;
 		goto out;
@@ -745,7 +691,7 @@ out:
 	t->out = t->o.f = stdout;
 	if (began && !ret)
 		report(&r, o.output, fmt_names[o.fmt], stream ? "kernel stream" : "tool loop",
-		       o.period_ns);
+		       o.s.period_ns);
 	ret = run_reap(child, &status, &child_done, ret);
 	free(r.iv);
 	free(r.buf);

@@ -2,7 +2,6 @@
 /* "sample" and "stat": live counters through the DRM device. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,15 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "samp_table.h"
 #include "tool.h"
-
-struct run_opts {
-	const char *events;
-	const char *masks;
-	unsigned long long interval_ms, count, duration_ms, delay_ms, set;
-	int per_instance, raw;
-	double freq_mhz;
-};
 
 volatile sig_atomic_t got_sigint, got_sigchld;
 
@@ -85,87 +77,22 @@ int run_reap(pid_t child, int *status, int *done, int r)
 	return r;
 }
 
-static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts *o,
-			  const char *cmd, int is_stat)
+static const struct samp_cmd cmd_sample_opts = {
+	.name = "sample", .mask = SAMP_SAMPLE,
+	.refusal = "'sample' takes one dump (see 'mali-perfcnt sample --help')",
+};
+
+static const struct samp_cmd cmd_stat_opts = {
+	.name = "stat", .mask = SAMP_STAT,
+	.refusal = "'stat' counts over -I, --duration or a command",
+};
+
+static int parse_stat_opts(struct tool *t, int argc, char **argv, struct samp_opts *o)
 {
-	static const struct option opts[] = {
-		COMMON_LONGOPTS,
-		{ "events", required_argument, NULL, 'e' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "delay", required_argument, NULL, 2001 },
-		{ "set", required_argument, NULL, 2002 },
-		{ "per-instance", no_argument, NULL, 'A' },
-		{ "raw", no_argument, NULL, 2003 },
-		{ "freq", required_argument, NULL, 2004 },
-		{ "masks", required_argument, NULL, 2005 },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int r = samp_parse(t, argc, argv, &cmd_stat_opts, o, NULL);
 
-	while ((c = getopt_long(argc, argv, "+:f:he:I:n:d:A", opts, NULL)) != -1) {
-		int r = tool_common_opt(t, c, optarg);
-
-		if (r > 0)
-			return 1;
-		if (r == 0)
-			continue;
-		/* one table for both commands: refuse what belongs to the other */
-		if (!is_stat && (c == 'I' || c == 'n' || c == 'd'))
-			return tool_error(t, "-%c/--%s is a 'stat' option; 'sample' takes one dump (see 'mali-perfcnt sample --help')",
-					  c, c == 'I' ? "interval" : c == 'n' ? "count" : "duration");
-		if (is_stat && c == 2001)
-			return tool_error(t, "--delay is a 'sample' option; 'stat' counts over -I, --duration or a command");
-		switch (c) {
-		case 'h':
-			help(t, cmd, stdout);
-			return -1;
-		case 'e':
-			o->events = optarg;
-			break;
-		case 'I':
-			if (tool_parse_u64(t, "-I", optarg, 3600000, &o->interval_ms))
-				return 1;
-			if (o->interval_ms < 10)
-				return tool_error(t, "-I %llu: the interval must be at least 10 ms",
-						  o->interval_ms);
-			break;
-		case 'n':
-			if (tool_parse_u64(t, "-n", optarg, 1000000000, &o->count))
-				return 1;
-			if (!o->count)
-				return tool_error(t, "-n 0: give at least one interval");
-			break;
-		case 'd':
-			if (tool_parse_u64(t, "--duration", optarg, 86400000, &o->duration_ms))
-				return 1;
-			break;
-		case 2001:
-			if (tool_parse_u64(t, "--delay", optarg, 3600000, &o->delay_ms))
-				return 1;
-			break;
-		case 2002:
-			if (tool_parse_u64(t, "--set", optarg, 1, &o->set))
-				return 1;
-			break;
-		case 'A':
-			o->per_instance = 1;
-			break;
-		case 2003:
-			o->raw = 1;
-			break;
-		case 2004:
-			if (tool_parse_double(t, "--freq", optarg, &o->freq_mhz))
-				return 1;
-			break;
-		case 2005:
-			o->masks = optarg;
-			break;
-		default:
-			return tool_bad_option(t, cmd, c, argv);
-		}
-	}
+	if (r)
+		return r;
 	if (o->count && !o->interval_ms)
 		return tool_error(t, "-n counts intervals; give -I MS too");
 	if (o->interval_ms && o->duration_ms) {
@@ -177,15 +104,7 @@ static int parse_run_opts(struct tool *t, int argc, char **argv, struct run_opts
 	return 0;
 }
 
-static int open_view(struct tool *t, struct mpc_dev **dev, struct view *v, struct run_opts *o,
-		     const char *defaults)
-{
-	return run_open_view(t, dev, v, o->events, o->set, o->per_instance, o->raw, o->freq_mhz,
-			     defaults);
-}
-
-int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const char *events,
-		  unsigned long long set, int per_instance, int raw, double freq_mhz,
+int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const struct samp_opts *o,
 		  const char *defaults)
 {
 	struct mpc_err e;
@@ -194,14 +113,16 @@ int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const ch
 		return 1;
 	if (tool_open(t, 0, dev, &e))
 		return tool_err(t, &e);
-	v->desc = *mpc_dev_desc(*dev);
-	v->counter_set = (unsigned)set;
-	v->per_instance = per_instance;
+	if (mpc_desc_dup(mpc_dev_desc(*dev), &v->desc, &e))
+		return tool_err(t, &e);
+	v->counter_set = (unsigned)o->set;
+	v->per_instance = o->per_instance;
 	v->source = mpc_dev_path(*dev);
-	v->freq_hz = freq_mhz * 1e6;
-	if (set && v->desc.nr_counter_sets < 2)
-		return tool_error(t, "--set %llu: %s has only counter set 0", set, v->desc.product);
-	if (view_init(t, v, NULL, raw) || view_select(t, v, events, defaults))
+	v->freq_hz = o->freq_mhz * 1e6;
+	if (o->set && mpc_desc_nr_counter_sets(v->desc) < 2)
+		return tool_error(t, "--set %llu: %s has only counter set 0", o->set,
+				  mpc_desc_product(v->desc));
+	if (view_init(t, v, NULL, o->raw) || view_select(t, v, o->events, defaults))
 		return 1;
 	return 0;
 }
@@ -279,17 +200,13 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 {
 	struct mpc_dump_info di;
 	struct mpc_err e;
-	size_t size = mpc_dev_desc(r->dev)->dump_size;
+	size_t size = mpc_desc_dump_size(mpc_dev_desc(r->dev));
 
 	if (mpc_dev_sample(r->dev, r->buf, size, &di, &e))
 		return tool_err(r->t, &e);
-	if (r->fresh) {
+	if (r->fresh)
 		mpc_sample_reset(r->s);
-		r->istart_ns = di.interval_start_ns;
-		r->flags = 0;
-	}
-	r->flags |= di.flags;
-	if (mpc_decode(r->s, r->buf, size, &e))
+	if (mpc_sample_add(r->s, r->buf, size, &di, &e))
 		return tool_err(r->t, &e);
 	r->fresh = 0;
 	r->last_ns = di.timestamp_ns;
@@ -306,8 +223,10 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
  */
 static double span_s(const struct run *r, unsigned long long prev, unsigned long long ts)
 {
-	if (r->istart_ns && r->istart_ns < ts)
-		return (double)(ts - r->istart_ns) * 1e-9;
+	uint64_t istart = mpc_sample_interval_start_ns(r->s);
+
+	if (istart && istart < ts)
+		return (double)(ts - istart) * 1e-9;
 	return (double)(ts - prev) * 1e-9;
 }
 
@@ -329,7 +248,7 @@ static int wait_until(struct run *r, double when)
 
 int cmd_sample(struct tool *t, int argc, char **argv)
 {
-	struct run_opts o = { .delay_ms = 100 };
+	struct samp_opts o = { .delay_ms = 100 };
 	struct mpc_dev *dev = NULL;
 	struct view v = { 0 };
 	struct mpc_sample *s = NULL;
@@ -338,16 +257,16 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 	void *buf = NULL;
 	int r;
 
-	r = parse_run_opts(t, argc, argv, &o, "sample", 0);
+	r = samp_parse(t, argc, argv, &cmd_sample_opts, &o, NULL);
 	if (r)
 		return r < 0 ? 0 : r;
 	if (optind < argc)
 		return tool_error(t, "'sample' takes no arguments (got '%s'); see 'mali-perfcnt stat' "
 				  "to measure a command", argv[optind]);
-	r = open_view(t, &dev, &v, &o, "all");
+	r = run_open_view(t, &dev, &v, &o, "all");
 	if (!r && mpc_sample_new(v.l, &s, &e))
 		r = tool_err(t, &e);
-	if (!r && !(buf = calloc(1, v.desc.dump_size)))
+	if (!r && !(buf = calloc(1, mpc_desc_dump_size(v.desc))))
 		r = tool_error(t, "out of memory");
 	if (!r) {
 		unsigned long long seq = 0, ts = 0, ts0 = 0;
@@ -357,7 +276,7 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 
 		run_init(&run, t, dev, buf, s);
 		en.counter_set = (unsigned)o.set;
-		if (o.masks && run_parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+		if (o.masks && run_parse_masks(t, o.masks, mpc_desc_counters_per_block(v.desc), &en)) {
 			r = 1;
 			goto out_sample;
 		}
@@ -383,11 +302,12 @@ int cmd_sample(struct tool *t, int argc, char **argv)
 		}
 		if (!r) {
 			struct sample_meta m = { 0, NAN, ts * 1e-9 - t0, !!(caps & MPC_BE_SEQNO), seq, ts,
-						 run.flags };
+						 mpc_sample_data_flags(s) };
+			uint64_t istart = mpc_sample_interval_start_ns(s);
 
 			/* the counters ran from just before ENABLE (the driver knows better) */
-			if (run.istart_ns && run.istart_ns < ts)
-				m.interval_s = (double)(ts - run.istart_ns) * 1e-9;
+			if (istart && istart < ts)
+				m.interval_s = (double)(ts - istart) * 1e-9;
 			if (!(m.interval_s > 0))
 				m.interval_s = NAN;
 			out_begin(t, &v, "sample");
@@ -411,7 +331,7 @@ out_sample:
 
 int cmd_stat(struct tool *t, int argc, char **argv)
 {
-	struct run_opts o = { 0 };
+	struct samp_opts o = { 0 };
 	struct mpc_dev *dev = NULL;
 	struct view v = { 0 };
 	struct mpc_sample *s = NULL;
@@ -423,7 +343,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	char what[256];
 	char **cmd;
 
-	r = parse_run_opts(t, argc, argv, &o, "stat", 1);
+	r = parse_stat_opts(t, argc, argv, &o);
 	if (r)
 		return r < 0 ? 0 : r;
 	if (optind < argc && !strcmp(argv[optind], "--"))
@@ -431,10 +351,10 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	cmd = optind < argc ? argv + optind : NULL;
 	if (cmd && o.duration_ms)
 		return tool_error(t, "give either a command or --duration, not both");
-	r = open_view(t, &dev, &v, &o, STAT_DEFAULTS);
+	r = run_open_view(t, &dev, &v, &o, STAT_DEFAULTS);
 	if (!r && mpc_sample_new(v.l, &s, &e))
 		r = tool_err(t, &e);
-	if (!r && !(buf = calloc(1, v.desc.dump_size)))
+	if (!r && !(buf = calloc(1, mpc_desc_dump_size(v.desc))))
 		r = tool_error(t, "out of memory");
 	if (r)
 		goto out;
@@ -458,7 +378,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	run_signals(!!cmd);
 
 	en.counter_set = (unsigned)o.set;
-	if (o.masks && run_parse_masks(t, o.masks, v.desc.counters_per_block, &en)) {
+	if (o.masks && run_parse_masks(t, o.masks, mpc_desc_counters_per_block(v.desc), &en)) {
 		r = 1;
 		goto out;
 	}
@@ -500,7 +420,8 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			if (r)
 				break;
 			struct sample_meta m = { (unsigned)(k - 1), (ts - ts0) * 1e-9,
-						 span_s(&run, prev_ts, ts), has_seq, seq, ts, run.flags };
+						 span_s(&run, prev_ts, ts), has_seq, seq, ts,
+						 mpc_sample_data_flags(s) };
 
 			prev_ts = ts;
 			out_sample(t, &v, s, &m);
@@ -527,7 +448,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 			r = run_grab(&run, &seq, &ts);
 		if (!r) {
 			struct sample_meta m = { 0, (ts - ts0) * 1e-9, span_s(&run, ts0, ts), has_seq, seq,
-						 ts, run.flags };
+						 ts, mpc_sample_data_flags(s) };
 
 			out_sample(t, &v, s, &m);
 		}

@@ -205,18 +205,19 @@ static void draw_cores(struct top *tp, unsigned *left)
 	mpc_counter_value(tp->s, gpu, -1, &ga);
 	line(tp, " %s per core / GPU_ACTIVE", core->name);
 	(*left)--;
-	for (unsigned bi = 0; bi < tp->s->nblocks && *left; bi++) {
+	for (unsigned bi = 0; bi < mpc_sample_nblocks(tp->s) && *left; bi++) {
 		uint64_t x = 0;
 		unsigned fl;
 
-		if (tp->s->blk[bi].kind != MPC_BLK_SHADER)
+		if (mpc_sample_block_kind(tp->s, bi) != MPC_BLK_SHADER)
 			continue;
-		fl = mpc_counter_value(tp->s, core, (int)tp->s->blk[bi].instance, &x);
+		fl = mpc_counter_value(tp->s, core, (int)mpc_sample_block_instance(tp->s, bi), &x);
 		bar(b, sizeof(b), ga ? (double)x / (double)ga : 0, bar_width(tp));
 		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN) || !ga)
-			line(tp, " core %-19u %s %8s", tp->s->blk[bi].instance, b, "-");
+			line(tp, " core %-19u %s %8s", mpc_sample_block_instance(tp->s, bi), b,
+			     "-");
 		else
-			line(tp, " core %-19u %s %7.1f %%", tp->s->blk[bi].instance, b,
+			line(tp, " core %-19u %s %7.1f %%", mpc_sample_block_instance(tp->s, bi), b,
 			     100.0 * (double)x / (double)ga);
 		(*left)--;
 	}
@@ -287,8 +288,8 @@ static void draw(struct top *tp)
 	else
 		fputs("\n", stdout);
 	line(tp, "mali-perfcnt top - %s, %d cores, %u L2 - %s", tp->v->gpu ? tp->v->gpu->name :
-	     tp->v->desc.product, __builtin_popcountll(tp->v->desc.shader_present),
-	     tp->v->l->ninst[MPC_BLK_L2], tp->v->source ? tp->v->source : "?");
+	     mpc_desc_product(tp->v->desc), mpc_desc_core_count(tp->v->desc),
+	     mpc_layout_instances(tp->v->l, MPC_BLK_L2), tp->v->source ? tp->v->source : "?");
 	line(tp, "frame %u, interval %.3f s, %s%s%s", tp->frame, tp->interval_s, tp->status,
 	     tp->paused ? " (paused)" : "", flags);
 	line(tp, "view: %s    keys: 1 util  2 cores  3 bandwidth  4 metrics  p pause  +/- period"
@@ -360,7 +361,7 @@ static void eval(struct top *tp, double interval_s)
 	struct view *v = tp->v;
 
 	tp->interval_s = interval_s;
-	mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, interval_s);
+	mpc_config_init(&v->cfg, v->desc, v->l, v->gpu, interval_s);
 	if (v->freq_hz > 0)
 		v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
 	mpc_prog_eval(v->p, tp->s, &v->cfg, v->val);
@@ -392,7 +393,7 @@ static int top_replay(struct top *tp, const char *file, double period_s)
 
 	if (mpc_read_file(file, MAX_DUMP_FILE, &buf, &len, &e))
 		return tool_err(tp->t, &e);
-	if (!capture_is_records(buf, len, tp->v->desc.dump_size)) {
+	if (!capture_is_records(buf, len, mpc_desc_dump_size(tp->v->desc))) {
 		free(buf);
 		return tool_error(tp->t, "%s is not a capture of the sampling stream for this GPU "
 				  "(cat .../perfcnt_stream, or record's stream); check the description",
@@ -407,7 +408,7 @@ static int top_replay(struct top *tp, const char *file, double period_s)
 			continue;
 		mpc_sample_reset(tp->s);
 		if (mpc_decode(tp->s, (const char *)rec + rec->header_size,
-			       tp->v->desc.dump_size, &e)) {
+			       mpc_desc_dump_size(tp->v->desc), &e)) {
 			r = tool_error(tp->t, "%s, sample %u: %s", file, k, e.msg);
 			break;
 		}
@@ -435,7 +436,7 @@ static int top_replay(struct top *tp, const char *file, double period_s)
 
 static int top_live(struct top *tp, struct mpc_dev *dev, double period_s)
 {
-	size_t size = mpc_dev_desc(dev)->dump_size;
+	size_t size = mpc_desc_dump_size(mpc_dev_desc(dev));
 	unsigned long long ts, prev;
 	struct mpc_enable en = { 0 };
 	struct mpc_err e;
@@ -560,7 +561,7 @@ int cmd_top(struct tool *t, int argc, char **argv)
 	} else {
 		r = tool_open(t, 0, &dev, &e) ? tool_err(t, &e) : 0;
 		if (!r) {
-			v.desc = *mpc_dev_desc(dev);
+			r = mpc_desc_dup(mpc_dev_desc(dev), &v.desc, &e) ? tool_err(t, &e) : 0;
 			v.source = mpc_dev_path(dev);
 		}
 	}

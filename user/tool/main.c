@@ -273,6 +273,7 @@ static void make_raw_defs(unsigned cpb)
 
 int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw)
 {
+	uint32_t gpu_id = mpc_desc_gpu_id(v->desc);
 	struct mpc_err e;
 
 	if (tool_load_db(t))
@@ -283,21 +284,20 @@ int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw)
 			return tool_error(t, "GPU '%s' is not in the database; 'mali-perfcnt list --gpus' "
 					  "shows the known ones", gpu_name);
 	} else {
-		v->gpu = mpc_db_match_gpu_id(t->db, v->desc.gpu_id);
+		v->gpu = mpc_db_match_gpu_id(t->db, gpu_id);
 	}
 	if (!v->gpu && !raw && t->nlayouts)
 		return tool_error(t, "GPU_ID 0x%08x (product 0x%04x) matches no GPU of the database "
 				  "or of the --layout files; name the GPU with --gpu, add a 'match "
 				  "0x%04x' line to its layout, or use --raw to see counters by index",
-				  v->desc.gpu_id, v->desc.gpu_id >> 16, v->desc.gpu_id >> 16);
+				  gpu_id, gpu_id >> 16, gpu_id >> 16);
 	if (!v->gpu && !raw)
 		return tool_error(t, "GPU_ID 0x%08x (product 0x%04x) is not in the counter database; "
 				  "name it with --gpu and give its layout with --layout FILE, or "
-				  "use --raw to see counters by index", v->desc.gpu_id,
-				  v->desc.gpu_id >> 16);
-	if (v->gpu && v->gpu->counters_per_block != v->desc.counters_per_block)
+				  "use --raw to see counters by index", gpu_id, gpu_id >> 16);
+	if (v->gpu && v->gpu->counters_per_block != mpc_desc_counters_per_block(v->desc))
 		return tool_error(t, "the dump has %u counters per block but %s has %u; wrong GPU?",
-				  v->desc.counters_per_block, v->gpu->name,
+				  mpc_desc_counters_per_block(v->desc), v->gpu->name,
 				  v->gpu->counters_per_block);
 	if (v->counter_set != 0 && !raw) {
 		fprintf(stderr, "%s: note: the database describes counter set 0 only; set %u "
@@ -305,12 +305,12 @@ int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw)
 		raw = 1;
 	}
 	v->raw = raw;
-	if (mpc_layout_new(&v->desc, &v->l, &e))
+	if (mpc_layout_new(v->desc, &v->l, &e))
 		return tool_err(t, &e);
 	if (!raw && mpc_prog_new(t->db, v->gpu, v->l, &v->p, &e))
 		return tool_err(t, &e);
 	if (raw)
-		make_raw_defs(v->desc.counters_per_block);
+		make_raw_defs(mpc_desc_counters_per_block(v->desc));
 	v->val = calloc((v->p ? mpc_prog_count(v->p) : 0) + 1, sizeof(double));
 	v->ctr = calloc((v->gpu ? v->gpu->ncounters : 0) + MPC_BLK_KINDS * MPC_MAX_COUNTERS + 1,
 			sizeof(*v->ctr));
@@ -322,6 +322,7 @@ int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw)
 
 void view_free(struct view *v)
 {
+	mpc_desc_free(v->desc);
 	mpc_prog_free(v->p);
 	mpc_layout_free(v->l);
 	free(v->val);
@@ -357,8 +358,8 @@ static const struct mpc_counter_def *ctr_at(struct view *v, unsigned kind, unsig
 			if (v->gpu->counters[i].kind == kind && v->gpu->counters[i].index == (int)idx)
 				return &v->gpu->counters[i];
 	if (!raw_defs)
-		make_raw_defs(v->desc.counters_per_block);
-	return &raw_defs[kind * v->desc.counters_per_block + idx];
+		make_raw_defs(mpc_desc_counters_per_block(v->desc));
+	return &raw_defs[kind * mpc_desc_counters_per_block(v->desc) + idx];
 }
 
 /* does @g come from one of the --layout files? */
@@ -373,7 +374,7 @@ static int from_layout(const struct tool *t, const struct mpc_gpu_def *g)
 static int select_one(struct tool *t, struct view *v, const char *p, int quiet)
 {
 	unsigned n0 = v->nctr + v->nmet;
-	unsigned cpb = v->desc.counters_per_block;
+	unsigned cpb = mpc_desc_counters_per_block(v->desc);
 	const char *colon = strchr(p, ':');
 
 	if (!strcmp(p, "all") || !strcmp(p, "counters")) {

@@ -192,17 +192,19 @@ static const char *value_status(const struct out_value *x)
 	return x->metric ? (isnan(x->x) ? "no-value" : "ok") : status_of(x->flags);
 }
 
-static void block_label(const struct mpc_block *b, char *buf, size_t n)
+static void block_label(const struct mpc_sample *s, unsigned b, char *buf, size_t n)
 {
-	if (b->kind == MPC_BLK_JM)
+	unsigned kind = mpc_sample_block_kind(s, b);
+
+	if (kind == MPC_BLK_JM)
 		snprintf(buf, n, "jm");
 	else
-		snprintf(buf, n, "%s.%u", mpc_block_name(b->kind), b->instance);
+		snprintf(buf, n, "%s.%u", mpc_block_name(kind), mpc_sample_block_instance(s, b));
 }
 
 static const char *gpu_name(const struct view *v)
 {
-	return v->gpu ? v->gpu->name : v->desc.product;
+	return v->gpu ? v->gpu->name : mpc_desc_product(v->desc);
 }
 
 static void nothing_doc(struct out *o, const char *key, const struct cell *c)
@@ -291,18 +293,18 @@ static void text_table_end(struct out *o, const struct table *tb, const char *fo
 static void text_begin(struct out *o, struct view *v, const char *what)
 {
 	FILE *f = o->f;
-	unsigned cores = (unsigned)__builtin_popcountll(v->desc.shader_present);
+	unsigned cores = mpc_desc_core_count(v->desc), nl2 = mpc_layout_instances(v->l, MPC_BLK_L2);
 
 	if (v->stat_style) {
 		fprintf(f, "\n Performance counter stats for %s on %s (%u core%s, %u L2, %s):\n\n",
-			what, gpu_name(v), cores, cores == 1 ? "" : "s", v->l->ninst[MPC_BLK_L2],
-			v->source ? v->source : "?");
+			what, gpu_name(v), cores, cores == 1 ? "" : "s", nl2, v->source ? v->source : "?");
 		if (v->stat_style == 2)
 			fprintf(f, "%12s %20s  %-13s %s\n", "# time(s)", "value", "unit", "name");
 	} else {
 		fprintf(f, "%s: %s, GPU_ID 0x%08x, cores 0x%llx, %u L2, layout v%u, %s\n",
-			what, gpu_name(v), v->desc.gpu_id, (unsigned long long)v->desc.shader_present,
-			v->l->ninst[MPC_BLK_L2], v->desc.layout, v->source ? v->source : "?");
+			what, gpu_name(v), mpc_desc_gpu_id(v->desc),
+			(unsigned long long)mpc_desc_shader_present(v->desc), nl2, mpc_desc_layout(v->desc),
+			v->source ? v->source : "?");
 	}
 }
 
@@ -339,12 +341,13 @@ static void text_sample_begin(struct out *o, struct view *v, const struct mpc_sa
 		fprintf(f, " [%s]", flags_str(m->data_flags, fl, sizeof(fl)));
 	fputs("\n", f);
 	if (v->per_instance)
-		for (unsigned b = 0; b < s->nblocks; b++) {
+		for (unsigned b = 0; b < mpc_sample_nblocks(s); b++) {
 			char lbl[24];
 
-			block_label(&s->blk[b], lbl, sizeof(lbl));
+			block_label(s, b, lbl, sizeof(lbl));
 			fprintf(f, "  block %-10s timestamp 0x%016llx enable 0x%08x\n", lbl,
-				(unsigned long long)s->blk[b].timestamp, s->blk[b].enable);
+				(unsigned long long)mpc_sample_block_timestamp(s, b),
+				mpc_sample_block_enable(s, b));
 		}
 	fprintf(f, " %-9s %-34s %20s  %-13s %s\n", "block", "counter", "value", "unit",
 		"libGPUCounters");
@@ -664,17 +667,19 @@ static void json_sample_begin(struct out *o, struct view *v, const struct mpc_sa
 	}
 	fputs(",\"gpu\":", f);
 	json_str(f, gpu_name(v));
-	fprintf(f, ",\"gpu_id\":\"0x%08x\",\"counter_set\":%u", v->desc.gpu_id, v->counter_set);
+	fprintf(f, ",\"gpu_id\":\"0x%08x\",\"counter_set\":%u", mpc_desc_gpu_id(v->desc),
+		v->counter_set);
 	if (!v->stat_style) {
 		fputs(",\"blocks\":[", f);
-		for (unsigned b = 0; b < s->nblocks; b++) {
+		for (unsigned b = 0; b < mpc_sample_nblocks(s); b++) {
 			char lbl[24];
 
-			block_label(&s->blk[b], lbl, sizeof(lbl));
+			block_label(s, b, lbl, sizeof(lbl));
 			fprintf(f, "%s{\"block\":", b ? "," : "");
 			json_str(f, lbl);
 			fprintf(f, ",\"timestamp\":%llu,\"enable\":\"0x%08x\"}",
-				(unsigned long long)s->blk[b].timestamp, s->blk[b].enable);
+				(unsigned long long)mpc_sample_block_timestamp(s, b),
+				mpc_sample_block_enable(s, b));
 		}
 		fputc(']', f);
 	}
@@ -797,7 +802,7 @@ void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 	struct out *o = &t->o;
 
 	if (v->p) {
-		mpc_config_init(&v->cfg, &v->desc, v->l, v->gpu, m->interval_s);
+		mpc_config_init(&v->cfg, v->desc, v->l, v->gpu, m->interval_s);
 		if (v->freq_hz > 0)
 			v->cfg.v[MPC_CFG_GPU_FREQ_HZ] = v->freq_hz;
 		mpc_prog_eval(v->p, s, &v->cfg, v->val);
@@ -816,14 +821,14 @@ void out_sample(struct tool *t, struct view *v, const struct mpc_sample *s,
 			ops->value(o, v, m, &x);
 			continue;
 		}
-		for (unsigned b = 0; b < s->nblocks; b++) {
+		for (unsigned b = 0; b < mpc_sample_nblocks(s); b++) {
 			char lbl[24];
 
-			if (s->blk[b].kind != c->kind)
+			if (mpc_sample_block_kind(s, b) != c->kind)
 				continue;
-			block_label(&s->blk[b], lbl, sizeof(lbl));
+			block_label(s, b, lbl, sizeof(lbl));
 			x.block = lbl;
-			x.inst = s->blk[b].instance;
+			x.inst = (int)mpc_sample_block_instance(s, b);
 			x.flags = mpc_counter_value(s, c, x.inst, &v64);
 			x.count = v64;
 			ops->value(o, v, m, &x);

@@ -46,7 +46,7 @@ struct tool {
 /* What to print for one device configuration. */
 struct view {
 	const struct mpc_gpu_def *gpu;	/* NULL in raw mode */
-	struct mpc_desc desc;
+	struct mpc_desc *desc;		/* owned */
 	struct mpc_layout *l;
 	struct mpc_prog *p;
 	struct mpc_config cfg;
@@ -199,7 +199,7 @@ const char *fmt_value(double v, char *buf, size_t n);
  * cmd_run.c, shared with record: the dumps of one run. A backend whose
  * counters are raw 32-bit values (panfrost) is sampled at least every max_ns
  * in between, and the dumps of one printed sample are added up in 64 bits
- * (mpc_decode accumulates).
+ * (mpc_sample_add accumulates them, and their timing).
  */
 struct run {
 	struct tool *t;
@@ -208,12 +208,42 @@ struct run {
 	struct mpc_sample *s;
 	int fresh;			/* the next dump starts a new sample */
 	uint64_t max_ns, last_ns;	/* 0: no need to sample in between */
-	uint64_t istart_ns;		/* the backend's interval start of the sample, 0: unknown */
-	unsigned flags;			/* MPC_DATA_* of its dumps */
 };
 
-int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const char *events,
-		  unsigned long long set, int per_instance, int raw, double freq_mhz,
+/*
+ * sampling.c: the options of the sampling commands, one table for sample,
+ * stat and record (samp_table.h; help.c documents them, page by page).
+ */
+
+struct samp_opts {
+	const char *events;		/* -e */
+	const char *masks;		/* --masks */
+	unsigned long long interval_ms;	/* stat -I */
+	unsigned long long period_ns;	/* record -I, or -F */
+	int period_given;		/* record: -F or -I seen */
+	unsigned long long count, duration_ms, delay_ms, set;
+	int per_instance, raw;		/* -A, --raw */
+	double freq_mhz;		/* --freq */
+};
+
+struct samp_cmd {
+	const char *name;		/* for --help and the errors */
+	unsigned mask;			/* SAMP_* */
+	/* after "X is a 'other' option; ": how this command does without it */
+	const char *refusal;
+	/* the command's own options, seen first: 0 taken, 1 error, -1 not its own */
+	int (*opt)(struct tool *t, int c, const char *arg, struct samp_opts *o, void *ctx);
+};
+
+/*
+ * Parse @argv into @o (@ctx goes to the command's hook). 0: parsed, the
+ * operands start at optind; 1: an error was said; -1: --help was printed.
+ */
+int samp_parse(struct tool *t, int argc, char **argv, const struct samp_cmd *cmd,
+	       struct samp_opts *o, void *ctx);
+
+/* open the device and build @v for the options of a sampling command */
+int run_open_view(struct tool *t, struct mpc_dev **dev, struct view *v, const struct samp_opts *o,
 		  const char *defaults);
 int run_parse_masks(struct tool *t, const char *spec, unsigned cpb, struct mpc_enable *en);
 /* SIGINT (without a command), SIGTERM and SIGCHLD set these, no SA_RESTART */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "maliperfcnt.h"
+#include "mpc_internal.h"
 
 static struct mpc_db *db;
 static struct mpc_prog *progs[64];	/* one per GPU, resolved once */

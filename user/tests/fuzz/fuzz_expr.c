@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "maliperfcnt.h"
+#include "mpc_internal.h"
 
 static const char gpu[] =
 	"mali-perfcnt-db 1\ngpu f F\nlayout v5\nblock jm\n4 A lgc=MaliA\n5 B\nblock tiler\n4 T\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "maliperfcnt.h"
+#include "mpc_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
