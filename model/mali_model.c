@@ -437,19 +437,56 @@ static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 	return 0;
 }
 
-/* Walk the live tables of @as for a write to @va (TABLE mode). */
+/* The input address size of an AArch64-format address space, 0: invalid. */
+static unsigned int mm_a64_ias(const struct mm_as *as)
+{
+	unsigned int ina = (as->live_transcfg >> MALI_HW_TRANSCFG_INA_BITS_SHIFT) &
+			   MALI_HW_TRANSCFG_INA_BITS_MASK;
+	unsigned int ias = 55 - ina;
+
+	return ias >= 25 && ias <= 48 ? ias : 0;
+}
+
+/* Does @as walk AArch64 (4 KiB granule) tables rather than legacy ones? */
+static bool mm_as_a64(const struct mali_model *m, const struct mm_as *as)
+{
+	return m->prod->has_transcfg &&
+	       (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) ==
+	       MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K;
+}
+
+/*
+ * Walk the live tables of @as for a write to @va, in the format it uses.
+ * Both formats have 4 KiB granules, 512 entries a level and table
+ * descriptors of type 3 at levels 0-2; they differ in the leaves:
+ *  - legacy Mali LPAE: the walk starts at level 0; a level-3 page and a
+ *    level-1/2 block are both type 1, writable with bit 7, no access flag;
+ *  - AArch64: the walk starts at the level the input size needs (48 bits:
+ *    0, 39: 1, 30: 2); a level-3 page is type 3, a level-1/2 block type 1;
+ *    the access flag must be set, and AP[2] or an APTable[1] above the leaf
+ *    makes it read-only.
+ */
 static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		   uint64_t *pa, struct mm_xlate_fault *fault)
 {
-	uint64_t table, desc;
-	unsigned int lvl;
+	bool a64 = mm_as_a64(m, as), rdonly = false, leaf, writable;
+	unsigned int ias = a64 ? mm_a64_ias(as) : 0, lvl = 0;
+	uint64_t table, desc, type, size;
 
 	fault->bus_error = false;
 	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	if (a64) {
+		if (!ias)
+			return -1;
+		if (va >> ias) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+			return -1;
+		}
+		/* Each level resolves 9 bits above the 12 of the page offset */
+		lvl = 4 - (ias - 12 + 8) / 9;
+	}
 	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
-	for (lvl = 0; lvl < MALI_HW_PT_LEVELS; lvl++) {
-		uint64_t type, size;
-
+	for (; lvl < MALI_HW_PT_LEVELS; lvl++) {
 		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
 			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
 			fault->bus_error = true;
@@ -458,13 +495,23 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		type = desc & MALI_HW_PT_DESC_TYPE_MASK;
 		fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl);
 		if (lvl < MALI_HW_PT_LEVELS - 1 && type == MALI_HW_PT_DESC_TABLE) {
+			rdonly |= a64 && (desc & MALI_HW_A64_TABLE_AP_RDONLY);
 			table = desc & MALI_HW_PT_DESC_ADDR_MASK;
 			continue;
 		}
-		/* A level-3 page, or a level-1/2 block: both use type 1 */
-		if (type != MALI_HW_PT_DESC_LEAF || lvl == 0)
+		if (a64 && lvl == MALI_HW_PT_LEVELS - 1)
+			leaf = type == MALI_HW_A64_DESC_PAGE;
+		else
+			leaf = type == MALI_HW_PT_DESC_LEAF && lvl;
+		if (!leaf)
 			return -1;
-		if (!(desc & MALI_HW_PT_DESC_WRITE)) {
+		if (a64 && !(desc & MALI_HW_A64_DESC_AF)) {
+			fault->exception = MALI_HW_EXCEPTION_ACCESS_FLAG(lvl);
+			return -1;
+		}
+		writable = a64 ? !rdonly && !(desc & MALI_HW_A64_DESC_AP_RDONLY) :
+				 !!(desc & MALI_HW_PT_DESC_WRITE);
+		if (!writable) {
 			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
 			return -1;
 		}
@@ -478,88 +525,6 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		return 0;
 	}
 	return -1;
-}
-
-/* The input address size of an AArch64-format address space, 0: invalid. */
-static unsigned int mm_a64_ias(const struct mm_as *as)
-{
-	unsigned int ina = (as->live_transcfg >> MALI_HW_TRANSCFG_INA_BITS_SHIFT) &
-			   MALI_HW_TRANSCFG_INA_BITS_MASK;
-	unsigned int ias = 55 - ina;
-
-	return ias >= 25 && ias <= 48 ? ias : 0;
-}
-
-/*
- * Walk the live AArch64 (4 KiB granule) tables of @as for a write to @va:
- * from the level the input size needs (48 bits: 0, 39: 1, 30: 2), table
- * descriptors down to a level-3 page or a level-1/2 block, whose access
- * flag must be set and which must be writable (AP[2] clear, no APTable[1]
- * above it).
- */
-static int mm_walk_a64(struct mali_model *m, const struct mm_as *as, uint64_t va,
-		       uint64_t *pa, struct mm_xlate_fault *fault)
-{
-	unsigned int ias = mm_a64_ias(as), lvl;
-	uint64_t table, desc;
-	bool rdonly = false;
-
-	fault->bus_error = false;
-	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
-	if (!ias)
-		return -1;
-	if (va >> ias) {
-		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
-		return -1;
-	}
-	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
-	/* Each level resolves 9 bits above the 12 of the page offset */
-	for (lvl = 4 - (ias - 12 + 8) / 9; lvl < MALI_HW_PT_LEVELS; lvl++) {
-		uint64_t type, size;
-
-		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
-			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
-			fault->bus_error = true;
-			return -1;
-		}
-		type = desc & MALI_HW_PT_DESC_TYPE_MASK;
-		fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl);
-		if (lvl < MALI_HW_PT_LEVELS - 1 && type == MALI_HW_A64_DESC_TABLE) {
-			rdonly |= !!(desc & MALI_HW_A64_TABLE_AP_RDONLY);
-			table = desc & MALI_HW_PT_DESC_ADDR_MASK;
-			continue;
-		}
-		if (lvl == MALI_HW_PT_LEVELS - 1 ? type != MALI_HW_A64_DESC_PAGE :
-		    type != MALI_HW_A64_DESC_BLOCK || lvl == 0)
-			return -1;
-		if (!(desc & MALI_HW_A64_DESC_AF)) {
-			fault->exception = MALI_HW_EXCEPTION_ACCESS_FLAG(lvl);
-			return -1;
-		}
-		if (rdonly || (desc & MALI_HW_A64_DESC_AP_RDONLY)) {
-			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
-			return -1;
-		}
-		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
-		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
-		if (*pa >> mm_pa_bits(m)) {
-			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
-			return -1;
-		}
-		return 0;
-	}
-	return -1;
-}
-
-/* The walk of the format @as uses: legacy Mali LPAE or AArch64 4K. */
-static int mm_walk_any(struct mali_model *m, const struct mm_as *as, uint64_t va,
-		       uint64_t *pa, struct mm_xlate_fault *fault)
-{
-	if (m->prod->has_transcfg &&
-	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) ==
-	    MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K)
-		return mm_walk_a64(m, as, va, pa, fault);
-	return mm_walk(m, as, va, pa, fault);
 }
 
 static struct mm_tlb_entry *mm_tlb_find(struct mm_as *as, uint64_t va)
@@ -647,14 +612,14 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 walk:
 	hit = mm_tlb_find(as, va);
 	if (!hit) {
-		if (mm_walk_any(m, as, va, pa, fault))
+		if (mm_walk(m, as, va, pa, fault))
 			return -1;
 		mm_tlb_insert(as, va, *pa);
 		return 0;
 	}
 	/* The cached translation is used; is it still what the tables say? */
 	*pa = hit->pa;
-	if (mm_walk_any(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
 		snprintf(msg, sizeof(msg),
 			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
 			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
