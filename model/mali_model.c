@@ -173,6 +173,11 @@ struct mm_as {
  * @cycle_counting: CYCLE_COUNT runs.
  * @cycle_acc: cycles counted before @cycle_start_ns.
  * @cycle_start_ns: when the cycle counter last started.
+ * @coherent: the integration is I/O coherent (&mali_model_config.coherent).
+ * @coherency_reset: COHERENCY_ENABLE's reset value.
+ * @coherency_enable: COHERENCY_ENABLE.
+ * @coherency_checked: COHERENCY_ENABLE was checked against the integration
+ *	at the first memory access since the reset.
  * @as: address spaces.
  * @load_pct: modelled load, 0..100.
  * @last_ns: time the model was last advanced to.
@@ -241,6 +246,10 @@ struct mali_model {
 	bool cycle_counting;
 	uint64_t cycle_acc;
 	uint64_t cycle_start_ns;
+	bool coherent;
+	uint32_t coherency_reset;
+	uint32_t coherency_enable;
+	bool coherency_checked;
 	struct mm_as as[MM_NR_AS];
 	uint32_t load_pct;
 	uint64_t last_ns;
@@ -424,11 +433,64 @@ static unsigned int mm_pa_bits(const struct mali_model *m)
 	return (m->mmu_features >> 8) & 0xff;
 }
 
+/* COHERENCY_FEATURES: 0 on Midgard, which has neither it nor COHERENCY_ENABLE */
+static uint32_t mm_coherency_features(const struct mali_model *m)
+{
+	return m->prod->ids->coherency_features;
+}
+
+static const char *mm_coherency_name(uint32_t proto)
+{
+	switch (proto) {
+	case MALI_HW_COHERENCY_ACE_LITE:
+		return "ACE-Lite";
+	case MALI_HW_COHERENCY_ACE:
+		return "ACE";
+	case MALI_HW_COHERENCY_NONE:
+		return "NONE";
+	default:
+		return "reserved";
+	}
+}
+
+/*
+ * Before the first memory access after a reset: does the protocol in
+ * COHERENCY_ENABLE fit the integration? On a coherent one left at NONE the
+ * GPU would neither snoop the CPU caches (the tables the CPU wrote may sit
+ * in them, so the first walk reads stale descriptors) nor keep its writes
+ * visible to them; on a non-coherent one a coherent protocol issues
+ * snooping transactions its port does not support. Either is reported
+ * once; the model goes on as if it fit.
+ */
+static void mm_check_coherency(struct mali_model *m)
+{
+	uint32_t en = m->coherency_enable, features = mm_coherency_features(m);
+	bool ok;
+	char msg[MM_MSG];
+
+	if (m->coherency_checked || !features)
+		return;
+	m->coherency_checked = true;
+	if (m->coherent)
+		ok = en < 32 && en != MALI_HW_COHERENCY_NONE &&
+		     (features & MALI_HW_COHERENCY_BIT(en));
+	else
+		ok = en == MALI_HW_COHERENCY_NONE;
+	if (ok)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "GPU memory access with COHERENCY_ENABLE %u (%s) on a %s integration (COHERENCY_FEATURES 0x%x): want %s",
+		 en, mm_coherency_name(en), m->coherent ? "coherent" : "non-coherent",
+		 features, m->coherent ? "a protocol it offers" : "NONE (31)");
+	mm_report(m, msg);
+}
+
 static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 {
 	uint8_t b[8];
 	unsigned int i;
 
+	mm_check_coherency(m);
 	if (m->ops->mem_read(m->host, pa, b, sizeof(b)))
 		return -1;
 	*desc = 0;
@@ -749,6 +811,7 @@ static void mm_l2_writeback(struct mali_model *m)
 	unsigned int nbits = m->dump_size / MM_L2_GRANULE, g;
 	char msg[MM_MSG];
 
+	mm_check_coherency(m);
 	for (g = 0; g < nbits; g++) {
 		uint32_t pos = m->l2_base_off + g * MM_L2_GRANULE;
 		uint64_t pa;
@@ -861,6 +924,8 @@ static void mm_reset_state(struct mali_model *m)
 	m->tiler_broken = false;
 	m->cycle_counting = false;
 	m->cycle_acc = 0;
+	m->coherency_enable = m->coherency_reset;
+	m->coherency_checked = false;
 	memset(m->as, 0, sizeof(m->as));
 	for (i = 0; i < MM_NR_AS; i++)
 		m->as[i].live_transtab = MALI_HW_TRANSTAB_ADRMODE_UNMAPPED;
@@ -1275,6 +1340,8 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		return m->fault_status;
 	case MALI_HW_PRFCNT_CONFIG:
 		return m->prfcnt_config;
+	case MALI_HW_COHERENCY_ENABLE:
+		return mm_coherency_features(m) ? m->coherency_enable : 0;
 	case MALI_HW_PRFCNT_JM_EN:
 		return m->en_jm;
 	case MALI_HW_PRFCNT_SHADER_EN:
@@ -1496,6 +1563,10 @@ void mali_model_write(struct mali_model *m, uint32_t reg, uint32_t val)
 		break;
 	case MALI_HW_PRFCNT_MMU_L2_EN:
 		m->en_mmu_l2 = val;
+		break;
+	case MALI_HW_COHERENCY_ENABLE:
+		if (mm_coherency_features(m))
+			m->coherency_enable = val & 0x1f;
 		break;
 	case MALI_HW_JOB_IRQ_CLEAR:
 		m->job_irq_raw &= ~val;
@@ -1792,7 +1863,7 @@ int mali_model_init(struct mali_model *m, const struct mali_model_config *cfg,
 {
 	const struct mali_model_product *prod;
 	uint64_t cores;
-	uint32_t l2_slices, mhz, va_bits, pa_bits, blocks;
+	uint32_t l2_slices, mhz, va_bits, pa_bits, blocks, coherency_reset;
 	char msg[MM_MSG];
 
 	prod = cfg->product ? mali_model_product_find(cfg->product) : NULL;
@@ -1829,6 +1900,17 @@ int mali_model_init(struct mali_model *m, const struct mali_model_config *cfg,
 		snprintf(msg, sizeof(msg), "pa_bits %u: want 32..48", pa_bits);
 		return mm_init_error(err, errlen, msg);
 	}
+	if (!cfg->coherency_reset || !strcmp(cfg->coherency_reset, "none")) {
+		coherency_reset = MALI_HW_COHERENCY_NONE;
+	} else if (!strcmp(cfg->coherency_reset, "ace-lite")) {
+		coherency_reset = MALI_HW_COHERENCY_ACE_LITE;
+	} else if (!strcmp(cfg->coherency_reset, "ace")) {
+		coherency_reset = MALI_HW_COHERENCY_ACE;
+	} else {
+		snprintf(msg, sizeof(msg), "coherency_reset \"%s\": want none, ace-lite or ace",
+			 cfg->coherency_reset);
+		return mm_init_error(err, errlen, msg);
+	}
 
 	memset(m, 0, sizeof(*m));
 	m->ops = ops;
@@ -1841,6 +1923,8 @@ int mali_model_init(struct mali_model *m, const struct mali_model_config *cfg,
 			  MALI_HW_MEM_FEATURES_COHERENT_CORE_GROUP;
 	m->mmu_features = MALI_HW_MMU_FEATURES_VAL(va_bits, pa_bits);
 	m->mhz = mhz;
+	m->coherent = cfg->coherent;
+	m->coherency_reset = coherency_reset;
 	m->hw_issue_8186 = prod->gpu_id == 0x69560001;
 	if (prod->v4)
 		blocks = MALI_HW_V4_BLOCKS_PER_GROUP * m->nr_l2;
