@@ -160,16 +160,18 @@ struct mpc_vm {
 
 /**
  * struct mpc_dump_buf - the buffer the GPU writes samples into
- * @pages: backing pages.
- * @dma: DMA address of each page.
+ * @dma_base: DMA address of the buffer (one dma_alloc_noncoherent()
+ *	allocation, see mpc_perfcnt.c).
+ * @dma: DMA address of each page, for the GPU's tables.
  * @nr_pages: number of pages.
- * @vaddr: write-combined kernel mapping of all pages.
+ * @vaddr: cached kernel mapping of the buffer; read only between
+ *	dma_sync_single_for_cpu() and the next dma_sync_single_for_device().
  * @gpu_va: GPU virtual address the buffer is mapped at.
  * @mapped: the buffer's translation is live in @vm.
  * @vm: translation tables of the address space.
  */
 struct mpc_dump_buf {
-	struct page **pages;
+	dma_addr_t dma_base;
 	dma_addr_t *dma;
 	unsigned int nr_pages;
 	void *vaddr;
