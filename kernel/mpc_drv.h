@@ -86,6 +86,7 @@ struct mpc_layout {
  * @mem_features: MEM_FEATURES.
  * @mmu_features: MMU_FEATURES.
  * @as_present: AS_PRESENT.
+ * @coherency_features: COHERENCY_FEATURES, 0 on Midgard (no register).
  * @shader_present: SHADER_PRESENT.
  * @tiler_present: TILER_PRESENT.
  * @l2_present: L2_PRESENT.
@@ -99,6 +100,7 @@ struct mpc_features {
 	u32 mem_features;
 	u32 mmu_features;
 	u32 as_present;
+	u32 coherency_features;
 	u64 shader_present;
 	u64 tiler_present;
 	u64 l2_present;
@@ -332,6 +334,9 @@ struct mpc_perfcnt {
  * @regulator: optional "mali" supply (real hardware).
  * @rstc: optional reset lines (real hardware).
  * @coherent: the GPU's memory accesses are cache coherent with the CPU.
+ * @coherency_mode: the protocol written to COHERENCY_ENABLE after every
+ *	reset from Bifrost on (COHERENCY_ACE_LITE, COHERENCY_ACE or
+ *	COHERENCY_NONE); Midgard has no such register.
  * @gpu_irq: Linux IRQ number of the GPU line.
  * @mmu_irq: Linux IRQ number of the MMU line.
  * @suspended: the GPU is runtime-suspended: IRQ handlers must not touch it.
@@ -353,6 +358,7 @@ struct mpc_device {
 	struct regulator *regulator;
 	struct reset_control *rstc;
 	bool coherent;
+	u32 coherency_mode;
 	int gpu_irq;
 	int mmu_irq;
 	atomic_t suspended;
