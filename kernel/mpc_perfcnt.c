@@ -276,6 +276,17 @@ static int mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_MANUAL));
 	if (quirk_8186)
 		gpu_write(mdev, GPU_PRFCNT_TILER_EN, cfg->tiler);
+	/*
+	 * The cycle counter runs while the counters are enabled, as kbase's
+	 * JM counter backend keeps it (kbase_pm_request_gpu_cycle_counter*()
+	 * from dump_enable to dump_disable). kbase's register map documents
+	 * CYCLE_COUNT_START as "starts the cycle counter, and system timestamp
+	 * propagation": the block headers' TIMESTAMP words may stay 0 or
+	 * frozen without it. Not confirmed on a board (design.rst). Nothing
+	 * else in this driver uses the cycle counter, so no reference count;
+	 * a reset stops it and the recovery comes through here again.
+	 */
+	gpu_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_START);
 	/* The counters were cleared and count from here */
 	pc->interval_start_ns = ktime_get_raw_ns();
 	return 0;
@@ -291,6 +302,7 @@ static int mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 	int ret;
 
 	lockdep_assert_held(&mdev->perfcnt.lock);
+	gpu_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_STOP);
 	gpu_write(mdev, GPU_PRFCNT_JM_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_TILER_EN, 0);
