@@ -88,6 +88,7 @@ struct mpc_layout {
  * @mem_features: MEM_FEATURES.
  * @mmu_features: MMU_FEATURES.
  * @as_present: AS_PRESENT.
+ * @coherency_features: COHERENCY_FEATURES, 0 on Midgard (no register).
  * @shader_present: SHADER_PRESENT.
  * @tiler_present: TILER_PRESENT.
  * @l2_present: L2_PRESENT.
@@ -101,6 +102,7 @@ struct mpc_features {
 	u32 mem_features;
 	u32 mmu_features;
 	u32 as_present;
+	u32 coherency_features;
 	u64 shader_present;
 	u64 tiler_present;
 	u64 l2_present;
@@ -162,16 +164,18 @@ struct mpc_vm {
 
 /**
  * struct mpc_dump_buf - the buffer the GPU writes samples into
- * @pages: backing pages.
- * @dma: DMA address of each page.
+ * @dma_base: DMA address of the buffer (one dma_alloc_noncoherent()
+ *	allocation, see mpc_perfcnt.c).
+ * @dma: DMA address of each page, for the GPU's tables.
  * @nr_pages: number of pages.
- * @vaddr: write-combined kernel mapping of all pages.
+ * @vaddr: cached kernel mapping of the buffer; read only between
+ *	dma_sync_single_for_cpu() and the next dma_sync_single_for_device().
  * @gpu_va: GPU virtual address the buffer is mapped at.
  * @mapped: the buffer's translation is live in @vm.
  * @vm: translation tables of the address space.
  */
 struct mpc_dump_buf {
-	struct page **pages;
+	dma_addr_t dma_base;
 	dma_addr_t *dma;
 	unsigned int nr_pages;
 	void *vaddr;
@@ -278,6 +282,9 @@ struct mpc_perfcnt_status {
  * @regulator: optional "mali" supply (real hardware).
  * @rstc: optional reset lines (real hardware).
  * @coherent: the GPU's memory accesses are cache coherent with the CPU.
+ * @coherency_mode: the protocol written to COHERENCY_ENABLE after every
+ *	reset from Bifrost on (COHERENCY_ACE_LITE, COHERENCY_ACE or
+ *	COHERENCY_NONE); Midgard has no such register.
  * @gpu_irq: Linux IRQ number of the GPU line.
  * @mmu_irq: Linux IRQ number of the MMU line.
  * @suspended: the GPU is runtime-suspended: IRQ handlers must not touch it.
@@ -299,6 +306,7 @@ struct mpc_device {
 	struct regulator *regulator;
 	struct reset_control *rstc;
 	bool coherent;
+	u32 coherency_mode;
 	int gpu_irq;
 	int mmu_irq;
 	atomic_t suspended;

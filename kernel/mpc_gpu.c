@@ -174,11 +174,59 @@ static int __must_check mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
 				 mdev, GPU_INT_RAWSTAT);
 }
 
+/*
+ * COHERENCY_ENABLE is reset with the GPU and its reset value is
+ * implementation defined (Arm's panthor fix: "it may not be always aligned
+ * with the dma-coherent property"); kbase programs it after every reset.
+ * Before the probe read GPU_ID (its first reset) nothing is written: the
+ * GPU touches no memory before mpc_gpu_coherency_init() programmed it.
+ */
+static void mpc_gpu_coherency_apply(struct mpc_device *mdev)
+{
+	if (mpc_gpu_has_transcfg(mdev->features.gpu_id))
+		gpu_write(mdev, GPU_COHERENCY_ENABLE, mdev->coherency_mode);
+}
+
 static void mpc_gpu_reset_done(struct mpc_device *mdev)
 {
 	gpu_write(mdev, GPU_INT_CLEAR, ~0U);
 	/* Job interrupts belong to a job scheduler this driver does not have */
 	gpu_write(mdev, JOB_INT_MASK, 0);
+	mpc_gpu_coherency_apply(mdev);
+}
+
+/*
+ * Pick the bus protocol from COHERENCY_FEATURES and what the device tree
+ * says (dma-coherent, mdev->coherent), and program it. A coherent node gets
+ * ACE-Lite, the one-way coherency an I/O master needs, or full ACE where
+ * that is all the GPU offers (both make the GPU snoop the CPU caches, which
+ * is what coherent_walk and the skipped dma_sync calls rely on); NONE
+ * otherwise. A coherent node on a GPU that offers no protocol cannot be
+ * right: refused. Midgard has no coherency registers, and its integrations
+ * set coherency up outside the GPU: nothing to program or check.
+ */
+static int mpc_gpu_coherency_init(struct mpc_device *mdev)
+{
+	u32 features = mdev->features.coherency_features;
+
+	if (!mpc_gpu_has_transcfg(mdev->features.gpu_id))
+		return 0;
+	if (!mdev->coherent) {
+		mdev->coherency_mode = COHERENCY_NONE;
+	} else if (features & BIT(COHERENCY_ACE_LITE)) {
+		mdev->coherency_mode = COHERENCY_ACE_LITE;
+	} else if (features & BIT(COHERENCY_ACE)) {
+		mdev->coherency_mode = COHERENCY_ACE;
+	} else {
+		drm_err(&mdev->drm,
+			"the node is dma-coherent, but the GPU offers no coherency protocol (COHERENCY_FEATURES 0x%x): drop dma-coherent from the device tree\n",
+			features);
+		return -ENODEV;
+	}
+	mpc_gpu_coherency_apply(mdev);
+	drm_dbg_driver(&mdev->drm, "COHERENCY_FEATURES 0x%x, COHERENCY_ENABLE %u\n",
+		       features, mdev->coherency_mode);
+	return 0;
 }
 
 /**
@@ -389,6 +437,8 @@ static void mpc_gpu_read_features(struct mpc_device *mdev)
 	f->mem_features = gpu_read(mdev, GPU_MEM_FEATURES);
 	f->mmu_features = gpu_read(mdev, GPU_MMU_FEATURES);
 	f->as_present = gpu_read(mdev, GPU_AS_PRESENT);
+	if (mpc_gpu_has_transcfg(f->gpu_id))
+		f->coherency_features = gpu_read(mdev, GPU_COHERENCY_FEATURES);
 	f->shader_present = gpu_read64(mdev, GPU_SHADER_PRESENT_LO);
 	f->tiler_present = gpu_read64(mdev, GPU_TILER_PRESENT_LO);
 	f->l2_present = gpu_read64(mdev, GPU_L2_PRESENT_LO);
@@ -425,6 +475,9 @@ int mpc_gpu_init(struct mpc_device *mdev)
 			MPC_PERFCNT_AS, f->as_present);
 		return -ENODEV;
 	}
+	ret = mpc_gpu_coherency_init(mdev);
+	if (ret)
+		return ret;
 
 	drm_info(&mdev->drm, "%s id 0x%08x (r%up%u status %u)%s\n",
 		 f->product->name, f->gpu_id, GPU_ID_VERSION_MAJOR(f->gpu_id),

@@ -9,10 +9,24 @@
  *   PERFCNT_SAMPLE  ->  IRQ PERFCNT_SAMPLE_COMPLETED
  *   CLEAN_CACHES    ->  IRQ CLEAN_CACHES_COMPLETED  ->  the dump is in memory
  *
- * The CPU reads the buffer through a write-combined mapping: a cached
- * mapping can return stale lines for data the GPU wrote behind the CPU's
- * caches (the stale COUNTER[2] seen while panfrost's perfcnt support was
- * reviewed).
+ * The buffer is one mechanism of the DMA API, non-coherent memory: it comes
+ * from dma_alloc_noncoherent(), the CPU reads it through its cached kernel
+ * mapping, and ownership passes explicitly, dma_sync_single_for_device()
+ * before each PERFCNT_SAMPLE and dma_sync_single_for_cpu() once the dump is
+ * in memory (the DMA API's rule, and what kbase's JM counter backend does
+ * with its cached dump buffer). The stale COUNTER[2] met while panfrost's
+ * perfcnt support was reviewed came from a cached mapping with no cache
+ * maintenance at all: lines the CPU held from before the GPU's write. Here
+ * for_cpu invalidates them (also those speculatively fetched meanwhile) and
+ * for_device cleans the lines of the allocation's zeroing, so none is
+ * evicted over the GPU's data later. The memory is not a streaming mapping,
+ * so swiotlb (swiotlb=force, memory beyond the DMA mask) never bounces it:
+ * the GPU writes the pages the CPU reads, with no bounce buffer copied
+ * behind a second, uncached alias, as the earlier dma_map_page() plus
+ * write-combined vmap() did. dma_alloc_wc() with no syncs would also be
+ * one mechanism, but every read of a dump would then go to DRAM uncached
+ * (a dump is 2-10 KiB, read once per sample); on coherent integrations the
+ * syncs cost nothing.
  *
  * Samples are copied to userspace only after pc->lock and the
  * drm_dev_enter() section are dropped: a user page fault may take any time
@@ -122,26 +136,22 @@ struct mpc_perfcnt {
 	struct completion done;
 };
 
+static size_t mpc_dump_buf_size(const struct mpc_dump_buf *buf)
+{
+	return (size_t)buf->nr_pages * PAGE_SIZE;
+}
+
 static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 {
-	unsigned int i;
-
 	mpc_vm_free(mdev, &buf->vm);
-	if (buf->vaddr)
-		vunmap(buf->vaddr);
-	/* A page is kept only once it is DMA-mapped */
-	for (i = 0; buf->pages && i < buf->nr_pages; i++) {
-		if (!buf->pages[i])
-			continue;
-		dma_unmap_page(mdev->dev, buf->dma[i], PAGE_SIZE, DMA_FROM_DEVICE);
-		__free_page(buf->pages[i]);
-		mpc_track_free(mdev, PAGE_SIZE);
+	if (buf->vaddr) {
+		dma_free_noncoherent(mdev->dev, mpc_dump_buf_size(buf), buf->vaddr,
+				     buf->dma_base, DMA_FROM_DEVICE);
+		mpc_track_free(mdev, mpc_dump_buf_size(buf));
 	}
-	if (buf->pages)
+	if (buf->dma)
 		mpc_track_free(mdev, 0);
-	kfree(buf->pages);
 	kfree(buf->dma);
-	buf->pages = NULL;
 	buf->dma = NULL;
 	buf->vaddr = NULL;
 	buf->nr_pages = 0;
@@ -151,28 +161,23 @@ static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 /*
  * The GPU answered no reset: it may still write the dump pages and walk the
  * tables (a sample or dirty L2 lines in flight). Never give them back to the
- * page allocator; leak them, DMA mappings included, and count them. Only the
- * CPU-side bookkeeping (arrays, kernel mapping) is freed.
+ * page allocator; leak them, DMA allocation included, and count them. Only
+ * the CPU-side bookkeeping (the address array) is freed.
  */
 static void mpc_dump_buf_leak(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
-	unsigned int i, n;
+	unsigned int n;
 
 	n = mpc_vm_leak(mdev, &buf->vm);
-	if (buf->vaddr)
-		vunmap(buf->vaddr);
-	for (i = 0; buf->pages && i < buf->nr_pages; i++) {
-		if (!buf->pages[i])
-			continue;
-		mpc_track_free(mdev, PAGE_SIZE);
-		n++;
+	if (buf->vaddr) {
+		/* Never dma_free_noncoherent()'d: the allocation stays */
+		mpc_track_free(mdev, mpc_dump_buf_size(buf));
+		n += buf->nr_pages;
 	}
-	if (buf->pages)
+	if (buf->dma)
 		mpc_track_free(mdev, 0);
-	kfree(buf->pages);
 	kfree(buf->dma);
-	buf->pages = NULL;
 	buf->dma = NULL;
 	buf->vaddr = NULL;
 	buf->nr_pages = 0;
@@ -202,36 +207,20 @@ static int __must_check mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_d
 	unsigned int i, n = DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE);
 	int ret = -ENOMEM;
 
-	buf->pages = kcalloc(n, sizeof(*buf->pages), GFP_KERNEL);
 	buf->dma = kcalloc(n, sizeof(*buf->dma), GFP_KERNEL);
-	if (!buf->pages || !buf->dma) {
-		kfree(buf->pages);
-		kfree(buf->dma);
-		buf->pages = NULL;
-		buf->dma = NULL;
+	if (!buf->dma)
 		return -ENOMEM;
-	}
-	/* The two arrays count as one allocation */
 	mpc_track_alloc(mdev, 0);
-	buf->nr_pages = n;
 
-	for (i = 0; i < n; i++) {
-		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-
-		if (!page)
-			goto err;
-		buf->dma[i] = dma_map_page(mdev->dev, page, 0, PAGE_SIZE, DMA_FROM_DEVICE);
-		if (dma_mapping_error(mdev->dev, buf->dma[i])) {
-			__free_page(page);
-			goto err;
-		}
-		buf->pages[i] = page;
-		mpc_track_alloc(mdev, PAGE_SIZE);
-	}
-
-	buf->vaddr = vmap(buf->pages, n, VM_MAP, pgprot_writecombine(PAGE_KERNEL));
+	/* Zeroed through the cached mapping: the first for_device cleans it */
+	buf->vaddr = dma_alloc_noncoherent(mdev->dev, (size_t)n * PAGE_SIZE, &buf->dma_base,
+					   DMA_FROM_DEVICE, GFP_KERNEL);
 	if (!buf->vaddr)
 		goto err;
+	buf->nr_pages = n;
+	mpc_track_alloc(mdev, mpc_dump_buf_size(buf));
+	for (i = 0; i < n; i++)
+		buf->dma[i] = buf->dma_base + (dma_addr_t)i * PAGE_SIZE;
 
 	buf->gpu_va = gpu_va;
 	ret = mpc_vm_init(mdev, &buf->vm);
@@ -375,6 +364,17 @@ static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_MANUAL));
 	if (quirk_8186)
 		gpu_write(mdev, GPU_PRFCNT_TILER_EN, cfg->tiler);
+	/*
+	 * The cycle counter runs while the counters are enabled, as kbase's
+	 * JM counter backend keeps it (kbase_pm_request_gpu_cycle_counter*()
+	 * from dump_enable to dump_disable). kbase's register map documents
+	 * CYCLE_COUNT_START as "starts the cycle counter, and system timestamp
+	 * propagation": the block headers' TIMESTAMP words may stay 0 or
+	 * frozen without it. Not confirmed on a board (design.rst). Nothing
+	 * else in this driver uses the cycle counter, so no reference count;
+	 * a reset stops it and the recovery comes through here again.
+	 */
+	gpu_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_START);
 	/* The counters were cleared and count from here */
 	pc->interval_start_ns = ktime_get_raw_ns();
 	return 0;
@@ -390,6 +390,7 @@ static int __must_check mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 	int ret;
 
 	lockdep_assert_held(&mdev->perfcnt->lock);
+	gpu_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_STOP);
 	gpu_write(mdev, GPU_PRFCNT_JM_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, 0);
 	gpu_write(mdev, GPU_PRFCNT_TILER_EN, 0);
@@ -696,7 +697,6 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	u32 size = mdev->features.layout.dump_size;
-	unsigned int i;
 	u64 ts;
 	int ret;
 
@@ -718,6 +718,9 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 		return 0;
 	}
 
+	/* The GPU owns the buffer until the dump is in memory */
+	dma_sync_single_for_device(mdev->dev, pc->buf.dma_base, mpc_dump_buf_size(&pc->buf),
+				   DMA_FROM_DEVICE);
 	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
 	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE, &ts, true);
 	if (ret) {
@@ -734,9 +737,9 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 		return ret;
 	}
 
-	for (i = 0; i < pc->buf.nr_pages; i++)
-		dma_sync_single_for_cpu(mdev->dev, pc->buf.dma[i], PAGE_SIZE,
-					DMA_FROM_DEVICE);
+	/* The dump is in memory (CLEAN_CACHES completed): the CPU's turn */
+	dma_sync_single_for_cpu(mdev->dev, pc->buf.dma_base, mpc_dump_buf_size(&pc->buf),
+				DMA_FROM_DEVICE);
 	memcpy(*data, pc->buf.vaddr, size);
 
 	spin_lock_irq(&pc->irq_lock);

@@ -117,6 +117,19 @@
 #define GPU_TILER_PWRTRANS_LO		0x210
 #define GPU_L2_PWRTRANS_LO		0x220
 
+/*
+ * Coherency, from Bifrost on (where mpc_gpu_has_transcfg() holds; Midgard
+ * has neither register): COHERENCY_FEATURES has bit n set for each bus
+ * protocol n the GPU offers, COHERENCY_ENABLE takes the protocol's number.
+ * The numbers are kbase's (mali_midg_coherency.h); panfrost names the
+ * FEATURES bits the same way.
+ */
+#define GPU_COHERENCY_FEATURES		0x300
+#define GPU_COHERENCY_ENABLE		0x304
+#define   COHERENCY_ACE_LITE		0
+#define   COHERENCY_ACE			1
+#define   COHERENCY_NONE		31
+
 /* Job control: only the interrupt block, kept masked by this driver */
 #define JOB_INT_RAWSTAT			0x1000
 #define JOB_INT_CLEAR			0x1004

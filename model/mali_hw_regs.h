@@ -35,7 +35,18 @@
 #define MALI_HW_THREAD_FEATURES		0x0ac
 #define MALI_HW_TEXTURE_FEATURES(n)	(0x0b0 + 4 * (n))	/* n = 0..3 */
 #define MALI_HW_JS_FEATURES(n)		(0x0c0 + 4 * (n))	/* n = 0..15 */
+/*
+ * COHERENCY_FEATURES (Bifrost and later; reads 0 before): one bit per
+ * protocol the GPU offers, bit n for protocol number n. COHERENCY_ENABLE
+ * takes the number of the protocol to use; its reset value is
+ * implementation defined (Arm's panthor fix; kbase always writes it).
+ */
 #define MALI_HW_COHERENCY_FEATURES	0x300
+#define MALI_HW_COHERENCY_ENABLE	0x304
+#define   MALI_HW_COHERENCY_ACE_LITE		0
+#define   MALI_HW_COHERENCY_ACE			1
+#define   MALI_HW_COHERENCY_NONE		31
+#define   MALI_HW_COHERENCY_BIT(proto)		MALI_HW_BIT(proto)
 #define MALI_HW_STACK_PRESENT		0xe00
 
 #define MALI_HW_GPU_IRQ_RAWSTAT		0x020

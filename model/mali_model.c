@@ -173,6 +173,11 @@ struct mm_as {
  * @cycle_counting: CYCLE_COUNT runs.
  * @cycle_acc: cycles counted before @cycle_start_ns.
  * @cycle_start_ns: when the cycle counter last started.
+ * @coherent: the integration is I/O coherent (&mali_model_config.coherent).
+ * @coherency_reset: COHERENCY_ENABLE's reset value.
+ * @coherency_enable: COHERENCY_ENABLE.
+ * @coherency_checked: COHERENCY_ENABLE was checked against the integration
+ *	at the first memory access since the reset.
  * @as: address spaces.
  * @load_pct: modelled load, 0..100.
  * @last_ns: time the model was last advanced to.
@@ -241,6 +246,10 @@ struct mali_model {
 	bool cycle_counting;
 	uint64_t cycle_acc;
 	uint64_t cycle_start_ns;
+	bool coherent;
+	uint32_t coherency_reset;
+	uint32_t coherency_enable;
+	bool coherency_checked;
 	struct mm_as as[MM_NR_AS];
 	uint32_t load_pct;
 	uint64_t last_ns;
@@ -424,11 +433,64 @@ static unsigned int mm_pa_bits(const struct mali_model *m)
 	return (m->mmu_features >> 8) & 0xff;
 }
 
+/* COHERENCY_FEATURES: 0 on Midgard, which has neither it nor COHERENCY_ENABLE */
+static uint32_t mm_coherency_features(const struct mali_model *m)
+{
+	return m->prod->ids->coherency_features;
+}
+
+static const char *mm_coherency_name(uint32_t proto)
+{
+	switch (proto) {
+	case MALI_HW_COHERENCY_ACE_LITE:
+		return "ACE-Lite";
+	case MALI_HW_COHERENCY_ACE:
+		return "ACE";
+	case MALI_HW_COHERENCY_NONE:
+		return "NONE";
+	default:
+		return "reserved";
+	}
+}
+
+/*
+ * Before the first memory access after a reset: does the protocol in
+ * COHERENCY_ENABLE fit the integration? On a coherent one left at NONE the
+ * GPU would neither snoop the CPU caches (the tables the CPU wrote may sit
+ * in them, so the first walk reads stale descriptors) nor keep its writes
+ * visible to them; on a non-coherent one a coherent protocol issues
+ * snooping transactions its port does not support. Either is reported
+ * once; the model goes on as if it fit.
+ */
+static void mm_check_coherency(struct mali_model *m)
+{
+	uint32_t en = m->coherency_enable, features = mm_coherency_features(m);
+	bool ok;
+	char msg[MM_MSG];
+
+	if (m->coherency_checked || !features)
+		return;
+	m->coherency_checked = true;
+	if (m->coherent)
+		ok = en < 32 && en != MALI_HW_COHERENCY_NONE &&
+		     (features & MALI_HW_COHERENCY_BIT(en));
+	else
+		ok = en == MALI_HW_COHERENCY_NONE;
+	if (ok)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "GPU memory access with COHERENCY_ENABLE %u (%s) on a %s integration (COHERENCY_FEATURES 0x%x): want %s",
+		 en, mm_coherency_name(en), m->coherent ? "coherent" : "non-coherent",
+		 features, m->coherent ? "a protocol it offers" : "NONE (31)");
+	mm_report(m, msg);
+}
+
 static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 {
 	uint8_t b[8];
 	unsigned int i;
 
+	mm_check_coherency(m);
 	if (m->ops->mem_read(m->host, pa, b, sizeof(b)))
 		return -1;
 	*desc = 0;
@@ -437,19 +499,56 @@ static int mm_read_desc(struct mali_model *m, uint64_t pa, uint64_t *desc)
 	return 0;
 }
 
-/* Walk the live tables of @as for a write to @va (TABLE mode). */
+/* The input address size of an AArch64-format address space, 0: invalid. */
+static unsigned int mm_a64_ias(const struct mm_as *as)
+{
+	unsigned int ina = (as->live_transcfg >> MALI_HW_TRANSCFG_INA_BITS_SHIFT) &
+			   MALI_HW_TRANSCFG_INA_BITS_MASK;
+	unsigned int ias = 55 - ina;
+
+	return ias >= 25 && ias <= 48 ? ias : 0;
+}
+
+/* Does @as walk AArch64 (4 KiB granule) tables rather than legacy ones? */
+static bool mm_as_a64(const struct mali_model *m, const struct mm_as *as)
+{
+	return m->prod->has_transcfg &&
+	       (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) ==
+	       MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K;
+}
+
+/*
+ * Walk the live tables of @as for a write to @va, in the format it uses.
+ * Both formats have 4 KiB granules, 512 entries a level and table
+ * descriptors of type 3 at levels 0-2; they differ in the leaves:
+ *  - legacy Mali LPAE: the walk starts at level 0; a level-3 page and a
+ *    level-1/2 block are both type 1, writable with bit 7, no access flag;
+ *  - AArch64: the walk starts at the level the input size needs (48 bits:
+ *    0, 39: 1, 30: 2); a level-3 page is type 3, a level-1/2 block type 1;
+ *    the access flag must be set, and AP[2] or an APTable[1] above the leaf
+ *    makes it read-only.
+ */
 static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		   uint64_t *pa, struct mm_xlate_fault *fault)
 {
-	uint64_t table, desc;
-	unsigned int lvl;
+	bool a64 = mm_as_a64(m, as), rdonly = false, leaf, writable;
+	unsigned int ias = a64 ? mm_a64_ias(as) : 0, lvl = 0;
+	uint64_t table, desc, type, size;
 
 	fault->bus_error = false;
 	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
+	if (a64) {
+		if (!ias)
+			return -1;
+		if (va >> ias) {
+			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
+			return -1;
+		}
+		/* Each level resolves 9 bits above the 12 of the page offset */
+		lvl = 4 - (ias - 12 + 8) / 9;
+	}
 	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
-	for (lvl = 0; lvl < MALI_HW_PT_LEVELS; lvl++) {
-		uint64_t type, size;
-
+	for (; lvl < MALI_HW_PT_LEVELS; lvl++) {
 		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
 			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
 			fault->bus_error = true;
@@ -458,13 +557,23 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		type = desc & MALI_HW_PT_DESC_TYPE_MASK;
 		fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl);
 		if (lvl < MALI_HW_PT_LEVELS - 1 && type == MALI_HW_PT_DESC_TABLE) {
+			rdonly |= a64 && (desc & MALI_HW_A64_TABLE_AP_RDONLY);
 			table = desc & MALI_HW_PT_DESC_ADDR_MASK;
 			continue;
 		}
-		/* A level-3 page, or a level-1/2 block: both use type 1 */
-		if (type != MALI_HW_PT_DESC_LEAF || lvl == 0)
+		if (a64 && lvl == MALI_HW_PT_LEVELS - 1)
+			leaf = type == MALI_HW_A64_DESC_PAGE;
+		else
+			leaf = type == MALI_HW_PT_DESC_LEAF && lvl;
+		if (!leaf)
 			return -1;
-		if (!(desc & MALI_HW_PT_DESC_WRITE)) {
+		if (a64 && !(desc & MALI_HW_A64_DESC_AF)) {
+			fault->exception = MALI_HW_EXCEPTION_ACCESS_FLAG(lvl);
+			return -1;
+		}
+		writable = a64 ? !rdonly && !(desc & MALI_HW_A64_DESC_AP_RDONLY) :
+				 !!(desc & MALI_HW_PT_DESC_WRITE);
+		if (!writable) {
 			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
 			return -1;
 		}
@@ -478,88 +587,6 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 		return 0;
 	}
 	return -1;
-}
-
-/* The input address size of an AArch64-format address space, 0: invalid. */
-static unsigned int mm_a64_ias(const struct mm_as *as)
-{
-	unsigned int ina = (as->live_transcfg >> MALI_HW_TRANSCFG_INA_BITS_SHIFT) &
-			   MALI_HW_TRANSCFG_INA_BITS_MASK;
-	unsigned int ias = 55 - ina;
-
-	return ias >= 25 && ias <= 48 ? ias : 0;
-}
-
-/*
- * Walk the live AArch64 (4 KiB granule) tables of @as for a write to @va:
- * from the level the input size needs (48 bits: 0, 39: 1, 30: 2), table
- * descriptors down to a level-3 page or a level-1/2 block, whose access
- * flag must be set and which must be writable (AP[2] clear, no APTable[1]
- * above it).
- */
-static int mm_walk_a64(struct mali_model *m, const struct mm_as *as, uint64_t va,
-		       uint64_t *pa, struct mm_xlate_fault *fault)
-{
-	unsigned int ias = mm_a64_ias(as), lvl;
-	uint64_t table, desc;
-	bool rdonly = false;
-
-	fault->bus_error = false;
-	fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(0);
-	if (!ias)
-		return -1;
-	if (va >> ias) {
-		fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_IN(0);
-		return -1;
-	}
-	table = as->live_transtab & MALI_HW_TRANSTAB_ADDR_MASK;
-	/* Each level resolves 9 bits above the 12 of the page offset */
-	for (lvl = 4 - (ias - 12 + 8) / 9; lvl < MALI_HW_PT_LEVELS; lvl++) {
-		uint64_t type, size;
-
-		if (mm_read_desc(m, table + 8 * MALI_HW_PT_INDEX(va, lvl), &desc)) {
-			fault->exception = MALI_HW_EXCEPTION_TRANSTAB_BUS_FAULT(lvl);
-			fault->bus_error = true;
-			return -1;
-		}
-		type = desc & MALI_HW_PT_DESC_TYPE_MASK;
-		fault->exception = MALI_HW_EXCEPTION_TRANSLATION_FAULT(lvl);
-		if (lvl < MALI_HW_PT_LEVELS - 1 && type == MALI_HW_A64_DESC_TABLE) {
-			rdonly |= !!(desc & MALI_HW_A64_TABLE_AP_RDONLY);
-			table = desc & MALI_HW_PT_DESC_ADDR_MASK;
-			continue;
-		}
-		if (lvl == MALI_HW_PT_LEVELS - 1 ? type != MALI_HW_A64_DESC_PAGE :
-		    type != MALI_HW_A64_DESC_BLOCK || lvl == 0)
-			return -1;
-		if (!(desc & MALI_HW_A64_DESC_AF)) {
-			fault->exception = MALI_HW_EXCEPTION_ACCESS_FLAG(lvl);
-			return -1;
-		}
-		if (rdonly || (desc & MALI_HW_A64_DESC_AP_RDONLY)) {
-			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
-			return -1;
-		}
-		size = MALI_HW_BIT64(MALI_HW_PT_LEVEL_SHIFT(lvl));
-		*pa = (desc & MALI_HW_PT_DESC_ADDR_MASK & ~(size - 1)) | (va & (size - 1));
-		if (*pa >> mm_pa_bits(m)) {
-			fault->exception = MALI_HW_EXCEPTION_ADDR_SIZE_FAULT_OUT(lvl);
-			return -1;
-		}
-		return 0;
-	}
-	return -1;
-}
-
-/* The walk of the format @as uses: legacy Mali LPAE or AArch64 4K. */
-static int mm_walk_any(struct mali_model *m, const struct mm_as *as, uint64_t va,
-		       uint64_t *pa, struct mm_xlate_fault *fault)
-{
-	if (m->prod->has_transcfg &&
-	    (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) ==
-	    MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K)
-		return mm_walk_a64(m, as, va, pa, fault);
-	return mm_walk(m, as, va, pa, fault);
 }
 
 static struct mm_tlb_entry *mm_tlb_find(struct mm_as *as, uint64_t va)
@@ -647,14 +674,14 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 walk:
 	hit = mm_tlb_find(as, va);
 	if (!hit) {
-		if (mm_walk_any(m, as, va, pa, fault))
+		if (mm_walk(m, as, va, pa, fault))
 			return -1;
 		mm_tlb_insert(as, va, *pa);
 		return 0;
 	}
 	/* The cached translation is used; is it still what the tables say? */
 	*pa = hit->pa;
-	if (mm_walk_any(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
 		snprintf(msg, sizeof(msg),
 			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
 			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
@@ -784,6 +811,7 @@ static void mm_l2_writeback(struct mali_model *m)
 	unsigned int nbits = m->dump_size / MM_L2_GRANULE, g;
 	char msg[MM_MSG];
 
+	mm_check_coherency(m);
 	for (g = 0; g < nbits; g++) {
 		uint32_t pos = m->l2_base_off + g * MM_L2_GRANULE;
 		uint64_t pa;
@@ -896,6 +924,8 @@ static void mm_reset_state(struct mali_model *m)
 	m->tiler_broken = false;
 	m->cycle_counting = false;
 	m->cycle_acc = 0;
+	m->coherency_enable = m->coherency_reset;
+	m->coherency_checked = false;
 	memset(m->as, 0, sizeof(m->as));
 	for (i = 0; i < MM_NR_AS; i++)
 		m->as[i].live_transtab = MALI_HW_TRANSTAB_ADRMODE_UNMAPPED;
@@ -1310,6 +1340,8 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		return m->fault_status;
 	case MALI_HW_PRFCNT_CONFIG:
 		return m->prfcnt_config;
+	case MALI_HW_COHERENCY_ENABLE:
+		return mm_coherency_features(m) ? m->coherency_enable : 0;
 	case MALI_HW_PRFCNT_JM_EN:
 		return m->en_jm;
 	case MALI_HW_PRFCNT_SHADER_EN:
@@ -1531,6 +1563,10 @@ void mali_model_write(struct mali_model *m, uint32_t reg, uint32_t val)
 		break;
 	case MALI_HW_PRFCNT_MMU_L2_EN:
 		m->en_mmu_l2 = val;
+		break;
+	case MALI_HW_COHERENCY_ENABLE:
+		if (mm_coherency_features(m))
+			m->coherency_enable = val & 0x1f;
 		break;
 	case MALI_HW_JOB_IRQ_CLEAR:
 		m->job_irq_raw &= ~val;
@@ -1827,7 +1863,7 @@ int mali_model_init(struct mali_model *m, const struct mali_model_config *cfg,
 {
 	const struct mali_model_product *prod;
 	uint64_t cores;
-	uint32_t l2_slices, mhz, va_bits, pa_bits, blocks;
+	uint32_t l2_slices, mhz, va_bits, pa_bits, blocks, coherency_reset;
 	char msg[MM_MSG];
 
 	prod = cfg->product ? mali_model_product_find(cfg->product) : NULL;
@@ -1864,6 +1900,17 @@ int mali_model_init(struct mali_model *m, const struct mali_model_config *cfg,
 		snprintf(msg, sizeof(msg), "pa_bits %u: want 32..48", pa_bits);
 		return mm_init_error(err, errlen, msg);
 	}
+	if (!cfg->coherency_reset || !strcmp(cfg->coherency_reset, "none")) {
+		coherency_reset = MALI_HW_COHERENCY_NONE;
+	} else if (!strcmp(cfg->coherency_reset, "ace-lite")) {
+		coherency_reset = MALI_HW_COHERENCY_ACE_LITE;
+	} else if (!strcmp(cfg->coherency_reset, "ace")) {
+		coherency_reset = MALI_HW_COHERENCY_ACE;
+	} else {
+		snprintf(msg, sizeof(msg), "coherency_reset \"%s\": want none, ace-lite or ace",
+			 cfg->coherency_reset);
+		return mm_init_error(err, errlen, msg);
+	}
 
 	memset(m, 0, sizeof(*m));
 	m->ops = ops;
@@ -1876,6 +1923,8 @@ int mali_model_init(struct mali_model *m, const struct mali_model_config *cfg,
 			  MALI_HW_MEM_FEATURES_COHERENT_CORE_GROUP;
 	m->mmu_features = MALI_HW_MMU_FEATURES_VAL(va_bits, pa_bits);
 	m->mhz = mhz;
+	m->coherent = cfg->coherent;
+	m->coherency_reset = coherency_reset;
 	m->hw_issue_8186 = prod->gpu_id == 0x69560001;
 	if (prod->v4)
 		blocks = MALI_HW_V4_BLOCKS_PER_GROUP * m->nr_l2;

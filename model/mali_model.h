@@ -66,7 +66,9 @@ enum mali_model_timer {
  *	region for MM_STALL_REPORT_NS (the driver never unlocked); a
  *	PRFCNT_SAMPLE with the L2 powered off (it never completes); an
  *	AArch64-format address space whose TRANSCFG INA_BITS gives no valid
- *	input size.
+ *	input size; a GPU memory access while COHERENCY_ENABLE does not match
+ *	the integration (coherent: NONE or a protocol the GPU does not offer;
+ *	not coherent: anything but NONE).
  */
 struct mali_model_host_ops {
 	int (*mem_read)(void *host, uint64_t pa, void *buf, size_t len);
@@ -89,6 +91,13 @@ struct mali_model_host_ops {
  *	an address size fault.
  * @pa_bits: MMU_FEATURES PA width, 0 for the product's default (40);
  *	32..48.
+ * @coherent: the integration is I/O coherent (the GPU's port snoops the
+ *	CPU caches; the device tree says dma-coherent): from Bifrost on the
+ *	driver must select a protocol in COHERENCY_ENABLE before the GPU
+ *	touches memory. Not checked on Midgard, which has no such register.
+ * @coherency_reset: COHERENCY_ENABLE after reset, "none", "ace-lite" or
+ *	"ace"; NULL for "none". Implementation defined on hardware, so a
+ *	driver programs it whatever the integration.
  */
 struct mali_model_config {
 	const char *product;
@@ -97,6 +106,8 @@ struct mali_model_config {
 	uint32_t mhz;
 	uint32_t va_bits;
 	uint32_t pa_bits;
+	bool coherent;
+	const char *coherency_reset;
 };
 
 struct mali_model;

@@ -613,10 +613,14 @@ done
 # non-coherent bus master and a missing dma_sync_*_for_cpu reads stale data;
 # io-pgtable refuses bounce-buffered table pages there, so that boot uses
 # the driver's own table writer (pgtable=builtin, its tables synced for the
-# device).
+# device). The G71 is an I/O-coherent integration (coherent=on: the node
+# says dma-coherent), whose COHERENCY_ENABLE resets to NONE: the driver
+# must select ACE-Lite before the GPU touches memory, else the model
+# reports it. The other rows are non-coherent, as the boards panfrost
+# runs on are.
 qemu_hw_gpus=(
 	"t720 mhz=24"
-	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24"
+	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24 coherent=on"
 	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24"
 	"g57 mhz=24 append=swiotlb=force module_params=pgtable=builtin"
 )

@@ -233,11 +233,8 @@ static void map_a64(uint64_t root, unsigned int start, uint64_t va, uint64_t pa,
 #define A64_TRANSCFG(ias)	(MALI_HW_TRANSCFG_ADRMODE_AARCH64_4K | \
 				 ((uint64_t)(55 - (ias)) << MALI_HW_TRANSCFG_INA_BITS_SHIFT))
 
-static int setup(const char *product, uint64_t cores, uint32_t l2)
+static int setup_cfg(const struct mali_model_config *cfg)
 {
-	struct mali_model_config cfg = {
-		.product = product, .shader_present = cores, .l2_slices = l2,
-	};
 	char err[256];
 
 	free(m);
@@ -247,11 +244,20 @@ static int setup(const char *product, uint64_t cores, uint32_t l2)
 	fh.next_page = 0;
 	fh.now = 1000000;
 	m = calloc(1, mali_model_size());
-	if (mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err))) {
-		fprintf(stderr, "# init %s: %s\n", product, err);
+	if (mali_model_init(m, cfg, &fake_ops, &fh, err, sizeof(err))) {
+		fprintf(stderr, "# init %s: %s\n", cfg->product, err);
 		return -1;
 	}
 	return 0;
+}
+
+static int setup(const char *product, uint64_t cores, uint32_t l2)
+{
+	struct mali_model_config cfg = {
+		.product = product, .shader_present = cores, .l2_slices = l2,
+	};
+
+	return setup_cfg(&cfg);
 }
 
 #define DUMP_VA		0x1000000ULL
@@ -945,6 +951,77 @@ static void t_products(void)
 	CHECK(n >= 14, "only %u products", n);
 }
 
+/*
+ * COHERENCY_ENABLE: its reset value is a device option; at the first memory
+ * access after a reset it must fit the integration (coherent: a protocol
+ * COHERENCY_FEATURES offers; not coherent: NONE), else that is reported.
+ * Midgard has no such register.
+ */
+static void t_coherency(void)
+{
+	struct mali_model_config cfg = { .product = "g52", .coherent = true };
+	char err[256];
+
+	CHECK(setup_cfg(&cfg) == 0, "setup coherent");
+	CHECK(rd(MALI_HW_COHERENCY_ENABLE) == MALI_HW_COHERENCY_NONE,
+	      "reset value 0x%x", rd(MALI_HW_COHERENCY_ENABLE));
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "COHERENCY_ENABLE 31 (NONE) on a coherent"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "reported twice: %s", fh.last_report);
+
+	CHECK(setup_cfg(&cfg) == 0, "setup coherent");
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE_LITE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 0, "ACE-Lite reported: %s", fh.last_report);
+	/* A reset brings the reset value back, and the check with it */
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "NONE after reset not reported");
+
+	/* ACE is not offered (COHERENCY_FEATURES 0x1) */
+	CHECK(setup_cfg(&cfg) == 0, "setup coherent");
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "(ACE)"), "ACE: %s", fh.last_report);
+
+	cfg.coherent = false;
+	cfg.coherency_reset = "ace-lite";
+	CHECK(setup_cfg(&cfg) == 0, "setup non-coherent");
+	CHECK(rd(MALI_HW_COHERENCY_ENABLE) == MALI_HW_COHERENCY_ACE_LITE, "reset value");
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "non-coherent"), "%s", fh.last_report);
+	CHECK(setup_cfg(&cfg) == 0, "setup non-coherent");
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_NONE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 0, "NONE reported: %s", fh.last_report);
+
+	cfg.product = "t720";
+	cfg.coherent = true;
+	cfg.coherency_reset = NULL;
+	CHECK(setup_cfg(&cfg) == 0, "setup t720");
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE_LITE);
+	CHECK(rd(MALI_HW_COHERENCY_ENABLE) == 0, "Midgard has COHERENCY_ENABLE");
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 0, "Midgard reported: %s", fh.last_report);
+
+	cfg.product = "g52";
+	cfg.coherency_reset = "moesi";
+	m = realloc(m, mali_model_size());
+	CHECK(mali_model_init(m, &cfg, &fake_ops, &fh, err, sizeof(err)) == -1 &&
+	      strstr(err, "ace-lite"), "coherency_reset moesi: %s", err);
+	CHECK(setup("g52", 0, 0) == 0, "setup");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -966,6 +1043,7 @@ static const struct {
 	{ "model: TRANSCFG AARCH64_4K: AArch64 tables walked from the INA_BITS start level", t_aarch64_tables },
 	{ "model: a LOCKed region stalls the dump until UNLOCK/FLUSH; a lock never released is reported", t_lock_stalls_dump },
 	{ "model: a sample with the L2 powered off never completes and is reported", t_sample_needs_l2 },
+	{ "model: COHERENCY_ENABLE must fit the integration at the first memory access", t_coherency },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

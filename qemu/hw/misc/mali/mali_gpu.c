@@ -243,6 +243,8 @@ static bool mali_gpu_start(MaliGPUState *s, Error **errp)
         .mhz = s->mhz,
         .va_bits = s->va_bits,
         .pa_bits = s->pa_bits,
+        .coherent = s->coherent,
+        .coherency_reset = s->coherency_reset,
     };
     char err[160] = "";
 
@@ -399,6 +401,10 @@ static Property mali_gpu_properties[] = {
     DEFINE_PROP_UINT32("mhz", MaliGPUState, mhz, 0),
     DEFINE_PROP_UINT32("va-bits", MaliGPUState, va_bits, 0),
     DEFINE_PROP_UINT32("pa-bits", MaliGPUState, pa_bits, 0),
+    /* An I/O-coherent integration: the board adds dma-coherent to the node */
+    DEFINE_PROP_BOOL("coherent", MaliGPUState, coherent, false),
+    /* COHERENCY_ENABLE after reset: none (default), ace-lite or ace */
+    DEFINE_PROP_STRING("coherency-reset", MaliGPUState, coherency_reset),
     DEFINE_PROP_END_OF_LIST(),
 };
 

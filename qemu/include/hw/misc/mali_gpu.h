@@ -68,6 +68,8 @@ struct MaliGPUState {
     uint32_t mhz;
     uint32_t va_bits;
     uint32_t pa_bits;
+    bool coherent;
+    char *coherency_reset;
     char *workload;
     char *fault;
 };
