@@ -68,11 +68,15 @@ struct MaliGPUState {
     uint32_t mhz;
     uint32_t va_bits;
     uint32_t pa_bits;
+    char *dt_compatible;
     char *workload;
     char *fault;
 };
 
-/* The device-tree "compatible" real boards use for this GPU (realized). */
-const char *mali_gpu_dt_compatible(MaliGPUState *s);
+/*
+ * The device-tree "compatible" string list of this GPU (realized): the
+ * dt-compatible property's, else the generic one boards use for it.
+ */
+char *mali_gpu_dt_compatible(MaliGPUState *s, size_t *len);
 
 #endif
