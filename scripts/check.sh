@@ -527,11 +527,18 @@ done
 # non-coherent bus master and a missing dma_sync_*_for_cpu reads stale data;
 # io-pgtable refuses bounce-buffered table pages there, so that boot uses
 # the driver's own table writer (pgtable=builtin, its tables synced for the
-# device).
+# device). dt-compatible=A;B gives the node a SoC's compatible list
+# (soc_test, kernel/mpc_soc.c): the G52 is an Amlogic G12B's (the
+# power-override quirk), the G72 a MediaTek MT8183's without its power
+# domains (refused, as panfrost refuses it) and the T880 a MediaTek
+# MT6797's, a SoC we have no data for (refused): those two boots check the
+# refusal and run nothing else.
 qemu_hw_gpus=(
 	"t720 mhz=24"
 	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24"
-	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24"
+	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24 dt-compatible=amlogic,meson-g12a-mali;arm,mali-bifrost"
+	"g72 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost"
+	"t880 mhz=24 dt-compatible=mediatek,mt6797-mali;arm,mali-t880"
 	"g57 mhz=24 append=swiotlb=force module_params=pgtable=builtin"
 )
 qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT
