@@ -10,6 +10,7 @@
 #include <linux/reset.h>
 
 #include "mpc_drv.h"
+#include "mpc_soc.h"
 
 #define MPC_RESET_TIMEOUT_US	100000
 #define MPC_POWER_TIMEOUT_US	100000
@@ -84,6 +85,8 @@ static void mpc_gpu_reset_done(struct mpc_device *mdev)
 	gpu_write(mdev, GPU_INT_CLEAR, ~0U);
 	/* Job interrupts belong to a job scheduler this driver does not have */
 	gpu_write(mdev, JOB_INT_MASK, 0);
+	/* A reset clears what the SoC's integration needs set */
+	mpc_soc_reset_quirks(mdev);
 }
 
 /**
