@@ -17,6 +17,7 @@
 
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
+#include "mpc_soc.h"
 
 /* Through debugfs "owned by an open file" reads better as busy. */
 static int mpc_debugfs_errno(int ret)
@@ -167,6 +168,8 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	seq_printf(m, "counter_sets: %u\n", f->product->nr_sets);
 	seq_printf(m, "gpu_freq_hz: %llu\n", mdev->gpu_freq_hz);
 	seq_printf(m, "simulated: %d\n", !!mdev->sim);
+	seq_printf(m, "soc: %s\n", mdev->soc_compatible);
+	seq_printf(m, "soc_power_down: %s\n", mpc_soc_down_text(mdev));
 	seq_printf(m, "hw_issue_8186: %d\n", f->hw_issue_8186);
 	seq_printf(m, "pgtable: %s\n", mpc_vm_backend_name(mdev));
 	seq_printf(m, "va_bits: %u\n", mpc_mmu_va_bits(mdev));

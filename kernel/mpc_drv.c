@@ -19,7 +19,6 @@
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
-#include <linux/regulator/consumer.h>
 #include <linux/reset.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -27,6 +26,7 @@
 
 #include "mpc_compat.h"
 #include "mpc_drv.h"
+#include "mpc_soc.h"
 #include "mali_perfcnt_drm.h"
 
 /*
@@ -144,49 +144,10 @@ static const struct drm_driver mpc_drm_driver = {
 #endif
 };
 
-static int mpc_power_up(struct mpc_device *mdev)
-{
-	int ret;
-
-	if (mdev->regulator) {
-		ret = regulator_enable(mdev->regulator);
-		if (ret)
-			return ret;
-	}
-	ret = clk_bulk_prepare_enable(mdev->nr_clks, mdev->clks);
-	if (ret)
-		goto err_regulator;
-	ret = reset_control_deassert(mdev->rstc);
-	if (ret)
-		goto err_clk;
-	if (mdev->sim)
-		mpc_sim_power(mdev->sim, true);
-	return 0;
-
-err_clk:
-	clk_bulk_disable_unprepare(mdev->nr_clks, mdev->clks);
-err_regulator:
-	if (mdev->regulator)
-		regulator_disable(mdev->regulator);
-	return ret;
-}
-
-static void mpc_power_down(struct mpc_device *mdev)
-{
-	if (mdev->sim)
-		mpc_sim_power(mdev->sim, false);
-	reset_control_assert(mdev->rstc);
-	clk_bulk_disable_unprepare(mdev->nr_clks, mdev->clks);
-	if (mdev->regulator)
-		regulator_disable(mdev->regulator);
-}
-
+/* Unbind or a failed probe: whatever is still powered goes down. */
 static void mpc_power_down_action(void *data)
 {
-	struct mpc_device *mdev = data;
-
-	if (!pm_runtime_status_suspended(mdev->dev))
-		mpc_power_down(mdev);
+	mpc_soc_power_down(data, MPC_SOC_OFF);
 }
 
 static int mpc_runtime_suspend(struct device *dev)
@@ -197,7 +158,8 @@ static int mpc_runtime_suspend(struct device *dev)
 	atomic_set(&mdev->suspended, 1);
 	synchronize_irq(mdev->gpu_irq);
 	synchronize_irq(mdev->mmu_irq);
-	mpc_power_down(mdev);
+	/* Clocks and reset only where the SoC's data allows it */
+	mpc_soc_power_down(mdev, MPC_SOC_RUNTIME);
 	/* Counters that run across this (system sleep) lose what they held */
 	mpc_perfcnt_power_lost(mdev);
 	return 0;
@@ -208,13 +170,13 @@ static int mpc_runtime_resume(struct device *dev)
 	struct mpc_device *mdev = dev_get_drvdata(dev);
 	int ret;
 
-	ret = mpc_power_up(mdev);
+	ret = mpc_soc_power_up(mdev, MPC_SOC_ON);
 	if (ret)
 		return ret;
 	/* The GPU may have lost its state while its power was off */
 	ret = mpc_gpu_soft_reset(mdev);
 	if (ret) {
-		mpc_power_down(mdev);
+		mpc_soc_power_down(mdev, MPC_SOC_RUNTIME);
 		return ret;
 	}
 	atomic_set(&mdev->suspended, 0);
@@ -231,9 +193,15 @@ static int mpc_runtime_resume(struct device *dev)
 static int __maybe_unused mpc_system_suspend(struct device *dev)
 {
 	struct mpc_device *mdev = dev_get_drvdata(dev);
+	int ret;
 
 	mpc_perfcnt_suspend(mdev);
-	return pm_runtime_force_suspend(dev);
+	ret = pm_runtime_force_suspend(dev);
+	if (ret)
+		return ret;
+	/* Supplies off, clocks gated, where the SoC's data allows it */
+	mpc_soc_power_down(mdev, MPC_SOC_SYSTEM);
+	return 0;
 }
 
 static int __maybe_unused mpc_system_resume(struct device *dev)
@@ -241,6 +209,10 @@ static int __maybe_unused mpc_system_resume(struct device *dev)
 	struct mpc_device *mdev = dev_get_drvdata(dev);
 	int ret;
 
+	/* Back to runtime suspended; runtime resume does the rest */
+	ret = mpc_soc_power_up(mdev, MPC_SOC_RUNTIME);
+	if (ret)
+		return ret;
 	ret = pm_runtime_force_resume(dev);
 	if (ret)
 		return ret;
@@ -268,32 +240,16 @@ static const struct mpc_io mpc_mmio_io = {
 	.write = mpc_mmio_write,
 };
 
-/*
- * The GPU nodes the driver can drive. Deliberately not the driver's
- * of_match_table and not a MODULE_DEVICE_TABLE: the driver binds a node only
- * when asked (bind=, driver_override), and checks it against this list then.
- */
-static const struct of_device_id mpc_of_match[] __maybe_unused = {
-	{ .compatible = "arm,mali-t604" },
-	{ .compatible = "arm,mali-t624" },
-	{ .compatible = "arm,mali-t628" },
-	{ .compatible = "arm,mali-t720" },
-	{ .compatible = "arm,mali-t760" },
-	{ .compatible = "arm,mali-t820" },
-	{ .compatible = "arm,mali-t830" },
-	{ .compatible = "arm,mali-t860" },
-	{ .compatible = "arm,mali-t880" },
-	{ .compatible = "arm,mali-bifrost" },
-	{ .compatible = "arm,mali-valhall-jm" },
-	{}
-};
-
-/* Real hardware: registers, IRQs, clocks, supply and resets from the DT. */
+/* Real hardware: registers, IRQs, clocks and resets from the DT. */
 static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 {
 	void __iomem *base;
 	int ret;
 
+	/* First: nothing of a node we refuse is touched */
+	ret = mpc_soc_probe(pdev, mdev);
+	if (ret)
+		return ret;
 	base = devm_platform_ioremap_resource(pdev, 0);
 	if (IS_ERR(base))
 		return PTR_ERR(base);
@@ -314,14 +270,6 @@ static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 	if (mdev->nr_clks)
 		mdev->gpu_freq_hz = clk_get_rate(mdev->clks[0].clk);
 
-	mdev->regulator = devm_regulator_get_optional(&pdev->dev, "mali");
-	if (IS_ERR(mdev->regulator)) {
-		ret = PTR_ERR(mdev->regulator);
-		if (ret != -ENODEV)
-			return dev_err_probe(&pdev->dev, ret, "getting mali supply\n");
-		mdev->regulator = NULL;
-	}
-
 	mdev->rstc = devm_reset_control_array_get_optional_exclusive(&pdev->dev);
 	if (IS_ERR(mdev->rstc))
 		return dev_err_probe(&pdev->dev, PTR_ERR(mdev->rstc), "getting resets\n");
@@ -335,6 +283,8 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	struct mpc_sim *sim = *(struct mpc_sim **)dev_get_platdata(&pdev->dev);
 
 	mdev->sim = sim;
+	mdev->soc = &mpc_soc_sim;
+	mdev->soc_compatible = mpc_soc_sim.name;
 	mdev->io = mpc_sim_io();
 	mdev->io_ctx = sim;
 	mdev->gpu_irq = mpc_sim_irq(sim, "gpu");
@@ -381,18 +331,15 @@ static int mpc_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, mdev);
 
 	mdev->coherent = device_get_dma_attr(&pdev->dev) == DEV_DMA_COHERENT;
+	mdev->soc_down = MPC_SOC_DOWN_ALL;
 	if (dev_get_platdata(&pdev->dev))
 		ret = mpc_probe_sim(pdev, mdev);
-	else if (!of_match_node(mpc_of_match, pdev->dev.of_node))
-		/* driver_override can point us at anything: only Mali GPUs */
-		return dev_err_probe(&pdev->dev, -ENODEV,
-				     "not a Mali GPU node (no compatible of a job-manager Mali)\n");
 	else
 		ret = mpc_probe_hw(pdev, mdev);
 	if (ret)
 		return ret;
 
-	ret = mpc_power_up(mdev);
+	ret = mpc_soc_power_up(mdev, MPC_SOC_ON);
 	if (ret)
 		return dev_err_probe(&pdev->dev, ret, "powering up\n");
 	/*

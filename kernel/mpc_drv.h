@@ -18,7 +18,8 @@
 
 struct clk;
 struct reset_control;
-struct regulator;
+struct regulator_bulk_data;
+struct mpc_soc_data;
 struct drm_file;
 struct mpc_sim;
 struct mpc_perfcnt;
@@ -279,8 +280,12 @@ struct mpc_perfcnt_status {
  * @sim: the simulator behind @io, or NULL on real hardware.
  * @clks: bulk clocks (real hardware).
  * @nr_clks: number of @clks.
- * @regulator: optional "mali" supply (real hardware).
+ * @supplies: the supplies &mpc_device.soc names (real hardware).
+ * @nr_supplies: number of @supplies.
  * @rstc: optional reset lines (real hardware).
+ * @soc: what the SoC's integration needs (mpc_soc.c).
+ * @soc_compatible: the compatible @soc was matched by.
+ * @soc_down: MPC_SOC_DOWN_* steps of the power-down that are in effect.
  * @coherent: the GPU's memory accesses are cache coherent with the CPU.
  * @coherency_mode: the protocol written to COHERENCY_ENABLE after every
  *	reset from Bifrost on (COHERENCY_ACE_LITE, COHERENCY_ACE or
@@ -303,8 +308,16 @@ struct mpc_device {
 	struct mpc_sim *sim;
 	struct clk_bulk_data *clks;
 	int nr_clks;
-	struct regulator *regulator;
+	struct regulator_bulk_data *supplies;
+	unsigned int nr_supplies;
 	struct reset_control *rstc;
+	const struct mpc_soc_data *soc;
+	const char *soc_compatible;
+	/*
+	 * Written by probe, unbind and the PM callbacks only (the PM core
+	 * serialises them); read locklessly by debugfs.
+	 */
+	u32 soc_down;
 	bool coherent;
 	u32 coherency_mode;
 	int gpu_irq;

@@ -12,6 +12,7 @@
 #include <linux/reset.h>
 
 #include "mpc_drv.h"
+#include "mpc_soc.h"
 
 #define MPC_RESET_TIMEOUT_US	100000
 #define MPC_POWER_TIMEOUT_US	100000
@@ -193,6 +194,8 @@ static void mpc_gpu_reset_done(struct mpc_device *mdev)
 	/* Job interrupts belong to a job scheduler this driver does not have */
 	gpu_write(mdev, JOB_INT_MASK, 0);
 	mpc_gpu_coherency_apply(mdev);
+	/* A reset clears what the SoC's integration needs set */
+	mpc_soc_reset_quirks(mdev);
 }
 
 /*

@@ -65,6 +65,12 @@
 #define GPU_FAULT_ADDRESS_HI		0x044
 #define   GPU_FAULT_BUS			0x80
 
+/* GPU control: power manager overrides, writable right after the key */
+#define GPU_PWR_KEY			0x050
+#define   GPU_PWR_KEY_UNLOCK		0x2968a819
+#define GPU_PWR_OVERRIDE0		0x054
+#define GPU_PWR_OVERRIDE1		0x058
+
 /* Performance counters */
 #define GPU_PERFCNT_BASE_LO		0x060
 #define GPU_PERFCNT_BASE_HI		0x064

@@ -78,6 +78,15 @@
 #define   MALI_HW_EXCEPTION_BUS_FAULT		0x80
 #define MALI_HW_GPU_FAULTADDRESS_LO	0x040
 #define MALI_HW_GPU_FAULTADDRESS_HI	0x044
+/*
+ * The power manager's override registers, writable only right after the
+ * key: Amlogic's integration needs bits in PWR_OVERRIDE1 (panfrost's
+ * panfrost_gpu_amlogic_quirk()).
+ */
+#define MALI_HW_PWR_KEY			0x050
+#define   MALI_HW_PWR_KEY_UNLOCK		0x2968a819
+#define MALI_HW_PWR_OVERRIDE0		0x054
+#define MALI_HW_PWR_OVERRIDE1		0x058
 
 /* Performance counter unit */
 #define MALI_HW_PRFCNT_BASE_LO		0x060

@@ -156,6 +156,9 @@ struct mm_as {
  * @job_irq_mask: JOB_IRQ_MASK.
  * @fault_status: GPU_FAULTSTATUS.
  * @fault_address: GPU_FAULTADDRESS.
+ * @pwr_unlocked: PWR_KEY was written with the unlock value, and no
+ *	PWR_OVERRIDE write since.
+ * @pwr_override: PWR_OVERRIDE0 and PWR_OVERRIDE1.
  * @shader_ready: SHADER_READY.
  * @tiler_ready: TILER_READY.
  * @l2_ready: L2_READY.
@@ -231,6 +234,8 @@ struct mali_model {
 	uint32_t job_irq_mask;
 	uint32_t fault_status;
 	uint64_t fault_address;
+	bool pwr_unlocked;
+	uint32_t pwr_override[2];
 	uint64_t shader_ready;
 	uint64_t tiler_ready;
 	uint64_t l2_ready;
@@ -910,6 +915,10 @@ static void mm_reset_state(struct mali_model *m)
 	m->job_irq_mask = 0;
 	m->fault_status = 0;
 	m->fault_address = 0;
+	/* Assumed, as panfrost and kbase write them again after every reset */
+	m->pwr_unlocked = false;
+	m->pwr_override[0] = 0;
+	m->pwr_override[1] = 0;
 	m->shader_ready = 0;
 	m->tiler_ready = 0;
 	m->l2_ready = 0;
@@ -1338,6 +1347,10 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		       (m->sample_pending ? MALI_HW_GPU_STATUS_PRFCNT_ACTIVE : 0);
 	case MALI_HW_GPU_FAULTSTATUS:
 		return m->fault_status;
+	case MALI_HW_PWR_OVERRIDE0:
+		return m->pwr_override[0];
+	case MALI_HW_PWR_OVERRIDE1:
+		return m->pwr_override[1];
 	case MALI_HW_PRFCNT_CONFIG:
 		return m->prfcnt_config;
 	case MALI_HW_COHERENCY_ENABLE:
@@ -1525,6 +1538,26 @@ static bool mm_write_power(struct mali_model *m, uint32_t reg, uint32_t val)
 	}
 }
 
+/*
+ * PWR_OVERRIDE0/1 take a write only right after PWR_KEY was written with
+ * the unlock value; one write locks them again. Hardware ignores a locked
+ * write silently: the model reports it.
+ */
+static void mm_write_pwr_override(struct mali_model *m, uint32_t reg, uint32_t val)
+{
+	unsigned int n = reg == MALI_HW_PWR_OVERRIDE1;
+	char msg[MM_MSG];
+
+	if (!m->pwr_unlocked) {
+		snprintf(msg, sizeof(msg),
+			 "PWR_OVERRIDE%u = 0x%08x without PWR_KEY unlock: ignored", n, val);
+		mm_report(m, msg);
+		return;
+	}
+	m->pwr_unlocked = false;
+	m->pwr_override[n] = val;
+}
+
 /**
  * mali_model_write() - a 32-bit register write
  * @m: model.
@@ -1579,6 +1612,13 @@ void mali_model_write(struct mali_model *m, uint32_t reg, uint32_t val)
 		break;
 	case MALI_HW_MMU_IRQ_MASK:
 		m->mmu_irq_mask = val;
+		break;
+	case MALI_HW_PWR_KEY:
+		m->pwr_unlocked = val == MALI_HW_PWR_KEY_UNLOCK;
+		break;
+	case MALI_HW_PWR_OVERRIDE0:
+	case MALI_HW_PWR_OVERRIDE1:
+		mm_write_pwr_override(m, reg, val);
 		break;
 	default:
 		if (mm_write_power(m, reg, val))

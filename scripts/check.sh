@@ -616,12 +616,19 @@ done
 # device). The G71 is an I/O-coherent integration (coherent=on: the node
 # says dma-coherent), whose COHERENCY_ENABLE resets to NONE: the driver
 # must select ACE-Lite before the GPU touches memory, else the model
-# reports it. The other rows are non-coherent, as the boards panfrost
-# runs on are.
+# reports it; the other rows are non-coherent, as the boards panfrost
+# runs on are. dt-compatible=A;B gives the node a SoC's compatible list
+# (soc_test, kernel/mpc_soc.c): the G52 is an Amlogic G12B's (the
+# power-override quirk), the G72 a MediaTek MT8183's without its power
+# domains (refused, as panfrost refuses it) and the T880 a MediaTek
+# MT6797's, a SoC we have no data for (refused): those two boots check the
+# refusal and run nothing else.
 qemu_hw_gpus=(
 	"t720 mhz=24"
 	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24 coherent=on"
-	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24"
+	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24 dt-compatible=amlogic,meson-g12a-mali;arm,mali-bifrost"
+	"g72 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost"
+	"t880 mhz=24 dt-compatible=mediatek,mt6797-mali;arm,mali-t880"
 	"g57 mhz=24 append=swiotlb=force module_params=pgtable=builtin"
 )
 qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT

@@ -938,6 +938,28 @@ static void t_sample_needs_l2(void)
 	CHECK(fh.nr_reports == 1, "reported: %s", fh.last_report);
 }
 
+/* The Amlogic quirk's registers: written only after the key, reset by a reset */
+static void t_pwr_override(void)
+{
+	CHECK(setup("g52", 0xb, 2) == 0, "setup");
+	wr(MALI_HW_PWR_OVERRIDE1, 0x200fff);
+	CHECK(rd(MALI_HW_PWR_OVERRIDE1) == 0, "a locked write took effect");
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "PWR_KEY"),
+	      "%u reports: %s", fh.nr_reports, fh.last_report);
+	wr(MALI_HW_PWR_KEY, MALI_HW_PWR_KEY_UNLOCK);
+	wr(MALI_HW_PWR_OVERRIDE1, 0x200fff);
+	CHECK(rd(MALI_HW_PWR_OVERRIDE1) == 0x200fff, "PWR_OVERRIDE1 0x%x",
+	      rd(MALI_HW_PWR_OVERRIDE1));
+	/* One write per unlock */
+	wr(MALI_HW_PWR_OVERRIDE0, 1);
+	CHECK(rd(MALI_HW_PWR_OVERRIDE0) == 0 && fh.nr_reports == 2,
+	      "second write after one unlock: 0x%x, %u reports",
+	      rd(MALI_HW_PWR_OVERRIDE0), fh.nr_reports);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	CHECK(rd(MALI_HW_PWR_OVERRIDE1) == 0, "PWR_OVERRIDE1 kept over a reset");
+}
+
 static void t_products(void)
 {
 	char names[256], *tok, *save;
@@ -1044,6 +1066,7 @@ static const struct {
 	{ "model: a LOCKed region stalls the dump until UNLOCK/FLUSH; a lock never released is reported", t_lock_stalls_dump },
 	{ "model: a sample with the L2 powered off never completes and is reported", t_sample_needs_l2 },
 	{ "model: COHERENCY_ENABLE must fit the integration at the first memory access", t_coherency },
+	{ "model: PWR_OVERRIDE0/1 written only after PWR_KEY, cleared by a reset", t_pwr_override },
 	{ "model: workload and fault text controls", t_text },
 	{ "model: every listed product initialises", t_products },
 };

@@ -12,7 +12,9 @@
 # (MPC_MODULE_PARAMS: appended to every load of the module by the fixture,
 # e.g. pgtable=builtin on a kernel booted with swiotlb=force, where
 # io-pgtable refuses the bounced table pages). Sections, as in
-# guest-check.sh: bind_test (with the kernel's panfrost.ko), uapi_test,
+# guest-check.sh: soc_test (the SoC data of the node's compatible; when
+# the module must refuse the node, the sections after it are left out),
+# bind_test (with the kernel's panfrost.ko), uapi_test,
 # sim_test, stress_test (the fixture in hardware mode: MPC_BIND_DEVICE,
 # MPC_QEMU_CTL), e2e, side-by-side (the tool through panfrost, then through
 # mali_perfcnt, on the same GPU and load; with e2e=1) and model_reports (the
@@ -39,6 +41,20 @@ section() {
 echo "# kernel command line: $(cat /proc/cmdline); module parameters: ${module_params:-none}"
 echo "# GPU node $device: $(tr '\0' ' ' <"/sys/bus/platform/devices/$device/of_node/compatible" 2>/dev/null)"
 tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
+# First, on the GPU bound to nothing: the SoC data of the node's compatible
+# (a boot row may give it a SoC's, e.g. one the module must refuse).
+section soc_test timeout "${tmo:-600}" /mpc/selftests/soc_test
+rmmod mali_perfcnt 2>/dev/null
+soc_refused=0
+# shellcheck disable=SC2086 # module_params: several words
+if [ "$rc" = 0 ] && ! modprobe mali_perfcnt bind="$device" $module_params 2>/dev/null; then
+	# soc_test passed, so it expected the refusal: nothing else applies
+	echo "# soc_test: the module refuses this node as it must; the other sections do not apply"
+	soc_refused=1
+fi
+rmmod mali_perfcnt 2>/dev/null
+
+if [ "$soc_refused" = 0 ]; then
 # Before the others: it needs the GPU free and leaves panfrost unloaded.
 section bind_test timeout "${tmo:-600}" /mpc/selftests/bind_test
 rmmod mali_perfcnt 2>/dev/null
@@ -75,6 +91,8 @@ if [ "${e2e:-0}" = 1 ] && [ -f /mpc/user/tests/side-by-side.sh ]; then
 		MPC_BIND_DEVICE="$device" MPC_LOAD_CMD="$ctl_tool workload" \
 		timeout 600 sh /mpc/user/tests/side-by-side.sh
 fi
+
+fi # soc_refused
 
 # What the model saw the driver do wrong over the whole run.
 echo "=== BEGIN model_reports"

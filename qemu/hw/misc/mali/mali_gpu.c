@@ -21,6 +21,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/misc/mali_gpu.h"
 #include "mali_model.h"
+#include "mali_hw_regs.h"
 
 QEMU_BUILD_BUG_ON(MALI_GPU_MMIO_SIZE != MALI_MODEL_REG_WINDOW);
 QEMU_BUILD_BUG_ON(MALI_GPU_NR_IRQS != MALI_MODEL_NR_IRQS);
@@ -135,6 +136,8 @@ static const MemoryRegionOps mali_gpu_ops = {
  *   "workload TEXT"  mali_model_set_workload()   "workload"  its value
  *   "fault TEXT"     mali_model_set_fault()      "fault"     its value
  *   "reports"        mali_model_nr_reports(), in decimal
+ *   "pwr_override"   PWR_OVERRIDE0 and PWR_OVERRIDE1, in hex (what a
+ *                    SoC quirk of the driver wrote)
  * On error RESULT holds the model's one-line message.
  */
 static void mali_gpu_ctl_exec(MaliGPUState *s)
@@ -164,8 +167,13 @@ static void mali_gpu_ctl_exec(MaliGPUState *s)
         mali_model_show_fault(s->model, res, len);
     } else if (!strcmp(cmd, "reports") && !arg) {
         snprintf(res, len, "%u", mali_model_nr_reports(s->model));
+    } else if (!strcmp(cmd, "pwr_override") && !arg) {
+        snprintf(res, len, "0x%08x 0x%08x",
+                 mali_model_read(s->model, MALI_HW_PWR_OVERRIDE0),
+                 mali_model_read(s->model, MALI_HW_PWR_OVERRIDE1));
     } else {
-        snprintf(res, len, "want workload [TEXT], fault [TEXT] or reports");
+        snprintf(res, len,
+                 "want workload [TEXT], fault [TEXT], reports or pwr_override");
         ret = -1;
     }
     s->ctl_status = ret ? MALI_GPU_CTL_ERROR : MALI_GPU_CTL_OK;
@@ -310,7 +318,7 @@ static void mali_gpu_reset(DeviceState *dev)
     mali_gpu_start(s, &error_fatal);
 }
 
-const char *mali_gpu_dt_compatible(MaliGPUState *s)
+static const char *mali_gpu_default_compatible(MaliGPUState *s)
 {
     static char midgard[32];
     uint32_t arch = mali_model_gpu_id(s->model) >> 28;
@@ -325,6 +333,28 @@ const char *mali_gpu_dt_compatible(MaliGPUState *s)
     /* Midgard boards name the product: arm,mali-t720, arm,mali-t860... */
     snprintf(midgard, sizeof(midgard), "arm,mali-%s", s->product);
     return midgard;
+}
+
+/*
+ * The node's "compatible" as a device-tree string list (each string
+ * NUL-terminated, *len bytes in all; g_free() it): the dt-compatible
+ * property's strings, separated there by ';' (e.g.
+ * "amlogic,meson-g12a-mali;arm,mali-bifrost", as a SoC's board has it),
+ * or the generic one for the product.
+ */
+char *mali_gpu_dt_compatible(MaliGPUState *s, size_t *len)
+{
+    char *list = g_strdup(s->dt_compatible && *s->dt_compatible ?
+                          s->dt_compatible : mali_gpu_default_compatible(s));
+    char *p;
+
+    *len = strlen(list) + 1;
+    for (p = list; *p; p++) {
+        if (*p == ';') {
+            *p = '\0';
+        }
+    }
+    return list;
 }
 
 /*
@@ -405,6 +435,7 @@ static Property mali_gpu_properties[] = {
     DEFINE_PROP_BOOL("coherent", MaliGPUState, coherent, false),
     /* COHERENCY_ENABLE after reset: none (default), ace-lite or ace */
     DEFINE_PROP_STRING("coherency-reset", MaliGPUState, coherency_reset),
+    DEFINE_PROP_STRING("dt-compatible", MaliGPUState, dt_compatible),
     DEFINE_PROP_END_OF_LIST(),
 };
 

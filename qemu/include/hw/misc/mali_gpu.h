@@ -70,11 +70,15 @@ struct MaliGPUState {
     uint32_t pa_bits;
     bool coherent;
     char *coherency_reset;
+    char *dt_compatible;
     char *workload;
     char *fault;
 };
 
-/* The device-tree "compatible" real boards use for this GPU (realized). */
-const char *mali_gpu_dt_compatible(MaliGPUState *s);
+/*
+ * The device-tree "compatible" string list of this GPU (realized): the
+ * dt-compatible property's, else the generic one boards use for it.
+ */
+char *mali_gpu_dt_compatible(MaliGPUState *s, size_t *len);
 
 #endif

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SoC data (kernel/mpc_soc.c) on the device-tree GPU of the qemu-gpu
+ * targets, whose compatible list a boot sets (-global
+ * mali-gpu.dt-compatible=A;B, scripts/check.sh's qemu_hw_gpus rows):
+ * - a node of a vendor that needs SoC data, whose SoC we have no data for,
+ *   is refused with a message naming its compatible, and -ENODEV;
+ * - a node whose SoC needs several power domains but lists none is refused
+ *   as panfrost refuses it (-EINVAL, "power domain(s)");
+ * - any other node binds, gpu_info names the compatible its data is for,
+ *   and the counters sample;
+ * - Amlogic: the power-override bits are in the GPU after the probe and
+ *   again after a runtime suspend and resume (the reset clears them);
+ * - runtime suspend leaves the clocks on (no SoC we have data for allows
+ *   gating them at runtime): the clock's enable count is the same with the
+ *   GPU suspended as with it active.
+ *
+ * What the driver should do with a compatible is this file's own table,
+ * the specification, not read from the driver. Hardware mode only
+ * (MPC_BIND_DEVICE); every test ends with the module unloaded.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "mpc_lib.h"
+
+#define PLATFORM_DEV	"/sys/bus/platform/devices"
+
+/* The SoC compatibles the driver has data for, and what that data says */
+static const struct soc_spec {
+	const char *compatible;
+	unsigned int nr_pm_domains;
+	/* PWR_OVERRIDE1 after every reset, 0 for none */
+	unsigned int pwr_override1;
+} known[] = {
+	{ "amlogic,meson-gxm-mali", 0, 0x200fff },
+	{ "amlogic,meson-g12a-mali", 0, 0x200fff },
+	{ "mediatek,mt8183-mali", 3, 0 },
+	{ "mediatek,mt8183b-mali", 3, 0 },
+	{ "mediatek,mt8186-mali", 2, 0 },
+	{ "mediatek,mt8188-mali", 3, 0 },
+	{ "mediatek,mt8192-mali", 5, 0 },
+	{ "arm,mali-t604" }, { "arm,mali-t624" }, { "arm,mali-t628" },
+	{ "arm,mali-t720" }, { "arm,mali-t760" }, { "arm,mali-t820" },
+	{ "arm,mali-t830" }, { "arm,mali-t860" }, { "arm,mali-t880" },
+	{ "arm,mali-bifrost" }, { "arm,mali-valhall-jm" },
+};
+
+/* Vendors whose SoCs the generic data does not fit */
+static const char * const needs_data[] = { "mediatek,", "amlogic," };
+
+enum outcome { BINDS, REFUSED_NO_DATA, REFUSED_DOMAINS };
+
+struct expect {
+	enum outcome outcome;
+	const struct soc_spec *spec;	/* BINDS, REFUSED_DOMAINS */
+	char refused[128];		/* REFUSED_NO_DATA: the SoC's compatible */
+};
+
+static char *node_file(const char *file, size_t *len)
+{
+	char path[PATH_MAX];
+	static char buf[1024];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), PLATFORM_DEV "/%s/of_node/%s",
+		 mpc_hw_device(), file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* What the driver must do with the node, from its compatible list. */
+static void expectation(struct expect *e)
+{
+	size_t len, off, i;
+	char *list = node_file("compatible", &len);
+
+	memset(e, 0, sizeof(*e));
+	e->outcome = BINDS;
+	for (off = 0; list && off < len; off += strlen(list + off) + 1) {
+		const char *c = list + off;
+
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+			if (strcmp(c, known[i].compatible))
+				continue;
+			e->spec = &known[i];
+			if (known[i].nr_pm_domains > 1 &&
+			    !node_file("power-domains", &len))
+				e->outcome = REFUSED_DOMAINS;
+			return;
+		}
+		for (i = 0; i < sizeof(needs_data) / sizeof(needs_data[0]); i++) {
+			if (!strncmp(c, needs_data[i], strlen(needs_data[i]))) {
+				e->outcome = REFUSED_NO_DATA;
+				snprintf(e->refused, sizeof(e->refused), "%s", c);
+				return;
+			}
+		}
+	}
+}
+
+static int load(void)
+{
+	char params[256];
+
+	snprintf(params, sizeof(params), "bind=%s %s", mpc_hw_device(),
+		 mpc_extra_params());
+	return mpc_module_load(params);
+}
+
+static void klog_mark(const char *tag)
+{
+	char text[128];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	snprintf(text, sizeof(text), "soc_test: %s\n", tag);
+	if (write(fd, text, strlen(text)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
+static bool klog_has_since(const char *tag, const char *what)
+{
+	char mark[128], *buf, *from = NULL;
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	bool found = false;
+
+	if (len <= 0)
+		return false;
+	buf = calloc(1, len + 1);
+	if (!buf)
+		return false;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (len > 0) {
+		snprintf(mark, sizeof(mark), "soc_test: %s", tag);
+		for (char *p = strstr(buf, mark); p; p = strstr(p + 1, mark))
+			from = p;
+		found = from && strstr(from, what);
+	}
+	free(buf);
+	return found;
+}
+
+static int read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The GPU's runtime PM status: "active", "suspended", ... */
+static const char *rpm_status(void)
+{
+	static char val[32];
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), PLATFORM_DEV "/%s/power/runtime_status",
+		 mpc_hw_device());
+	if (read_text(path, val, sizeof(val)))
+		return "?";
+	return val;
+}
+
+/* Wait (up to 10 s) for the autosuspend after the last user went. */
+static bool wait_suspended(void)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (!strcmp(rpm_status(), "suspended"))
+			return true;
+		mpc_sleep_ms(10);
+	}
+	return false;
+}
+
+/*
+ * The debugfs directory of the GPU's first clock: the node whose phandle
+ * the GPU node's "clocks" names (at the top of the device tree, as the
+ * virt board's apb-pclk), by its clock-output-names.
+ */
+static int gpu_clk_dir(char *dir, size_t len)
+{
+	char path[PATH_MAX], name[NAME_MAX + 1];
+	uint32_t want, ph;
+	struct dirent *de;
+	size_t n;
+	char *cells = node_file("clocks", &n);
+	DIR *d;
+	int fd, ret = -ENOENT;
+
+	if (!cells || n < 4)
+		return -ENOENT;
+	memcpy(&want, cells, 4);
+	d = opendir("/proc/device-tree");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && ret) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/device-tree/%s/phandle", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (read(fd, &ph, 4) == 4 && ph == want) {
+			snprintf(path, sizeof(path),
+				 "/proc/device-tree/%s/clock-output-names", de->d_name);
+			if (read_text(path, name, sizeof(name)))
+				snprintf(name, sizeof(name), "%.*s", NAME_MAX, de->d_name);
+			snprintf(dir, len, "/sys/kernel/debug/clk/%s", name);
+			ret = access(dir, F_OK) ? -errno : 0;
+		}
+		close(fd);
+	}
+	closedir(d);
+	return ret;
+}
+
+static long clk_enable_count(const char *dir)
+{
+	char path[PATH_MAX + 32], val[32];
+
+	snprintf(path, sizeof(path), "%s/clk_enable_count", dir);
+	if (read_text(path, val, sizeof(val)))
+		return -1;
+	return strtol(val, NULL, 10);
+}
+
+/* PWR_OVERRIDE1 as the QEMU device holds it (its test-control window) */
+static long pwr_override1(void)
+{
+	char res[128], *sp;
+
+	if (mpc_qemu_ctl("pwr_override", res, sizeof(res)))
+		return -1;
+	sp = strchr(res, ' ');
+	return sp ? strtol(sp + 1, NULL, 16) : -1;
+}
+
+FIXTURE(soc) {
+	struct expect e;
+	char dbg[PATH_MAX];
+};
+
+FIXTURE_SETUP(soc)
+{
+	if (!mpc_hw_device())
+		SKIP(return, "no device-tree GPU (MPC_BIND_DEVICE unset: simulator mode)");
+	if (geteuid() != 0)
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, mpc_module_unload());
+	expectation(&self->e);
+}
+
+FIXTURE_TEARDOWN(soc)
+{
+	if (mpc_hw_device())
+		mpc_module_unload();
+}
+
+/* Bind, and find the debugfs directory; only where the node must bind. */
+static void bind_gpu(struct __test_metadata *_metadata, FIXTURE_DATA(soc) *self)
+{
+	ASSERT_EQ(0, load()) {
+		TH_LOG("the module refused %s (see dmesg)", mpc_hw_device());
+	}
+	ASSERT_EQ(0, mpc_find_debugfs(self->dbg, sizeof(self->dbg)));
+}
+
+/* A vendor's SoC we have no data for: refused, before any register access. */
+TEST_F(soc, refuses_soc_without_data)
+{
+	char what[256];
+
+	if (self->e.outcome != REFUSED_NO_DATA)
+		SKIP(return, "the node's SoC is one the driver has data for");
+	klog_mark("refuses_soc_without_data");
+	EXPECT_EQ(-ENODEV, load());
+	snprintf(what, sizeof(what), "compatible \"%s\": no SoC data", self->e.refused);
+	EXPECT_TRUE(klog_has_since("refuses_soc_without_data", what)) {
+		TH_LOG("no '%s' in the kernel log", what);
+	}
+	/* (the driver core logs a probe's -ENODEV at debug level only) */
+	EXPECT_FALSE(klog_has_since("refuses_soc_without_data", "failed with error")) {
+		TH_LOG("the probe failed with another errno than -ENODEV (see dmesg)");
+	}
+	EXPECT_EQ(0, mpc_qemu_reports());
+}
+
+/* As panfrost: a SoC of several domains on a node that lists none */
+TEST_F(soc, refuses_missing_power_domains)
+{
+	if (self->e.outcome != REFUSED_DOMAINS)
+		SKIP(return, "the node's SoC needs no domains, or the node has them");
+	klog_mark("refuses_missing_power_domains");
+	EXPECT_EQ(-ENODEV, load());
+	EXPECT_TRUE(klog_has_since("refuses_missing_power_domains", "power domain(s)"));
+	EXPECT_TRUE(klog_has_since("refuses_missing_power_domains",
+				   "failed with error -22"));
+}
+
+/* Any other node binds with the data of its most specific compatible */
+TEST_F(soc, binds_known_soc_and_samples)
+{
+	struct drm_mali_perfcnt_get_info info;
+	char soc[128];
+	void *buf;
+	int fd;
+
+	if (self->e.outcome != BINDS)
+		SKIP(return, "the node must be refused");
+	bind_gpu(_metadata, self);
+	ASSERT_EQ(0, mpc_dbg_key(self->dbg, "gpu_info", "soc", soc, sizeof(soc))) {
+		TH_LOG("gpu_info has no soc line");
+	}
+	EXPECT_STREQ(self->e.spec->compatible, soc);
+	fd = mpc_open_render();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mpc_get_info(fd, &info));
+	buf = calloc(1, info.dump_size);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, mpc_enable_all(fd));
+	EXPECT_EQ(0, mpc_dump(fd, buf, info.dump_size, NULL, NULL));
+	EXPECT_EQ(0, mpc_disable(fd));
+	free(buf);
+	close(fd);
+}
+
+/* Amlogic: the override bits after the probe, and after every reset */
+TEST_F(soc, amlogic_power_override_after_reset)
+{
+	int fd;
+
+	if (self->e.outcome != BINDS || !self->e.spec->pwr_override1)
+		SKIP(return, "not an Amlogic node");
+	bind_gpu(_metadata, self);
+	EXPECT_EQ(self->e.spec->pwr_override1, pwr_override1());
+	ASSERT_TRUE(wait_suspended()) {
+		TH_LOG("runtime status %s, want suspended", rpm_status());
+	}
+	/* Runtime resume resets the GPU, which clears the register */
+	fd = mpc_open_render();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mpc_enable_all(fd));
+	EXPECT_STREQ("active", rpm_status());
+	EXPECT_EQ(self->e.spec->pwr_override1, pwr_override1());
+	EXPECT_EQ(0, mpc_disable(fd));
+	close(fd);
+}
+
+/* Runtime suspend gates no clock: no SoC we have data for allows it */
+TEST_F(soc, runtime_suspend_keeps_clocks_on)
+{
+	char clk[PATH_MAX], down[64];
+	long suspended, active;
+	int fd;
+
+	if (self->e.outcome != BINDS)
+		SKIP(return, "the node must be refused");
+	if (gpu_clk_dir(clk, sizeof(clk)))
+		SKIP(return, "no debugfs directory of the GPU's clock");
+	bind_gpu(_metadata, self);
+	ASSERT_TRUE(wait_suspended()) {
+		TH_LOG("runtime status %s, want suspended", rpm_status());
+	}
+	suspended = clk_enable_count(clk);
+	EXPECT_EQ(0, mpc_dbg_key(self->dbg, "gpu_info", "soc_power_down", down,
+				 sizeof(down)));
+	EXPECT_STREQ("none", down);
+	fd = mpc_open_render();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mpc_enable_all(fd));
+	ASSERT_STREQ("active", rpm_status());
+	active = clk_enable_count(clk);
+	EXPECT_LT(0, active);
+	EXPECT_EQ(active, suspended) {
+		TH_LOG("%s: enable count %ld suspended, %ld active", clk,
+		       suspended, active);
+	}
+	EXPECT_EQ(0, mpc_disable(fd));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
