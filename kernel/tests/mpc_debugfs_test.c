@@ -14,6 +14,11 @@
 #include "../mpc_debugfs.c"
 
 /* Stubs: never called by these tests */
+const char *mpc_soc_down_text(struct mpc_device *mdev)
+{
+	return "";
+}
+
 void mpc_track_alloc(struct mpc_device *mdev, size_t bytes)
 {
 }

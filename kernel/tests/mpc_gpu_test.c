@@ -29,6 +29,10 @@ int mpc_mmu_irq_init(struct mpc_device *mdev)
 	return -ENODEV;
 }
 
+void mpc_soc_reset_quirks(struct mpc_device *mdev)
+{
+}
+
 /* GPU_ID recognition */
 
 struct mpc_id_case {
