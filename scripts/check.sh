@@ -619,15 +619,19 @@ done
 # reports it; the other rows are non-coherent, as the boards panfrost
 # runs on are. dt-compatible=A;B gives the node a SoC's compatible list
 # (soc_test, kernel/mpc_soc.c): the G52 is an Amlogic G12B's (the
-# power-override quirk), the G72 a MediaTek MT8183's without its power
-# domains (refused, as panfrost refuses it) and the T880 a MediaTek
-# MT6797's, a SoC we have no data for (refused): those two boots check the
-# refusal and run nothing else.
+# power-override quirk), the G72 (MP3) a MediaTek MT8183's in its three
+# domains core0..core2 of a test power controller (power-domains=A;B;C:
+# the board's /mpc-test-pd, driven by kernel/tests/mpc_test_pd.ko; the
+# domains follow the GPU's runtime PM and unbind), the G76 an MT8183's
+# without its power domains (refused, as panfrost refuses it) and the
+# T880 a MediaTek MT6797's, a SoC we have no data for (refused): those
+# three boots run soc_test and nothing else.
 qemu_hw_gpus=(
 	"t720 mhz=24"
 	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24 coherent=on"
 	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24 dt-compatible=amlogic,meson-g12a-mali;arm,mali-bifrost"
-	"g72 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost"
+	"g72 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost power-domains=core0;core1;core2"
+	"g76 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost"
 	"t880 mhz=24 dt-compatible=mediatek,mt6797-mali;arm,mali-t880"
 	"g57 mhz=24 append=swiotlb=force module_params=pgtable=builtin"
 )

@@ -41,20 +41,37 @@ section() {
 echo "# kernel command line: $(cat /proc/cmdline); module parameters: ${module_params:-none}"
 echo "# GPU node $device: $(tr '\0' ' ' <"/sys/bus/platform/devices/$device/of_node/compatible" 2>/dev/null)"
 tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
+# A GPU in named power domains of the board's test power controller
+# (-global mali-gpu.power-domains=...): its driver, kernel/tests/mpc_test_pd.c,
+# before mali_perfcnt.ko can attach them.
+test_pd=0
+if [ -d /proc/device-tree/mpc-test-pd ]; then
+	test_pd=1
+	if modprobe mpc_test_pd; then
+		echo "# test power domains: $(tr '\0' ' ' </proc/device-tree/mpc-test-pd/mali-perfcnt,domain-names)"
+	else
+		echo "# modprobe mpc_test_pd failed: soc_test's power-domain cases fail"
+	fi
+fi
 # First, on the GPU bound to nothing: the SoC data of the node's compatible
 # (a boot row may give it a SoC's, e.g. one the module must refuse).
 section soc_test timeout "${tmo:-600}" /mpc/selftests/soc_test
 rmmod mali_perfcnt 2>/dev/null
-soc_refused=0
+skip_rest=0
 # shellcheck disable=SC2086 # module_params: several words
 if [ "$rc" = 0 ] && ! modprobe mali_perfcnt bind="$device" $module_params 2>/dev/null; then
 	# soc_test passed, so it expected the refusal: nothing else applies
 	echo "# soc_test: the module refuses this node as it must; the other sections do not apply"
-	soc_refused=1
+	skip_rest=1
 fi
 rmmod mali_perfcnt 2>/dev/null
+if [ "$skip_rest" = 0 ] && [ "$test_pd" = 1 ]; then
+	# The other sections run on the rows without test domains.
+	echo "# test power domains: soc_test only on this node; the other sections run on the other rows"
+	skip_rest=1
+fi
 
-if [ "$soc_refused" = 0 ]; then
+if [ "$skip_rest" = 0 ]; then
 # Before the others: it needs the GPU free and leaves panfrost unloaded.
 section bind_test timeout "${tmo:-600}" /mpc/selftests/bind_test
 rmmod mali_perfcnt 2>/dev/null
@@ -92,7 +109,7 @@ if [ "${e2e:-0}" = 1 ] && [ -f /mpc/user/tests/side-by-side.sh ]; then
 		timeout 600 sh /mpc/user/tests/side-by-side.sh
 fi
 
-fi # soc_refused
+fi # skip_rest
 
 # What the model saw the driver do wrong over the whole run.
 echo "=== BEGIN model_reports"

@@ -4,7 +4,9 @@
 # Build a busybox initramfs that tests mali_perfcnt inside QEMU.
 #
 #   mkinitramfs.sh [options] KREL OUT.cpio.gz
-#     --module KO     the mali_perfcnt.ko built for KREL (optional)
+#     --module KO     the mali_perfcnt.ko built for KREL (optional); the
+#                     test power controller mpc_test_pd.ko built next to it
+#                     (kernel/tests/mpc_test_pd.c, arm64 kernels) goes too
 #     --in-tree MOD   also ship the kernel's own module MOD (e.g. panfrost)
 #                     with its dependencies; /mpc/run loads it (repeatable)
 #     --run SCRIPT    becomes /mpc/run, started by /init (required)
@@ -138,6 +140,8 @@ deps=drm
 if [ -n "$module" ]; then
 	[ -f "$module" ] || die "$module not found"
 	cp "$module" "$stage/lib/modules/$krel/extra/mali_perfcnt.ko"
+	test_pd=$(dirname "$module")/mpc_test_pd.ko
+	[ ! -f "$test_pd" ] || cp "$test_pd" "$stage/lib/modules/$krel/extra/"
 	deps=$(modinfo -F depends "$module" | tr ',' ' ')
 	[ -n "$deps" ] || deps=drm
 fi

@@ -19,6 +19,8 @@
 #include "migration/vmstate.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
+#include "qemu/bswap.h"
+#include "sysemu/device_tree.h"
 #include "hw/misc/mali_gpu.h"
 #include "mali_model.h"
 #include "mali_hw_regs.h"
@@ -358,6 +360,56 @@ char *mali_gpu_dt_compatible(MaliGPUState *s, size_t *len)
 }
 
 /*
+ * -global mali-gpu.power-domains=core0;core1;core2: the GPU sits in these
+ * named power domains of a test power controller, as MediaTek's GPUs sit
+ * in several domains of the SoC's SCPSYS. The board's device tree gets
+ * the controller, /mpc-test-pd (compatible
+ * "mali-perfcnt,test-power-domains", one cell: the domain's index, its
+ * names in "mali-perfcnt,domain-names"), and the GPU node @node its
+ * power-domains and power-domain-names. The controller has no registers:
+ * its guest driver (the project's test module mpc_test_pd.ko) only counts
+ * and shows what the GPU's driver asks of it.
+ */
+void mali_gpu_dt_add_power_domains(MaliGPUState *s, void *fdt,
+                                   const char *node)
+{
+    const char *pd_node = "/mpc-test-pd";
+    char *names, *p;
+    uint32_t *cells, phandle;
+    size_t len;
+    int i, n = 1;
+
+    if (!s->power_domains || !*s->power_domains) {
+        return;
+    }
+    names = g_strdup(s->power_domains);
+    len = strlen(names) + 1;
+    for (p = names; *p; p++) {
+        if (*p == ';') {
+            *p = '\0';
+            n++;
+        }
+    }
+    phandle = qemu_fdt_alloc_phandle(fdt);
+    qemu_fdt_add_subnode(fdt, pd_node);
+    qemu_fdt_setprop_string(fdt, pd_node, "compatible",
+                            "mali-perfcnt,test-power-domains");
+    qemu_fdt_setprop_cell(fdt, pd_node, "#power-domain-cells", 1);
+    qemu_fdt_setprop(fdt, pd_node, "mali-perfcnt,domain-names", names, len);
+    qemu_fdt_setprop_cell(fdt, pd_node, "phandle", phandle);
+    cells = g_new(uint32_t, 2 * n);
+    for (i = 0; i < n; i++) {
+        cells[2 * i] = cpu_to_be32(phandle);
+        cells[2 * i + 1] = cpu_to_be32(i);
+    }
+    qemu_fdt_setprop(fdt, node, "power-domains", cells,
+                     2 * n * sizeof(uint32_t));
+    qemu_fdt_setprop(fdt, node, "power-domain-names", names, len);
+    g_free(cells);
+    g_free(names);
+}
+
+/*
  * workload and fault are the model's text controls: set before realize
  * (-global mali-gpu.workload=busy=50) they are checked at realize; set
  * later (QMP qom-set /machine/mali-gpu workload busy=80) they reach the
@@ -436,6 +488,8 @@ static Property mali_gpu_properties[] = {
     /* COHERENCY_ENABLE after reset: none (default), ace-lite or ace */
     DEFINE_PROP_STRING("coherency-reset", MaliGPUState, coherency_reset),
     DEFINE_PROP_STRING("dt-compatible", MaliGPUState, dt_compatible),
+    /* Named domains of a test power controller, ';'-separated */
+    DEFINE_PROP_STRING("power-domains", MaliGPUState, power_domains),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -71,6 +71,7 @@ struct MaliGPUState {
     bool coherent;
     char *coherency_reset;
     char *dt_compatible;
+    char *power_domains;
     char *workload;
     char *fault;
 };
@@ -80,5 +81,13 @@ struct MaliGPUState {
  * dt-compatible property's, else the generic one boards use for it.
  */
 char *mali_gpu_dt_compatible(MaliGPUState *s, size_t *len);
+
+/*
+ * The power-domains property: a test power controller node in @fdt and
+ * the GPU node @node's power-domains and power-domain-names; nothing
+ * when the property is empty.
+ */
+void mali_gpu_dt_add_power_domains(MaliGPUState *s, void *fdt,
+                                   const char *node);
 
 #endif

@@ -13,7 +13,13 @@
  *   again after a runtime suspend and resume (the reset clears them);
  * - runtime suspend leaves the clocks on (no SoC we have data for allows
  *   gating them at runtime): the clock's enable count is the same with the
- *   GPU suspended as with it active.
+ *   GPU suspended as with it active;
+ * - a node in the named domains of the board's test power controller
+ *   (-global mali-gpu.power-domains=core0;core1;core2, its driver
+ *   kernel/tests/mpc_test_pd.c): every domain has the GPU as consumer and
+ *   is on while the GPU is active, off after its runtime suspend and on
+ *   again when counters are enabled, and at unbind it is detached (no
+ *   consumer) and off.
  *
  * What the driver should do with a compatible is this file's own table,
  * the specification, not read from the driver. Hardware mode only
@@ -266,6 +272,101 @@ static long pwr_override1(void)
 	return sp ? strtol(sp + 1, NULL, 16) : -1;
 }
 
+/* The test power controller's debugfs (kernel/tests/mpc_test_pd.c) */
+#define TEST_PD_DIR	"/sys/kernel/debug/mpc_test_pd"
+
+struct pd_state {
+	bool on;
+	long on_count, off_count, consumers;
+};
+
+/* Parse TEST_PD_DIR/NAME: 0, or -errno / -EPROTO for a malformed file */
+static int pd_read(const char *name, struct pd_state *st)
+{
+	char path[PATH_MAX], buf[256], state[8];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), TEST_PD_DIR "/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (sscanf(buf, "state %7s on_count %ld off_count %ld consumers %ld",
+		   state, &st->on_count, &st->off_count, &st->consumers) != 4)
+		return -EPROTO;
+	st->on = !strcmp(state, "on");
+	return 0;
+}
+
+/*
+ * The node's power-domain-names (NUL-separated, *nr of them) when the
+ * test power controller provides its domains, else NULL.
+ */
+static const char *test_pd_names(int *nr)
+{
+	static char names[256];
+	size_t len, off;
+	const char *list;
+
+	*nr = 0;
+	if (access(TEST_PD_DIR, F_OK))
+		return NULL;
+	list = node_file("power-domain-names", &len);
+	if (!list || len >= sizeof(names))
+		return NULL;
+	memcpy(names, list, len);
+	for (off = 0; off < len; off += strlen(names + off) + 1)
+		(*nr)++;
+	return names;
+}
+
+/*
+ * Wait (up to 10 s: genpd powers off from a work item) for every domain to
+ * be @on (1 on, 0 off, -1 either) with @consumers (-1: any number).
+ */
+static bool pd_wait_all(const char *names, int nr, int on, long consumers)
+{
+	struct pd_state st;
+	const char *name;
+	int i, k, ok;
+
+	for (i = 0; i < 1000; i++) {
+		ok = 0;
+		for (k = 0, name = names; k < nr; k++, name += strlen(name) + 1)
+			if (!pd_read(name, &st) && (on < 0 || st.on == on) &&
+			    (consumers < 0 || st.consumers == consumers))
+				ok++;
+		if (ok == nr)
+			return true;
+		mpc_sleep_ms(10);
+	}
+	return false;
+}
+
+/* Every domain's state, for the log of a failed case */
+static void pd_log(struct __test_metadata *_metadata, const char *names, int nr)
+{
+	struct pd_state st;
+	const char *name = names;
+	int k, ret;
+
+	for (k = 0; k < nr; k++, name += strlen(name) + 1) {
+		ret = pd_read(name, &st);
+		if (ret)
+			TH_LOG("%s/%s: %s", TEST_PD_DIR, name, strerror(-ret));
+		else
+			TH_LOG("%s: %s, on %ld, off %ld, consumers %ld", name,
+			       st.on ? "on" : "off", st.on_count, st.off_count,
+			       st.consumers);
+	}
+	TH_LOG("GPU runtime status %s", rpm_status());
+}
+
 FIXTURE(soc) {
 	struct expect e;
 	char dbg[PATH_MAX];
@@ -408,6 +509,96 @@ TEST_F(soc, runtime_suspend_keeps_clocks_on)
 	}
 	EXPECT_EQ(0, mpc_disable(fd));
 	close(fd);
+}
+
+/* The node's domains come from the test power controller; skip if not */
+#define NEED_TEST_PD(names, nr) do {					\
+	if (self->e.outcome != BINDS)					\
+		SKIP(return, "the node must be refused");		\
+	if (self->e.spec->nr_pm_domains < 2)				\
+		SKIP(return, "the node's SoC has no named power domains");	\
+	(names) = test_pd_names(&(nr));					\
+	if (!(names))							\
+		SKIP(return, "no test power controller (mali-gpu.power-domains unset)"); \
+	ASSERT_EQ(self->e.spec->nr_pm_domains, (nr)) {			\
+		TH_LOG("the node names %d power domains, %s has %u", (nr),	\
+		       self->e.spec->compatible, self->e.spec->nr_pm_domains); \
+	}								\
+} while (0)
+
+/* With the GPU active, each of its domains has it as consumer and is on */
+TEST_F(soc, power_domains_on_while_active)
+{
+	const char *names;
+	int nr, fd;
+
+	NEED_TEST_PD(names, nr);
+	bind_gpu(_metadata, self);
+	fd = mpc_open_render();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mpc_enable_all(fd));
+	EXPECT_STREQ("active", rpm_status());
+	EXPECT_TRUE(pd_wait_all(names, nr, 1, 1)) {
+		TH_LOG("not every domain on with one consumer while the GPU is active:");
+		pd_log(_metadata, names, nr);
+	}
+	EXPECT_EQ(0, mpc_disable(fd));
+	close(fd);
+}
+
+/* Off after the GPU's runtime suspend, on again when counters are enabled */
+TEST_F(soc, power_domains_follow_runtime_pm)
+{
+	struct pd_state before[8], st;
+	const char *names, *name;
+	int nr, k, fd;
+
+	NEED_TEST_PD(names, nr);
+	ASSERT_GE(8, nr);
+	bind_gpu(_metadata, self);
+	ASSERT_TRUE(wait_suspended()) {
+		TH_LOG("runtime status %s, want suspended", rpm_status());
+	}
+	ASSERT_TRUE(pd_wait_all(names, nr, 0, 1)) {
+		TH_LOG("not every domain off (with its consumer) after the runtime suspend:");
+		pd_log(_metadata, names, nr);
+	}
+	for (k = 0, name = names; k < nr; k++, name += strlen(name) + 1)
+		ASSERT_EQ(0, pd_read(name, &before[k]));
+	fd = mpc_open_render();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mpc_enable_all(fd));
+	EXPECT_STREQ("active", rpm_status());
+	for (k = 0, name = names; k < nr; k++, name += strlen(name) + 1) {
+		ASSERT_EQ(0, pd_read(name, &st));
+		EXPECT_TRUE(st.on) {
+			TH_LOG("%s off with counters enabled", name);
+		}
+		EXPECT_LT(before[k].on_count, st.on_count) {
+			TH_LOG("%s: not powered on again at the runtime resume", name);
+		}
+	}
+	EXPECT_EQ(0, mpc_disable(fd));
+	close(fd);
+}
+
+/* Unbind detaches every domain: no consumer left, and off */
+TEST_F(soc, power_domains_detached_at_unbind)
+{
+	const char *names;
+	int nr;
+
+	NEED_TEST_PD(names, nr);
+	bind_gpu(_metadata, self);
+	ASSERT_TRUE(pd_wait_all(names, nr, -1, 1)) {
+		TH_LOG("the bound GPU is not the one consumer of every domain:");
+		pd_log(_metadata, names, nr);
+	}
+	ASSERT_EQ(0, mpc_module_unload());
+	EXPECT_TRUE(pd_wait_all(names, nr, 0, 0)) {
+		TH_LOG("a domain still on or with a consumer after unbind:");
+		pd_log(_metadata, names, nr);
+	}
 }
 
 TEST_HARNESS_MAIN
