@@ -111,7 +111,9 @@ start dev $vdev
 start debugfs "$dbg"
 # Just before the time is up: where trinity's processes are (a trinity that
 # makes no calls shows why here).
-while [ $(($(date +%s) - t)) -lt $((secs - 3)) ] && pidof trinity >/dev/null; do
+# (Both have started after 15 s: their countdown is still running.)
+while [ $(($(date +%s) - t)) -lt $((secs - 3)) ]; do
+	[ $(($(date +%s) - t)) -gt 15 ] && ! pidof trinity >/dev/null && break
 	sleep 1
 done
 for p in $(pidof trinity); do
@@ -173,6 +175,7 @@ dmesg >/tmp/trinity-kmsg.log 2>/dev/null
 grep -E "$bad" /tmp/trinity-kmsg.log | head -n 20 | sed 's/^/# kernel: /'
 # "[drm:drm_ioctl [drm]] comm="trinity-c0" pid=N, dev=0x..., auth=1, NAME"
 echo "# trinity: ioctls the DRM core dispatched for trinity: $(awk '
+	/comm="trinity/ { all++ }
 	/comm="trinity/ && /invalid ioctl:/ { bad++; next }
 	/comm="trinity/ && / auth=[01], [A-Z0-9_]+$/ {
 		n++; if ($NF ~ /MALI_PERFCNT/) { ours++; c[$NF]++ }
@@ -180,7 +183,7 @@ echo "# trinity: ioctls the DRM core dispatched for trinity: $(awk '
 	END {
 		printf "%d (%d of them mali_perfcnt'"'"'s:", n, ours
 		for (i in c) { s = i; sub("DRM_IOCTL_MALI_PERFCNT_", "", s); printf " %s:%d", s, c[i] }
-		printf "), %d unknown to it\n", bad
+		printf "), %d unknown to it (drm.debug: %d core messages about trinity in all)\n", bad, all
 	}' /tmp/trinity-kmsg.log)"
 # Conditions for check (shellcheck does not see them called)
 # shellcheck disable=SC2317
