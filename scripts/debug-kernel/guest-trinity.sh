@@ -2,20 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # /mpc/debug/trinity.sh of the `make check-debug` VM: Debian's trinity
-# syscall fuzzer against the mali_perfcnt render node and its debugfs
-# files, for a bounded time, as TAP section "trinity". Run by
-# guest-debug.sh with the module loaded (simulated GPU); the kernel log it
-# leaves is scanned by guest-debug.sh's dmesg-debug section.
+# syscall fuzzer against the mali_perfcnt DRM nodes and its debugfs files,
+# for a bounded time, as TAP section "trinity". Run by guest-debug.sh with
+# the module loaded (simulated GPU); the kernel log it leaves is scanned
+# here and again by guest-debug.sh's dmesg-debug section.
 #
-# trinity refuses root without --dangerous; it runs as root here so that it
-# can open the debugfs files (root only), but only with the calls listed in
-# /mpc/debug/trinity-calls and only on the debugfs directory (-V: trinity
-# takes one victim path) plus the fd kinds left on: its drm provider opens
-# the render node (no sockets, no perf, no ...). Only 64-bit calls (-a 64):
-# the debug kernel has no IA32 emulation. /mpc/debug/trinity-args
-# (optional, from MPC_TRINITY_ARGS on the host) replaces the defaults of
-# -N (calls) and the time bound: "SECONDS CALLS" (default 70 s, of which
-# trinity's warning countdown for root takes the first 10).
+# Two trinity runs at the same time, one child each (the two vCPUs), both
+# on the device: "dev" on the device's render and primary nodes, "debugfs"
+# on its debugfs files. trinity 2023.01 takes one victim path (-V) and
+# walks it without leaving its file system, and Debian builds it without
+# its DRM descriptor provider, so the nodes are fuzzed as victim files of
+# their own: character devices made with mknod in a directory of the
+# guest's /tmp. Every descriptor trinity has is one of those files
+# (--enable-fds=pseudo, trinity's name for its victim-file provider; every
+# other provider off), and each run makes the calls of
+# /mpc/debug/trinity-calls marked for it. Only 64-bit calls (-a 64): the
+# debug kernel has no IA32 emulation. trinity runs as root (--dangerous):
+# the debugfs files are root only, and the driver's privileged paths are
+# reached only then.
+#
+# /mpc/debug/trinity-args (optional, from MPC_TRINITY_ARGS on the host)
+# replaces the time bound and the most calls of each run: "SECONDS CALLS"
+# (default "70 200000"; trinity's countdown after its warning about root
+# takes the first 10 s of the 70).
+#
+# Reported: per run, the calls made (trinity's count), how many of them
+# on each of our files (from trinity's -v log of every call), trinity's
+# exit status, and its per-call errno table (--stats).
 
 . /mpc/lib.sh
 n=0
@@ -38,56 +51,151 @@ secs=70 calls=200000
 [ -r /mpc/debug/trinity-args ] && set -- $(cat /mpc/debug/trinity-args) &&
 	secs=${1:-$secs} calls=${2:-$calls}
 
-node=''
-for d in /sys/class/drm/renderD*; do
-	[ "$(basename "$(readlink "$d/device/driver")")" = mali_perfcnt ] &&
-		node=/dev/dri/$(basename "$d")
+# The device's DRM nodes, made again in a directory of their own: several
+# names for each (trinity opens as many files as it finds, picking each
+# at random, the directory itself among them): six of the render node, two
+# of the primary node.
+vdev=/tmp/trinity-dev
+rm -rf $vdev
+mkdir -p $vdev
+nodes=''
+for d in /sys/class/drm/card* /sys/class/drm/renderD*; do
+	[ "$(basename "$(readlink "$d/device/driver")")" = mali_perfcnt ] || continue
+	b=$(basename "$d")
+	mm=$(cat "$d/dev")
+	case $b in
+	render*) copies="1 2 3 4 5 6" ;;
+	*) copies="1 2" ;;
+	esac
+	for i in $copies; do
+		mknod "$vdev/$b.$i" c "${mm%:*}" "${mm#*:}" || continue
+	done
+	nodes="$nodes $b"
 done
 dbg=$(mpc_debugfs)
-if [ -z "$node" ] || [ -z "$dbg" ]; then
+if [ -z "$nodes" ] || [ -z "$dbg" ]; then
 	echo "1..1"
-	echo "not ok 1 trinity_setup # no mali_perfcnt render node or debugfs directory"
+	echo "not ok 1 trinity_setup # no mali_perfcnt DRM node or debugfs directory"
 	echo "=== END trinity rc=1"
 	exit 1
 fi
 
-calls_opt=''
-# shellcheck disable=SC2013 # one name per line, no spaces
-for c in $(grep -v "^#" /mpc/debug/trinity-calls); do
-	calls_opt="$calls_opt -c $c"
-done
+# calls RUN: trinity's -c options for RUN
+calls() {
+	grep -v '^#' /mpc/debug/trinity-calls |
+		awk -v run="$1" '{ for (i = 2; i <= NF; i++) if ($i == run) printf " -c %s", $1 }'
+}
+bad=$(grep -v -e '^# ' -e '^#$' -e '^$' /mpc/debug/bad-patterns | paste -s -d '|')
 taint0=$(cat /proc/sys/kernel/tainted)
-mkdir -p /tmp/trinity && cd /tmp/trinity || exit 1
+
+# start RUN VICTIM: one trinity in the background; its output in
+# /tmp/trinity-RUN.out, its exit status in /tmp/trinity-RUN.rc
+start() {
+	rm -rf "/tmp/trinity-$1.d" "/tmp/trinity-$1.rc"
+	mkdir -p "/tmp/trinity-$1.d"
+	# shellcheck disable=SC2046 # one option a word
+	(cd "/tmp/trinity-$1.d" &&
+		timeout -s KILL $((secs + 30)) timeout -s INT "$secs" \
+			trinity --dangerous -v -l off --stats -a 64 -C 1 -N "$calls" \
+			$(calls "$1") --enable-fds=pseudo -V "$2" \
+			>"/tmp/trinity-$1.out" 2>&1
+	echo $? >"/tmp/trinity-$1.rc") &
+}
+
+# drm.debug's core messages name every ioctl the DRM core dispatches (and
+# every one it rejects as unknown): counted below, then switched off again.
+dbg0=$(cat /sys/module/drm/parameters/debug 2>/dev/null)
+echo 0x1 >/sys/module/drm/parameters/debug 2>/dev/null
 t=$(date +%s)
+start dev $vdev
+start debugfs "$dbg"
 # Just before the time is up: where trinity's processes are (a trinity that
-# made no calls shows why here).
-(
-	sleep $((secs - 3))
-	for p in $(pidof trinity); do
-		echo "# trinity pid $p $(cat /proc/"$p"/stat 2>/dev/null | cut -d' ' -f3) in $(cat /proc/"$p"/wchan 2>/dev/null):"
-		sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null | head -n 12
-	done
-) &
-watcher=$!
-# shellcheck disable=SC2086 # one option a word
-timeout -s KILL $((secs + 30)) timeout -s INT "$secs" \
-	trinity --dangerous -l off --stats -a 64 -C 2 -N "$calls" $calls_opt \
-	--disable-fds=sockets,pipes,perf,epoll,eventfd,pseudo,timerfd,testfile,memfd \
-	-V "$dbg" >/tmp/trinity.out 2>&1
-r=$?
+# makes no calls shows why here).
+# (Both have started after 15 s: their countdown is still running.)
+while [ $(($(date +%s) - t)) -lt $((secs - 3)) ]; do
+	[ $(($(date +%s) - t)) -gt 15 ] && ! pidof trinity >/dev/null && break
+	sleep 1
+done
+for p in $(pidof trinity); do
+	echo "# trinity pid $p $(cut -d' ' -f3 /proc/"$p"/stat 2>/dev/null) in $(cat /proc/"$p"/wchan 2>/dev/null):"
+	sed 's/^/#   /' /proc/"$p"/stack 2>/dev/null | head -n 12
+done
+wait
 t=$(($(date +%s) - t))
-kill "$watcher" 2>/dev/null
-wait "$watcher" 2>/dev/null
-cd / || exit 1
-# trinity's own lines, and its per-syscall errno table (--stats)
-grep -v 'Continuing in' /tmp/trinity.out | sed 's/^/# /' | tail -n 60
-ran=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' /tmp/trinity.out | tail -n 1)
-[ -n "$ran" ] || ran=$(grep -o '[0-9]* iterations' /tmp/trinity.out | tail -n 1 | cut -d' ' -f1)
-echo "# trinity: exit status $r after ${t}s, ${ran:-?} syscalls (-N $calls, at most ${secs}s)" \
-	"of $(grep -v '^#' /mpc/debug/trinity-calls | tr '\n' ' ')on $node and $dbg"
+echo "${dbg0:-0}" >/sys/module/drm/parameters/debug 2>/dev/null
+
+# report RUN: the summary of one run; sets ran (trinity's count) and ours
+# (the calls on our files in its log)
+report() {
+	out=/tmp/trinity-$1.out
+	r=$(cat "/tmp/trinity-$1.rc" 2>/dev/null)
+	# trinity's own lines, and its per-call errno table (--stats)
+	grep -v -e 'Continuing in' -e '^\[child' -e '^\[main\]  *start:' \
+		-e '^\[main\] futex:' -e '^= ' "$out" | sed "s/^/# $1: /" | tail -n 60
+	ran=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' "$out" | tail -n 1)
+	# "[main] file fd:N filename:PATH ..." for each file trinity opened;
+	# "[childN:PID] [K] CALL(fd=N, ..." for each call (-v)
+	# (the victim directory itself is one of those files)
+	per_file=$(awk -v dir="$2" '
+		/^\[main\] file fd:/ {
+			fd = substr($3, 4); f = substr($4, 10)
+			if (f == dir) f = "(directory)"
+			sub(".*/", "", f); sub("[.][0-9]+$", "", f)
+			name[fd] = f; files[f] = 1
+		}
+		match($0, /\] \[[0-9]+\] [a-z0-9]+\(fd=-?[0-9]+/) {
+			s = substr($0, RSTART, RLENGTH); sub(".*fd=", "", s)
+			if (!(s in name)) other++
+			else if (name[s] == "(directory)") dirs++
+			else { ours++; c[name[s]]++ }
+		}
+		END {
+			for (f in files) if (f != "(directory)") l = l sprintf(" %s:%d", f, c[f])
+			printf "%d %d %d%s\n", ours, dirs, other, l
+		}' "$out")
+	# shellcheck disable=SC2086 # the words of per_file
+	set -- "$1" $per_file
+	ours=$2
+	echo "# trinity: $1: ${ran:-?} calls in ${t}s (exit ${r:-?}; -N $calls, at most ${secs}s):" \
+		"$2 on our files, $3 on the directory, $4 on other descriptors;" \
+		"per file:$(shift 4; printf ' %s' "$@")"
+}
+
+report dev $vdev
+ran_dev=${ran:-0} ours_dev=$ours
+report debugfs "$dbg"
+ran_dbg=${ran:-0} ours_dbg=$ours
+echo "# trinity: calls (runs):$(grep -v '^#' /mpc/debug/trinity-calls |
+	awk '{ r = $2; for (i = 3; i <= NF; i++) r = r "+" $i; printf " %s(%s)", $1, r }')"
+
 taint1=$(cat /proc/sys/kernel/tainted)
-name="trinity_ran (${ran:-?} syscalls in ${t}s)"
-check x [ "${ran:-0}" -gt 0 ]
+# The kernel log since guest-debug.sh's last harvest, that is, of trinity's
+# runs (left in place for that harvest and its dmesg-debug scan).
+dmesg >/tmp/trinity-kmsg.log 2>/dev/null
+grep -E "$bad" /tmp/trinity-kmsg.log | head -n 20 | sed 's/^/# kernel: /'
+# "[drm:drm_ioctl [drm]] comm="trinity-c0" pid=N, dev=0x..., auth=1, NAME"
+echo "# trinity: ioctls the DRM core dispatched for trinity: $(awk '
+	/comm="trinity/ { all++ }
+	/comm="trinity/ && /invalid ioctl:/ { bad++; next }
+	/comm="trinity/ && / auth=[01], [A-Z0-9_]+$/ {
+		n++; if ($NF ~ /MALI_PERFCNT/) { ours++; c[$NF]++ }
+	}
+	END {
+		printf "%d (%d of them mali_perfcnt'"'"'s:", n, ours
+		for (i in c) { s = i; sub("DRM_IOCTL_MALI_PERFCNT_", "", s); printf " %s:%d", s, c[i] }
+		printf "), %d unknown to it (drm.debug: %d core messages about trinity in all)\n", bad, all
+	}' /tmp/trinity-kmsg.log)"
+# Conditions for check (shellcheck does not see them called)
+# shellcheck disable=SC2317
+both_positive() { [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ]; }
+# shellcheck disable=SC2317
+log_clean() { ! grep -q -E "$bad" /tmp/trinity-kmsg.log; }
+name="trinity_dev_ran ($ran_dev calls, $ours_dev on$nodes)"
+check x both_positive "$ran_dev" "$ours_dev"
+name="trinity_debugfs_ran ($ran_dbg calls, $ours_dbg on $dbg)"
+check x both_positive "$ran_dbg" "$ours_dbg"
+name="trinity_kernel_log_clean"
+check x log_clean
 name="trinity_kernel_not_tainted (tainted $taint0 before, $taint1 after)"
 check x [ "$taint0" = "$taint1" ]
 # Whatever trinity left open is gone with it: the module must unload and
