@@ -113,39 +113,6 @@ static int run(const char *fmt, ...)
 	return system(cmd);
 }
 
-/* A line in the kernel log after which the test looks for its messages. */
-static void klog_mark(const char *tag)
-{
-	char text[128];
-
-	snprintf(text, sizeof(text), "bind_test: %s\n", tag);
-	sysfs_write("/dev/kmsg", text);
-}
-
-/* Whether the kernel log has @what after the last klog_mark(@tag). */
-static bool klog_has_since(const char *tag, const char *what)
-{
-	char mark[128], *buf, *from;
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	bool found = false;
-
-	if (len <= 0)
-		return false;
-	buf = calloc(1, len + 1);
-	if (!buf)
-		return false;
-	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
-	if (len > 0) {
-		snprintf(mark, sizeof(mark), "bind_test: %s", tag);
-		from = NULL;
-		for (char *p = strstr(buf, mark); p; p = strstr(p + 1, mark))
-			from = p;
-		found = from && strstr(from, what);
-	}
-	free(buf);
-	return found;
-}
-
 /* The starting point of every test: neither module, the GPU unbound. */
 static void gpu_free(struct __test_metadata *_metadata)
 {
@@ -219,10 +186,10 @@ TEST_F(bind, production_build_refuses_sim)
 	ASSERT_EQ(0, mpc_module_unload());
 	if (has_sim)
 		SKIP(return, "this module was built with the simulator (MPC_SIM=1)");
-	klog_mark("nosim");
+	mpc_klog_mark("nosim");
 	EXPECT_EQ(-EINVAL, mpc_module_load("sim=g52"));
 	EXPECT_FALSE(mpc_module_loaded());
-	EXPECT_TRUE(klog_has_since("nosim", "built without the simulator")) {
+	EXPECT_TRUE(mpc_klog_has_since("nosim", "built without the simulator")) {
 		TH_LOG("no \"built without the simulator\" in the kernel log");
 	}
 }
@@ -231,10 +198,10 @@ TEST_F(bind, production_build_refuses_sim)
 TEST_F(bind, bind_while_panfrost_bound_ebusy)
 {
 	panfrost_bind(_metadata);
-	klog_mark("ebusy");
+	mpc_klog_mark("ebusy");
 	EXPECT_EQ(-EBUSY, mpc_module_load(bind_param()));
 	EXPECT_FALSE(mpc_module_loaded());
-	EXPECT_TRUE(klog_has_since("ebusy", "driven by panfrost")) {
+	EXPECT_TRUE(mpc_klog_has_since("ebusy", "driven by panfrost")) {
 		TH_LOG("no \"driven by panfrost\" in the kernel log");
 	}
 	EXPECT_STREQ("panfrost", gpu_driver());

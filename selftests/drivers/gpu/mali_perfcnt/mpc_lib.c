@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -621,4 +622,39 @@ long long mpc_qemu_reports(void)
 
 	ret = mpc_qemu_ctl("reports", res, sizeof(res));
 	return ret ? ret : strtoll(res, NULL, 10);
+}
+
+void mpc_klog_mark(const char *tag)
+{
+	char text[128];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	snprintf(text, sizeof(text), "mpc_test: %s\n", tag);
+	if (write(fd, text, strlen(text)) < 0)
+		perror("/dev/kmsg");
+	close(fd);
+}
+
+bool mpc_klog_has_since(const char *tag, const char *what)
+{
+	char mark[128], *buf, *from = NULL;
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	bool found = false;
+
+	if (len <= 0)
+		return false;
+	buf = calloc(1, len + 1);
+	if (!buf)
+		return false;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (len > 0) {
+		snprintf(mark, sizeof(mark), "mpc_test: %s\n", tag);
+		for (char *p = strstr(buf, mark); p; p = strstr(p + 1, mark))
+			from = p;
+		found = from && strstr(from, what);
+	}
+	free(buf);
+	return found;
 }

@@ -134,6 +134,13 @@ void mpc_sleep_ms(unsigned int ms);
 int mpc_drop_caps(void);
 
 int mpc_fls64(uint64_t v);
+
+/*
+ * A line "mpc_test: TAG" in the kernel log, and whether the log has @what
+ * after the last such line of @tag (the driver's messages of one step).
+ */
+void mpc_klog_mark(const char *tag);
+bool mpc_klog_has_since(const char *tag, const char *what);
 int mpc_hweight64(uint64_t v);
 
 #endif /* MPC_LIB_H */

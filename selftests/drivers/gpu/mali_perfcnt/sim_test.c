@@ -576,43 +576,6 @@ TEST_F(mpc, late_fault_irq_does_not_fail_next_dump)
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 }
 
-/* A line in the kernel log after which the test looks for its messages. */
-static void klog_mark(const char *tag)
-{
-	char text[128];
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	snprintf(text, sizeof(text), "sim_test: %s\n", tag);
-	if (write(fd, text, strlen(text)) < 0)
-		perror("/dev/kmsg");
-	close(fd);
-}
-
-/* Whether the kernel log has @what after the last klog_mark(@tag). */
-static bool klog_has_since(const char *tag, const char *what)
-{
-	char mark[128], *buf, *from = NULL;
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	bool found = false;
-
-	if (len <= 0)
-		return false;
-	buf = calloc(1, len + 1);
-	if (!buf)
-		return false;
-	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
-	if (len > 0) {
-		snprintf(mark, sizeof(mark), "sim_test: %s", tag);
-		for (char *p = strstr(buf, mark); p; p = strstr(p + 1, mark))
-			from = p;
-		found = from && strstr(from, what);
-	}
-	free(buf);
-	return found;
-}
-
 /*
  * A probe that fails after powering the GPU up (pgtable=bogus fails in
  * mpc_mmu_init()) powers it down again: on a board a regulator left
@@ -630,10 +593,10 @@ TEST_F(mpc, probe_failure_powers_down)
 	ASSERT_EQ(0, mpc_module_unload());
 	snprintf(params, sizeof(params), "%s %s pgtable=bogus", variant->params,
 		 mpc_extra_params());
-	klog_mark("probe_failure_powers_down");
+	mpc_klog_mark("probe_failure_powers_down");
 	EXPECT_GT(0, mpc_module_load(params));
 	EXPECT_FALSE(mpc_module_loaded());
-	EXPECT_FALSE(klog_has_since("probe_failure_powers_down", "left powered")) {
+	EXPECT_FALSE(mpc_klog_has_since("probe_failure_powers_down", "left powered")) {
 		TH_LOG("the failed probe left the simulated GPU powered (see dmesg)");
 	}
 }

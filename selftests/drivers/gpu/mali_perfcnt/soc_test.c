@@ -132,41 +132,6 @@ static int load(void)
 	return mpc_module_load(params);
 }
 
-static void klog_mark(const char *tag)
-{
-	char text[128];
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	snprintf(text, sizeof(text), "soc_test: %s\n", tag);
-	if (write(fd, text, strlen(text)) < 0)
-		perror("/dev/kmsg");
-	close(fd);
-}
-
-static bool klog_has_since(const char *tag, const char *what)
-{
-	char mark[128], *buf, *from = NULL;
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	bool found = false;
-
-	if (len <= 0)
-		return false;
-	buf = calloc(1, len + 1);
-	if (!buf)
-		return false;
-	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
-	if (len > 0) {
-		snprintf(mark, sizeof(mark), "soc_test: %s", tag);
-		for (char *p = strstr(buf, mark); p; p = strstr(p + 1, mark))
-			from = p;
-		found = from && strstr(from, what);
-	}
-	free(buf);
-	return found;
-}
-
 static int read_text(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
@@ -404,14 +369,14 @@ TEST_F(soc, refuses_soc_without_data)
 
 	if (self->e.outcome != REFUSED_NO_DATA)
 		SKIP(return, "the node's SoC is one the driver has data for");
-	klog_mark("refuses_soc_without_data");
+	mpc_klog_mark("refuses_soc_without_data");
 	EXPECT_EQ(-ENODEV, load());
 	snprintf(what, sizeof(what), "compatible \"%s\": no SoC data", self->e.refused);
-	EXPECT_TRUE(klog_has_since("refuses_soc_without_data", what)) {
+	EXPECT_TRUE(mpc_klog_has_since("refuses_soc_without_data", what)) {
 		TH_LOG("no '%s' in the kernel log", what);
 	}
 	/* (the driver core logs a probe's -ENODEV at debug level only) */
-	EXPECT_FALSE(klog_has_since("refuses_soc_without_data", "failed with error")) {
+	EXPECT_FALSE(mpc_klog_has_since("refuses_soc_without_data", "failed with error")) {
 		TH_LOG("the probe failed with another errno than -ENODEV (see dmesg)");
 	}
 	EXPECT_EQ(0, mpc_qemu_reports());
@@ -422,10 +387,10 @@ TEST_F(soc, refuses_missing_power_domains)
 {
 	if (self->e.outcome != REFUSED_DOMAINS)
 		SKIP(return, "the node's SoC needs no domains, or the node has them");
-	klog_mark("refuses_missing_power_domains");
+	mpc_klog_mark("refuses_missing_power_domains");
 	EXPECT_EQ(-ENODEV, load());
-	EXPECT_TRUE(klog_has_since("refuses_missing_power_domains", "power domain(s)"));
-	EXPECT_TRUE(klog_has_since("refuses_missing_power_domains",
+	EXPECT_TRUE(mpc_klog_has_since("refuses_missing_power_domains", "power domain(s)"));
+	EXPECT_TRUE(mpc_klog_has_since("refuses_missing_power_domains",
 				   "failed with error -22"));
 }
 
