@@ -219,6 +219,13 @@ static int __must_check mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_d
 		goto err;
 	buf->nr_pages = n;
 	mpc_track_alloc(mdev, mpc_dump_buf_size(buf));
+	/*
+	 * Never true for memory that was allocated, but DMA-API debugging
+	 * before 6.4 records dma_alloc_pages() as a streaming mapping and
+	 * warns at the free that its error was not checked.
+	 */
+	if (dma_mapping_error(mdev->dev, buf->dma_base))
+		goto err;
 	for (i = 0; i < n; i++)
 		buf->dma[i] = buf->dma_base + (dma_addr_t)i * PAGE_SIZE;
 
