@@ -73,25 +73,12 @@ static const char *driver_override(void)
 	return val;
 }
 
-static int sysfs_write(const char *path, const char *text)
-{
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int driver_file(const char *drv, const char *file, const char *text)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), PLATFORM "/drivers/%s/%s", drv, file);
-	return sysfs_write(path, text);
+	return mpc_write_file(path, text);
 }
 
 static bool loaded(const char *mod)
@@ -215,12 +202,12 @@ TEST_F(bind, bind_while_panfrost_bound_ebusy)
 TEST_F(bind, bind_ebusy_keeps_admin_override)
 {
 	panfrost_bind(_metadata);
-	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), "panfrost"));
+	ASSERT_EQ(0, mpc_write_file(dev_path("driver_override"), "panfrost"));
 	EXPECT_EQ(-EBUSY, mpc_module_load(bind_param()));
 	EXPECT_STREQ("panfrost", gpu_driver());
 	EXPECT_STREQ("panfrost", driver_override());
 	/* gpu_free() of the next test wants no override */
-	EXPECT_EQ(0, sysfs_write(dev_path("driver_override"), "\n"));
+	EXPECT_EQ(0, mpc_write_file(dev_path("driver_override"), "\n"));
 }
 
 /* ... and so does one that bind= replaced for as long as it was loaded. */
@@ -228,13 +215,13 @@ TEST_F(bind, rmmod_restores_admin_override)
 {
 	panfrost_bind(_metadata);
 	ASSERT_EQ(0, driver_file("panfrost", "unbind", mpc_hw_device()));
-	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), "panfrost"));
+	ASSERT_EQ(0, mpc_write_file(dev_path("driver_override"), "panfrost"));
 	ASSERT_EQ(0, mpc_module_load(bind_param()));
 	EXPECT_STREQ(MPC_MODULE_NAME, gpu_driver());
 	EXPECT_STREQ(MPC_MODULE_NAME, driver_override());
 	EXPECT_EQ(0, mpc_module_unload());
 	EXPECT_STREQ("panfrost", driver_override());
-	EXPECT_EQ(0, sysfs_write(dev_path("driver_override"), "\n"));
+	EXPECT_EQ(0, mpc_write_file(dev_path("driver_override"), "\n"));
 }
 
 /* Once panfrost lets go of it, bind= takes the GPU. */
@@ -280,7 +267,7 @@ TEST_F(bind, driver_override_and_bind)
 	panfrost_bind(_metadata);
 	ASSERT_EQ(0, driver_file("panfrost", "unbind", mpc_hw_device()));
 	ASSERT_EQ(0, mpc_module_load(""));
-	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), MPC_MODULE_NAME));
+	ASSERT_EQ(0, mpc_write_file(dev_path("driver_override"), MPC_MODULE_NAME));
 	ASSERT_EQ(0, driver_file(MPC_MODULE_NAME, "bind", mpc_hw_device()));
 	EXPECT_STREQ(MPC_MODULE_NAME, gpu_driver());
 	fd = mpc_open_render();
@@ -289,7 +276,7 @@ TEST_F(bind, driver_override_and_bind)
 	close(fd);
 
 	ASSERT_EQ(0, driver_file(MPC_MODULE_NAME, "unbind", mpc_hw_device()));
-	ASSERT_EQ(0, sysfs_write(dev_path("driver_override"), "\n"));
+	ASSERT_EQ(0, mpc_write_file(dev_path("driver_override"), "\n"));
 	EXPECT_STREQ("", driver_override());
 	ASSERT_EQ(0, mpc_module_unload());
 	EXPECT_EQ(0, driver_file("panfrost", "bind", mpc_hw_device()));

@@ -279,13 +279,11 @@ ssize_t mpc_dbg_read(const char *dir, const char *file, char *buf, size_t len)
 	return got;
 }
 
-int mpc_dbg_write(const char *dir, const char *file, const char *text)
+int mpc_write_file(const char *path, const char *text)
 {
-	char path[PATH_MAX];
 	ssize_t n;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -296,6 +294,14 @@ int mpc_dbg_write(const char *dir, const char *file, const char *text)
 		ret = -EIO;
 	close(fd);
 	return ret;
+}
+
+int mpc_dbg_write(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return mpc_write_file(path, text);
 }
 
 int mpc_dbg_key(const char *dir, const char *file, const char *key,
@@ -627,14 +633,10 @@ long long mpc_qemu_reports(void)
 void mpc_klog_mark(const char *tag)
 {
 	char text[128];
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return;
 	snprintf(text, sizeof(text), "mpc_test: %s\n", tag);
-	if (write(fd, text, strlen(text)) < 0)
+	if (mpc_write_file("/dev/kmsg", text))
 		perror("/dev/kmsg");
-	close(fd);
 }
 
 bool mpc_klog_has_since(const char *tag, const char *what)

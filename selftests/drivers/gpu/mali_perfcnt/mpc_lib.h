@@ -89,6 +89,8 @@ int mpc_find_debugfs(char *dir, size_t len);
 /* debugfs file access: bytes read / 0 on success, or -errno. */
 ssize_t mpc_dbg_read(const char *dir, const char *file, char *buf,
 		     size_t len);
+/* Write @text to @path in one write(): 0, or -errno (-EIO when short). */
+int mpc_write_file(const char *path, const char *text);
 int mpc_dbg_write(const char *dir, const char *file, const char *text);
 /* The value of "key: value" in @file, copied to @val; 0 or -errno. */
 int mpc_dbg_key(const char *dir, const char *file, const char *key,

@@ -601,18 +601,6 @@ TEST_F(mpc, probe_failure_powers_down)
 	}
 }
 
-static int sys_write(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /*
  * System suspend with the counters enabled. pm_test "platform" runs every
  * device phase, noirq included, in which the simulator's power domain is
@@ -641,9 +629,9 @@ TEST_F(mpc, system_suspend_while_enabled)
 
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	DUMP_OK(self, &s0, NULL);
-	ASSERT_EQ(0, sys_write("/sys/power/pm_test", "platform"));
-	EXPECT_EQ(0, sys_write("/sys/power/state", state));
-	ASSERT_EQ(0, sys_write("/sys/power/pm_test", "none"));
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "platform"));
+	EXPECT_EQ(0, mpc_write_file("/sys/power/state", state));
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "none"));
 	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "power_losses"));
 	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "power_lost"));
 	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
