@@ -141,6 +141,18 @@ static size_t mpc_dump_buf_size(const struct mpc_dump_buf *buf)
 	return (size_t)buf->nr_pages * PAGE_SIZE;
 }
 
+/* The CPU-side bookkeeping of @buf, once its memory was freed or leaked. */
+static void mpc_dump_buf_forget(struct mpc_device *mdev, struct mpc_dump_buf *buf)
+{
+	if (buf->dma)
+		mpc_track_free(mdev, 0);
+	kfree(buf->dma);
+	buf->dma = NULL;
+	buf->vaddr = NULL;
+	buf->nr_pages = 0;
+	buf->mapped = false;
+}
+
 static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 {
 	mpc_vm_free(mdev, &buf->vm);
@@ -149,13 +161,7 @@ static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 				     buf->dma_base, DMA_FROM_DEVICE);
 		mpc_track_free(mdev, mpc_dump_buf_size(buf));
 	}
-	if (buf->dma)
-		mpc_track_free(mdev, 0);
-	kfree(buf->dma);
-	buf->dma = NULL;
-	buf->vaddr = NULL;
-	buf->nr_pages = 0;
-	buf->mapped = false;
+	mpc_dump_buf_forget(mdev, buf);
 }
 
 /*
@@ -175,13 +181,7 @@ static void mpc_dump_buf_leak(struct mpc_device *mdev, struct mpc_dump_buf *buf)
 		mpc_track_free(mdev, mpc_dump_buf_size(buf));
 		n += buf->nr_pages;
 	}
-	if (buf->dma)
-		mpc_track_free(mdev, 0);
-	kfree(buf->dma);
-	buf->dma = NULL;
-	buf->vaddr = NULL;
-	buf->nr_pages = 0;
-	buf->mapped = false;
+	mpc_dump_buf_forget(mdev, buf);
 
 	spin_lock_irq(&pc->irq_lock);
 	pc->stats.leaked_pages += n;
