@@ -160,8 +160,6 @@ static int mpc_runtime_suspend(struct device *dev)
 	synchronize_irq(mdev->mmu_irq);
 	/* Clocks and reset only where the SoC's data allows it */
 	mpc_soc_power_down(mdev, MPC_SOC_RUNTIME);
-	/* Counters that run across this (system sleep) lose what they held */
-	mpc_perfcnt_power_lost(mdev);
 	return 0;
 }
 

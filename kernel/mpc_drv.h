@@ -424,7 +424,6 @@ int __must_check mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *ow
 int __must_check mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
 int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 				    void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
-void mpc_perfcnt_power_lost(struct mpc_device *mdev);
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
 void mpc_perfcnt_suspend(struct mpc_device *mdev);
 void mpc_perfcnt_resume(struct mpc_device *mdev);

@@ -82,13 +82,11 @@ enum mpc_wait {
  * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
  *	covers: the last sample, the enable or the last recovery.
  * @data_flags: MALI_PERFCNT_DATA_* bits the next sample gets (FIRST,
- *	AFTER_RECOVERY).
+ *	AFTER_RECOVERY, AFTER_POWER_LOSS).
  * @kept: a sample that was taken but could not be copied to its user
  *	buffer; the next DUMP returns it (kvmalloc'ed, dump_size bytes), or
  *	NULL.
  * @kept_info: what @kept reports.
- * @power_lost: MALI_PERFCNT_DATA_AFTER_POWER_LOSS when the GPU lost power
- *	since the last sample; atomic, set without @lock from the PM paths.
  * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
  *	the device is unbound; written under @lock, read locklessly by
  *	debugfs.
@@ -123,8 +121,6 @@ struct mpc_perfcnt {
 	u32 data_flags;
 	void *kept;
 	struct mpc_sample_info kept_info;
-	/* lock-free: set by the power paths, taken by the next sample */
-	atomic_t power_lost;
 	bool dead;
 	struct mpc_stats stats;
 
@@ -616,7 +612,6 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 
 	pc->session++;
 	pc->data_flags = MALI_PERFCNT_DATA_FIRST;
-	atomic_set(&pc->power_lost, 0);
 	WRITE_ONCE(pc->owner, owner);
 	pc->owner_pid = task_tgid_nr(current);
 	get_task_comm(pc->owner_comm, current);
@@ -756,7 +751,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 	info->seqno = ++pc->seqno;
 	info->timestamp_ns = ts;
 	info->interval_start_ns = pc->interval_start_ns;
-	info->data_flags = pc->data_flags | atomic_xchg(&pc->power_lost, 0);
+	info->data_flags = pc->data_flags;
 	if (mpc_dump_saturated(mdev, *data))
 		info->data_flags |= MALI_PERFCNT_DATA_SATURATED;
 	info->session = pc->session;
@@ -859,20 +854,6 @@ out_free:
 }
 
 /**
- * mpc_perfcnt_power_lost() - the GPU lost power while the counters may run
- * @mdev: device.
- *
- * For the power-management paths: the next sample gets
- * %MALI_PERFCNT_DATA_AFTER_POWER_LOSS. Takes no lock, so it may be called
- * from suspend callbacks that run under pc->lock (a runtime resume from
- * mpc_perfcnt_enable()); an enable clears it.
- */
-void mpc_perfcnt_power_lost(struct mpc_device *mdev)
-{
-	atomic_set(&mdev->perfcnt->power_lost, MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
-}
-
-/**
  * mpc_perfcnt_suspend() - system sleep: stop enabled counters
  * @mdev: device, still powered.
  *
@@ -911,7 +892,7 @@ void mpc_perfcnt_resume(struct mpc_device *mdev)
 			ret = mpc_perfcnt_recover_locked(mdev);
 		if (ret)
 			drm_err(&mdev->drm, "counters not restarted after resume (%d)\n", ret);
-		atomic_set(&pc->power_lost, MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
+		pc->data_flags |= MALI_PERFCNT_DATA_AFTER_POWER_LOSS;
 		spin_lock_irq(&pc->irq_lock);
 		pc->stats.power_losses++;
 		spin_unlock_irq(&pc->irq_lock);
@@ -991,7 +972,7 @@ void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st)
 	st->cfg = pc->cfg;
 	st->gpu_va = pc->owner ? pc->buf.gpu_va : pc->next_gpu_va;
 	st->dead = READ_ONCE(pc->dead);
-	st->power_lost = !!atomic_read(&pc->power_lost);
+	st->power_lost = !!(pc->data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
 	mutex_unlock(&pc->lock);
 }
 
