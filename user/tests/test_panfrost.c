@@ -262,6 +262,12 @@ static void pf_data_flags(void)
 	      "stat: %s", errbuf);
 	v = csv_value_flags("jm", "GPU_ACTIVE", 1, NULL, 0, fl, sizeof(fl));
 	CHECK(v == 7 && !strcmp(fl, ""), "second sample: GPU_ACTIVE %.0f, flags '%s'", v, fl);
+	/* record's own loop (panfrost has no stream) keeps the flags too */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",hz=12000000000",
+		  "record -I 400 -n 1 -e GPU_ACTIVE --format csv") == 0, "record: %s", errbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(v >= 4294967295.0 && !strcmp(fl, "saturated"), "record: GPU_ACTIVE %.0f, flags '%s'",
+	      v, fl);
 }
 
 /* mali_perfcnt: the kernel's flags and interval start reach every format. */
@@ -280,6 +286,12 @@ static void mp_data_flags(void)
 	v = csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
 	CHECK(v == 4294967295.0 && !strcmp(fl, "saturated"), "GPU_ACTIVE %.0f, flags '%s'", v, fl);
 	CHECK(fmt_ok("csv"), "stat CSV invalid: %s", out);
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,hz=10000000000",
+		  "record --user-loop -I 600 -n 1 -e GPU_ACTIVE --format csv") == 0,
+	      "record csv: %s", errbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(v == 4294967295.0 && !strcmp(fl, "saturated"), "record: GPU_ACTIVE %.0f, flags '%s'",
+	      v, fl);
 	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,hz=10000000000",
 		  "stat -I 600 -n 1 -e GPU_ACTIVE") == 0 &&
 	      strstr(out, " # note: a counter saturated at 0xffffffff"), "stat text: %s %s", errbuf,

@@ -451,7 +451,18 @@ static int child_exited(pid_t child, int *status, int *done)
 	return *done;
 }
 
-/* The tool's loop: a DUMP at every absolute deadline. */
+/*
+ * Where the sample ending at @ts starts: at the backend's interval start
+ * when a GPU recovery or the enable moved it past @prev, the previous dump.
+ */
+static uint64_t interval_start(const struct run *run, uint64_t prev, uint64_t ts)
+{
+	uint64_t istart = mpc_sample_interval_start_ns(run->s);
+
+	return istart > prev && istart < ts ? istart : prev;
+}
+
+/* The tool's loop: a DUMP at every absolute deadline, with the sample's flags. */
 static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, uint64_t end_mono,
 		     pid_t child, int *status, int *child_done, unsigned long long prev_ts,
 		     struct run *run)
@@ -489,7 +500,8 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 		}
 		ret = run_grab(run, &seq, &ts);
 		if (!ret)
-			ret = rec_emit(r, prev_ts, ts, seq, 0);
+			ret = rec_emit(r, interval_start(run, prev_ts, ts), ts, seq,
+				       mpc_sample_data_flags(run->s));
 		if (ret)
 			return ret;
 		prev_ts = ts;
