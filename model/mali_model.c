@@ -67,6 +67,7 @@ enum mm_fault {
 	MM_FAULT_SOFT_RESET_STUCK,
 	MM_FAULT_DEAD,
 	MM_FAULT_LATE_IRQ,
+	MM_FAULT_STUCK_POWER,
 	MM_NR_FAULTS,
 };
 
@@ -79,6 +80,7 @@ static const char * const mm_fault_names[MM_NR_FAULTS] = {
 	[MM_FAULT_SOFT_RESET_STUCK] = "soft_reset_stuck",
 	[MM_FAULT_DEAD] = "dead",
 	[MM_FAULT_LATE_IRQ] = "late_irq",
+	[MM_FAULT_STUCK_POWER] = "stuck_power",
 };
 
 /**
@@ -204,6 +206,8 @@ struct mm_as {
  * @clean_pending: a cache clean is in progress.
  * @clean_stuck: cache cleans never complete until the next reset.
  * @soft_reset_stuck: soft resets never complete until a hard reset.
+ * @power_stuck: the shader cores' power transitions never complete until
+ *	the next reset (%MM_FAULT_STUCK_POWER).
  * @dead: no reset completes (soft or hard) until the fault is disarmed.
  * @stall_ms: the host stalls the reader of GPU_IRQ_STATUS this long
  *	(%MM_FAULT_LATE_IRQ), taken by mali_model_take_stall_ms().
@@ -276,6 +280,7 @@ struct mali_model {
 	bool clean_pending;
 	bool clean_stuck;
 	bool soft_reset_stuck;
+	bool power_stuck;
 	bool dead;
 	uint32_t stall_ms;
 	enum mm_fault armed;
@@ -942,6 +947,7 @@ static void mm_reset_state(struct mali_model *m)
 	m->sample_stalled = false;
 	m->clean_pending = false;
 	m->clean_stuck = false;
+	m->power_stuck = false;
 	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
 	mm_clear_counters(m, now);
 }
@@ -1414,6 +1420,9 @@ static void mm_power(struct mali_model *m, unsigned int d, uint64_t mask, bool o
 	char msg[MM_MSG];
 
 	mask &= mm_present(m, d);
+	/* A hung power controller takes no command until a reset */
+	if (d == MM_PWR_SHADER && m->power_stuck)
+		return;
 	if (on) {
 		m->pwr_on[d] |= mask & ~*mm_ready(m, d);
 		m->pwr_off[d] &= ~mask;
@@ -1428,6 +1437,12 @@ static void mm_power(struct mali_model *m, unsigned int d, uint64_t mask, bool o
 		}
 		m->pwr_off[d] |= mask & mm_powered(m, d);
 		m->pwr_on[d] &= ~mask;
+		/* Cores that stop, then hang in their power-down until a reset */
+		if (d == MM_PWR_SHADER && m->pwr_off[d] && m->armed == MM_FAULT_STUCK_POWER) {
+			m->shader_ready &= ~m->pwr_off[d];
+			m->power_stuck = true;
+			m->armed = MM_FAULT_NONE;
+		}
 	}
 	if (m->pwr_on[d] | m->pwr_off[d])
 		mm_timer_arm(m, MALI_MODEL_TIMER_POWER, MM_POWER_LATENCY_NS);
@@ -1444,6 +1459,8 @@ static void mm_power_done(struct mali_model *m)
 		uint64_t *ready = mm_ready(m, d);
 
 		if (!(m->pwr_on[d] | m->pwr_off[d]))
+			continue;
+		if (d == MM_PWR_SHADER && m->power_stuck)
 			continue;
 		*ready = (*ready | m->pwr_on[d]) & ~m->pwr_off[d];
 		m->pwr_on[d] = 0;
@@ -1766,7 +1783,10 @@ void mali_model_show_workload(struct mali_model *m, char *buf, size_t len)
  *	first read of GPU_IRQ_STATUS that shows PRFCNT_SAMPLE_COMPLETED, or
  *	of MMU_IRQ_STATUS that shows a fault, asks the host to stall its
  *	reader MS ms, at most 5000: an interrupt handler delayed between
- *	reading the status and acting on it).
+ *	reading the status and acting on it) or "stuck_power" (the next
+ *	power-down of the shader cores never completes: they stop at once,
+ *	SHADER_PWRTRANS stays set and their power commands are ignored
+ *	until a reset).
  * @err: receives one line on error.
  * @errlen: size of @err.
  *
@@ -1805,7 +1825,7 @@ int mali_model_set_fault(struct mali_model *m, const char *text,
 	return 0;
 bad:
 	return mm_error(err, errlen,
-			"want none, drop_irq, delay=MS, stuck_clean, gpu_fault, soft_reset_stuck, dead or late_irq=MS (MS <= 5000)");
+			"want none, drop_irq, delay=MS, stuck_clean, gpu_fault, soft_reset_stuck, dead, stuck_power or late_irq=MS (MS <= 5000)");
 }
 
 /**

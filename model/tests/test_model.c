@@ -707,6 +707,38 @@ static void t_power(void)
 	      "%u reports: %s", fh.nr_reports, fh.last_report);
 }
 
+/* stuck_power: the cores' power-down never ends, nor a power-up; a reset ends it */
+static void t_power_stuck(void)
+{
+	char err[128];
+
+	CHECK(setup("g52", 0xb, 0) == 0, "setup");
+	wr(MALI_HW_L2_PWRON, 1);
+	wr(MALI_HW_SHADER_PWRON, 0xb);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(mali_model_set_fault(m, "stuck_power", err, sizeof(err)) == 0, "%s", err);
+	wr(MALI_HW_SHADER_PWROFF, 0xb);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(rd(MALI_HW_SHADER_PWRTRANS) == 0xb && rd(MALI_HW_SHADER_READY) == 0,
+	      "power-down completed: PWRTRANS 0x%x READY 0x%x", rd(MALI_HW_SHADER_PWRTRANS),
+	      rd(MALI_HW_SHADER_READY));
+	wr(MALI_HW_SHADER_PWRON, 0xb);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(rd(MALI_HW_SHADER_PWRTRANS) == 0xb && rd(MALI_HW_SHADER_READY) == 0,
+	      "a stuck core powered up");
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	CHECK(fire(MALI_MODEL_TIMER_RESET), "no reset timer");
+	CHECK(rd(MALI_HW_SHADER_PWRTRANS) == 0 && rd(MALI_HW_SHADER_READY) == 0,
+	      "after reset: PWRTRANS 0x%x READY 0x%x", rd(MALI_HW_SHADER_PWRTRANS),
+	      rd(MALI_HW_SHADER_READY));
+	wr(MALI_HW_L2_PWRON, 1);
+	wr(MALI_HW_SHADER_PWRON, 0xb);
+	fire(MALI_MODEL_TIMER_POWER);
+	CHECK(rd(MALI_HW_SHADER_READY) == 0xb, "cores 0x%x after the reset",
+	      rd(MALI_HW_SHADER_READY));
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+}
+
 static void t_as_status(void)
 {
 	CHECK(setup("g52", 0, 0) == 0, "setup");
@@ -746,6 +778,9 @@ static void t_text(void)
 	CHECK(mali_model_set_fault(m, "stuck_clean", err, sizeof(err)) == 0, "%s", err);
 	mali_model_show_fault(m, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "stuck_clean"), "fault reads '%s'", buf);
+	CHECK(mali_model_set_fault(m, "stuck_power", err, sizeof(err)) == 0, "%s", err);
+	mali_model_show_fault(m, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "stuck_power"), "fault reads '%s'", buf);
 	CHECK(mali_model_set_fault(m, "late_irq=300", err, sizeof(err)) == 0, "%s", err);
 	mali_model_show_fault(m, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "late_irq=300"), "fault reads '%s'", buf);
@@ -1061,6 +1096,7 @@ static const struct {
 	{ "model: reserved TRANSTAB/TRANSCFG modes are reported at UPDATE", t_reserved_modes },
 	{ "model: MMU_FEATURES per product; a VA beyond it is an address size fault", t_address_size_fault },
 	{ "model: power transitions take time; L2 off under powered cores is reported", t_power },
+	{ "model: stuck_power holds the cores in transition until a reset", t_power_stuck },
 	{ "model: AS_STATUS ACTIVE while a command runs; a command then is reported", t_as_status },
 	{ "model: TRANSCFG AARCH64_4K: AArch64 tables walked from the INA_BITS start level", t_aarch64_tables },
 	{ "model: a LOCKed region stalls the dump until UNLOCK/FLUSH; a lock never released is reported", t_lock_stalls_dump },
