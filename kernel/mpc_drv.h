@@ -395,7 +395,7 @@ int __must_check mpc_gpu_reset(struct mpc_device *mdev);
 int __must_check mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
 			      u32 spin_us, u32 timeout_us, u64 *last);
 int __must_check mpc_gpu_power_on(struct mpc_device *mdev);
-void mpc_gpu_power_off(struct mpc_device *mdev);
+int __must_check mpc_gpu_power_off(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_set(struct mpc_device *mdev);
 void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
 

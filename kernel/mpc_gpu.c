@@ -392,20 +392,25 @@ static int mpc_power_domain_off(struct mpc_device *mdev, const char *name,
  *
  * In that order, each after the previous finished its transition (PWRTRANS
  * clear): the cores need the L2 until they are off. When a domain does not
- * finish, the L2 is left on.
+ * finish, the L2 is left on and the caller resets the GPU (a reset powers
+ * every domain down).
+ *
+ * Return: 0, or -ETIMEDOUT when a domain is still in transition.
  */
-void mpc_gpu_power_off(struct mpc_device *mdev)
+int mpc_gpu_power_off(struct mpc_device *mdev)
 {
 	const struct mpc_features *f = &mdev->features;
+	int ret;
 
-	if (mpc_power_domain_off(mdev, "shader cores", GPU_SHADER_PWROFF_LO,
-				 GPU_SHADER_PWRTRANS_LO, f->shader_present))
-		return;
-	if (mpc_power_domain_off(mdev, "tiler", GPU_TILER_PWROFF_LO,
-				 GPU_TILER_PWRTRANS_LO, f->tiler_present))
-		return;
-	mpc_power_domain_off(mdev, "L2", GPU_L2_PWROFF_LO, GPU_L2_PWRTRANS_LO,
-			     f->l2_present);
+	ret = mpc_power_domain_off(mdev, "shader cores", GPU_SHADER_PWROFF_LO,
+				   GPU_SHADER_PWRTRANS_LO, f->shader_present);
+	if (!ret)
+		ret = mpc_power_domain_off(mdev, "tiler", GPU_TILER_PWROFF_LO,
+					   GPU_TILER_PWRTRANS_LO, f->tiler_present);
+	if (!ret)
+		ret = mpc_power_domain_off(mdev, "L2", GPU_L2_PWROFF_LO,
+					   GPU_L2_PWRTRANS_LO, f->l2_present);
+	return ret;
 }
 
 /*

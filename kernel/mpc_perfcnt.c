@@ -384,9 +384,10 @@ static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 }
 
 /*
- * Stop the counters and unmap the address space. Return: 0, or -ETIMEDOUT
- * when the address space flush did not complete: the GPU may still hold
- * translations of the buffer.
+ * Stop the counters, unmap the address space and power the cores down.
+ * Return: 0, or -ETIMEDOUT when the address space flush did not complete
+ * (the GPU may still hold translations of the buffer) or a power domain
+ * did not power down: either way the GPU needs a reset.
  */
 static int __must_check mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 {
@@ -400,8 +401,8 @@ static int __must_check mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 	gpu_write(mdev, GPU_PRFCNT_MMU_L2_EN, 0);
 	gpu_write(mdev, GPU_PERFCNT_CFG, PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
 	ret = mpc_mmu_as_disable(mdev);
-	mpc_gpu_power_off(mdev);
-	return ret;
+	/* Powered down even when the flush failed: a reset follows then */
+	return mpc_gpu_power_off(mdev) ?: ret;
 }
 
 /*
@@ -497,7 +498,7 @@ static int __must_check mpc_perfcnt_stop_locked(struct mpc_device *mdev, bool re
 	}
 	if (!mpc_perfcnt_hw_teardown_locked(mdev))
 		return 0;
-	drm_err(&mdev->drm, "address space not flushed, resetting the GPU before freeing its pages\n");
+	drm_err(&mdev->drm, "the GPU did not stop cleanly, resetting it before freeing its pages\n");
 	return mpc_perfcnt_reset_locked(mdev);
 }
 
@@ -867,7 +868,7 @@ void mpc_perfcnt_suspend(struct mpc_device *mdev)
 
 	mutex_lock(&pc->lock);
 	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
-		drm_warn(&mdev->drm, "address space not flushed before system sleep\n");
+		drm_warn(&mdev->drm, "the GPU did not stop cleanly before system sleep\n");
 	mutex_unlock(&pc->lock);
 }
 

@@ -453,6 +453,32 @@ TEST_F(mpc, gpu_fault_then_dump_works)
 }
 
 /*
+ * The shader cores hang in their power-down when the counters stop: the
+ * driver leaves the tiler and the L2 on (the cores need it), resets the
+ * GPU, which powers every domain down, and the next session powers up and
+ * counts. Without the reset the
+ * cores stay in transition and the next ENABLE cannot power them up.
+ */
+TEST_F(mpc, stuck_power_down_resets_gpu)
+{
+	uint64_t resets;
+
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	resets = mpc_dbg_num(self->dbg, "perfcnt_stats", "resets");
+	ARM_FAULT(self, "stuck_power\n");
+	mpc_klog_mark("stuck_power_down_resets_gpu");
+	ASSERT_EQ(0, mpc_disable(self->fd));
+	EXPECT_TRUE(mpc_klog_has_since("stuck_power_down_resets_gpu",
+				       "shader cores did not power down"));
+	EXPECT_EQ(resets + 1, mpc_dbg_num(self->dbg, "perfcnt_stats", "resets"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "dead"));
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+}
+
+/*
  * The GPU hangs on a sample and its soft reset no longer completes: the
  * recovery escalates to HARD_RESET, and the counters keep working.
  */
