@@ -263,8 +263,8 @@ for g in "${guests[@]}"; do
 	rc=$?
 	pre=''
 	[ "${#guests[@]}" -ge 2 ] && pre=$name/
-	awk -v scope="$scope" -v faillog="$faillog" -f "$tap" "$vm/output.log" |
-		sed "s|\t|\t$pre|2" >>"$res"
+	awk -v scope="$scope" -v prefix="$pre" -v faillog="$faillog" -f "$tap" \
+		"$vm/output.log" >>"$res"
 	case $rc in
 	124)	fail_case "${pre}vm/timeout" "no result after ${tmo}s" "$vm/console.log" ;;
 	125)	fail_case "${pre}vm/no-report" "guest died without reporting (panic?)" \

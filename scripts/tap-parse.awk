@@ -7,8 +7,9 @@
 # top-level result lines count. A section that planned more tests than it
 # reported, or never ended, adds a failing case. The output of each failing
 # test (the lines since the previous result) is appended to -v faillog=FILE.
+# -v prefix=P puts P before every name (e.g. the guest's "suite/").
 #
-#   awk -v scope=6.1.0-57-amd64 [-v section=NAME -v exit_rc=N] \
+#   awk -v scope=6.1.0-57-amd64 [-v section=NAME -v exit_rc=N -v prefix=P] \
 #       -v faillog=F -f tap-parse.awk LOG
 
 function start(name) {
@@ -29,6 +30,7 @@ function finish(how) {
 }
 
 function emit(status, name, reason,   i) {
+	name = prefix name
 	printf "%s\t%s\t%s\t%s\n", scope, status, name, reason
 	if (status == "fail")
 		failed++
