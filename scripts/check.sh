@@ -630,10 +630,10 @@ qemu_hw_gpus=(
 	"t720 mhz=24"
 	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24 coherent=on"
 	"g52 shader-present=0xb l2-slices=2 va-bits=33 mhz=24 dt-compatible=amlogic,meson-g12a-mali;arm,mali-bifrost"
-	"g72 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost power-domains=core0;core1;core2"
+	"g72 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost power-domains=core0;core1;core2 supplies=mali;sram test-clock=on"
 	"g76 mhz=24 dt-compatible=mediatek,mt8183-mali;arm,mali-bifrost"
 	"t880 mhz=24 dt-compatible=mediatek,mt6797-mali;arm,mali-t880"
-	"g57 mhz=24 append=swiotlb=force module_params=pgtable=builtin"
+	"g57 mhz=24 dt-compatible=mediatek,mt8192-mali;arm,mali-valhall-jm power-domains=core0;core1;core2;core3;core4 supplies=mali test-clock=on append=swiotlb=force module_params=pgtable=builtin"
 )
 qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT
 qemu_hw_ctl=0x090c8000		# its test-control window (qemu/virt-mali.patch)

@@ -68,6 +68,31 @@ if [ -s "$f" ]; then
 		"$(fdtget -t x "$f" /apb-pclk phandle) 24000000"
 fi
 
+# test-clock=on and supplies=mali;sram: the counting test clock (at the
+# mhz property's rate) as the GPU's clock in place of apb-pclk, a test
+# regulator node per supply and the node's NAME-supply phandles to them
+f=$tmp/g72-test.dtb
+if q -M "virt,mali=g72,dumpdtb=$f" -global mali-gpu.test-clock=on \
+	-global mali-gpu.mhz=50 -global "mali-gpu.supplies=mali;sram" \
+	>"$tmp/g72-test.log" 2>&1 && [ -s "$f" ]; then
+	expect dt_test_clock \
+		"$(fdtget -t x "$f" /gpu@90c0000 clocks) $(fdtget -t s "$f" /mpc-test-clk compatible) $(fdtget -t u "$f" /mpc-test-clk clock-frequency)" \
+		"$(fdtget -t x "$f" /mpc-test-clk phandle) mali-perfcnt,test-clock 50000000"
+	for sup in mali sram; do
+		expect "dt_test_supply_$sup" \
+			"$(fdtget -t x "$f" /gpu@90c0000 "$sup-supply") $(fdtget -t s "$f" "/mpc-test-vreg-$sup" compatible) $(fdtget -t s "$f" "/mpc-test-vreg-$sup" mali-perfcnt,supply)" \
+			"$(fdtget -t x "$f" "/mpc-test-vreg-$sup" phandle) mali-perfcnt,test-regulator $sup"
+	done
+else
+	notok dt_test_providers "dumpdtb failed: $(head -n 3 "$tmp/g72-test.log")"
+fi
+# without them: no test provider, no supply
+f=$tmp/g52.dtb
+if [ -s "$f" ]; then
+	expect dt_no_test_providers \
+		"$(fdtget -l "$f" / | grep -c '^mpc-test-') $(fdtget -p "$f" /gpu@90c0000 | grep -c -- '-supply$')" "0 0"
+fi
+
 # no option, no GPU
 if q -M "virt,dumpdtb=$tmp/none.dtb" >/dev/null 2>&1 &&
    ! fdtget "$tmp/none.dtb" /gpu@90c0000 compatible >/dev/null 2>&1; then
@@ -91,6 +116,7 @@ refused() { # NAME EXPECT-IN-MESSAGE QEMU-ARGS...
 refused option_unknown_product "use one of" -M virt,mali=g99
 refused option_bad_workload "busy=N" -M virt,mali=g52 -global mali-gpu.workload=busy=101
 refused option_bad_fault "want none" -M virt,mali=g52 -global mali-gpu.fault=sometimes
+refused option_bad_supplies "supply names" -M virt,mali=g52 -global mali-gpu.supplies=a/b
 
 # run time: qom-set reaches the model, a bad value is refused
 out=$(printf '%s\n' 'qom-get /machine/mali-gpu workload' \

@@ -41,16 +41,21 @@ section() {
 echo "# kernel command line: $(cat /proc/cmdline); module parameters: ${module_params:-none}"
 echo "# GPU node $device: $(tr '\0' ' ' <"/sys/bus/platform/devices/$device/of_node/compatible" 2>/dev/null)"
 tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
-# A GPU in named power domains of the board's test power controller
-# (-global mali-gpu.power-domains=...): its driver, kernel/tests/mpc_test_pd.c,
-# before mali_perfcnt.ko can attach them.
-test_pd=0
-if [ -d /proc/device-tree/mpc-test-pd ]; then
-	test_pd=1
+# Test power providers of the board (-global mali-gpu.power-domains=...,
+# test-clock=on, supplies=...): their driver, kernel/tests/mpc_test_pd.c,
+# before mali_perfcnt.ko can take them (else its probe defers).
+test_prov=''
+for n in /proc/device-tree/mpc-test-pd /proc/device-tree/mpc-test-clk \
+	 /proc/device-tree/mpc-test-vreg-*; do
+	[ -d "$n" ] && test_prov="$test_prov ${n##*/}"
+done
+if [ -n "$test_prov" ]; then
 	if modprobe mpc_test_pd; then
-		echo "# test power domains: $(tr '\0' ' ' </proc/device-tree/mpc-test-pd/mali-perfcnt,domain-names)"
+		echo "# test power providers:$test_prov"
+		[ ! -d /proc/device-tree/mpc-test-pd ] ||
+			echo "# test power domains: $(tr '\0' ' ' </proc/device-tree/mpc-test-pd/mali-perfcnt,domain-names)"
 	else
-		echo "# modprobe mpc_test_pd failed: soc_test's power-domain cases fail"
+		echo "# modprobe mpc_test_pd failed: soc_test's test-provider cases fail"
 	fi
 fi
 # First, on the GPU bound to nothing: the SoC data of the node's compatible
@@ -65,9 +70,9 @@ if [ "$rc" = 0 ] && ! modprobe mali_perfcnt bind="$device" $module_params 2>/dev
 	skip_rest=1
 fi
 rmmod mali_perfcnt 2>/dev/null
-if [ "$skip_rest" = 0 ] && [ "$test_pd" = 1 ]; then
-	# The other sections run on the rows without test domains.
-	echo "# test power domains: soc_test only on this node; the other sections run on the other rows"
+if [ "$skip_rest" = 0 ] && ! /mpc/selftests/uapi_test -l 2>&1 | grep -qw -- "$variant"; then
+	# A product the fixture has no variant for (the G72 of the MT8183 row)
+	echo "# no fixture variant $variant: soc_test only on this node; the other sections run on the other rows"
 	skip_rest=1
 fi
 

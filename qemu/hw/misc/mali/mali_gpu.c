@@ -288,6 +288,14 @@ static void mali_gpu_realize(DeviceState *dev, Error **errp)
                    mali_model_products());
         return;
     }
+    if (s->supplies &&
+        s->supplies[strspn(s->supplies,
+                           "abcdefghijklmnopqrstuvwxyz0123456789_;")]) {
+        error_setg(errp, "mali-gpu: supplies=%s: want supply names of "
+                   "a-z, 0-9 and _, ';'-separated (e.g. mali;sram)",
+                   s->supplies);
+        return;
+    }
     s->model = g_malloc0(mali_model_size());
     for (i = 0; i < MALI_GPU_NR_TIMERS; i++) {
         s->timers[i].s = s;
@@ -410,6 +418,64 @@ void mali_gpu_dt_add_power_domains(MaliGPUState *s, void *fdt,
 }
 
 /*
+ * The test clock and regulators, counting providers whose guest driver is
+ * the project's test module mpc_test_pd.ko:
+ * - test-clock=on: /mpc-test-clk (compatible "mali-perfcnt,test-clock",
+ *   #clock-cells = <0>, clock-frequency: the mhz property's, else the
+ *   board's 24 MHz apb-pclk rate; clock-output-names "mpc-test-clk")
+ *   becomes the GPU node @node's clock, in place of apb-pclk;
+ * - supplies=mali;sram: per name, /mpc-test-vreg-NAME (compatible
+ *   "mali-perfcnt,test-regulator", regulator-name "mpc-test-NAME",
+ *   "mali-perfcnt,supply" = NAME) and @node's NAME-supply phandle to it.
+ * Neither has registers.
+ */
+void mali_gpu_dt_add_test_providers(MaliGPUState *s, void *fdt,
+                                    const char *node)
+{
+    char **names, *path, *prop, *rname;
+    uint32_t phandle;
+    int i;
+
+    if (s->test_clock) {
+        phandle = qemu_fdt_alloc_phandle(fdt);
+        qemu_fdt_add_subnode(fdt, "/mpc-test-clk");
+        qemu_fdt_setprop_string(fdt, "/mpc-test-clk", "compatible",
+                                "mali-perfcnt,test-clock");
+        qemu_fdt_setprop_cell(fdt, "/mpc-test-clk", "#clock-cells", 0);
+        qemu_fdt_setprop_cell(fdt, "/mpc-test-clk", "clock-frequency",
+                              (s->mhz ? s->mhz : 24) * 1000000);
+        qemu_fdt_setprop_string(fdt, "/mpc-test-clk", "clock-output-names",
+                                "mpc-test-clk");
+        qemu_fdt_setprop_cell(fdt, "/mpc-test-clk", "phandle", phandle);
+        qemu_fdt_setprop_cell(fdt, node, "clocks", phandle);
+    }
+    if (!s->supplies || !*s->supplies) {
+        return;
+    }
+    names = g_strsplit(s->supplies, ";", -1);
+    for (i = 0; names[i]; i++) {
+        if (!*names[i]) {
+            continue;
+        }
+        path = g_strdup_printf("/mpc-test-vreg-%s", names[i]);
+        prop = g_strdup_printf("%s-supply", names[i]);
+        rname = g_strdup_printf("mpc-test-%s", names[i]);
+        phandle = qemu_fdt_alloc_phandle(fdt);
+        qemu_fdt_add_subnode(fdt, path);
+        qemu_fdt_setprop_string(fdt, path, "compatible",
+                                "mali-perfcnt,test-regulator");
+        qemu_fdt_setprop_string(fdt, path, "regulator-name", rname);
+        qemu_fdt_setprop_string(fdt, path, "mali-perfcnt,supply", names[i]);
+        qemu_fdt_setprop_cell(fdt, path, "phandle", phandle);
+        qemu_fdt_setprop_cell(fdt, node, prop, phandle);
+        g_free(rname);
+        g_free(prop);
+        g_free(path);
+    }
+    g_strfreev(names);
+}
+
+/*
  * workload and fault are the model's text controls: set before realize
  * (-global mali-gpu.workload=busy=50) they are checked at realize; set
  * later (QMP qom-set /machine/mali-gpu workload busy=80) they reach the
@@ -490,6 +556,10 @@ static Property mali_gpu_properties[] = {
     DEFINE_PROP_STRING("dt-compatible", MaliGPUState, dt_compatible),
     /* Named domains of a test power controller, ';'-separated */
     DEFINE_PROP_STRING("power-domains", MaliGPUState, power_domains),
+    /* Test regulators, one per supply name, ';'-separated */
+    DEFINE_PROP_STRING("supplies", MaliGPUState, supplies),
+    /* A test clock as the GPU's clock */
+    DEFINE_PROP_BOOL("test-clock", MaliGPUState, test_clock, false),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -72,6 +72,8 @@ struct MaliGPUState {
     char *coherency_reset;
     char *dt_compatible;
     char *power_domains;
+    char *supplies;
+    bool test_clock;
     char *workload;
     char *fault;
 };
@@ -89,5 +91,13 @@ char *mali_gpu_dt_compatible(MaliGPUState *s, size_t *len);
  */
 void mali_gpu_dt_add_power_domains(MaliGPUState *s, void *fdt,
                                    const char *node);
+
+/*
+ * The test-clock and supplies properties: a counting test clock as the
+ * GPU node @node's clock, and a test regulator per supply name with the
+ * node's NAME-supply; nothing when both are unset.
+ */
+void mali_gpu_dt_add_test_providers(MaliGPUState *s, void *fdt,
+                                    const char *node);
 
 #endif

@@ -19,7 +19,20 @@
  *   kernel/tests/mpc_test_pd.c): every domain has the GPU as consumer and
  *   is on while the GPU is active, off after its runtime suspend and on
  *   again when counters are enabled, and at unbind it is detached (no
- *   consumer) and off.
+ *   consumer) and off;
+ * - a node with the board's test clock and test regulators (-global
+ *   mali-gpu.test-clock=on, mali-gpu.supplies=mali;sram, the same test
+ *   module): the clock is prepared and enabled once and every supply of
+ *   the SoC's data enabled once from the probe to the unbind, which undoes
+ *   each once; runtime suspend and resume touch them only where the SoC's
+ *   data allows it (none of ours does); a system suspend with the counters
+ *   enabled (pm_test "platform") disables and unprepares the clock and
+ *   disables every supply once, and enables them again at resume, where
+ *   the SoC's data allows it (MT8183b/8186/8188/8192), and touches none
+ *   elsewhere; in both cases the first DUMP after the resume succeeds and
+ *   says MALI_PERFCNT_DATA_AFTER_POWER_LOSS, and gpu_info shows the
+ *   counters programmed as before. The counts are the providers', not the
+ *   driver's account of itself.
  *
  * What the driver should do with a compatible is this file's own table,
  * the specification, not read from the driver. Hardware mode only
@@ -47,14 +60,20 @@ static const struct soc_spec {
 	unsigned int nr_pm_domains;
 	/* PWR_OVERRIDE1 after every reset, 0 for none */
 	unsigned int pwr_override1;
+	/* The supplies the driver takes, NULL: "mali" alone */
+	const char *const *supplies;
+	/* System suspend gates the clocks and turns the supplies off */
+	bool sys_off;
+	/* Runtime suspend gates the clocks */
+	bool rt_clk_gate;
 } known[] = {
 	{ "amlogic,meson-gxm-mali", 0, 0x200fff },
 	{ "amlogic,meson-g12a-mali", 0, 0x200fff },
-	{ "mediatek,mt8183-mali", 3, 0 },
-	{ "mediatek,mt8183b-mali", 3, 0 },
-	{ "mediatek,mt8186-mali", 2, 0 },
-	{ "mediatek,mt8188-mali", 3, 0 },
-	{ "mediatek,mt8192-mali", 5, 0 },
+	{ "mediatek,mt8183-mali", 3, 0, (const char *const[]){ "mali", "sram", NULL } },
+	{ "mediatek,mt8183b-mali", 3, 0, NULL, true },
+	{ "mediatek,mt8186-mali", 2, 0, NULL, true },
+	{ "mediatek,mt8188-mali", 3, 0, NULL, true },
+	{ "mediatek,mt8192-mali", 5, 0, NULL, true },
 	{ "arm,mali-t604" }, { "arm,mali-t624" }, { "arm,mali-t628" },
 	{ "arm,mali-t720" }, { "arm,mali-t760" }, { "arm,mali-t820" },
 	{ "arm,mali-t830" }, { "arm,mali-t860" }, { "arm,mali-t880" },
@@ -564,6 +583,322 @@ TEST_F(soc, power_domains_detached_at_unbind)
 		TH_LOG("a domain still on or with a consumer after unbind:");
 		pd_log(_metadata, names, nr);
 	}
+}
+
+/*
+ * The test clock and regulators (kernel/tests/mpc_test_pd.c): the clock's
+ * file "clk" and one "vreg-NAME" per supply, "key N" lines.
+ */
+struct prov_state {
+	long prepared, enabled, prepare_count, enable_count;
+	long disable_count, unprepare_count;
+};
+
+#define MAX_VREGS	4
+
+struct power_state {
+	bool have_clk;
+	struct prov_state clk;
+	int nr_vregs;
+	struct {
+		char name[32];
+		struct prov_state st;
+	} vreg[MAX_VREGS];
+};
+
+/* "key N" of a provider's file; -1 when missing */
+static long prov_num(const char *buf, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p;
+
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, kl) && p[kl] == ' ')
+			return strtol(p + kl + 1, NULL, 10);
+	return -1;
+}
+
+static int prov_read(const char *file, struct prov_state *st)
+{
+	char path[PATH_MAX], buf[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), TEST_PD_DIR "/%s", file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	st->prepared = prov_num(buf, "prepared");
+	st->enabled = prov_num(buf, "enabled");
+	st->prepare_count = prov_num(buf, "prepare_count");
+	st->enable_count = prov_num(buf, "enable_count");
+	st->disable_count = prov_num(buf, "disable_count");
+	st->unprepare_count = prov_num(buf, "unprepare_count");
+	return st->enabled < 0 || st->enable_count < 0 || st->disable_count < 0 ?
+	       -EPROTO : 0;
+}
+
+/* The state of the test clock, if the node has it, and of every test supply */
+static int power_read(struct power_state *ps)
+{
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->have_clk = !prov_read("clk", &ps->clk);
+	d = opendir(TEST_PD_DIR);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && !ret) {
+		if (strncmp(de->d_name, "vreg-", 5))
+			continue;
+		if (ps->nr_vregs == MAX_VREGS)
+			break;
+		snprintf(ps->vreg[ps->nr_vregs].name, sizeof(ps->vreg[0].name),
+			 "%s", de->d_name + 5);
+		ret = prov_read(de->d_name, &ps->vreg[ps->nr_vregs].st);
+		ps->nr_vregs++;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Whether the SoC's data has the driver take supply @name */
+static bool spec_takes_supply(const struct soc_spec *spec, const char *name)
+{
+	static const char *const mali_only[] = { "mali", NULL };
+	const char *const *s = spec->supplies ? spec->supplies : mali_only;
+
+	for (; *s; s++)
+		if (!strcmp(*s, name))
+			return true;
+	return false;
+}
+
+static void power_log(struct __test_metadata *_metadata, const char *when,
+		      const struct power_state *ps)
+{
+	int i;
+
+	if (ps->have_clk)
+		TH_LOG("%s: clk prepared %ld enabled %ld, prepare %ld enable %ld disable %ld unprepare %ld",
+		       when, ps->clk.prepared, ps->clk.enabled, ps->clk.prepare_count,
+		       ps->clk.enable_count, ps->clk.disable_count,
+		       ps->clk.unprepare_count);
+	for (i = 0; i < ps->nr_vregs; i++)
+		TH_LOG("%s: supply %s enabled %ld, enable %ld disable %ld", when,
+		       ps->vreg[i].name, ps->vreg[i].st.enabled,
+		       ps->vreg[i].st.enable_count, ps->vreg[i].st.disable_count);
+}
+
+/*
+ * From @a to @b the clock was gated @clk times (disabled and unprepared,
+ * then prepared and enabled again as often) and each supply the driver
+ * takes cut @vreg times, those it does not take never; the clock and
+ * those supplies end @on (1 on, 0 off, -1 either). 0 or the number of
+ * mismatches, each logged.
+ */
+static int power_diff(struct __test_metadata *_metadata,
+		      const struct soc_spec *spec, const struct power_state *a,
+		      const struct power_state *b, long clk_off, long clk_on,
+		      long vreg_off, long vreg_on, int on)
+{
+	int i, bad = 0;
+
+	if (a->have_clk != b->have_clk || a->nr_vregs != b->nr_vregs) {
+		TH_LOG("the test providers changed between the readings");
+		return 1;
+	}
+	if (a->have_clk) {
+		const struct prov_state *x = &a->clk, *y = &b->clk;
+
+		if (y->disable_count - x->disable_count != clk_off ||
+		    y->unprepare_count - x->unprepare_count != clk_off ||
+		    y->prepare_count - x->prepare_count != clk_on ||
+		    y->enable_count - x->enable_count != clk_on ||
+		    (on >= 0 && (y->enabled != on || y->prepared != on))) {
+			TH_LOG("clock: want %ld disable+unprepare and %ld prepare+enable, ending %s",
+			       clk_off, clk_on, on < 0 ? "either" : on ? "on" : "off");
+			bad++;
+		}
+	}
+	for (i = 0; i < a->nr_vregs; i++) {
+		const struct prov_state *x = &a->vreg[i].st, *y = &b->vreg[i].st;
+		bool taken = spec_takes_supply(spec, a->vreg[i].name);
+		long off = taken ? vreg_off : 0, onn = taken ? vreg_on : 0;
+
+		if (y->disable_count - x->disable_count != off ||
+		    y->enable_count - x->enable_count != onn ||
+		    (taken && on >= 0 && y->enabled != on) ||
+		    (!taken && (y->enabled || y->enable_count))) {
+			TH_LOG("supply %s (%s by %s): want %ld disable and %ld enable%s",
+			       a->vreg[i].name, taken ? "taken" : "not taken",
+			       spec->compatible, off, onn,
+			       taken && on >= 0 ? (on ? ", ending on" : ", ending off") : "");
+			bad++;
+		}
+	}
+	if (bad) {
+		power_log(_metadata, "before", a);
+		power_log(_metadata, "after", b);
+	}
+	return bad;
+}
+
+/* The node's clock or supplies come from the test providers; skip if not */
+#define NEED_TEST_POWER(ps) do {					\
+	if (self->e.outcome != BINDS)					\
+		SKIP(return, "the node must be refused");		\
+	if (power_read(ps) || (!(ps)->have_clk && !(ps)->nr_vregs))	\
+		SKIP(return, "no test clock or regulators (mali-gpu.test-clock, supplies unset)"); \
+} while (0)
+
+/*
+ * From the probe to the unbind the clock is prepared and enabled once and
+ * each supply the driver takes enabled once; runtime suspend and resume
+ * touch them only where the SoC's data allows it.
+ */
+TEST_F(soc, test_power_follows_soc_data_at_runtime)
+{
+	struct power_state unbound, susp, act, susp2, gone;
+	long rt = self->e.spec ? self->e.spec->rt_clk_gate : 0;
+	int fd;
+
+	NEED_TEST_POWER(&unbound);
+	EXPECT_EQ(0, power_diff(_metadata, self->e.spec, &unbound, &unbound,
+				0, 0, 0, 0, 0)) {
+		TH_LOG("a test provider on with the GPU unbound");
+	}
+	bind_gpu(_metadata, self);
+	ASSERT_TRUE(wait_suspended()) {
+		TH_LOG("runtime status %s, want suspended", rpm_status());
+	}
+	ASSERT_EQ(0, power_read(&susp));
+	/* Probe powers all up; the runtime suspend gates what the SoC allows */
+	EXPECT_EQ(0, power_diff(_metadata, self->e.spec, &unbound, &susp,
+				rt, 1, 0, 1, rt ? -1 : 1)) {
+		TH_LOG("from the probe to the first runtime suspend");
+	}
+	fd = mpc_open_render();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mpc_enable_all(fd));
+	ASSERT_STREQ("active", rpm_status());
+	ASSERT_EQ(0, power_read(&act));
+	EXPECT_EQ(0, power_diff(_metadata, self->e.spec, &susp, &act,
+				0, rt, 0, 0, 1)) {
+		TH_LOG("at the runtime resume");
+	}
+	EXPECT_EQ(0, mpc_disable(fd));
+	close(fd);
+	ASSERT_TRUE(wait_suspended()) {
+		TH_LOG("runtime status %s, want suspended", rpm_status());
+	}
+	ASSERT_EQ(0, power_read(&susp2));
+	EXPECT_EQ(0, power_diff(_metadata, self->e.spec, &act, &susp2,
+				rt, 0, 0, 0, rt ? 0 : 1)) {
+		TH_LOG("at the runtime suspend");
+	}
+	ASSERT_EQ(0, mpc_module_unload());
+	ASSERT_EQ(0, power_read(&gone));
+	EXPECT_EQ(0, power_diff(_metadata, self->e.spec, &susp2, &gone,
+				rt ? 0 : 1, 0, 1, 0, 0)) {
+		TH_LOG("at the unbind");
+	}
+}
+
+static int power_info(const char *dbg, char out[4][128])
+{
+	static const char *const keys[] = {
+		"enabled", "counter_set", "masks", "soc_power_down"
+	};
+	int i, ret;
+
+	for (i = 0; i < 4; i++) {
+		ret = mpc_dbg_key(dbg, "gpu_info", keys[i], out[i], 128);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * System suspend with the counters enabled, through pm_test "platform"
+ * (the devices' suspend and resume, no real sleep): the clock and the
+ * supplies go off once and on again where the SoC's data allows it, and
+ * are not touched elsewhere; the counters resume programmed as before, and
+ * the first sample after says the GPU lost power.
+ */
+TEST_F(soc, system_suspend_follows_soc_data)
+{
+	struct drm_mali_perfcnt_get_info info;
+	struct drm_mali_perfcnt_dump d = { 0 };
+	struct power_state before, after;
+	char states[128] = "", delay[16] = "", pre[4][128], post[4][128];
+	const char *state;
+	long sys;
+	void *buf;
+	int i, fd;
+
+	NEED_TEST_POWER(&before);
+	if (read_text("/sys/power/state", states, sizeof(states)))
+		states[0] = '\0';
+	state = strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
+	if (!state || access("/sys/power/pm_test", W_OK))
+		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG): '%s'", states);
+	sys = self->e.spec->sys_off;
+	bind_gpu(_metadata, self);
+	fd = mpc_open_render();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mpc_get_info(fd, &info));
+	buf = calloc(1, info.dump_size);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, mpc_enable_all(fd));
+	ASSERT_EQ(0, mpc_dump(fd, buf, info.dump_size, NULL, NULL));
+	ASSERT_EQ(0, power_info(self->dbg, pre));
+	ASSERT_EQ(0, power_read(&before));
+
+	/* No wait in the "platform" test step (the default is 5 s) */
+	read_text("/sys/module/suspend/parameters/pm_test_delay", delay, sizeof(delay));
+	mpc_write_file("/sys/module/suspend/parameters/pm_test_delay", "0");
+	mpc_klog_mark("system_suspend_follows_soc_data");
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "platform"));
+	EXPECT_EQ(0, mpc_write_file("/sys/power/state", state)) {
+		TH_LOG("suspend to '%s' failed (see dmesg)", state);
+	}
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "none"));
+	if (delay[0])
+		mpc_write_file("/sys/module/suspend/parameters/pm_test_delay", delay);
+	EXPECT_TRUE(mpc_klog_has_since("system_suspend_follows_soc_data",
+				       "PM: suspend exit")) {
+		TH_LOG("no 'PM: suspend exit' in the kernel log: did the system suspend?");
+	}
+
+	ASSERT_EQ(0, power_read(&after));
+	EXPECT_EQ(0, power_diff(_metadata, self->e.spec, &before, &after,
+				sys, sys, sys, sys, 1)) {
+		TH_LOG("%s %s gated clocks and cut supplies in system suspend",
+		       self->e.spec->compatible, sys ? "allows" : "does not allow");
+	}
+	/* Not a timeout: the counters were programmed again at resume */
+	d.buf_ptr = (uintptr_t)buf;
+	d.buf_size = info.dump_size;
+	EXPECT_EQ(0, mpc_dump_raw(fd, &d));
+	EXPECT_EQ(MALI_PERFCNT_DATA_AFTER_POWER_LOSS,
+		  d.data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS) {
+		TH_LOG("data_flags 0x%x after the resume", d.data_flags);
+	}
+	ASSERT_EQ(0, power_info(self->dbg, post));
+	for (i = 0; i < 4; i++)
+		EXPECT_STREQ(pre[i], post[i]);
+	EXPECT_EQ(0, mpc_disable(fd));
+	free(buf);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
