@@ -609,11 +609,11 @@ done
 # clock (apb-pclk, 24 MHz), which the driver reads with clk_get_rate(). Two
 # words are not device options: append=WORDS goes on the guest kernel's
 # command line, module_params=P on every load of the module. The G57 boots
-# with swiotlb=force, so the dump buffer's streaming DMA bounces as on a
-# non-coherent bus master and a missing dma_sync_*_for_cpu reads stale data;
-# io-pgtable refuses bounce-buffered table pages there, so that boot uses
-# the driver's own table writer (pgtable=builtin, its tables synced for the
-# device). The G71 is an I/O-coherent integration (coherent=on: the node
+# with swiotlb=force, so the driver's streaming mappings bounce: its page
+# tables (the dump buffer is dma_alloc_noncoherent() memory, which does not
+# bounce) reach the GPU only through dma_sync_single_for_device();
+# io-pgtable refuses bounce-buffered table pages, so that boot uses the
+# driver's own table writer (pgtable=builtin). The G71 is an I/O-coherent integration (coherent=on: the node
 # says dma-coherent), whose COHERENCY_ENABLE resets to NONE: the driver
 # must select ACE-Lite before the GPU touches memory, else the model
 # reports it; the other rows are non-coherent, as the boards panfrost
@@ -622,10 +622,16 @@ done
 # power-override quirk), the G72 (MP3) a MediaTek MT8183's in its three
 # domains core0..core2 of a test power controller (power-domains=A;B;C:
 # the board's /mpc-test-pd, driven by kernel/tests/mpc_test_pd.ko; the
-# domains follow the GPU's runtime PM and unbind), the G76 an MT8183's
-# without its power domains (refused, as panfrost refuses it) and the
-# T880 a MediaTek MT6797's, a SoC we have no data for (refused): those
-# three boots run soc_test and nothing else.
+# domains follow the GPU's runtime PM and unbind), with test supplies
+# mali and sram and a test clock (supplies=A;B, test-clock=on: counting
+# providers of the same module, so soc_test sees which power steps the
+# driver took in runtime and system suspend), the G57 an MT8192's in five
+# test domains with a test mali supply and the test clock (the SoC whose
+# data allows gated clocks and cut supplies in system suspend; it runs the
+# whole suite), the G76 an MT8183's without its power domains (refused, as
+# panfrost refuses it) and the T880 a MediaTek MT6797's, a SoC we have no
+# data for (refused): the G72, G76 and T880 boots run soc_test and nothing
+# else.
 qemu_hw_gpus=(
 	"t720 mhz=24"
 	"g71 shader-present=0xfffeffff l2-slices=4 mhz=24 coherent=on"
