@@ -26,8 +26,8 @@
 # (default "70 200000"; trinity's countdown after its warning about root
 # takes the first 10 s of the 70).
 #
-# Reported: per run, the calls made (trinity's count), how many of them
-# on each of our files (from trinity's -v log of every call), trinity's
+# Reported: per run, the calls made (from trinity's -v log of every call;
+# its own count too), how many of them on each of our files, trinity's
 # exit status, and its per-call errno table (--stats).
 
 . /mpc/lib.sh
@@ -88,18 +88,64 @@ calls() {
 bad=$(grep -v -e '^# ' -e '^#$' -e '^$' /mpc/debug/bad-patterns | paste -s -d '|')
 taint0=$(cat /proc/sys/kernel/tainted)
 
-# start RUN VICTIM: one trinity in the background; its output in
-# /tmp/trinity-RUN.out, its exit status in /tmp/trinity-RUN.rc
+# logged_calls FILE: the calls in a trinity -v log ("] [K] CALL(")
+logged_calls() { grep -c -E '\] \[[0-9]+\] [a-z0-9_]+\(' "$1"; }
+# alive PID: PID runs (a zombie, not yet waited for, does not)
+alive() {
+	st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ]
+}
+# logged_children FILE: the child processes in it
+logged_children() { grep -o -E '^\[child[0-9]+:[0-9]+\]' "$1" | sort -u | wc -l; }
+
+# start RUN VICTIM: trinity in the background for $secs seconds; its
+# output in /tmp/trinity-RUN.out, its exit status in /tmp/trinity-RUN.rc.
+# Some of trinity's random set-ups (the seed picks the descriptors' open
+# flags) have every child die after a call or two, trinity then forking
+# new ones all the time (seen: 2 calls by 155 children in 22 s). Such an
+# attempt is stopped 25 s in (10 s of countdown, 15 of calls) and trinity
+# starts again with a new seed for the time left: RUN.out is the last
+# attempt's log after one "[mpc] attempt K stopped: C calls by N child
+# processes" line for each attempt stopped, and the report adds them up.
 start() {
-	rm -rf "/tmp/trinity-$1.d" "/tmp/trinity-$1.rc"
+	rm -rf "/tmp/trinity-$1.d" "/tmp/trinity-$1.rc" "/tmp/trinity-$1.out"
 	mkdir -p "/tmp/trinity-$1.d"
-	# shellcheck disable=SC2046 # one option a word
-	(cd "/tmp/trinity-$1.d" &&
-		timeout -s KILL $((secs + 30)) timeout -s INT "$secs" \
-			trinity --dangerous -v -l off --stats -a 64 -C 1 -N "$calls" \
-			$(calls "$1") --enable-fds=pseudo -V "$2" \
-			>"/tmp/trinity-$1.out" 2>&1
-	echo $? >"/tmp/trinity-$1.rc") &
+	(
+		end=$(($(date +%s) + secs)) k=0 rc=0
+		while left=$((end - $(date +%s))) && [ "$left" -ge 20 ]; do
+			k=$((k + 1))
+			log=/tmp/trinity-$1.$k.log
+			rm -f "$log" "$log.stopped"
+			# shellcheck disable=SC2046 # one option a word
+			(cd "/tmp/trinity-$1.d" &&
+				exec timeout -s KILL $((left + 30)) timeout -s INT "$left" \
+					trinity --dangerous -v -l off --stats -a 64 -C 1 -N "$calls" \
+					$(calls "$1") --enable-fds=pseudo -V "$2" >"$log" 2>&1) &
+			pid=$!
+			w=0
+			while alive "$pid"; do
+				sleep 1
+				w=$((w + 1))
+				if [ "$w" -eq 25 ] && [ "$left" -ge 45 ] &&
+					[ "$(logged_calls "$log")" -lt 50 ] &&
+					[ "$(logged_children "$log")" -gt 20 ]; then
+					echo "[mpc] attempt $k stopped:" \
+						"$(logged_calls "$log") calls by" \
+						"$(logged_children "$log") child processes" \
+						"in 25 s; again, new seed" >"$log.stopped"
+					# busybox timeout execs its command: $pid is trinity's
+					kill -INT "$pid" 2>/dev/null
+				fi
+			done
+			wait "$pid"
+			rc=$?
+			if [ ! -f "$log.stopped" ]; then
+				cat "$log" >>"/tmp/trinity-$1.out"
+				break
+			fi
+			cat "$log.stopped" >>"/tmp/trinity-$1.out"
+		done
+		echo "$rc" >"/tmp/trinity-$1.rc"
+	) &
 }
 
 # drm.debug's core messages name every ioctl the DRM core dispatches (and
@@ -133,6 +179,11 @@ report() {
 	grep -v -e 'Continuing in' -e '^\[child' -e '^\[main\]  *start:' \
 		-e '^\[main\] futex:' -e '^= ' "$out" | sed "s/^/# $1: /" | tail -n 60
 	ran=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' "$out" | tail -n 1)
+	# the attempts stopped: how many, their calls and child processes
+	stopped='/^\[mpc\] attempt [0-9]+ stopped:/'
+	tries=$(awk "$stopped { n++ } END { print n + 0 }" "$out")
+	calls0=$(awk "$stopped { n += \$5 } END { print n + 0 }" "$out")
+	kids0=$(awk "$stopped { n += \$8 } END { print n + 0 }" "$out")
 	# "[main] file fd:N filename:PATH ..." for each file trinity opened;
 	# "[childN:PID] [K] CALL(fd=N, ..." for each call (-v)
 	# (the victim directory itself is one of those files)
@@ -143,6 +194,9 @@ report() {
 			sub(".*/", "", f); sub("[.][0-9]+$", "", f)
 			name[fd] = f; files[f] = 1
 		}
+		match($0, /^\[child[0-9]+:[0-9]+\]/) {
+			p = substr($0, RSTART, RLENGTH); if (!(p in pids)) { pids[p] = 1; np++ }
+		}
 		match($0, /\] \[[0-9]+\] [a-z0-9]+\(fd=-?[0-9]+/) {
 			s = substr($0, RSTART, RLENGTH); sub(".*fd=", "", s)
 			if (!(s in name)) other++
@@ -151,20 +205,24 @@ report() {
 		}
 		END {
 			for (f in files) if (f != "(directory)") l = l sprintf(" %s:%d", f, c[f])
-			printf "%d %d %d%s\n", ours, dirs, other, l
+			printf "%d %d %d %d%s\n", ours, dirs, other, np, l
 		}' "$out")
 	# shellcheck disable=SC2086 # the words of per_file
 	set -- "$1" $per_file
 	ours=$2
-	echo "# trinity: $1: ${ran:-?} calls in ${t}s (exit ${r:-?}; -N $calls, at most ${secs}s):" \
-		"$2 on our files, $3 on the directory, $4 on other descriptors;" \
-		"per file:$(shift 4; printf ' %s' "$@")"
+	# the calls made: those of the log, and of the attempts stopped
+	made=$(($2 + $3 + $4 + calls0))
+	echo "# trinity: $1: $made calls in ${t}s by $(($5 + kids0)) child processes in" \
+		"$((tries + 1)) attempt(s) (the last one: trinity's count ${ran:-?}, exit" \
+		"${r:-?}; -N $calls, at most ${secs}s): $2 on our files," \
+		"$3 on the directory, $4 on other descriptors;" \
+		"per file:$(shift 5; printf ' %s' "$@")"
 }
 
 report dev $vdev
-ran_dev=${ran:-0} ours_dev=$ours
+ran_dev=$made ours_dev=$ours
 report debugfs "$dbg"
-ran_dbg=${ran:-0} ours_dbg=$ours
+ran_dbg=$made ours_dbg=$ours
 echo "# trinity: calls (runs):$(grep -v '^#' /mpc/debug/trinity-calls |
 	awk '{ r = $2; for (i = 3; i <= NF; i++) r = r "+" $i; printf " %s(%s)", $1, r }')"
 
