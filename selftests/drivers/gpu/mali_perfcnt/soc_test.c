@@ -267,19 +267,12 @@ struct pd_state {
 /* Parse TEST_PD_DIR/NAME: 0, or -errno / -EPROTO for a malformed file */
 static int pd_read(const char *name, struct pd_state *st)
 {
-	char path[PATH_MAX], buf[256], state[8];
+	char buf[256], state[8];
 	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), TEST_PD_DIR "/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = mpc_dbg_read(TEST_PD_DIR, name, buf, sizeof(buf));
 	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
+		return n;
 	if (sscanf(buf, "state %7s on_count %ld off_count %ld consumers %ld",
 		   state, &st->on_count, &st->off_count, &st->consumers) != 4)
 		return -EPROTO;
@@ -620,19 +613,12 @@ static long prov_num(const char *buf, const char *key)
 
 static int prov_read(const char *file, struct prov_state *st)
 {
-	char path[PATH_MAX], buf[512];
+	char buf[512];
 	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), TEST_PD_DIR "/%s", file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = mpc_dbg_read(TEST_PD_DIR, file, buf, sizeof(buf));
 	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
+		return n;
 	st->prepared = prov_num(buf, "prepared");
 	st->enabled = prov_num(buf, "enabled");
 	st->prepare_count = prov_num(buf, "prepare_count");
