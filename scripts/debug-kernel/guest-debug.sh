@@ -101,8 +101,12 @@ check failslab has $K/failslab/ignore-gfp-wait
 check fail_page_alloc has $K/fail_page_alloc/ignore-gfp-wait
 check kunit has $K/kunit
 section_end
-# Objects the boot left unreferenced are not ours: forget them.
+# Objects the boot left unreferenced are not ours: forget them. kmemleak
+# scans only when asked (section 5 and the instruments-end check): its own
+# thread's scan of all memory takes minutes under TCG and KASAN, and the
+# tests and fuzzers running beside it would stall on it.
 echo clear >$K/kmemleak 2>/dev/null
+echo scan=off >$K/kmemleak 2>/dev/null
 
 # 1. The kselftest suite and the end-to-end test, as `make check` runs them.
 if want suite; then
