@@ -292,6 +292,9 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	if (mdev->mmu_irq < 0)
 		return mdev->mmu_irq;
 	mdev->gpu_freq_hz = mpc_sim_clock_hz(sim);
+	/* Before mpc_mmu_init() sets the DMA mask, which reads the ops */
+	if (!mdev->coherent)
+		mpc_sim_attach_dma(sim, &pdev->dev);
 	return mpc_sim_attach_pm_domain(sim, &pdev->dev);
 }
 #else

@@ -473,6 +473,7 @@ u64 mpc_sim_clock_hz(struct mpc_sim *sim);
 void mpc_sim_power(struct mpc_sim *sim, bool on);
 void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root);
 int mpc_sim_attach_pm_domain(struct mpc_sim *sim, struct device *dev);
+void mpc_sim_attach_dma(struct mpc_sim *sim, struct device *dev);
 #else
 /* mdev->sim is always NULL without the simulator: never called */
 static inline void mpc_sim_power(struct mpc_sim *sim, bool on)

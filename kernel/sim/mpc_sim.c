@@ -9,15 +9,21 @@
  * clock (CLOCK_MONOTONIC_RAW) and memory by physical address. The model never
  * sees a CPU pointer of the driver: it walks the driver's translation tables
  * and writes dumps through physical addresses only.
+ *
+ * The bus is a non-coherent one (see "the bus" below): the driver's DMA API
+ * calls decide what the model reads and what the CPU sees of its writes.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/dma-map-ops.h>
+#include <linux/dma-mapping.h>
 #include <linux/highmem.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
 #include <linux/pm.h>
@@ -81,21 +87,33 @@ struct sim_timer {
  * @powered: the driver's power-ups not yet matched by a power-down, as a
  *	regulator's enable count; checked at mpc_sim_destroy().
  * @model: the GPU model, mali_model_size() bytes.
+ * @dma_model: the device's DMA goes through sim_dma_ops (set at probe,
+ *	before debugfs is created).
+ * @dma_ranges: the live &struct sim_dma_range of the DMA model.
+ * @dma_syncs: dma_sync_single_for_{device,cpu}() calls on tracked ranges.
+ * @dma_errors: DMA API errors of the driver the DMA model found.
  */
 struct mpc_sim {
 	struct irq_domain *domain;
 	struct sim_line_work lines[MALI_MODEL_NR_IRQS];
 	struct sim_timer timers[MALI_MODEL_NR_TIMERS];
 	/*
-	 * Protects @model and @dead. The model has no lock of its own: every
-	 * call into it (register accesses, timer callbacks, debugfs) is made
-	 * with this lock held and IRQs off, and its host ops run under it.
+	 * Protects @model, @dead and the DMA model (@dma_ranges, each
+	 * range's shadow and ownership, @dma_syncs, @dma_errors). The model
+	 * has no lock of its own: every call into it (register accesses,
+	 * timer callbacks, debugfs) is made with this lock held and IRQs off,
+	 * and its host ops run under it; so the bus sees each DMA API call
+	 * as one step between two device accesses.
 	 */
 	spinlock_t lock;
 	bool dead;
 	struct task_struct *late_task;
 	atomic_t powered;
 	struct mali_model *model;
+	bool dma_model;
+	struct list_head dma_ranges;
+	u64 dma_syncs;
+	u64 dma_errors;
 };
 
 /* ---- interrupt lines ---------------------------------------------------- */
@@ -178,10 +196,61 @@ int mpc_sim_irq(struct mpc_sim *sim, const char *name)
 	return -EINVAL;
 }
 
-/* ---- the model's host interface (all called with sim->lock held) -------- */
+/* ---- the bus: a non-coherent DMA model ---------------------------------- */
 
-/* Copy between @buf and physical memory, page by page, as a bus master. */
-static int sim_mem_access(phys_addr_t pa, void *buf, size_t len, bool write)
+/*
+ * What the simulated GPU sees of memory, as a non-coherent integration
+ * (no dma-coherent, the simulator's only kind) gives it, through the
+ * device's own dma_map_ops: each streaming mapping and each non-coherent
+ * allocation gets a shadow, the memory as the device sees it, and the
+ * model's reads and writes inside such a range go to the shadow; outside
+ * all of them they go to the page (kmap, as before). DMA addresses stay the
+ * CPU's physical addresses, as dma-direct gives them without an IOMMU (the
+ * driver's page tables and io-pgtable-arm rely on it).
+ *
+ * Ownership as the DMA API defines it: dma_map_page() and
+ * dma_sync_single_for_device() give a range to the device and copy the
+ * CPU's view into the shadow (a cache clean, which arm64 does for every
+ * direction); dma_sync_single_for_cpu() and dma_unmap_page() give it back
+ * and, unless the direction is DMA_TO_DEVICE, copy the shadow to the page
+ * (an invalidate). A non-coherent allocation starts out the CPU's, its
+ * shadow holding not the zeroing but garbage, as DRAM behind a CPU cache
+ * would. A device access to a range the CPU owns is a driver error: it is
+ * counted in sim_reports and logged once per range and ownership, and a
+ * write still lands in the shadow, as on hardware, so a driver that never
+ * syncs for the CPU reads what the page held before.
+ *
+ * This is stricter than hardware, on purpose: real caches are stale only
+ * sometimes (when a line is still held or was fetched again), the model
+ * always, so a missing or misplaced dma_sync fails every time.
+ */
+
+/**
+ * struct sim_dma_range - one streaming mapping or non-coherent allocation
+ * @node: in &mpc_sim.dma_ranges.
+ * @start: DMA address, the physical address of the CPU's memory.
+ * @len: bytes.
+ * @page: the first page of an allocation (dma_alloc_pages()), NULL for a
+ *	streaming mapping.
+ * @device_owns: the device owns the range (last map or sync_for_device),
+ *	else the CPU (allocation or sync_for_cpu).
+ * @since: the call that last gave the range to the CPU, for the report.
+ * @reported: a device access since then was reported.
+ * @shadow: the memory as the device sees it, @len bytes.
+ */
+struct sim_dma_range {
+	struct list_head node;
+	phys_addr_t start;
+	size_t len;
+	struct page *page;
+	bool device_owns;
+	const char *since;
+	bool reported;
+	u8 shadow[];
+};
+
+/* Copy between @buf and physical memory, page by page, through kmap. */
+static int sim_phys_access(phys_addr_t pa, void *buf, size_t len, bool write)
 {
 	while (len) {
 		unsigned long pfn = PHYS_PFN(pa);
@@ -204,14 +273,303 @@ static int sim_mem_access(phys_addr_t pa, void *buf, size_t len, bool write)
 	return 0;
 }
 
+/*
+ * The tracked range that holds @pa, or NULL; *@n is cut so that
+ * [@pa, @pa + *@n) stays inside that range, or outside all of them.
+ */
+static struct sim_dma_range *sim_dma_find_locked(struct mpc_sim *sim, phys_addr_t pa,
+						 size_t *n)
+{
+	struct sim_dma_range *r;
+
+	lockdep_assert_held(&sim->lock);
+	list_for_each_entry(r, &sim->dma_ranges, node) {
+		if (pa >= r->start && pa - r->start < r->len) {
+			*n = min_t(size_t, *n, r->len - (pa - r->start));
+			return r;
+		}
+		if (r->start > pa && r->start - pa < *n)
+			*n = r->start - pa;
+	}
+	return NULL;
+}
+
+/* The device reads or writes [@pa, @pa + @n) of @r. */
+static void sim_dma_device_access_locked(struct mpc_sim *sim, struct sim_dma_range *r,
+					 phys_addr_t pa, void *buf, size_t n, bool write)
+{
+	u8 *shadow = r->shadow + (pa - r->start);
+
+	lockdep_assert_held(&sim->lock);
+	if (!r->device_owns && !r->reported) {
+		r->reported = true;
+		sim->dma_errors++;
+		pr_err("mali_model: driver error: DMA: device %s %pa+%#zx of DMA range %pa+%#zx owned by the CPU: no dma_sync_single_for_device() since %s\n",
+		       write ? "wrote" : "read", &pa, n, &r->start, r->len, r->since);
+	}
+	if (write)
+		memcpy(shadow, buf, n);
+	else
+		memcpy(buf, shadow, n);
+}
+
+/* Copy between @buf and memory as a bus master: the shadows, or the pages. */
+static int sim_mem_access(struct mpc_sim *sim, phys_addr_t pa, void *buf, size_t len,
+			  bool write)
+{
+	lockdep_assert_held(&sim->lock);
+	while (len) {
+		size_t n = len;
+		struct sim_dma_range *r = sim_dma_find_locked(sim, pa, &n);
+
+		if (r)
+			sim_dma_device_access_locked(sim, r, pa, buf, n, write);
+		else if (sim_phys_access(pa, buf, n, write))
+			return -EFAULT;
+		pa += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static struct mpc_sim *sim_of(struct device *dev)
+{
+	return *(struct mpc_sim **)dev_get_platdata(dev);
+}
+
+#if IS_ENABLED(CONFIG_DMA_OPS) || IS_ENABLED(CONFIG_ARCH_HAS_DMA_OPS)
+/* The range that holds all of [@addr, @addr + @size), or NULL. */
+static struct sim_dma_range *sim_dma_lookup_locked(struct mpc_sim *sim, dma_addr_t addr,
+						   size_t size)
+{
+	struct sim_dma_range *r;
+
+	lockdep_assert_held(&sim->lock);
+	list_for_each_entry(r, &sim->dma_ranges, node)
+		if (addr >= r->start && addr - r->start <= r->len &&
+		    size <= r->len - (addr - r->start))
+			return r;
+	return NULL;
+}
+
+/* A DMA API call the model cannot match to a range: a driver error. */
+static void sim_dma_bad_locked(struct mpc_sim *sim, const char *call, dma_addr_t addr,
+			       size_t size)
+{
+	lockdep_assert_held(&sim->lock);
+	sim->dma_errors++;
+	pr_err("mali_model: driver error: DMA: %s of %pad+%#zx, which is not mapped or allocated\n",
+	       call, &addr, size);
+}
+
+/*
+ * Hand [@addr, @addr + @size) of @r to the device (a clean) or to the CPU
+ * (an invalidate; @call gave it back, for a later report).
+ */
+static void sim_dma_give_locked(struct sim_dma_range *r, dma_addr_t addr, size_t size,
+				enum dma_data_direction dir, bool to_device, const char *call)
+{
+	void *shadow = r->shadow + (addr - r->start);
+
+	if (to_device) {
+		WARN_ON(sim_phys_access(addr, shadow, size, false));
+	} else {
+		if (dir != DMA_TO_DEVICE)
+			WARN_ON(sim_phys_access(addr, shadow, size, true));
+		r->since = call;
+		r->reported = false;
+	}
+	r->device_owns = to_device;
+}
+
+/* A new range of the CPU's, its shadow garbage, or NULL and a warning. */
+static struct sim_dma_range *sim_dma_range_new(struct device *dev, phys_addr_t pa, size_t size,
+					       u64 mask, gfp_t gfp)
+{
+	struct sim_dma_range *r;
+
+	if (!size || pa + size - 1 > mask) {
+		dev_warn_ratelimited(dev, "sim: %pa+%#zx is beyond the DMA mask %#llx; the simulator does not bounce\n",
+				     &pa, size, mask);
+		return NULL;
+	}
+	r = kmalloc(struct_size(r, shadow, size), gfp & ~__GFP_ZERO);
+	if (!r)
+		return NULL;
+	r->start = pa;
+	r->len = size;
+	r->page = NULL;
+	r->device_owns = false;
+	r->reported = false;
+	memset(r->shadow, 0xa5, size);
+	return r;
+}
+
+static dma_addr_t sim_dma_map_page(struct device *dev, struct page *page, unsigned long offset,
+				   size_t size, enum dma_data_direction dir, unsigned long attrs)
+{
+	struct mpc_sim *sim = sim_of(dev);
+	phys_addr_t pa = page_to_phys(page) + offset;
+	struct sim_dma_range *r;
+	unsigned long flags;
+
+	r = sim_dma_range_new(dev, pa, size, dma_get_mask(dev), GFP_ATOMIC | __GFP_NOWARN);
+	if (!r)
+		return DMA_MAPPING_ERROR;
+	spin_lock_irqsave(&sim->lock, flags);
+	list_add(&r->node, &sim->dma_ranges);
+	if (attrs & DMA_ATTR_SKIP_CPU_SYNC)
+		r->device_owns = true;
+	else
+		sim_dma_give_locked(r, pa, size, dir, true, NULL);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return pa;
+}
+
+static void sim_dma_unmap_page(struct device *dev, dma_addr_t addr, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs)
+{
+	struct mpc_sim *sim = sim_of(dev);
+	struct sim_dma_range *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	r = sim_dma_lookup_locked(sim, addr, size);
+	if (!r || r->page || r->start != addr || r->len != size) {
+		sim_dma_bad_locked(sim, "dma_unmap_page()", addr, size);
+		spin_unlock_irqrestore(&sim->lock, flags);
+		return;
+	}
+	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC))
+		sim_dma_give_locked(r, addr, size, dir, false, "dma_unmap_page()");
+	list_del(&r->node);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	kfree(r);
+}
+
+static void sim_dma_sync(struct device *dev, dma_addr_t addr, size_t size,
+			 enum dma_data_direction dir, bool to_device)
+{
+	const char *call = to_device ? "dma_sync_single_for_device()" :
+				       "dma_sync_single_for_cpu()";
+	struct mpc_sim *sim = sim_of(dev);
+	struct sim_dma_range *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	r = sim_dma_lookup_locked(sim, addr, size);
+	if (r) {
+		sim->dma_syncs++;
+		sim_dma_give_locked(r, addr, size, dir, to_device, call);
+	} else {
+		sim_dma_bad_locked(sim, call, addr, size);
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+static void sim_dma_sync_for_cpu(struct device *dev, dma_addr_t addr, size_t size,
+				 enum dma_data_direction dir)
+{
+	sim_dma_sync(dev, addr, size, dir, false);
+}
+
+static void sim_dma_sync_for_device(struct device *dev, dma_addr_t addr, size_t size,
+				    enum dma_data_direction dir)
+{
+	sim_dma_sync(dev, addr, size, dir, true);
+}
+
+/* dma_alloc_pages(), dma_alloc_noncoherent(): @size is page-aligned. */
+static struct page *sim_dma_alloc_pages(struct device *dev, size_t size, dma_addr_t *dma,
+					enum dma_data_direction dir, gfp_t gfp)
+{
+	struct mpc_sim *sim = sim_of(dev);
+	struct sim_dma_range *r;
+	unsigned long flags;
+	struct page *page;
+
+	page = alloc_pages(gfp | __GFP_ZERO, get_order(size));
+	if (!page)
+		return NULL;
+	r = sim_dma_range_new(dev, page_to_phys(page), size, dev->coherent_dma_mask, gfp);
+	if (!r) {
+		__free_pages(page, get_order(size));
+		return NULL;
+	}
+	r->page = page;
+	r->since = "dma_alloc_pages()";
+	spin_lock_irqsave(&sim->lock, flags);
+	list_add(&r->node, &sim->dma_ranges);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	*dma = r->start;
+	return page;
+}
+
+static void sim_dma_free_pages(struct device *dev, size_t size, struct page *page,
+			       dma_addr_t dma, enum dma_data_direction dir)
+{
+	struct mpc_sim *sim = sim_of(dev);
+	struct sim_dma_range *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	r = sim_dma_lookup_locked(sim, dma, size);
+	if (!r || r->page != page || r->start != dma || r->len != size) {
+		sim_dma_bad_locked(sim, "dma_free_pages()", dma, size);
+		spin_unlock_irqrestore(&sim->lock, flags);
+		return;
+	}
+	list_del(&r->node);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	kfree(r);
+	__free_pages(page, get_order(size));
+}
+
+static const struct dma_map_ops sim_dma_ops = {
+	.map_page = sim_dma_map_page,
+	.unmap_page = sim_dma_unmap_page,
+	.sync_single_for_cpu = sim_dma_sync_for_cpu,
+	.sync_single_for_device = sim_dma_sync_for_device,
+#ifdef MPC_HAVE_DMA_ALLOC_PAGES_OP
+	.alloc_pages_op = sim_dma_alloc_pages,
+#else
+	.alloc_pages = sim_dma_alloc_pages,
+#endif
+	.free_pages = sim_dma_free_pages,
+};
+#endif
+
+/**
+ * mpc_sim_attach_dma() - give the simulator's device the non-coherent bus
+ * @sim: simulator.
+ * @dev: its platform device, being probed, before its DMA mask is set.
+ *
+ * The ops stay after an unbind (memory the driver frees late still goes
+ * through them); a new probe sets them again. A kernel with neither
+ * CONFIG_DMA_OPS nor CONFIG_ARCH_HAS_DMA_OPS keeps the direct bus, the
+ * CPU's view.
+ */
+void mpc_sim_attach_dma(struct mpc_sim *sim, struct device *dev)
+{
+#if IS_ENABLED(CONFIG_DMA_OPS) || IS_ENABLED(CONFIG_ARCH_HAS_DMA_OPS)
+	set_dma_ops(dev, &sim_dma_ops);
+	sim->dma_model = true;
+#else
+	dev_info(dev, "sim: this kernel has no DMA ops: the bus is the CPU's view, dma_sync is not checked\n");
+#endif
+}
+
+/* ---- the model's host interface (all called with sim->lock held) -------- */
+
 static int sim_mem_read(void *host, u64 pa, void *buf, size_t len)
 {
-	return sim_mem_access(pa, buf, len, false);
+	return sim_mem_access(host, pa, buf, len, false);
 }
 
 static int sim_mem_write(void *host, u64 pa, const void *buf, size_t len)
 {
-	return sim_mem_access(pa, (void *)buf, len, true);
+	return sim_mem_access(host, pa, (void *)buf, len, true);
 }
 
 /* Level-triggered: a high line is delivered (again) until it drops. */
@@ -382,11 +740,6 @@ void mpc_sim_power(struct mpc_sim *sim, bool on)
  * of its state (mali_model_power_loss()).
  */
 #ifdef CONFIG_PM_SLEEP
-static struct mpc_sim *sim_of(struct device *dev)
-{
-	return *(struct mpc_sim **)dev_get_platdata(dev);
-}
-
 static int sim_pd_suspend_noirq(struct device *dev)
 {
 	struct mpc_sim *sim = sim_of(dev);
@@ -529,11 +882,33 @@ static int sim_reports_get(void *data, u64 *val)
 	struct mpc_sim *sim = data;
 
 	spin_lock_irq(&sim->lock);
-	*val = mali_model_nr_reports(sim->model);
+	*val = mali_model_nr_reports(sim->model) + sim->dma_errors;
 	spin_unlock_irq(&sim->lock);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(sim_reports_fops, sim_reports_get, NULL, "%llu\n");
+
+static int sim_dma_syncs_get(void *data, u64 *val)
+{
+	struct mpc_sim *sim = data;
+
+	spin_lock_irq(&sim->lock);
+	*val = sim->dma_syncs;
+	spin_unlock_irq(&sim->lock);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sim_dma_syncs_fops, sim_dma_syncs_get, NULL, "%llu\n");
+
+static int sim_dma_errors_get(void *data, u64 *val)
+{
+	struct mpc_sim *sim = data;
+
+	spin_lock_irq(&sim->lock);
+	*val = sim->dma_errors;
+	spin_unlock_irq(&sim->lock);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sim_dma_errors_fops, sim_dma_errors_get, NULL, "%llu\n");
 
 /**
  * mpc_sim_debugfs_init() - create the simulator's debugfs files
@@ -541,13 +916,20 @@ DEFINE_DEBUGFS_ATTRIBUTE(sim_reports_fops, sim_reports_get, NULL, "%llu\n");
  * @root: directory to create them in.
  *
  * sim_workload and sim_fault take the model's text controls;
- * sim_reports counts the driver errors the model reported.
+ * sim_reports counts the driver errors the model reported, those of the
+ * DMA model included. With the DMA model, sim_dma_syncs counts the
+ * dma_sync_single_for_{device,cpu}() calls on its ranges and
+ * sim_dma_errors its share of sim_reports (since the module was loaded).
  */
 void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root)
 {
 	debugfs_create_file("sim_workload", 0600, root, sim, &sim_workload_fops);
 	debugfs_create_file("sim_fault", 0600, root, sim, &sim_fault_fops);
 	debugfs_create_file_unsafe("sim_reports", 0400, root, sim, &sim_reports_fops);
+	if (!sim->dma_model)
+		return;
+	debugfs_create_file_unsafe("sim_dma_syncs", 0400, root, sim, &sim_dma_syncs_fops);
+	debugfs_create_file_unsafe("sim_dma_errors", 0400, root, sim, &sim_dma_errors_fops);
 }
 
 /* ---- creation ------------------------------------------------------------ */
@@ -588,6 +970,7 @@ int mpc_sim_create(const char *product, u64 cores, u32 l2_slices, u32 mhz,
 		goto err_free;
 
 	spin_lock_init(&sim->lock);
+	INIT_LIST_HEAD(&sim->dma_ranges);
 	for (i = 0; i < MALI_MODEL_NR_TIMERS; i++) {
 		hrtimer_init(&sim->timers[i].timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		sim->timers[i].timer.function = sim_timer_fn;
@@ -638,6 +1021,7 @@ err_free:
  */
 void mpc_sim_destroy(struct mpc_sim *sim)
 {
+	struct sim_dma_range *r, *tmp;
 	unsigned int i, virq;
 
 	if (atomic_read(&sim->powered) > 0)
@@ -658,6 +1042,14 @@ void mpc_sim_destroy(struct mpc_sim *sim)
 			irq_dispose_mapping(virq);
 	}
 	irq_domain_remove(sim->domain);
+	/*
+	 * Ranges the driver leaked (a dead GPU's pages): the pages stay
+	 * leaked, the model's bookkeeping goes
+	 */
+	list_for_each_entry_safe(r, tmp, &sim->dma_ranges, node) {
+		list_del(&r->node);
+		kfree(r);
+	}
 	kvfree(sim->model);
 	kfree(sim);
 }
