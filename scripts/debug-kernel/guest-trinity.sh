@@ -132,6 +132,9 @@ start() {
 						"$(logged_calls "$log") calls by" \
 						"$(logged_children "$log") child processes" \
 						"in 25 s; again, new seed" >"$log.stopped"
+					# what its last children printed, for the report
+					grep '^\[child' "$log" | tail -n 12 |
+						sed 's/^/[mpc]   /' >>"$log.stopped"
 					# busybox timeout execs its command: $pid is trinity's
 					kill -INT "$pid" 2>/dev/null
 				fi
@@ -261,7 +264,40 @@ check x [ "$taint0" = "$taint1" ]
 name="trinity_module_reloads"
 # shellcheck disable=SC2317 # called through check
 reload() {
-	rmmod mali_perfcnt && modprobe mali_perfcnt sim=g52 sim_cores=0xb sim_l2=2
+	bounded rmmod mali_perfcnt &&
+		bounded modprobe mali_perfcnt sim=g52 sim_cores=0xb sim_l2=2
+}
+# bounded CMD...: CMD, which must finish within 90 s; else the kernel
+# stacks of every process that sleeps in the kernel are printed, and it
+# fails (the guest goes on instead of hanging until the VM's timeout).
+# shellcheck disable=SC2317 # called through reload
+bounded() {
+	"$@" &
+	bpid=$!
+	bw=0
+	while alive "$bpid" && [ "$bw" -lt 90 ]; do
+		sleep 1
+		bw=$((bw + 1))
+	done
+	if alive "$bpid"; then
+		echo "# $* did not finish in 90 s; the processes sleeping in the kernel:"
+		for st in /proc/[0-9]*/stat; do
+			pd=${st#/proc/}
+			pd=${pd%/stat}
+			case $(cut -d' ' -f3 "$st" 2>/dev/null) in
+			D|S) ;;
+			*) continue ;;
+			esac
+			w=$(cat "/proc/$pd/wchan" 2>/dev/null)
+			case $w in
+			''|0|do_wait|do_select|do_sys_poll|ep_poll|__x64_sys_pause) continue ;;
+			esac
+			echo "# pid $pd ($(cat "/proc/$pd/comm" 2>/dev/null)) in $w:"
+			sed 's/^/#   /' "/proc/$pd/stack" 2>/dev/null | head -n 16
+		done
+		return 1
+	fi
+	wait "$bpid"
 }
 check x reload
 echo "1..$n"
