@@ -294,7 +294,7 @@ for g in "${guests[@]}"; do
 		"$out/${g%%:*}/output.log"
 	grep -h -o 'kmemleak_empty ([0-9]* unreferenced objects)' \
 		"$out/${g%%:*}/output.log" | sed "s|^|${g%%:*}: |" || true
-	sed -n 's/^# \(fuzz: .*\)$/\1/p; s/^# \(trinity: .*\)$/\1/p' \
+	sed -n 's/^# \(fuzz: .*\)$/\1/p; s/^# \(fuzz-race: .*\)$/\1/p; s/^# \(trinity: .*\)$/\1/p' \
 		"$out/${g%%:*}/output.log"
 done
 echo "$KREL: $(count pass) passed, $(count fail) failed, $(count skip) skipped" \

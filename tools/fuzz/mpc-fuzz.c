@@ -28,17 +28,20 @@
  * structure with bytes no table entry covers stops the run, so a uAPI
  * change cannot go unfuzzed silently.
  *
- *   mpc-fuzz [-s SEED] [-n CALLS] [-p PROCS] [-u UNBINDS] [-k] [-l LOG]
- *            [-b REGEX] [-v] [-B]
+ *   mpc-fuzz [-s SEED] [-n CALLS] [-p PROCS] [-u UNBINDS] [-r CYCLES] [-k]
+ *            [-l LOG] [-b REGEX] [-v] [-B]
  *
  * -s seed (default: from the clock; printed either way), -n total calls
  * (default 1000000), -p fuzzing processes (default 2; forked children come
  * on top), -u unbind/bind cycles (default 3), -k one process more with no
- * capabilities, -l appends the kernel log to LOG, -b is the extended regex
- * of kernel log lines that are bug reports, -v prints every violation
- * (else the first 20), -B first times 2000 calls of each kind alone (the
- * cost per call, to set the weights). The same seed gives each process the same sequence
- * of calls; with -p 1 -u 0 the run is replayed exactly.
+ * capabilities, -r CYCLES replaces the fuzzing with a race: PROCS processes
+ * open and close every debugfs file of the device in a loop while main
+ * unbinds and binds it CYCLES times with no pause (race_opens()), -l
+ * appends the kernel log to LOG, -b is the extended regex of kernel log
+ * lines that are bug reports, -v prints every violation (else the first
+ * 20), -B first times 2000 calls of each kind alone (the cost per call, to
+ * set the weights). The same seed gives each process the same sequence of
+ * calls; with -p 1 -u 0 the run is replayed exactly.
  *
  * Output: TAP, "# " diagnostics, and the line "# fuzz: N calls, M
  * processes, errno histogram ..., R reports". Exit status 0 when it passed.
@@ -92,14 +95,14 @@ enum op {
 	OP_GET_INFO, OP_ENABLE, OP_DUMP, OP_VERSION, OP_GET_CAP,
 	OP_SET_CLIENT_CAP, OP_CORE_OTHER, OP_DRV_OTHER, OP_MANGLED,
 	OP_STREAM, OP_OPEN, OP_CLOSE, OP_DUP, OP_FORK, OP_DBG_ENABLE, OP_DBG_VA,
-	OP_DBG_SIM, OP_DBG_READ, OP_UNBIND, OP_BIND, NR_OPS
+	OP_DBG_SIM, OP_DBG_READ, OP_DBG_OPEN, OP_UNBIND, OP_BIND, NR_OPS
 };
 
 static const char * const op_name[NR_OPS] = {
 	"GET_INFO", "ENABLE", "DUMP", "VERSION", "GET_CAP", "SET_CLIENT_CAP",
 	"core-other", "driver-other", "mangled", "STREAM_OPEN", "open", "close", "dup",
 	"fork", "perfcnt_enable", "perfcnt_va", "sim-files", "debugfs-read",
-	"unbind", "bind",
+	"debugfs-open", "unbind", "bind",
 };
 
 /*
@@ -142,6 +145,12 @@ static const int op_errnos[NR_OPS][16] = {
 	[OP_DBG_VA] = { EINVAL, EBUSY, ENODATA, EFAULT, EIO, ETIMEDOUT, EACCES },
 	[OP_DBG_SIM] = { EINVAL, EFAULT, EACCES },
 	[OP_DBG_READ] = { ENODATA, EBUSY, EIO, ETIMEDOUT, EACCES },
+	/*
+	 * -r: an open alone; only perfcnt_stream's can fail (interfaces.rst:
+	 * -EBUSY while someone else owns the counters, -ENODATA when debugfs
+	 * did not enable them)
+	 */
+	[OP_DBG_OPEN] = { EBUSY, ENODATA },
 	[OP_UNBIND] = { 0 },
 	[OP_BIND] = { 0 },
 };
@@ -168,6 +177,8 @@ struct shared {
 	uint32_t shown;
 	uint32_t forks;			/* fork()s left */
 	uint32_t explained;		/* violations retried with drm.debug */
+	uint32_t race_done;		/* -r: the workers stop */
+	char race_dir[PATH_MAX];	/* -r: dbg_dir; written while gen is odd */
 	struct {
 		uint64_t key;		/* format string + vkind_extra */
 		uint32_t n;
@@ -1550,6 +1561,68 @@ static int drop_caps(void)
 	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
 }
 
+/*
+ * -r: the race of open() against bind. The workers open and close every
+ * file of the device's debugfs directory as fast as they can while main
+ * unbinds and binds the device with no pause: each bind creates the files
+ * again, and an open that finds a file must find it complete. (On 6.1,
+ * drm_debugfs_create_files() made the DRM core's files visible before
+ * their node was filled in: scripts/debug-kernel/patches/0004-*.)
+ */
+#define MAX_RACE_FILES	32
+static char race_files[MAX_RACE_FILES][64];
+static unsigned int nr_race_files;
+
+/* The regular files of dbg_dir, into race_files. */
+static bool race_list_files(void)
+{
+	struct dirent *de;
+	DIR *d = opendir(dbg_dir);
+
+	if (!d)
+		return false;
+	while (nr_race_files < MAX_RACE_FILES && (de = readdir(d))) {
+		if (de->d_type != DT_REG || strlen(de->d_name) >= sizeof(race_files[0]))
+			continue;
+		strcpy(race_files[nr_race_files++], de->d_name);
+	}
+	closedir(d);
+	return nr_race_files > 0;
+}
+
+/*
+ * The directory of each bind (the DRM minor, and with it dri/N, may change):
+ * taken from race_dir while gen is even and stays so across the copy; while
+ * the device is away the last one (its files are gone: ENOENT).
+ */
+static void race_opens(void)
+{
+	char path[PATH_MAX + 80], dir[PATH_MAX];
+	unsigned int i;
+
+	strcpy(dir, dbg_dir);
+	while (!__atomic_load_n(&sh->race_done, __ATOMIC_ACQUIRE)) {
+		for (i = 0; i < nr_race_files; i++) {
+			uint32_t gen = gen_now();
+			int fd;
+
+			if (!(gen & 1)) {
+				char now[PATH_MAX];
+
+				memcpy(now, sh->race_dir, sizeof(now));
+				now[sizeof(now) - 1] = '\0';
+				if (gen_now() == gen && now[0])
+					strcpy(dir, now);
+			}
+			snprintf(path, sizeof(path), "%s/%s", dir, race_files[i]);
+			fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			account(OP_DBG_OPEN, fd < 0 ? errno : 0, gen, race_files[i]);
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+}
+
 static pid_t start_worker(int id, uint64_t seed, bool nocaps)
 {
 	pid_t pid = fork();
@@ -1566,7 +1639,10 @@ static pid_t start_worker(int id, uint64_t seed, bool nocaps)
 		unprivileged = true;
 	}
 	worker_id = __atomic_add_fetch(&sh->procs, 1, __ATOMIC_RELAXED);
-	run(UINT64_MAX);
+	if (nr_race_files)
+		race_opens();
+	else
+		run(UINT64_MAX);
 	_exit(0);
 }
 
@@ -1592,16 +1668,19 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
-static void unbind_bind(void)
+/* Unbind, wait @pause_ms, bind. */
+static void unbind_bind(unsigned int pause_ms)
 {
 	int err;
 
 	__atomic_fetch_add(&sh->gen, 1, __ATOMIC_RELEASE);	/* odd */
 	err = sysfs_write(DRV_SYSFS "/unbind", SIM_DEVICE);
 	account(OP_UNBIND, err, 1, "unbind");
-	sleep_ms(100 + rnd(200));
+	sleep_ms(pause_ms);
 	err = sysfs_write(DRV_SYSFS "/bind", SIM_DEVICE);
 	account(OP_BIND, err, 1, "bind");
+	if (nr_race_files && find_debugfs())
+		strcpy(sh->race_dir, dbg_dir);
 	__atomic_fetch_add(&sh->gen, 1, __ATOMIC_RELEASE);	/* even */
 }
 
@@ -1748,23 +1827,104 @@ static bool workers_done(const pid_t *w, int n)
 	return true;
 }
 
+/*
+ * The verdict both modes end with: the device, the kernel log, and the
+ * figures ("# @what: N calls, ...").
+ */
+static int verdict(const char *what)
+{
+	char why[600], *hist;
+	int reports;
+	bool works = device_works(why, sizeof(why));
+
+	tap(works, "fuzz_device_works_after%s%s", works ? "" : " # ", works ? "" : why);
+	reports = harvest("after");
+	tap(!reports, "fuzz_kernel_log_clean (%d reports)", reports);
+
+	hist = malloc(16384);
+	if (hist) {
+		histogram(hist, 16384);
+		diag("%s: %" PRIu64 " calls, %u processes, errno histogram %s, %d reports",
+		     what, sh->calls, sh->procs, hist, reports);
+		free(hist);
+	}
+	printf("1..%d\n", tap_n);
+	return tap_failed;
+}
+
+/* -r CYCLES: the race of debugfs opens against bind (race_opens()). */
+static int race_run(unsigned int cycles, unsigned int procs)
+{
+	struct timespec t0, t1;
+	unsigned int i, done = 0;
+	pid_t workers[64];
+	int fd, st;
+
+	diag("mpc-fuzz: race of debugfs opens against bind: %u unbind/bind cycles, %u processes opening",
+	     cycles, procs);
+	if (!find_node() || !find_debugfs() || !race_list_files()) {
+		tap(false, "race_setup # no mali_perfcnt render node or debugfs files");
+		printf("1..%d\n", tap_n);
+		return 1;
+	}
+	strcpy(sh->race_dir, dbg_dir);
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, &sh->info)) {
+		tap(false, "race_setup # open %s / GET_INFO failed: %s", node, strerror(errno));
+		printf("1..%d\n", tap_n);
+		return 1;
+	}
+	close(fd);
+	dump_size = sh->info.dump_size;
+	setup_memory();
+	harvest("before");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < procs; i++)
+		workers[i] = start_worker(i + 1, 0, false);
+	worker_id = 0;
+	for (done = 0; done < cycles; done++) {
+		unbind_bind(0);
+		if (!find_debugfs()) {
+			violation("race: no debugfs directory after bind %u", done + 1);
+			break;
+		}
+	}
+	__atomic_store_n(&sh->race_done, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < procs; i++) {
+		if (waitpid(workers[i], &st, 0) < 0)
+			continue;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			violation("worker %u ended with status %#x", i + 1, st);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	tap(done == cycles && sh->hist[OP_DBG_OPEN][0] > 0,
+	    "race_binds (%u of %u unbind/bind cycles in %.0f s; %" PRIu64 " opens of %u files, %" PRIu64 " succeeded)",
+	    done, cycles, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+	    sh->calls - 2 * done, nr_race_files, sh->hist[OP_DBG_OPEN][0]);
+	for (i = 0; i < MAX_VKINDS && sh->vk[i].key; i++)
+		diag("%u violation(s) of this kind, the first: %s", sh->vk[i].n,
+		     sh->vk[i].first);
+	tap(!sh->violations, "race_errnos_documented (%u violations)", sh->violations);
+	return verdict("fuzz-race");
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 0, calls = 1000000;
-	unsigned int procs = 2, unbinds = 3, i;
+	unsigned int procs = 2, unbinds = 3, race = 0, i;
 	bool nocaps = false, seed_given = false, bench = false;
-	char why[600], *hist;
 	pid_t workers[64];
-	int opt, fd, reports, nw = 0, st;
+	int opt, fd, nw = 0, st;
 	struct timespec t0, t1;
 	double secs;
 
-	while ((opt = getopt(argc, argv, "s:n:p:u:kl:b:vB")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:p:u:r:kl:b:vB")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoull(optarg, NULL, 0); seed_given = true; break;
 		case 'n': calls = strtoull(optarg, NULL, 0); break;
 		case 'p': procs = atoi(optarg); break;
 		case 'u': unbinds = atoi(optarg); break;
+		case 'r': race = atoi(optarg); break;
 		case 'k': nocaps = true; break;
 		case 'l':
 			log_file = fopen(optarg, "a");
@@ -1783,7 +1943,7 @@ int main(int argc, char **argv)
 		case 'v': verbose = true; break;
 		case 'B': bench = true; break;
 		default:
-			fprintf(stderr, "usage: %s [-s SEED] [-n CALLS] [-p PROCS] [-u UNBINDS] [-k] [-l LOG] [-b REGEX] [-v] [-B]\n",
+			fprintf(stderr, "usage: %s [-s SEED] [-n CALLS] [-p PROCS] [-u UNBINDS] [-r CYCLES] [-k] [-l LOG] [-b REGEX] [-v] [-B]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1813,6 +1973,8 @@ int main(int argc, char **argv)
 	sh->gen = 0;
 
 	printf("TAP version 13\n");
+	if (race)
+		return race_run(race, procs);
 	diag("mpc-fuzz: seed %#" PRIx64 ", %" PRIu64 " calls, %u processes%s, %u unbinds (replay: mpc-fuzz -s %#" PRIx64 " -n %" PRIu64 " -p %u -u %u%s)",
 	     seed, calls, procs, nocaps ? " + 1 without capabilities" : "", unbinds,
 	     seed, calls, procs, unbinds, nocaps ? " -k" : "");
@@ -1879,7 +2041,7 @@ int main(int argc, char **argv)
 			sleep_ms(20);
 		if (!budget_left())
 			break;
-		unbind_bind();
+		unbind_bind(100 + rnd(200));
 	}
 	while (!workers_done(workers, nw))
 		sleep_ms(20);
@@ -1898,21 +2060,5 @@ int main(int argc, char **argv)
 		diag("%u violation(s) of this kind, the first: %s", sh->vk[i].n,
 		     sh->vk[i].first);
 	tap(!sh->violations, "fuzz_errnos_documented (%u violations)", sh->violations);
-	{
-		bool works = device_works(why, sizeof(why));
-
-		tap(works, "fuzz_device_works_after%s%s", works ? "" : " # ",
-		    works ? "" : why);
-	}
-	reports = harvest("after");
-	tap(!reports, "fuzz_kernel_log_clean (%d reports)", reports);
-
-	hist = malloc(16384);
-	if (hist) {
-		histogram(hist, 16384);
-		diag("fuzz: %" PRIu64 " calls, %u processes, errno histogram %s, %d reports",
-		     sh->calls, sh->procs, hist, reports);
-	}
-	printf("1..%d\n", tap_n);
-	return tap_failed;
+	return verdict("fuzz");
 }
