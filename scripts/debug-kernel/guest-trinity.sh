@@ -13,9 +13,19 @@
 # walks it without leaving its file system, and Debian builds it without
 # its DRM descriptor provider, so the nodes are fuzzed as victim files of
 # their own: character devices made with mknod in a directory of the
-# guest's /tmp. Every descriptor trinity has is one of those files
-# (--enable-fds=pseudo, trinity's name for its victim-file provider; every
-# other provider off), and each run makes the calls of
+# guest's /tmp. Those files are trinity's victim files (its "pseudo"
+# descriptor provider) and also its four test files: trinity 2023.01's
+# ioctl set-up walks the lists of its "testfile" and "sockets" providers
+# whether they are on or not (the btrfs and socket ioctl groups' fd_test),
+# and a list that is off was never made, so with only "pseudo" every child
+# died of SIGSEGV at its first ioctl (seen: 3 calls by 150 children in 25
+# s, whatever the seed). So both are on: the test files
+# (trinity-testfile1..4 in the run's directory, which trinity unlinks and
+# opens with O_TRUNC) are bind mounts of the run's own files, which it can
+# neither unlink nor truncate nor map, and the socket provider is on for
+# its list alone: the debug kernel has no networking, so it makes no
+# socket (-P UNIX keeps it to one cheap domain on a kernel that has). Each run
+# makes the calls of
 # /mpc/debug/trinity-calls marked for it. Only 64-bit calls (-a 64): the
 # debug kernel has no IA32 emulation. trinity runs as root (--dangerous):
 # the debugfs files are root only, and the driver's privileged paths are
@@ -27,8 +37,12 @@
 # takes the first 10 s of the 70).
 #
 # Reported: per run, the calls made (from trinity's -v log of every call;
-# its own count too), how many of them on each of our files, trinity's
-# exit status, and its per-call errno table (--stats).
+# its own count too), how many of them on each of our files (a test file
+# counts as the file it is a bind mount of), trinity's exit status, and its
+# per-call errno table (--stats). Debian's trinity has no DRM ioctl group:
+# its random commands rarely carry the DRM type ('d'), which drm_ioctl()
+# rejects with -ENOTTY before the driver sees them; the DRM core's own
+# count of what it dispatched is reported from drm.debug.
 
 . /mpc/lib.sh
 n=0
@@ -58,14 +72,14 @@ secs=70 calls=200000
 vdev=/tmp/trinity-dev
 rm -rf $vdev
 mkdir -p $vdev
-nodes=''
+nodes='' render='' card=''
 for d in /sys/class/drm/card* /sys/class/drm/renderD*; do
 	[ "$(basename "$(readlink "$d/device/driver")")" = mali_perfcnt ] || continue
 	b=$(basename "$d")
 	mm=$(cat "$d/dev")
 	case $b in
-	render*) copies="1 2 3 4 5 6" ;;
-	*) copies="1 2" ;;
+	render*) copies="1 2 3 4 5 6" render=$vdev/$b.1 ;;
+	*) copies="1 2" card=$vdev/$b.1 ;;
 	esac
 	for i in $copies; do
 		mknod "$vdev/$b.$i" c "${mm%:*}" "${mm#*:}" || continue
@@ -97,19 +111,41 @@ alive() {
 # logged_children FILE: the child processes in it
 logged_children() { grep -o -E '^\[child[0-9]+:[0-9]+\]' "$1" | sort -u | wc -l; }
 
-# start RUN VICTIM: trinity in the background for $secs seconds; its
-# output in /tmp/trinity-RUN.out, its exit status in /tmp/trinity-RUN.rc.
-# Some of trinity's random set-ups (the seed picks the descriptors' open
-# flags) have every child die after a call or two, trinity then forking
-# new ones all the time (seen: 2 calls by 155 children in 22 s); once a
-# child sat in mprotect for the whole run. An attempt with under 50 calls
-# 25 s in (10 s of countdown, 15 of calls) is stopped and trinity starts
-# again with a new seed for the time left: RUN.out is the last
+# testfiles RUN FILE1 FILE2 FILE3 FILE4: trinity's four test files in the
+# run's directory, bind mounts of FILE1..4
+testfiles() {
+	r=$1
+	shift
+	for i in 1 2 3 4; do
+		: >"/tmp/trinity-$r.d/trinity-testfile$i"
+		mount --bind "$1" "/tmp/trinity-$r.d/trinity-testfile$i" || return 1
+		echo "trinity-testfile$i=$1" >>"/tmp/trinity-$r.testfiles"
+		shift
+	done
+}
+
+# start RUN VICTIM FILE1..4: trinity in the background for $secs seconds
+# (its test files: FILE1..4); its output in /tmp/trinity-RUN.out, its exit
+# status in /tmp/trinity-RUN.rc.
+# Should its children still die at once (as all did before the test files
+# and sockets above; once a child sat in mprotect for the whole run), an
+# attempt with under 50 calls 25 s in (10 s of countdown, 15 of calls) is
+# stopped and trinity starts again with a new seed for the time left:
+# RUN.out is the last
 # attempt's log after one "[mpc] attempt K stopped: C calls by N child
 # processes" line for each attempt stopped, and the report adds them up.
 start() {
-	rm -rf "/tmp/trinity-$1.d" "/tmp/trinity-$1.rc" "/tmp/trinity-$1.out"
+	rm -rf "/tmp/trinity-$1.d" "/tmp/trinity-$1.rc" "/tmp/trinity-$1.out" \
+		"/tmp/trinity-$1.testfiles"
 	mkdir -p "/tmp/trinity-$1.d"
+	run=$1 victim=$2
+	shift 2
+	if ! testfiles "$run" "$@"; then
+		echo "[mpc] cannot bind-mount the test files of $run" >"/tmp/trinity-$run.out"
+		echo 1 >"/tmp/trinity-$run.rc"
+		return
+	fi
+	set -- "$run" "$victim"
 	(
 		end=$(($(date +%s) + secs)) k=0 rc=0
 		while left=$((end - $(date +%s))) && [ "$left" -ge 20 ]; do
@@ -120,7 +156,8 @@ start() {
 			(cd "/tmp/trinity-$1.d" &&
 				exec timeout -s KILL $((left + 30)) timeout -s INT "$left" \
 					trinity --dangerous -v -l off --stats -a 64 -C 1 -N "$calls" \
-					$(calls "$1") --enable-fds=pseudo -V "$2" >"$log" 2>&1) &
+					$(calls "$1") --enable-fds=pseudo,testfile,sockets -P UNIX \
+					-V "$2" >"$log" 2>&1) &
 			pid=$!
 			w=0
 			while alive "$pid"; do
@@ -156,8 +193,9 @@ start() {
 dbg0=$(cat /sys/module/drm/parameters/debug 2>/dev/null)
 echo 0x1 >/sys/module/drm/parameters/debug 2>/dev/null
 t=$(date +%s)
-start dev $vdev
-start debugfs "$dbg"
+start dev $vdev "$render" "$render" "$render" "$card"
+start debugfs "$dbg" "$dbg/perfcnt_enable" "$dbg/perfcnt_va" \
+	"$dbg/perfcnt_counters" "$dbg/perfcnt_dump"
 # Just before the time is up: where trinity's processes are (a trinity that
 # makes no calls shows why here).
 # (Both have started after 15 s: their countdown is still running.)
@@ -171,6 +209,10 @@ for p in $(pidof trinity); do
 done
 wait
 t=$(($(date +%s) - t))
+# the test files' bind mounts go before anything is unbound or unloaded
+for m in /tmp/trinity-*.d/trinity-testfile*; do
+	umount "$m" 2>/dev/null
+done
 echo "${dbg0:-0}" >/sys/module/drm/parameters/debug 2>/dev/null
 
 # report RUN: the summary of one run; sets ran (trinity's count) and ours
@@ -190,9 +232,18 @@ report() {
 	# "[main] file fd:N filename:PATH ..." for each file trinity opened;
 	# "[childN:PID] [K] CALL(fd=N, ..." for each call (-v)
 	# (the victim directory itself is one of those files)
-	per_file=$(awk -v dir="$2" '
-		/^\[main\] file fd:/ {
+	# "[main] testfile fd:N filename:trinity-testfileK ..." for each
+	# test file, named as the file it is a bind mount of
+	per_file=$(awk -v dir="$2" -v tf="$(paste -s -d ' ' "/tmp/trinity-$1.testfiles" 2>/dev/null)" '
+		BEGIN {
+			n = split(tf, l, " ")
+			for (i = 1; i <= n; i++) {
+				split(l[i], kv, "="); bound[kv[1]] = kv[2]
+			}
+		}
+		/^\[main\] (file|testfile) fd:/ {
 			fd = substr($3, 4); f = substr($4, 10)
+			if (f in bound) f = bound[f]
 			if (f == dir) f = "(directory)"
 			sub(".*/", "", f); sub("[.][0-9]+$", "", f)
 			name[fd] = f; files[f] = 1
@@ -233,7 +284,12 @@ taint1=$(cat /proc/sys/kernel/tainted)
 # The kernel log since guest-debug.sh's last harvest, that is, of trinity's
 # runs (left in place for that harvest and its dmesg-debug scan).
 dmesg >/tmp/trinity-kmsg.log 2>/dev/null
-grep -E "$bad" /tmp/trinity-kmsg.log | head -n 20 | sed 's/^/# kernel: /'
+grep -E "$bad" /tmp/trinity-kmsg.log | grep -v -E "$MPC_TRINITY_OWN" | head -n 20 |
+	sed 's/^/# kernel: /'
+# trinity's own crashes, which the kernel logs (MPC_TRINITY_OWN, from
+# guest-debug.sh): its bugs, not the kernel's
+echo "# trinity: its own children crashed $(grep -c -E "$MPC_TRINITY_OWN" \
+	/tmp/trinity-kmsg.log) time(s) with a segfault the kernel logged"
 # "[drm:drm_ioctl [drm]] comm="trinity-c0" pid=N, dev=0x..., auth=1, NAME"
 echo "# trinity: ioctls the DRM core dispatched for trinity: $(awk '
 	/comm="trinity/ { all++ }
@@ -250,7 +306,9 @@ echo "# trinity: ioctls the DRM core dispatched for trinity: $(awk '
 # shellcheck disable=SC2317
 both_positive() { [ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ]; }
 # shellcheck disable=SC2317
-log_clean() { ! grep -q -E "$bad" /tmp/trinity-kmsg.log; }
+log_clean() {
+	! grep -E "$bad" /tmp/trinity-kmsg.log | grep -q -v -E "$MPC_TRINITY_OWN"
+}
 name="trinity_dev_ran ($ran_dev calls, $ours_dev on$nodes)"
 check x both_positive "$ran_dev" "$ours_dev"
 name="trinity_debugfs_ran ($ran_dbg calls, $ours_dbg on $dbg)"
