@@ -1852,32 +1852,50 @@ static int verdict(const char *what)
 	return tap_failed;
 }
 
+/*
+ * The render node, GET_INFO (the reference for later calls), the test
+ * memory, a clean kernel log; on failure the TAP line @what and the plan.
+ */
+static bool setup_device(const char *what)
+{
+	int fd;
+
+	if (!find_node()) {
+		tap(false, "%s # no mali_perfcnt render node", what);
+		printf("1..%d\n", tap_n);
+		return false;
+	}
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, &sh->info)) {
+		tap(false, "%s # open %s / GET_INFO failed: %s", what, node, strerror(errno));
+		printf("1..%d\n", tap_n);
+		return false;
+	}
+	close(fd);
+	dump_size = sh->info.dump_size;
+	setup_memory();
+	harvest("before");
+	return true;
+}
+
 /* -r CYCLES: the race of debugfs opens against bind (race_opens()). */
 static int race_run(unsigned int cycles, unsigned int procs)
 {
 	struct timespec t0, t1;
 	unsigned int i, done = 0;
 	pid_t workers[64];
-	int fd, st;
+	int st;
 
 	diag("mpc-fuzz: race of debugfs opens against bind: %u unbind/bind cycles, %u processes opening",
 	     cycles, procs);
-	if (!find_node() || !find_debugfs() || !race_list_files()) {
-		tap(false, "race_setup # no mali_perfcnt render node or debugfs files");
+	if (!setup_device("race_setup"))
+		return 1;
+	if (!find_debugfs() || !race_list_files()) {
+		tap(false, "race_setup # no debugfs files of the device");
 		printf("1..%d\n", tap_n);
 		return 1;
 	}
 	strcpy(sh->race_dir, dbg_dir);
-	fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, &sh->info)) {
-		tap(false, "race_setup # open %s / GET_INFO failed: %s", node, strerror(errno));
-		printf("1..%d\n", tap_n);
-		return 1;
-	}
-	close(fd);
-	dump_size = sh->info.dump_size;
-	setup_memory();
-	harvest("before");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < procs; i++)
 		workers[i] = start_worker(i + 1, 0, false);
@@ -1914,7 +1932,7 @@ int main(int argc, char **argv)
 	unsigned int procs = 2, unbinds = 3, race = 0, i;
 	bool nocaps = false, seed_given = false, bench = false;
 	pid_t workers[64];
-	int opt, fd, nw = 0, st;
+	int opt, nw = 0, st;
 	struct timespec t0, t1;
 	double secs;
 
@@ -1983,21 +2001,8 @@ int main(int argc, char **argv)
 		printf("1..%d\n", tap_n);
 		return 1;
 	}
-	if (!find_node()) {
-		tap(false, "fuzz_setup # no mali_perfcnt render node");
-		printf("1..%d\n", tap_n);
+	if (!setup_device("fuzz_setup"))
 		return 1;
-	}
-	fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, &sh->info)) {
-		tap(false, "fuzz_setup # open %s / GET_INFO failed: %s", node, strerror(errno));
-		printf("1..%d\n", tap_n);
-		return 1;
-	}
-	close(fd);
-	dump_size = sh->info.dump_size;
-	setup_memory();
-	harvest("before");
 	if (bench) {
 		/* -B: the cost of each kind of call, alone, one process */
 		for (i = 0; i < MAX_SLOTS; i++)
