@@ -184,7 +184,7 @@ elif modprobe mali_perfcnt $params; then
 	# reference, and the next unbind then waits for it forever (in D
 	# state, past any kill): after 300 s the guest goes on without it.
 	echo "=== BEGIN fuzz-race"
-	$D/mpc-fuzz -l $KMSG/fuzz.log -b "$bad" -p 2 -r 100 &
+	$D/mpc-fuzz -l $KMSG/fuzz-race.log -b "$bad" -p 2 -r 100 &
 	pid=$! w=0
 	while [ -d /proc/$pid ] && [ "$(cut -d' ' -f3 /proc/$pid/stat)" != Z ] &&
 		[ $w -lt 300 ]; do
