@@ -12,6 +12,8 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,15 +295,25 @@ static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	struct pf *pf = d->priv;
 	struct mpc_pf_perfcnt_dump q = { (uint64_t)(uintptr_t)pf->kbuf };
 	uint32_t *w = buf;
-	int r;
+	sigset_t all, old;
+	int r, x;
 
 	(void)len;
+	/*
+	 * panfrost's DUMP samples, which clears the counters, then waits
+	 * interruptibly for the copy: a signal in that wait (SIGCHLD when a
+	 * command ends, say) fails it, and any retry samples again, so the
+	 * first sample's counts are gone. Nothing interrupts the wait while
+	 * every signal is blocked; they are delivered right after.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	di->start_ns = mpc_now_raw_ns();
 	r = drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_DUMP, &q);
 	di->end_ns = mpc_now_raw_ns();
+	x = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r) {
-		int x = errno;
-
 		switch (x) {
 		case ENOSYS:
 			return mpc_fail(err, -x, UNSTABLE_HINT);

@@ -19,7 +19,11 @@
  * ioctls are -ENOSYS), owner (1: another file holds the counters), enable_err
  * and dump_err (an errno for every ENABLE/DUMP), val (each counter reads
  * val + slot) or hz (each counter reads hz * seconds since the last sample,
- * saturating at 0xffffffff like a 32-bit hardware counter).
+ * saturating at 0xffffffff like a 32-bit hardware counter), intr (N: the
+ * N-th panfrost DUMP after the ENABLE is hit by a signal in its wait, as
+ * panfrost's is by SIGCHLD when a command ends, unless the caller blocks
+ * SIGCHLD: the sample is taken, which clears the counters, and the DUMP
+ * fails with EINTR, logged "dump interrupted").
  *
  * Like panfrost, a DUMP copies the kernel's whole buffer (v4:
  * hweight(l2) * 8 blocks, else MEM_FEATURES L2 slices + fls(shader) + 2
@@ -37,6 +41,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,7 +56,8 @@ struct node {
 	char name[32];
 	char driver[32];
 	uint64_t prod, rev, shader, l2, mem, l2f, mmu, coh, groups, v4, sets;
-	uint64_t unstable, owner_other, enable_err, dump_err, val, hz;
+	uint64_t unstable, owner_other, enable_err, dump_err, val, hz, intr;
+	uint64_t pf_dumps;	/* panfrost DUMPs since the ENABLE */
 	int owner_fd;		/* -1: free */
 	unsigned set;
 	uint32_t masks[4];
@@ -156,7 +162,7 @@ static int load(void)
 			K("mem", mem); K("l2f", l2f); K("mmu", mmu); K("coh", coh);
 			K("groups", groups); K("v4", v4); K("sets", sets); K("unstable", unstable);
 			K("owner", owner_other); K("enable_err", enable_err); K("dump_err", dump_err);
-			K("val", val); K("hz", hz);
+			K("val", val); K("hz", hz); K("intr", intr);
 #undef K
 		}
 		if (n->groups == ~0ull)
@@ -406,6 +412,7 @@ static int pf_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 		n->owner_fd = fd;
 		n->set = e->counterset;
 		n->last_ns = now_ns();
+		n->pf_dumps = 0;
 		return 0;
 	}
 	case 0x40086447: {	/* PERFCNT_DUMP */
@@ -423,6 +430,17 @@ static int pf_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 		if (!tmp)
 			return fail(ENOMEM);
 		fill(n, tmp, size, 0xffffffffu);
+		if (++n->pf_dumps == n->intr) {
+			sigset_t cur;
+
+			pthread_sigmask(SIG_BLOCK, NULL, &cur);
+			if (!sigismember(&cur, SIGCHLD)) {
+				/* sampled (and cleared), then the wait was interrupted */
+				free(tmp);
+				logf_("dump interrupted\n");
+				return fail(EINTR);
+			}
+		}
 		/* copy_to_user of the whole buffer: no size in the uAPI */
 		memcpy((void *)(uintptr_t)d->buf_ptr, tmp, size);
 		free(tmp);
