@@ -31,6 +31,7 @@
 # check-debug boots two guests at once, each with about half the work
 # (scripts/check-debug.sh); instruments, kmemleak and dmesg-debug run in each.
 
+. /mpc/lib.sh
 rc=0
 krel=$(cat /mpc/krel)
 K=/sys/kernel/debug
@@ -184,21 +185,9 @@ elif modprobe mali_perfcnt $params; then
 	# reference, and the next unbind then waits for it forever (in D
 	# state, past any kill): after 300 s the guest goes on without it.
 	echo "=== BEGIN fuzz-race"
-	$D/mpc-fuzz -l $KMSG/fuzz-race.log -b "$bad" -p 2 -r 100 &
-	pid=$! w=0
-	while [ -d /proc/$pid ] && [ "$(cut -d' ' -f3 /proc/$pid/stat)" != Z ] &&
-		[ $w -lt 300 ]; do
-		sleep 1
-		w=$((w + 1))
-	done
-	if [ $w -ge 300 ]; then
-		echo "not ok 99 race_finished # no result in 300 s; mpc-fuzz:"
-		sed 's/^/#   /' /proc/$pid/stack
-		r=124
-	else
-		wait $pid
-		r=$?
-	fi
+	mpc_bounded 300 $D/mpc-fuzz -l $KMSG/fuzz-race.log -b "$bad" -p 2 -r 100
+	r=$?
+	[ "$r" -eq 124 ] && echo "not ok 99 race_finished # no result in 300 s"
 	echo "=== END fuzz-race rc=$r"
 	[ "$r" -eq 0 ] || rc=1
 	harvest fuzz-race

@@ -104,10 +104,6 @@ taint0=$(cat /proc/sys/kernel/tainted)
 
 # logged_calls FILE: the calls in a trinity -v log ("] [K] CALL(")
 logged_calls() { grep -c -E '\] \[[0-9]+\] [a-z0-9_]+\(' "$1"; }
-# alive PID: PID runs (a zombie, not yet waited for, does not)
-alive() {
-	st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) && [ -n "$st" ] && [ "$st" != Z ]
-}
 # logged_children FILE: the child processes in it
 logged_children() { grep -o -E '^\[child[0-9]+:[0-9]+\]' "$1" | sort -u | wc -l; }
 
@@ -160,7 +156,7 @@ start() {
 					-V "$2" >"$log" 2>&1) &
 			pid=$!
 			w=0
-			while alive "$pid"; do
+			while mpc_alive "$pid"; do
 				sleep 1
 				w=$((w + 1))
 				if [ "$w" -eq 25 ] && [ "$left" -ge 45 ] &&
@@ -320,42 +316,11 @@ check x [ "$taint0" = "$taint1" ]
 # Whatever trinity left open is gone with it: the module must unload and
 # come back.
 name="trinity_module_reloads"
+# (each within 90 s, else the stacks of what sleeps in the kernel)
 # shellcheck disable=SC2317 # called through check
 reload() {
-	bounded rmmod mali_perfcnt &&
-		bounded modprobe mali_perfcnt sim=g52 sim_cores=0xb sim_l2=2
-}
-# bounded CMD...: CMD, which must finish within 90 s; else the kernel
-# stacks of every process that sleeps in the kernel are printed, and it
-# fails (the guest goes on instead of hanging until the VM's timeout).
-# shellcheck disable=SC2317 # called through reload
-bounded() {
-	"$@" &
-	bpid=$!
-	bw=0
-	while alive "$bpid" && [ "$bw" -lt 90 ]; do
-		sleep 1
-		bw=$((bw + 1))
-	done
-	if alive "$bpid"; then
-		echo "# $* did not finish in 90 s; the processes sleeping in the kernel:"
-		for st in /proc/[0-9]*/stat; do
-			pd=${st#/proc/}
-			pd=${pd%/stat}
-			case $(cut -d' ' -f3 "$st" 2>/dev/null) in
-			D|S) ;;
-			*) continue ;;
-			esac
-			w=$(cat "/proc/$pd/wchan" 2>/dev/null)
-			case $w in
-			''|0|do_wait|do_select|do_sys_poll|ep_poll|__x64_sys_pause) continue ;;
-			esac
-			echo "# pid $pd ($(cat "/proc/$pd/comm" 2>/dev/null)) in $w:"
-			sed 's/^/#   /' "/proc/$pd/stack" 2>/dev/null | head -n 16
-		done
-		return 1
-	fi
-	wait "$bpid"
+	mpc_bounded 90 rmmod mali_perfcnt &&
+		mpc_bounded 90 modprobe mali_perfcnt sim=g52 sim_cores=0xb sim_l2=2
 }
 check x reload
 echo "1..$n"

@@ -14,3 +14,45 @@ mpc_debugfs() {
 	done
 	return 1
 }
+
+# mpc_alive PID: PID runs (a zombie, not yet waited for, does not)
+mpc_alive() {
+	mpc_st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) &&
+		[ -n "$mpc_st" ] && [ "$mpc_st" != Z ]
+}
+
+# mpc_bounded SECS CMD...: CMD's exit status if it finishes within SECS
+# seconds; else 124, after the kernel stacks of every process that sleeps
+# in the kernel (as "# " lines): the guest goes on instead of hanging until
+# the VM's timeout (a task in D state outlives any kill).
+mpc_bounded() {
+	mpc_secs=$1
+	shift
+	"$@" &
+	mpc_pid=$!
+	mpc_w=0
+	while mpc_alive "$mpc_pid" && [ "$mpc_w" -lt "$mpc_secs" ]; do
+		sleep 1
+		mpc_w=$((mpc_w + 1))
+	done
+	if ! mpc_alive "$mpc_pid"; then
+		wait "$mpc_pid"
+		return
+	fi
+	echo "# $* did not finish in $mpc_secs s; the processes sleeping in the kernel:"
+	for mpc_st in /proc/[0-9]*/stat; do
+		mpc_p=${mpc_st#/proc/}
+		mpc_p=${mpc_p%/stat}
+		case $(cut -d' ' -f3 "$mpc_st" 2>/dev/null) in
+		D|S) ;;
+		*) continue ;;
+		esac
+		mpc_wc=$(cat "/proc/$mpc_p/wchan" 2>/dev/null)
+		case $mpc_wc in
+		''|0|do_wait|do_select|do_sys_poll|ep_poll|__x64_sys_pause) continue ;;
+		esac
+		echo "# pid $mpc_p ($(cat "/proc/$mpc_p/comm" 2>/dev/null)) in $mpc_wc:"
+		sed 's/^/#   /' "/proc/$mpc_p/stack" 2>/dev/null | head -n 16
+	done
+	return 124
+}

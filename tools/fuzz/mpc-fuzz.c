@@ -1592,12 +1592,14 @@ static bool race_list_files(void)
 
 /*
  * The directory of each bind (the DRM minor, and with it dri/N, may change):
- * taken from race_dir while gen is even and stays so across the copy; while
- * the device is away the last one (its files are gone: ENOENT).
+ * taken from race_dir once per bind, when gen is even and stays so across
+ * the copy; while the device is away the last one (its files are gone:
+ * ENOENT).
  */
 static void race_opens(void)
 {
 	char path[PATH_MAX + 80], dir[PATH_MAX];
+	uint32_t dir_gen = gen_now();
 	unsigned int i;
 
 	strcpy(dir, dbg_dir);
@@ -1606,13 +1608,15 @@ static void race_opens(void)
 			uint32_t gen = gen_now();
 			int fd;
 
-			if (!(gen & 1)) {
+			if (gen != dir_gen && !(gen & 1)) {
 				char now[PATH_MAX];
 
 				memcpy(now, sh->race_dir, sizeof(now));
 				now[sizeof(now) - 1] = '\0';
-				if (gen_now() == gen && now[0])
+				if (gen_now() == gen && now[0]) {
 					strcpy(dir, now);
+					dir_gen = gen;
+				}
 			}
 			snprintf(path, sizeof(path), "%s/%s", dir, race_files[i]);
 			fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -1942,7 +1946,18 @@ int main(int argc, char **argv)
 		case 'n': calls = strtoull(optarg, NULL, 0); break;
 		case 'p': procs = atoi(optarg); break;
 		case 'u': unbinds = atoi(optarg); break;
-		case 'r': race = atoi(optarg); break;
+		case 'r': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 0);
+
+			if (*end || !v || v > 100000 || optarg[0] == '-') {
+				fprintf(stderr, "mpc-fuzz: -r %s: want the number of unbind/bind cycles, 1 to 100000\n",
+					optarg);
+				return 2;
+			}
+			race = v;
+			break;
+		}
 		case 'k': nocaps = true; break;
 		case 'l':
 			log_file = fopen(optarg, "a");
