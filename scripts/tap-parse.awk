@@ -7,10 +7,12 @@
 # top-level result lines count. A section that planned more tests than it
 # reported, or never ended, adds a failing case. The output of each failing
 # test (the lines since the previous result) is appended to -v faillog=FILE.
-# -v prefix=P puts P before every name (e.g. the guest's "suite/").
+# -v prefix=P puts P before every name (e.g. the target's "mpc/g52/").
+# -v map="SEC=SCOPE2;..." counts the cases of section SEC as SCOPE2's (a
+# result line of its own, e.g. a guest's e2e section).
 #
 #   awk -v scope=6.1.0-57-amd64 [-v section=NAME -v exit_rc=N -v prefix=P] \
-#       -v faillog=F -f tap-parse.awk LOG
+#       [-v map=M] -v faillog=F -f tap-parse.awk LOG
 
 function start(name) {
 	sec = name; open_ = 1; planned = -1; seen = 0; nbuf = 0; failed = 0
@@ -29,13 +31,14 @@ function finish(how) {
 	open_ = 0
 }
 
-function emit(status, name, reason,   i) {
+function emit(status, name, reason,   i, sc) {
 	name = prefix name
-	printf "%s\t%s\t%s\t%s\n", scope, status, name, reason
+	sc = (sec in to) ? to[sec] : scope
+	printf "%s\t%s\t%s\t%s\n", sc, status, name, reason
 	if (status == "fail")
 		failed++
 	if (status == "fail" && faillog != "") {
-		printf "---- %s: %s %s\n", scope, name, reason >> faillog
+		printf "---- %s: %s %s\n", sc, name, reason >> faillog
 		for (i = 1; i <= nbuf; i++)
 			print buf[i] >> faillog
 	}
@@ -44,6 +47,10 @@ function emit(status, name, reason,   i) {
 
 BEGIN {
 	open_ = 0
+	n = split(map, kv, ";")
+	for (i = 1; i <= n; i++)
+		if ((e = index(kv[i], "=")) > 0)
+			to[substr(kv[i], 1, e - 1)] = substr(kv[i], e + 1)
 	if (section != "")
 		start(section)
 }
@@ -78,7 +85,9 @@ BEGIN {
 			sub(/^ */, "", reason)
 		} else if (toupper(substr(directive, 1, 4)) == "TODO") {
 			status = "skip"
-			reason = "TODO " substr(directive, 5)
+			reason = substr(directive, 5)
+			sub(/^ */, "", reason)
+			reason = "TODO " reason
 		}
 	}
 	seen++
