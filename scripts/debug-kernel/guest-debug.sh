@@ -31,6 +31,7 @@
 # check-debug boots two guests at once, each with about half the work
 # (scripts/check-debug.sh); instruments, kmemleak and dmesg-debug run in each.
 
+# shellcheck source=../vm/guest-lib.sh
 . /mpc/lib.sh
 rc=0
 krel=$(cat /mpc/krel)
@@ -170,9 +171,9 @@ harvest kunit
 # kernel log itself (into $KMSG/fuzz.log, scanned again below).
 rmmod mali_perfcnt 2>/dev/null
 harvest fuzz-setup
+# shellcheck disable=SC2086 # $params: one word per parameter
 if ! want fuzz; then
 	:
-# shellcheck disable=SC2086 # one word per parameter
 elif modprobe mali_perfcnt $params; then
 	echo "=== BEGIN fuzz"
 	# shellcheck disable=SC2046 # options, one word each
@@ -225,9 +226,9 @@ fail_nth() {
 rmmod mali_perfcnt 2>/dev/null
 harvest fail-nth-setup
 fail_nth load -m /lib/modules/"$krel"/extra/mali_perfcnt.ko -p "$params"
+# shellcheck disable=SC2086 # $params: one word per parameter
 if ! want fail-nth; then
 	:
-# shellcheck disable=SC2086 # one word per parameter
 elif modprobe mali_perfcnt $params; then
 	for op in open enable dump debugfs-enable debugfs-dump debugfs-counters; do
 		fail_nth $op

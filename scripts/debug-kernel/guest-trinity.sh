@@ -44,6 +44,7 @@
 # rejects with -ENOTTY before the driver sees them; the DRM core's own
 # count of what it dispatched is reported from drm.debug.
 
+# shellcheck source=../vm/guest-lib.sh
 . /mpc/lib.sh
 n=0
 fail=0

@@ -3,6 +3,7 @@
 #
 # /mpc/run of the `make demo` VM: the simulated Mali-G52 at 50% load,
 # one second of counters from debugfs, then the userspace tool if built.
+# shellcheck source=guest-lib.sh
 . /mpc/lib.sh
 
 run() {

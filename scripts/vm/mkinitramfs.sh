@@ -190,7 +190,7 @@ if [ "$user" = 1 ]; then
 		for d in $debs; do
 			dpkg-deb -x "$d" "$pk"
 		done
-		rm -rf "$pk/usr/share"
+		rm -rf "${pk:?}/usr/share"
 		# The library first (with its links), then each ELF with what it needs.
 		cp -a "$pk/usr/." "$stage/usr/"
 		for f in $(cd "$pk" && find usr -type f); do
