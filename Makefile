@@ -7,7 +7,8 @@
 #   make user            build libmaliperfcnt and the mali-perfcnt tool
 #   make check           host unit tests + the kselftest suite in QEMU on Debian's
 #                        6.1 and 6.12 kernels, x86_64 and arm64; ends with
-#                        "N passed, N failed"
+#                        "N passed, N failed"; T=GLOBS runs the targets of
+#                        scripts/targets named, T=list prints them
 #   make check-debug     the same on a debug kernel (KASAN, lockdep, kmemleak,
 #                        fault injection) with KUnit; ends with "N passed, N failed"
 #   make demo            boot a VM with the simulator at 50% load, print counters
@@ -58,12 +59,14 @@ selftests:
 deps:
 	./scripts/deps.sh
 
+# Two views of the test matrix, scripts/targets, run by scripts/check.sh:
+# make check T=GLOBS runs the rows named (T=list prints the table).
 check:
-	./scripts/check.sh
+	T='$(T)' ./scripts/check.sh check
 
 # The suite again on a KASAN/lockdep/kmemleak/fault-injection kernel, plus KUnit.
 check-debug:
-	./scripts/check-debug.sh
+	T='$(T)' ./scripts/check.sh debug
 
 demo:
 	./scripts/demo.sh

@@ -5,9 +5,11 @@
 #
 #   scripts/deps.sh          everything: kernels, headers, QEMU, initramfs
 #                            tools, the Debian packaging tools (make deb,
-#                            DKMS) and, unless MPC_ARCHES leaves arm64 out,
-#                            the arm64 cross toolchain, qemu-system-arm and
-#                            the arm64 kernels and guest userland
+#                            DKMS), the arm64 cross toolchain,
+#                            qemu-system-arm and the arm64 kernels and guest
+#                            userland
+#   scripts/deps.sh --no-arm64  the same without arm64 (scripts/check.sh, when
+#                            no target it runs is an arm64 one)
 #   scripts/deps.sh --host   only what the host-side userspace tests need
 #
 # The arm64 packages are downloaded (apt-get download, never installed) into
@@ -19,7 +21,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-host_pkgs=(gcc make pkg-config libdrm-dev libkmod-dev clang libclang-rt-14-dev
+host_pkgs=(gcc make pkg-config libdrm-dev libkmod-dev clang libclang-rt-14-dev shellcheck
 	protobuf-compiler tmux)
 vm_pkgs=(linux-image-amd64 linux-headers-amd64
 	 linux-image-6.12-amd64 linux-headers-6.12-amd64
@@ -37,12 +39,10 @@ arm64_user_debs=(busybox-static libc6 libdrm2 libdrm-dev libkmod2 libkmod-dev
 arm64=0
 case "${1:-}" in
 --host)	want=("${host_pkgs[@]}") ;;
-"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}")
-	if mpc_want_arch arm64; then
-		arm64=1
-		want+=("${arm64_host_pkgs[@]}")
-	fi ;;
-*)	echo "usage: $0 [--host]" >&2; exit 2 ;;
+--no-arm64) want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}") ;;
+"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}" "${arm64_host_pkgs[@]}")
+	arm64=1 ;;
+*)	echo "usage: $0 [--host|--no-arm64]" >&2; exit 2 ;;
 esac
 
 export DEBIAN_FRONTEND=noninteractive

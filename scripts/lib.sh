@@ -71,18 +71,6 @@ MPC_ARM64_CACHE=${MPC_ARM64_CACHE:-/var/cache/mali-perfcnt/arm64}
 MPC_ARM64_ROOT=$MPC_ARM64_CACHE/root
 MPC_ARM64_CROSS=aarch64-linux-gnu-
 
-# Architectures `make check` covers: MPC_ARCHES, default "x86_64 arm64".
-mpc_arches() {
-	echo "${MPC_ARCHES:-x86_64 arm64}"
-}
-
-mpc_want_arch() {
-	case " $(mpc_arches) " in
-	*" $1 "*) return 0 ;;
-	esac
-	return 1
-}
-
 # mpc_arch KREL: arm64 for a Debian -arm64 release, else x86_64 (the host).
 mpc_arch() {
 	case $1 in
@@ -107,13 +95,6 @@ mpc_arm64_kernels() {
 			[ -e "$MPC_ARM64_ROOT/lib/modules/$rel/modules.dep" ] &&
 			echo "$rel"
 	done
-}
-
-# Every kernel `make check` runs on, for the architectures wanted.
-mpc_check_kernels() {
-	mpc_want_arch x86_64 && mpc_kernels
-	mpc_want_arch arm64 && mpc_arm64_kernels
-	return 0
 }
 
 # mpc_sysroot KREL: the directory holding KREL's /boot and /lib/modules

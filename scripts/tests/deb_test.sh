@@ -10,8 +10,8 @@
 # builds mali_perfcnt.ko for each installed Debian kernel (dkms with its
 # trees in the scratch directory: the host's DKMS state is not touched),
 # kept in $MPC_BUILD/dkms/KREL/ for make check's x86_64 guests to load.
-# MPC_DKMS_KERNELS narrows the kernels (default: the amd64 ones of
-# MPC_KERNELS, else scripts/lib.sh's mpc_kernels). Prints TAP.
+# MPC_DKMS_KERNELS narrows the kernels (default: scripts/lib.sh's
+# mpc_kernels). Prints TAP.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/tap-lib.sh"
@@ -29,10 +29,6 @@ pkgs="mali-perfcnt libmaliperfcnt1 libmaliperfcnt-dev mali-perfcnt-dkms"
 # x86_64 guests, which then load it instead of the tree's build: none from
 # an earlier run.
 rm -rf "$MPC_BUILD/dkms"
-if [ "${MPC_QEMU_GPU_ONLY:-0}" = 1 ]; then
-	skip "Debian packages" "MPC_QEMU_GPU_ONLY=1"
-	finish
-fi
 for t in dpkg-buildpackage dh dh_dkms lintian dkms; do
 	command -v "$t" >/dev/null || { skip "Debian packages" "$t missing (scripts/deps.sh)"; finish; }
 done
@@ -90,9 +86,7 @@ src=$droot/usr/src/mali-perfcnt-$ver
 dv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$src/dkms.conf" 2>/dev/null)
 [ "$dv" = "$ver" ]
 ok $? "mali-perfcnt-dkms: /usr/src/mali-perfcnt-$ver/dkms.conf, PACKAGE_VERSION $ver" "'$dv'"
-kernels=${MPC_DKMS_KERNELS:-$(for k in ${MPC_KERNELS:-$(mpc_kernels)}; do
-	case $k in *-amd64) echo "$k" ;; esac
-done)}
+kernels=${MPC_DKMS_KERNELS:-$(mpc_kernels)}
 # no module signing: dkms would otherwise make a key in /var/lib/dkms
 export sign_file=/nonexistent
 dk=(--dkmstree "$tmp/dkms" --sourcetree "$droot/usr/src" --installtree "$tmp/inst")

@@ -6,22 +6,12 @@
 # "=== BEGIN name" and "=== END name rc=N" lines that scripts/check.sh
 # parses on the host. Exit status: 0 when every section exited 0.
 #
-# /mpc/sim-pgtables (optional) lists more translation table writers to run
-# sim_test on: section "sim_test-pgtable=W" loads the module with
+# pgtables= in /mpc/target (optional) lists more translation table writers
+# to run sim_test on: section "sim_test-pgtable=W" loads the module with
 # pgtable=W (MPC_MODULE_PARAMS) on top of each variant's parameters.
 
+# shellcheck source=guest-lib.sh
 . /mpc/lib.sh
-rc=0
-
-section() {
-	name=$1
-	shift
-	echo "=== BEGIN $name"
-	"$@"
-	r=$?
-	echo "=== END $name rc=$r"
-	[ "$r" -eq 0 ] || rc=1
-}
 
 if [ -d /mpc/selftests ]; then
 	# Tests time themselves out per test; this bounds a wedged binary.
@@ -32,7 +22,7 @@ if [ -d /mpc/selftests ]; then
 		section "$t" timeout "${tmo:-600}" "/mpc/selftests/$t" \
 			$(cat /mpc/selftest-args 2>/dev/null)
 		[ "$t" = sim_test ] || continue
-		for w in $(cat /mpc/sim-pgtables 2>/dev/null); do
+		for w in $(mpc_key pgtables | tr , ' '); do
 			# shellcheck disable=SC2046 # as above
 			section "$t-pgtable=$w" env MPC_MODULE_PARAMS="pgtable=$w" \
 				timeout "${tmo:-600}" "/mpc/selftests/$t" \

@@ -4,7 +4,7 @@
 # /mpc/run of a qemu-gpu mali_perfcnt VM (busybox sh): mali_perfcnt.ko on
 # the emulated Mali GPU of -M virt,mali=PRODUCT through its real-hardware
 # path (the device-tree node, its clock, IRQs and MMIO; no sim=).
-# /mpc/hw-gpu (shell assignments) says device= (the GPU's platform device,
+# /mpc/target (the row of scripts/targets) says device= (the GPU's platform device,
 # e.g. 90c0000.gpu), ctl= (the physical address of the QEMU device's
 # test-control window), variant= (the selftest fixture variant the machine
 # is) and e2e= (1: run user/tests/e2e.sh, whose checks are a G52 with cores
@@ -20,23 +20,12 @@
 # mali_perfcnt, on the same GPU and load; with e2e=1) and model_reports (the
 # driver errors the model saw, through the window: must be 0).
 
+# shellcheck source=guest-lib.sh
 . /mpc/lib.sh
-device='' ctl='' variant='' e2e=0 module_params=''
-# shellcheck disable=SC1091 # written by scripts/check.sh
-. /mpc/hw-gpu
+device=$(mpc_key device) ctl=$(mpc_key ctl) variant=$(mpc_key variant)
+e2e=$(mpc_key e2e) module_params=$(mpc_key module_params)
 export MPC_BIND_DEVICE="$device" MPC_QEMU_CTL="$ctl" MPC_MODULE_PARAMS="$module_params"
 ctl_tool=/mpc/selftests/mpc_ctl
-rc=0
-
-section() {
-	name=$1
-	shift
-	echo "=== BEGIN $name"
-	"$@"
-	r=$?
-	echo "=== END $name rc=$r"
-	[ "$r" -eq 0 ] || rc=1
-}
 
 echo "# kernel command line: $(cat /proc/cmdline); module parameters: ${module_params:-none}"
 echo "# GPU node $device: $(tr '\0' ' ' <"/sys/bus/platform/devices/$device/of_node/compatible" 2>/dev/null)"

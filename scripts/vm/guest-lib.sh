@@ -4,6 +4,31 @@
 # Helpers for the scripts that run inside the test VM (busybox sh);
 # installed as /mpc/lib.sh.
 
+# The guest's exit status: 0 until a section fails.
+# shellcheck disable=SC2034 # read by the script that sources this one
+rc=0
+
+# mpc_key KEY: the value of KEY in /mpc/target, the row of scripts/targets
+# this guest runs (its keys, the device's options with - as _, the facts of
+# its GPU), unquoted; empty when absent.
+mpc_key() {
+	sed -n "s/^$1=//p" /mpc/target 2>/dev/null | head -n 1 | sed "s/^'\(.*\)'\$/\1/"
+}
+
+# section NAME CMD...: CMD's output as the TAP section NAME between
+# "=== BEGIN NAME" and "=== END NAME rc=N" (scripts/tap-parse.awk reads
+# them on the host); a failing CMD sets rc=1, the guest's exit status.
+section() {
+	mpc_name=$1
+	shift
+	echo "=== BEGIN $mpc_name"
+	"$@"
+	mpc_r=$?
+	echo "=== END $mpc_name rc=$mpc_r"
+	[ "$mpc_r" -eq 0 ] || rc=1
+	return "$mpc_r"
+}
+
 # The device's debugfs directory: dri/N on 6.1, dri/<device> on 6.12.
 mpc_debugfs() {
 	for d in /sys/kernel/debug/dri/*; do

@@ -4,12 +4,14 @@
 # /mpc/run of a qemu-gpu panfrost VM (busybox sh): the kernel's own
 # panfrost.ko on the emulated Mali GPU of -M virt,mali=PRODUCT. Loads it
 # with unstable_ioctls=1 (the perfcnt ioctls), shows what it said, then
-# runs /mpc/selftests/panfrost_test against /mpc/panfrost-expect as the
+# runs /mpc/selftests/panfrost_test against /mpc/target (the row of
+# scripts/targets: what the device was given) as the
 # TAP section "panfrost_test", then, when the image has the tool,
 # user/tests/e2e-panfrost.sh as "e2e-panfrost". Exit status: 0 when every
 # section passed.
 
-rc=0
+# shellcheck source=guest-lib.sh
+. /mpc/lib.sh
 if ! modprobe panfrost unstable_ioctls=1; then
 	echo "=== BEGIN panfrost_load"
 	echo "1..1"
@@ -19,32 +21,24 @@ if ! modprobe panfrost unstable_ioctls=1; then
 fi
 # The probe ran inside modprobe (a platform device of the device tree).
 dmesg | grep -i -E 'panfrost|mali' | sed 's/^/# /'
-sed 's/^/# expect: /' /mpc/panfrost-expect
+sed 's/^/# target: /' /mpc/target
 
 tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
-# A device started with a fault armed (fault= in the expectations) runs
-# only that fault's test, the others every test but the fault ones.
-fault=$(sed -n 's/^fault=//p' /mpc/panfrost-expect)
+# A device started with a fault armed (fault= in the target) runs only
+# that fault's test, the others every test but the fault ones.
+fault=$(mpc_key fault)
 sel="-T fault_drop_irq"
 [ -n "$fault" ] && sel="-t fault_$fault"
-echo "=== BEGIN panfrost_test"
 # shellcheck disable=SC2046,SC2086 # harness options, e.g. -t dump_layout
-timeout "${tmo:-600}" /mpc/selftests/panfrost_test $sel \
+section panfrost_test timeout "${tmo:-600}" /mpc/selftests/panfrost_test $sel \
 	$(cat /mpc/selftest-args 2>/dev/null)
-r=$?
-echo "=== END panfrost_test rc=$r"
-[ "$r" -eq 0 ] || rc=1
 
 # The tool against the same panfrost (user/tests/e2e-panfrost.sh), when
 # the image has it (mkinitramfs.sh --user-dir).
 if [ -z "$fault" ] && [ -f /mpc/user/tests/e2e-panfrost.sh ] &&
    [ -x /mpc/user/mali-perfcnt ]; then
-	echo "=== BEGIN e2e-panfrost"
-	MPC_TOOL=/mpc/user/mali-perfcnt MPC_FMTCHECK=/mpc/user/mpc-fmtcheck \
-		MPC_PANFROST_EXPECT=/mpc/panfrost-expect \
+	section e2e-panfrost env MPC_TOOL=/mpc/user/mali-perfcnt \
+		MPC_FMTCHECK=/mpc/user/mpc-fmtcheck MPC_PANFROST_EXPECT=/mpc/target \
 		timeout 600 sh /mpc/user/tests/e2e-panfrost.sh
-	r=$?
-	echo "=== END e2e-panfrost rc=$r"
-	[ "$r" -eq 0 ] || rc=1
 fi
 exit $rc

@@ -9,7 +9,7 @@
 #   MPC_TOOL             path of the mali-perfcnt binary (with its shared
 #                        libraries libdrm.so.2 and libkmod.so.2 in the guest)
 #   MPC_FMTCHECK         path of the static mpc-fmtcheck validator
-#   MPC_PANFROST_EXPECT  the target's key=value file (/mpc/panfrost-expect):
+#   MPC_PANFROST_EXPECT  the target's key=value file (/mpc/target):
 #                        product, v4, busy, mhz, shader_present, l2_present,
 #                        l2_slices (the others are ignored)
 #   MPC_TMP              optional scratch directory (default ${TMPDIR:-/tmp})

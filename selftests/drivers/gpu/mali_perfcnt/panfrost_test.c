@@ -9,7 +9,7 @@
  * in panfrost's buffer was written through panfrost's own page tables.
  *
  * What the device was given comes from a file of key=value lines
- * ($PANFROST_EXPECT, default /mpc/panfrost-expect):
+ * ($PANFROST_EXPECT, default /mpc/target):
  *   product=g52 gpu_id=0x72120000 shader_present=0xb l2_present=0x1
  *   l2_slices=2 va_bits=35 pa_bits=40 v4=0 mhz=800 busy=50 timestamp_hz=24000000
  * gpu_id is the product's GPU_ID register, timestamp_hz the rate of the
@@ -120,15 +120,20 @@ struct pf_expect {
 static int pf_read_expect(struct pf_expect *e)
 {
 	const char *path = getenv("PANFROST_EXPECT");
-	char key[32], val[32];
+	char line[512], key[32], val[32];
 	FILE *f;
 
 	memset(e, 0, sizeof(*e));
-	f = fopen(path ? path : "/mpc/panfrost-expect", "r");
+	f = fopen(path ? path : "/mpc/target", "r");
 	if (!f)
 		return -errno;
-	while (fscanf(f, " %31[^= \n]=%31s", key, val) == 2) {
-		uint64_t v = strtoull(val, NULL, 0);
+	/* One KEY=VALUE a line; keys of the target it does not use are skipped. */
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t v;
+
+		if (sscanf(line, " %31[^= \n]=%31s", key, val) != 2)
+			continue;
+		v = strtoull(val, NULL, 0);
 
 		if (!strcmp(key, "product"))
 			snprintf(e->product, sizeof(e->product), "%s", val);
@@ -348,7 +353,7 @@ FIXTURE(pf) {
 FIXTURE_SETUP(pf)
 {
 	ASSERT_EQ(0, pf_read_expect(&self->e))
-		TH_LOG("no expectations in /mpc/panfrost-expect");
+		TH_LOG("no expectations in /mpc/target");
 	ASSERT_EQ(0, pf_set_unstable(true))
 		TH_LOG("%s: panfrost not loaded?", PF_PARAM_PATH);
 	self->fd = pf_open();
