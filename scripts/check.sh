@@ -83,7 +83,7 @@ row_kernels() {
 	case $(key "$1" kernels) in
 	x86_64)	mpc_kernels ;;
 	arm64)	mpc_arm64_kernels ;;
-	debug)	echo "${debug_krel:-debug}" ;;
+	debug)	echo "${MPC_DEBUG_KREL:-debug}" ;;
 	esac | while read -r krel; do
 		series=$(echo "$krel" | cut -d. -f1-2 | cut -d- -f1)
 		[ -z "$since" ] ||
@@ -193,6 +193,11 @@ lines_print() {
 		echo "$s: $(count "$s" pass) passed, $(count "$s" fail) failed," \
 			"$(count "$s" skip) skipped ($text)"
 	done
+	# Cases of no row's line (a build of an architecture, say) in one of their own.
+	cut -f1 "$res" | awk '!seen[$0]++' | while IFS= read -r s; do
+		[ -n "${line_names[$s]+x}" ] ||
+			echo "$s: $(count "$s" pass) passed, $(count "$s" fail) failed (builds)"
+	done
 }
 
 # ---- guests in the background -------------------------------------------------
@@ -296,8 +301,8 @@ build_user_arm64() {
 	   "$MPC_BUILD"/deb/arm64/libmaliperfcnt1_*_arm64.deb "$ub/debs/"
 }
 # build_module KREL sim|hw: mali_perfcnt.ko in $MPC_BUILD/kmod/KREL[-hw], W=1
-# (sparse on arm64); hw is the production build (MPC_SIM=0), kept while no
-# source is newer.
+# (sparse on arm64, sparse C=2 and the KUnit module on the debug kernel); hw
+# is the production build (MPC_SIM=0), kept while no source is newer.
 build_module() {
 	local krel=$1 kind=$2 kdir=$MPC_BUILD/kmod/$1 what="W=1" scope=$1 log
 	local mk=(KDIR="$(mpc_kdir "$1")" W=1)
@@ -305,6 +310,7 @@ build_module() {
 	# shellcheck disable=SC2207 # ARCH=... CROSS_COMPILE=..., no spaces
 	mk+=($(mpc_kmake_args "$krel"))
 	[ "$(mpc_arch "$krel")" = arm64 ] && mk+=(C=1) && what="W=1, sparse"
+	[ "$krel" = "${MPC_DEBUG_KREL:-}" ] && mk+=(C=2) && what="W=1, sparse"
 	if [ "$kind" = hw ]; then
 		kdir+=-hw mk+=(MPC_SIM=0) scope="$krel qemu-gpu mali_perfcnt"
 		[ -f "$kdir/mali_perfcnt.ko" ] &&
@@ -315,7 +321,8 @@ build_module() {
 	mkdir -p "$out/$krel"
 	log "== $krel: build mali_perfcnt.ko ($what${kind/sim/}${kind/hw/, MPC_SIM=0})"
 	mpc_copy_kernel_tree "$kdir"
-	if ! make -C "$kdir" "${mk[@]}" -j2 >"$log" 2>&1 || [ ! -f "$kdir/mali_perfcnt.ko" ]; then
+	if ! make -C "$kdir" "${mk[@]}" -j2 >"$log" 2>&1 || [ ! -f "$kdir/mali_perfcnt.ko" ] ||
+	   { [ "$krel" = "${MPC_DEBUG_KREL:-}" ] && [ ! -f "$kdir/mali_perfcnt_kunit.ko" ]; }; then
 		fail_case "$scope" build/module "mali_perfcnt.ko does not build" "$log"
 		return 1
 	fi
@@ -328,12 +335,11 @@ build_qemu() {
 	fail_case arm64 build/qemu "scripts/qemu/build.sh failed" "$out/qemu-build.log"
 	return 1
 }
-# The debug kernel (cached, scripts/debug-kernel/build.sh), the module and
-# the KUnit module against it (W=1, sparse: a warning fails), the test tools.
+# The debug kernel (cached, scripts/debug-kernel/build.sh), exported as one
+# more kernel (scripts/lib.sh), and the test tools its guests run.
 dk=$MPC_ROOT/scripts/debug-kernel
 build_debug() {
 	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} t env
-	local kdir=$out/kmod
 
 	mkdir -p "$(dirname "$cache")"
 	# One at a time: the cache must not be rebuilt under a running VM.
@@ -347,25 +353,17 @@ build_debug() {
 		return 1
 	fi
 	env=$("$dk/build.sh" --env)
-	debug_krel=$(sed -n 's/^KREL=//p' <<<"$env")
-	debug_kdir=$(sed -n 's/^KDIR=//p' <<<"$env")
-	debug_root=$(sed -n 's/^ROOT=//p' <<<"$env")
-	log "   $debug_krel ($(grep -m1 -o 'reusing\|building from scratch\|resuming' \
+	MPC_DEBUG_KREL=$(sed -n 's/^KREL=//p' <<<"$env")
+	MPC_DEBUG_KDIR=$(sed -n 's/^KDIR=//p' <<<"$env")
+	MPC_DEBUG_ROOT=$(sed -n 's/^ROOT=//p' <<<"$env")
+	export MPC_DEBUG_KREL MPC_DEBUG_KDIR MPC_DEBUG_ROOT
+	log "   $MPC_DEBUG_KREL ($(grep -m1 -o 'reusing\|building from scratch\|resuming' \
 		"$out/kernel.log" || echo built), $(($(date +%s) - t))s)"
 	for t in fail-nth fuzz; do
 		make -C "tools/$t" OUTPUT="$out/$t" >"$out/$t-build.log" 2>&1 && continue
 		fail_case debug "build/$t" "tools/$t does not build" "$out/$t-build.log"
 		return 1
 	done
-	log "== $debug_krel: build mali_perfcnt.ko, mali_perfcnt_kunit.ko (W=1, sparse)"
-	mkdir -p "$kdir"
-	tar -C "$MPC_ROOT" -cf - Kbuild Makefile kernel model uapi | tar -C "$kdir" -xf -
-	if ! make -C "$kdir" KDIR="$debug_kdir" W=1 C=2 MPC_SIM=1 -j2 >"$out/module-build.log" 2>&1 ||
-	   [ ! -f "$kdir/mali_perfcnt.ko" ] || [ ! -f "$kdir/mali_perfcnt_kunit.ko" ]; then
-		fail_case debug build/module "the modules do not build" "$out/module-build.log"
-		return 1
-	fi
-	warnings debug build/module-warnings "$out/module-build.log" "W=1/sparse"
 	# The suites the KUnit module must report: every one its sources define.
 	sed -n 's/^[[:space:]]*\.name = "\(mali_perfcnt_[a-z0-9_]*\)",$/\1/p' \
 		kernel/tests/*.c >"$out/kunit-suites"
@@ -374,16 +372,6 @@ build_debug() {
 	echo "${MPC_TRINITY_ARGS:-}" >"$out/trinity-args"
 	[ -x /usr/bin/trinity ] ||
 		fail_case debug build/trinity "/usr/bin/trinity missing: run scripts/deps.sh"
-}
-# ns_run CMD...: CMD with the debug kernel's /boot and /lib/modules bind-mounted
-# over the host's in a private mount namespace (the host is not touched).
-ns_run() {
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m --propagation private -- /bin/sh -c '
-		root=$1; shift
-		mount --bind "$root/boot" /boot &&
-		mount --bind "$root/lib/modules" /lib/modules || exit 97
-		exec "$@"' sh "$debug_root" "$@"
 }
 
 # ---- host rows ------------------------------------------------------------------
@@ -456,7 +444,7 @@ shq() { # a value as the shell and panfrost_test read it: quoted only if need be
 # in a job (boot_job).
 run_boot() {
 	local row=$1 krel=$2 arch driver gpu guest gout ko scope run k o s
-	local -a args=() qargs=() sects=() mk
+	local -a args=() qargs=() sects=()
 
 	arch=$(mpc_arch "$krel") driver=$(key "$row" driver) gpu=$(key "$row" gpu sim)
 	guest=$(key "$row" guest)
@@ -478,17 +466,12 @@ run_boot() {
 	fi
 	case $driver in
 	mali_perfcnt)
-		if [ "$guest" = debug ]; then
-			have debug build_debug || return
-			ko=$out/kmod/mali_perfcnt.ko
-		else
-			have "mod-$krel" build_module "$krel" sim || return
-			ko=$MPC_BUILD/kmod/$krel/mali_perfcnt.ko
-			# x86_64: the mali-perfcnt-dkms package's module when DKMS built it
-			# (scripts/tests/deb_test.sh: same sources, no W=1).
-			[ "$arch" = x86_64 ] && [ -f "$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ] &&
-				ko=$MPC_BUILD/dkms/$krel/mali_perfcnt.ko
-		fi
+		have "mod-$krel" build_module "$krel" sim || return
+		ko=$MPC_BUILD/kmod/$krel/mali_perfcnt.ko
+		# x86_64: the mali-perfcnt-dkms package's module when DKMS built it
+		# (scripts/tests/deb_test.sh: same sources, no W=1).
+		[ "$arch" = x86_64 ] && [ -f "$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ] &&
+			ko=$MPC_BUILD/dkms/$krel/mali_perfcnt.ko
 		args+=(--module "$ko") ;;
 	mali_perfcnt-hw)
 		have "hw-$krel" build_module "$krel" hw || return
@@ -519,7 +502,7 @@ run_boot() {
 	if [ "$guest" = debug ]; then
 		run=$dk/guest-debug.sh
 		args+=(--file "$MPC_ROOT/scripts/vm/guest-check.sh:/mpc/check-run"
-		       --file "$out/kmod/mali_perfcnt_kunit.ko:/mpc/debug/mali_perfcnt_kunit.ko"
+		       --file "$MPC_BUILD/kmod/$krel/mali_perfcnt_kunit.ko:/mpc/debug/mali_perfcnt_kunit.ko"
 		       --file "$out/fail-nth/mpc-fail-nth:/mpc/debug/mpc-fail-nth"
 		       --file "$dk/bad-patterns:/mpc/debug/bad-patterns"
 		       --file "$out/kunit-suites:/mpc/debug/kunit-suites"
@@ -532,9 +515,8 @@ run_boot() {
 		[ -z "${MPC_TRINITY_ARGS:-}" ] ||
 			args+=(--file "$out/trinity-args:/mpc/debug/trinity-args")
 	fi
-	mk=(scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz")
-	[ "$guest" = debug ] && mk=(ns_run "${mk[@]}")
-	if ! "${mk[@]}" >"$gout/initramfs.log" 2>&1; then
+	if ! scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" \
+			"$gout/initramfs.cpio.gz" >"$gout/initramfs.log" 2>&1; then
 		fail_case "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log"
 		return
 	fi
@@ -553,15 +535,13 @@ run_boot() {
 # the model saw (mali_model_host_ops.report) are SCOPE's.
 boot_job() {
 	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo nf0 s map=''
-	local -a sects=() boot=(scripts/vm/boot.sh)
+	local -a sects=()
 
 	shift 4
 	while [ "$1" != -- ]; do sects+=("$1"); shift; done
 	shift
-	boot+=("$@")
 	tmo=${MPC_VM_TIMEOUT:-$(key "$row" timeout 600)}
-	[ "$(key "$row" kernels)" = debug ] && boot=(ns_run "${boot[@]}")
-	"${boot[@]}" "$krel" "$gout/initramfs.cpio.gz" "$gout/vm" "$tmo"
+	scripts/vm/boot.sh "$@" "$krel" "$gout/initramfs.cpio.gz" "$gout/vm" "$tmo"
 	rc=$?
 	for s in "${sects[@]}"; do map+="$s=$krel $(key "$row" "sect.$s");"; done
 	nf0=$(count "" fail)
@@ -574,7 +554,6 @@ boot_job() {
 	126)	fail_case "$scope" "$row/vm/qemu-error" \
 			"QEMU failed before the guest printed anything: $(head -n 1 "$gout/vm/qemu.out")" \
 			"$gout/vm/qemu.out" ;;
-	97)	fail_case "$scope" "$row/vm/namespace" "could not bind-mount the debug kernel" ;;
 	*)	[ "$rc" = 0 ] || [ "$(count "" fail)" -gt "$nf0" ] ||
 			fail_case "$scope" "$row/vm/exit-status" \
 				"the guest reported status $rc but no failing test" "$gout/vm/output.log"

@@ -97,9 +97,17 @@ mpc_arm64_kernels() {
 	done
 }
 
+# The debug kernel (scripts/debug-kernel/build.sh) is one more kernel once a
+# run has built it and exported MPC_DEBUG_KREL, MPC_DEBUG_ROOT (its boot/ and
+# lib/modules/) and MPC_DEBUG_KDIR (its build directory).
+
 # mpc_sysroot KREL: the directory holding KREL's /boot and /lib/modules
 # ("" for the host's own kernels).
 mpc_sysroot() {
+	if [ "$1" = "${MPC_DEBUG_KREL:-}" ]; then
+		echo "$MPC_DEBUG_ROOT"
+		return
+	fi
 	case $(mpc_arch "$1") in
 	arm64)	echo "$MPC_ARM64_ROOT" ;;
 	*)	echo "" ;;
@@ -108,6 +116,10 @@ mpc_sysroot() {
 
 # mpc_kdir KREL: the kernel build directory to build modules against.
 mpc_kdir() {
+	if [ "$1" = "${MPC_DEBUG_KREL:-}" ]; then
+		echo "$MPC_DEBUG_KDIR"
+		return
+	fi
 	case $(mpc_arch "$1") in
 	arm64)	echo "$MPC_ARM64_ROOT/usr/src/linux-headers-$1" ;;
 	*)	echo "/lib/modules/$1/build" ;;

@@ -29,7 +29,8 @@
 # The parts a boot runs (the suite, kunit, fuzz with trinity, fail-nth):
 # mpc_parts=a,b,... on the kernel command line, all four without it. make
 # check-debug boots two guests at once, each with about half the work
-# (scripts/check-debug.sh); instruments, kmemleak and dmesg-debug run in each.
+# (the rows debug/suite and debug/fuzz of scripts/targets); instruments,
+# kmemleak and dmesg-debug run in each.
 
 # shellcheck source=../vm/guest-lib.sh
 . /mpc/lib.sh
