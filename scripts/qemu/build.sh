@@ -31,6 +31,7 @@ ver=$MPC_QEMU_SRC_VERSION
 uver=${ver#*:}			# no epoch in file names
 bin=$(mpc_qemu_binary)
 if [ -x "$bin" ]; then
+	touch "$(dirname "$bin")"	# used: the pruning below keeps it
 	echo "$bin"
 	exit 0
 fi
@@ -183,4 +184,17 @@ if ! cp "$work/build/qemu-system-aarch64" "$bin.tmp" || ! mv "$bin.tmp" "$bin"; 
 	die "qemu: cannot write $bin"
 fi
 log "qemu: $bin ($(($(date +%s) - t0))s)"
+
+# 5. The cache keeps what trees can still use: this binary and the two used
+# last (other work trees, a branch switched back to), and the work tree of
+# this source version only (52 MB a binary, 500 MB a work tree).
+# shellcheck disable=SC2012 # our own directory names, no odd characters
+ls -1dt "$MPC_QEMU_CACHE"/[0-9]*/ 2>/dev/null | sed 's|/$||' |
+	grep -vxF "$(dirname "$bin")" | tail -n +3 | while read -r d; do
+	log "qemu: pruning $d"
+	rm -rf "$d"
+done
+for d in "$MPC_QEMU_CACHE"/work-*; do
+	[ -d "$d" ] && [ "$d" != "$work" ] && { log "qemu: pruning $d"; rm -rf "$d"; }
+done
 echo "$bin"
