@@ -19,10 +19,8 @@ kdir=$MPC_BUILD/kmod/$krel
 mkdir -p "$out"
 
 log "== bench: build mali_perfcnt.ko and stream_bench for $krel"
-mpc_copy_kernel_tree "$kdir"
-# shellcheck disable=SC2046 # the kernel build's arguments, no spaces
-make -C "$kdir" KDIR="/lib/modules/$krel/build" $(mpc_kmake_args "$krel") -j2 \
-	>"$out/build.log" 2>&1 || { cat "$out/build.log"; die "module build failed"; }
+mpc_build_module "$krel" "$kdir" "$out/build.log" ||
+	{ cat "$out/build.log"; die "module build failed"; }
 make -C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="$out/selftests" \
 	>"$out/selftests.log" 2>&1 || { cat "$out/selftests.log"; die "selftests build failed"; }
 echo "MPC_BENCH_SECONDS=${MPC_BENCH_SECONDS:-10}" >"$out/env"
@@ -30,7 +28,4 @@ scripts/vm/mkinitramfs.sh --module "$kdir/mali_perfcnt.ko" --selftests "$out/sel
 	--file "$out/env:/mpc/bench-env" --run scripts/vm/guest-bench.sh "$krel" "$out/initramfs.cpio.gz" >"$out/initramfs.log" 2>&1 ||
 	{ cat "$out/initramfs.log"; die "initramfs build failed"; }
 log "== bench: boot $krel ($MPC_ACCEL_VERDICT)"
-rc=0
-scripts/vm/boot.sh "$krel" "$out/initramfs.cpio.gz" "$out/vm" 600 || rc=$?
-grep -v -e '^=== ' -e '^TAP version' -e '^1\.\.' "$out/vm/output.log" || true
-[ "$rc" = 0 ] || die "the bench VM failed (rc $rc; console: $out/vm/console.log)"
+mpc_boot_show "$krel" "$out/initramfs.cpio.gz" "$out/vm" 600

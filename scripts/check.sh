@@ -305,10 +305,8 @@ build_user_arm64() {
 # is the production build (MPC_SIM=0), kept while no source is newer.
 build_module() {
 	local krel=$1 kind=$2 kdir=$MPC_BUILD/kmod/$1 what="W=1" scope=$1 log
-	local mk=(KDIR="$(mpc_kdir "$1")" W=1)
+	local mk=(W=1)
 
-	# shellcheck disable=SC2207 # ARCH=... CROSS_COMPILE=..., no spaces
-	mk+=($(mpc_kmake_args "$krel"))
 	[ "$(mpc_arch "$krel")" = arm64 ] && mk+=(C=1) && what="W=1, sparse"
 	[ "$krel" = "${MPC_DEBUG_KREL:-}" ] && mk+=(C=2) && what="W=1, sparse"
 	if [ "$kind" = hw ]; then
@@ -320,8 +318,7 @@ build_module() {
 	log="$out/$krel/module-$kind.log"
 	mkdir -p "$out/$krel"
 	log "== $krel: build mali_perfcnt.ko ($what${kind/sim/}${kind/hw/, MPC_SIM=0})"
-	mpc_copy_kernel_tree "$kdir"
-	if ! make -C "$kdir" "${mk[@]}" -j2 >"$log" 2>&1 || [ ! -f "$kdir/mali_perfcnt.ko" ] ||
+	if ! mpc_build_module "$krel" "$kdir" "$log" "${mk[@]}" ||
 	   { [ "$krel" = "${MPC_DEBUG_KREL:-}" ] && [ ! -f "$kdir/mali_perfcnt_kunit.ko" ]; }; then
 		fail_case "$scope" build/module "mali_perfcnt.ko does not build" "$log"
 		return 1

@@ -17,8 +17,7 @@ kdir=$MPC_BUILD/kmod/$krel
 mkdir -p "$out"
 
 log "== build mali_perfcnt.ko for $krel"
-mpc_copy_kernel_tree "$kdir"
-make -C "$kdir" KDIR="/lib/modules/$krel/build" MPC_SIM=1 -j2 >"$out/build.log" 2>&1 ||
+mpc_build_module "$krel" "$kdir" "$out/build.log" ||
 	{ cat "$out/build.log"; die "module build failed"; }
 user=()
 if [ -f user/Makefile ]; then
@@ -34,13 +33,4 @@ scripts/vm/mkinitramfs.sh --module "$kdir/mali_perfcnt.ko" \
 	"$krel" "$out/initramfs.cpio.gz"
 
 log "== boot $krel"
-rc=0
-scripts/vm/boot.sh "$krel" "$out/initramfs.cpio.gz" "$out/vm" 300 || rc=$?
-grep -v -e '^=== ' -e '^TAP version' -e '^1\.\.' "$out/vm/output.log" || true
-case $rc in
-0)	;;
-124)	die "the VM hung (console: $out/vm/console.log)" ;;
-125)	tail -n 40 "$out/vm/console.log"; die "the VM died without reporting" ;;
-126)	die "QEMU failed before the guest printed anything (its messages above; all in $out/vm/qemu.log)" ;;
-*)	die "the demo failed in the VM (rc $rc)" ;;
-esac
+mpc_boot_show "$krel" "$out/initramfs.cpio.gz" "$out/vm" 300

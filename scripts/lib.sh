@@ -148,6 +148,36 @@ mpc_copy_kernel_tree() {
 		tar -C "$1" -xf -
 }
 
+# mpc_build_module KREL DIR LOG [MAKE ARGS...]: mali_perfcnt.ko for KREL in a
+# fresh copy of the tree at DIR (a test build: mpc_kmake_args), the build's
+# output in LOG; MAKE ARGS after those (W=1, MPC_SIM=0, ...).
+mpc_build_module() {
+	local krel=$1 dir=$2 log=$3
+
+	shift 3
+	mpc_copy_kernel_tree "$dir"
+	# shellcheck disable=SC2046 # ARCH=... CROSS_COMPILE=..., no spaces
+	make -C "$dir" KDIR="$(mpc_kdir "$krel")" $(mpc_kmake_args "$krel") "$@" -j2 \
+		>"$log" 2>&1 && [ -f "$dir/mali_perfcnt.ko" ]
+}
+
+# mpc_boot_show KREL INITRD DIR TIMEOUT: boot a guest (scripts/vm/boot.sh,
+# logs in DIR) and print what it printed, without the section framing;
+# exits with one line saying what went wrong unless it ran to the end.
+mpc_boot_show() {
+	local rc=0
+
+	"$MPC_ROOT/scripts/vm/boot.sh" "$1" "$2" "$3" "$4" || rc=$?
+	grep -v -e '^=== ' -e '^TAP version' -e '^1\.\.' "$3/output.log" || true
+	case $rc in
+	0)	;;
+	124)	die "the VM hung (console: $3/console.log)" ;;
+	125)	tail -n 40 "$3/console.log"; die "the VM died without reporting" ;;
+	126)	die "QEMU failed before the guest printed anything (its messages above; all in $3/qemu.log)" ;;
+	*)	die "the guest failed (rc $rc; console: $3/console.log)" ;;
+	esac
+}
+
 # ---- the project's QEMU (scripts/qemu/build.sh) ------------------------------
 #
 # qemu-system-aarch64 from Debian 12's QEMU source with the mali-gpu device
