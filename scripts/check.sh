@@ -59,18 +59,29 @@ targets_load() {
 	done <"$MPC_ROOT/scripts/targets"
 	[ -z "$row" ] || targets_row "$row"
 }
+declare -a defaults=()	# "GLOB word..." of each "defaults" row
 targets_row() {
 	local -a words
-	local name w
+	local name w d
 
 	mapfile -t words < <(xargs -n 1 printf '%s\n' <<<"$1")
 	name=${words[0]}
+	if [ "$name" = defaults ]; then
+		defaults+=("$1")
+		return
+	fi
 	rows+=("$name")
 	R[$name.keys]=''
+	# The defaults whose glob matches the name, then the row's own words.
+	for d in "${defaults[@]}"; do
+		mapfile -t dw < <(xargs -n 1 printf '%s\n' <<<"$d")
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $name == ${dw[1]} ]] && words=("$name" "${dw[@]:2}" "${words[@]:1}")
+	done
 	for w in "${words[@]:1}"; do
 		[[ $w == *=* ]] || die "scripts/targets: $name: '$w' is not KEY=VALUE"
+		[[ " ${R[$name.keys]} " == *" ${w%%=*} "* ]] || R[$name.keys]+=" ${w%%=*}"
 		R[$name.${w%%=*}]=${w#*=}
-		R[$name.keys]+=" ${w%%=*}"
 	done
 }
 key() { echo "${R[$1.$2]:-${3:-}}"; }
