@@ -47,7 +47,7 @@ t_start=$(date +%s)
 declare -A R=()
 rows=()
 targets_load() {
-	local line row='' k w
+	local line row=''
 
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in
@@ -61,7 +61,7 @@ targets_load() {
 }
 declare -a defaults=()	# "GLOB word..." of each "defaults" row
 targets_row() {
-	local -a words
+	local -a words dw
 	local name w d
 
 	mapfile -t words < <(xargs -n 1 printf '%s\n' <<<"$1")
@@ -256,8 +256,7 @@ guest_secs() { # guest_secs ARCH: the seconds of its jobs, added up
 }
 
 # ---- builds, each once ---------------------------------------------------------
-# need_X ... : build X unless built; status 1 (and a failed case) when it
-# does not build. built[X] keeps the outcome.
+# build_X: build X; status 1, and a failed case, when it does not build.
 declare -A built=()
 have() { # have KEY CMD...: run CMD once, remember its status
 	[ -n "${built[$1]+x}" ] || { "${@:2}"; built[$1]=$?; }
