@@ -198,9 +198,9 @@ lines_print() {
 		for d in ${line_dirs[$s]:-}; do
 			[ -f "$d/secs" ] && n=$((n + $(cat "$d/secs")))
 		done
-		[ -z "${line_dirs[$s]:-}" ] ||
-			text+="; VMs ${n}s, logs in $(dirname "$(dirname "${line_dirs[$s]# }")" |
-				sed "s|^$MPC_ROOT/||")"
+		d=${line_dirs[$s]:-}
+		d=${d# } d=${d%% *}
+		[ -z "$d" ] || text+="; VMs ${n}s, logs in $(dirname "${d%/vm}" | sed "s|^$MPC_ROOT/||")"
 		echo "$s: $(count "$s" pass) passed, $(count "$s" fail) failed," \
 			"$(count "$s" skip) skipped ($text)"
 	done
@@ -327,7 +327,8 @@ build_module() {
 	fi
 	log="$out/$krel/module-$kind.log"
 	mkdir -p "$out/$krel"
-	log "== $krel: build mali_perfcnt.ko ($what${kind/sim/}${kind/hw/, MPC_SIM=0})"
+	[ "$kind" = hw ] && what+=", MPC_SIM=0"
+	log "== $krel: build mali_perfcnt.ko ($what)"
 	if ! mpc_build_module "$krel" "$kdir" "$log" "${mk[@]}" ||
 	   { [ "$krel" = "${MPC_DEBUG_KREL:-}" ] && [ ! -f "$kdir/mali_perfcnt_kunit.ko" ]; }; then
 		fail_case "$scope" build/module "mali_perfcnt.ko does not build" "$log"
@@ -541,15 +542,18 @@ run_boot() {
 # that finished fails there. The guest's exit status and the driver errors
 # the model saw (mali_model_host_ops.report) are SCOPE's.
 boot_job() {
-	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo nf0 s map=''
+	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo nf0 s t map=''
 	local -a sects=()
 
 	shift 4
 	while [ "$1" != -- ]; do sects+=("$1"); shift; done
 	shift
 	tmo=${MPC_VM_TIMEOUT:-$(key "$row" timeout 600)}
+	t=$(date +%s)
 	scripts/vm/boot.sh "$@" "$krel" "$gout/initramfs.cpio.gz" "$gout/vm" "$tmo"
 	rc=$?
+	mkdir -p "$gout/vm"
+	echo $(($(date +%s) - t)) >"$gout/vm/secs"
 	for s in "${sects[@]}"; do map+="$s=$krel $(key "$row" "sect.$s");"; done
 	nf0=$(count "" fail)
 	awk -v scope="$scope" -v prefix="$row/" -v map="$map" -v faillog="$faillog" \
@@ -626,7 +630,7 @@ while [ $i -lt ${#wanted[@]} ]; do
 	for krel in $(row_kernels "$r"); do
 		for g in "${group[@]}"; do
 			selected "$g" "$krel" || continue
-			row_kernels "$g" | grep -qFx "$krel" || continue
+			[[ $'\n'$(row_kernels "$g")$'\n' == *$'\n'$krel$'\n'* ]] || continue
 			case $(key "$g" kind boot) in
 			build)	have "mod-$krel" build_module "$krel" sim &&
 					echo "$krel: module built (W=1, sparse); suite on the QEMU GPU (mpc/*)" ;;
