@@ -50,7 +50,9 @@ GPUS = [
     ('g31', 'Mali-G31', 'bifrost', 'v5', 64, [0x7003], 0xf00f),
     ('g77', 'Mali-G77', 'valhall', 'v5', 64, [0x9000], 0xf00f),
     ('g57', 'Mali-G57', 'valhall', 'v5', 64, [0x9001, 0x9003], 0xf00f),
-    ('g78', 'Mali-G78', 'valhall', 'v5', 64, [0x9002], 0xf00f),
+    # 0x9005 is Mali-G78AE (libGPUCounters Mali-ProductInfo.xml), with the
+    # counters of the G78 (same DatabaseKey there).
+    ('g78', 'Mali-G78', 'valhall', 'v5', 64, [0x9002, 0x9005], 0xf00f),
     ('g68', 'Mali-G68', 'valhall', 'v5', 64, [0x9004], 0xf00f),
     ('g1', 'Mali-G1', '5th-gen', 'v5', 128, [0xe000, 0xe001, 0xe003], 0xf00f),
     ('g2', 'Mali-G2', '5th-gen', 'v5', 128, [], 0xf00f),
@@ -315,6 +317,101 @@ class Ev:
         raise ValueError('unexpected %r' % x)
 
 
+# ---------------------------------------------------------------- corrections
+#
+# What the reference data above gets wrong for a GPU, fixed from Arm's public
+# counter lists. Facts only (names, indices, units). Each entry:
+#   (gpu keys, block, op, name, index, unit, alias, why)
+# op 'drop' removes the counter called name; 'set' places name at index (the
+# counter there before, and any other index of name, go), with unit and alias
+# (None: keep what the merge gave); 'unit' changes only the unit. 'why' is
+# written above the entry in the database file, so every fix says its source.
+GATOR97 = 'gator 9.7.1 daemon/mali_userspace/MaliHwCntrNamesGenerated.h'
+GATOR_T6XX = 'the T6xx list of gator <= 5.x driver/gator_events_mali_t6xx_hw.c'
+MIDGARD_T7_T8 = ('t760', 't820', 't830', 't860', 't880')
+FIXES = [
+    # 1. the FPK-queue-active counter: Mesa's T7x/T8x lists (after the
+    #    2014-17 kbase list) name shader 8 FRAG_CYCLES_FPKQ_ACTIVE; Arm's
+    #    current data has the counter only at 11 and nothing at 8.
+    (MIDGARD_T7_T8, 'shader', 'drop', 'FRAG_CYCLES_FPKQ_ACTIVE', None, None, None,
+     'FRAG_CYCLES_FPKQ_ACTIVE@8 (Mesa list) left out: %s and the Arm layouts in Mesa '
+     'have this counter only at 11, nothing at 8' % GATOR97),
+    (MIDGARD_T7_T8, 'shader', 'set', 'FRAG_FPK_ACTIVE', 11, 'cycles', 'FRAG_CYCLES_FPKQ_ACTIVE',
+     'FRAG_FPK_ACTIVE@11: %s; unit: libGPUCounters (later GPUs)' % GATOR97),
+    # 2. T600/T620 are not T760s: Arm's T6xx list differs in these slots.
+    (('t600', 't620'), 'shader', 'drop', 'FRAG_CYCLES_FPKQ_ACTIVE', None, None, None,
+     'no FRAG_CYCLES_FPKQ_ACTIVE: not in ' + GATOR_T6XX),
+    (('t600',), 'shader', 'set', 'FRAG_CYCLES_PLR', 8, 'cycles', None,
+     'FRAG_CYCLES_PLR@8: ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'FRAG_QUADS_LZS_TEST', 17, 'quads', None,
+     'FRAG_QUADS_LZS_TEST@17 (quads, not threads): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'FRAG_QUADS_LZS_KILLED', 18, 'quads', None,
+     'FRAG_QUADS_LZS_KILLED@18 (quads, not threads): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'TEX_THREADS', 42, 'threads', None,
+     'TEX_THREADS@42 (the T76x list has TEX_ISSUES there): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'LSC_READ_MISSES', 49, 'requests', None,
+     'LSC_READ_MISSES@49 (misses, not LSC_READ_OP): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'LSC_WRITE_MISSES', 51, 'requests', None,
+     'LSC_WRITE_MISSES@51 (misses, not LSC_WRITE_OP): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'LSC_ATOMIC_MISSES', 53, 'requests', None,
+     'LSC_ATOMIC_MISSES@53 (misses, not LSC_ATOMIC_OP): ' + GATOR_T6XX),
+    (('t600', 't620'), 'l2', 'set', 'L2_EXT_R_BUF_FULL', 55, 'cycles', None,
+     'L2_EXT_R_BUF_FULL@55 (60 on T76x): ' + GATOR_T6XX),
+    (('t600', 't620'), 'l2', 'set', 'L2_EXT_R_W_HAZARD', 60, None, None,
+     'L2_EXT_R_W_HAZARD@60: ' + GATOR_T6XX + '; no public unit'),
+    # 4. Mesa's Midgard units hold after its multiplier (x256, x1024, x16),
+    #    which a raw value does not carry: the raw units are these, and the
+    #    byte and pixel figures are derived metrics (mali-perfcnt.txt).
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'jm', 'unit', 'JS0_TASKS', None, 'tasks', None,
+     'unit tasks: Mesa says pixels after multiplier 256/1024; MpcFragQueuePix applies it'),
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'shader', 'unit', 'FRAG_PTILES', None, 'tiles', None,
+     'unit tiles: Mesa says pixels after multiplier 256/1024; MpcFragPix applies it'),
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'l2', 'unit', 'L2_EXT_READ_BEATS', None, 'beats', None,
+     'unit beats: Mesa says bytes after multiplier 16; MpcExtBusRdBy applies bus-beat-bytes'),
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'l2', 'unit', 'L2_EXT_WRITE_BEATS', None, 'beats', None,
+     'unit beats: Mesa says bytes after multiplier 16; MpcExtBusWrBy applies bus-beat-bytes'),
+]
+# Facts the format cannot carry, written as comments into the GPU's file.
+FIX_NOTES = {
+    't620': ['SHADER_CORE_ACTIVE, at shader index 3 in ' + GATOR_T6XX + ',',
+             'is a header word in this dump format (word 3 must be zero): not described.'],
+}
+
+
+def apply_fixes(key, blocks, units, aliases, lgc, comments, log):
+    """Apply FIXES for GPU key; comments: (block, name) -> [text]."""
+    for keys, b, op, name, idx, unit, alias, why in FIXES:
+        if key not in keys:
+            continue
+        if op == 'drop':
+            if name not in blocks[b]:
+                die('%s: fix drops %s %s, which is not there' % (key, b, name))
+            comments.setdefault((b, None), []).append(why)
+            del blocks[b][name]
+            for d in (units, aliases, lgc):
+                d.pop(name, None)
+        elif op == 'set':
+            for n, i in list(blocks[b].items()):
+                if i == idx and n != name:
+                    log.append('%s: fix replaces %s %s@%d by %s' % (key, b, n, i, name))
+                    del blocks[b][n]
+                    for d in (units, aliases, lgc):
+                        d.pop(n, None)
+            blocks[b][name] = idx
+            if unit:
+                units[name] = unit
+            if alias:
+                aliases[name] = alias
+            comments.setdefault((b, name), []).append(why)
+        elif op == 'unit':
+            if name not in blocks[b]:
+                die('%s: fix sets the unit of %s %s, which is not there' % (key, b, name))
+            units[name] = unit
+            comments.setdefault((b, name), []).append(why)
+        else:
+            die('bad fix op ' + op)
+
+
 # ---------------------------------------------------------------- emit
 
 # The most shader cores of each product (Arm's product descriptions); left out
@@ -323,7 +420,8 @@ MAX_CORES = {'t620': 8, 't720': 8, 't760': 16, 't820': 4, 't830': 4, 't860': 16,
              'g52': 6, 'g57': 6, 'g68': 6, 'g71': 32, 'g72': 32, 'g76': 20, 'g77': 16, 'g78': 24}
 
 
-def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16):
+def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16, comments=None):
+    comments = comments or {}
     k, disp, arch, layout, cpb, ids, mask = GPU_BY_KEY[key]
     o = [HEADER, 'mali-perfcnt-db 1\n', 'gpu %s %s\n' % (key, disp), 'arch %s\n' % arch]
     for pid in ids:
@@ -338,10 +436,16 @@ def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16)
         o.append('source %s\n' % s)
     for n in notes:
         o.append('note %s\n' % n)
+    for c in FIX_NOTES.get(key, []):
+        o.append('# %s\n' % c)
     for b in BLOCK_ORDER:
         o.append('\nblock %s\n' % b)
+        for c in comments.get((b, None), []):
+            o.append('# %s\n' % c)
         items = sorted(blocks[b].items(), key=lambda kv: (kv[1] is None, kv[1] if kv[1] is not None else 0, kv[0]))
         for name, idx in items:
+            for c in comments.get((b, name), []):
+                o.append('# %s\n' % c)
             f = ['%3s' % (str(idx) if idx is not None else '-'), name]
             if lgcmap.get(name):
                 f.append('lgc=' + lgcmap[name])
@@ -440,8 +544,8 @@ def build_gpu(key, ref, ci, log, tren):
         notes.append('libGPUCounters does not list this GPU; Mesa lists the same counters')
         notes.append('at the same offsets as for %s, so its names and formulas are used.' % LGC_AS[key].upper())
     if key in ('t600', 't620'):
-        notes.append('No public reference lists this GPU. Indices follow the T76x list,')
-        notes.append('which carries the first Midgard counter set; verify on hardware.')
+        notes.append('Start from the T76x list (the first Midgard counter set), corrected')
+        notes.append('where Arm\'s T6xx list (gator <= 5.x) differs.')
     # libGPUCounters machine names and units
     lgc = {}
     allnames = {n for b in BLOCK_ORDER for n in blocks[b]}
@@ -462,7 +566,9 @@ def build_gpu(key, ref, ci, log, tren):
                 break
         else:
             log.append('%s: lgc %s (%s) has no counter in the layout' % (key, e['MachineName'], e['SourceName']))
-    return fmt_gpu(key, blocks, lgc, units, shifts, aliases, notes, sources)
+    comments = {}
+    apply_fixes(key, blocks, units, aliases, lgc, comments, log)
+    return fmt_gpu(key, blocks, lgc, units, shifts, aliases, notes, sources, comments=comments)
 
 
 def build_g2(seed, ref, ci, log):
