@@ -59,7 +59,7 @@ struct out {
 	FILE *f;
 };
 
-static int compare(const char *name, const char *got, size_t len)
+static int compare(const char *name, const char *got, size_t len, char *why, size_t wn)
 {
 	const char *wdir = getenv("MPC_GOLDEN_WRITE");
 	char *want = NULL;
@@ -90,8 +90,7 @@ static int compare(const char *name, const char *got, size_t len)
 
 		while (i < len && i < wl && want[i] == got[i])
 			i++;
-		snprintf(t_diag, sizeof(t_diag), "%s differs at byte %zu (%zu bytes, want %zu)",
-			 name, i, len, wl);
+		snprintf(why, wn, "%s differs at byte %zu (%zu bytes, want %zu)", name, i, len, wl);
 	}
 	free(want);
 	return ok ? 0 : -1;
@@ -102,6 +101,7 @@ static void test_golden_metrics(void)
 {
 	struct mpc_db *db = t_db();
 	struct out o = { 0 };
+	char why[200] = "";
 	int r = 0;
 
 	o.f = open_memstream(&o.buf, &o.len);
@@ -162,10 +162,10 @@ static void test_golden_metrics(void)
 	if (o.f)
 		fclose(o.f);
 	CHECK(!r && o.buf, "setup failed for a golden case");
-	r = compare("golden-metrics.txt", o.buf, o.len);
+	r = compare("golden-metrics.txt", o.buf, o.len, why, sizeof(why));
 	free(o.buf);
 	CHECK(r != -2, "no %s", t_data("golden-metrics.txt"));
-	CHECK(r == 0, "%s", t_diag[0] ? t_diag : "golden-metrics.txt: write failed");
+	CHECK(r == 0, "%s", why[0] ? why : "golden-metrics.txt: write failed");
 }
 
 /* every counter and metric of the G78 case, as the benchmark writes them */
@@ -184,7 +184,7 @@ static void test_golden_perfetto(void)
 	struct pf_value *v = NULL;
 	struct out o = { 0 };
 	struct pf_trace *tr = NULL;
-	char *hex = NULL;
+	char *hex = NULL, why[200] = "";
 	unsigned n = 0, nv = 0;
 	int r;
 
@@ -250,7 +250,7 @@ static void test_golden_perfetto(void)
 				if (i % 32 == 31 || i + 1 == o.len)
 					hex[h++] = '\n';
 			}
-			r = compare("golden-perfetto.hex", hex, h);
+			r = compare("golden-perfetto.hex", hex, h, why, sizeof(why));
 		} else {
 			r = -1;
 		}
@@ -265,7 +265,7 @@ static void test_golden_perfetto(void)
 	mpc_layout_free(l);
 	mpc_db_free(db);
 	CHECK(r != -2, "no %s", t_data("golden-perfetto.hex"));
-	CHECK(r == 0, "%s", t_diag[0] ? t_diag : "perfetto golden: setup or write failed");
+	CHECK(r == 0, "%s", why[0] ? why : "perfetto golden: setup or write failed");
 }
 
 TESTS(tests_golden) = {

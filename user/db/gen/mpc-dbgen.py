@@ -371,6 +371,55 @@ FIXES = [
     (('t600', 't620', 't720') + MIDGARD_T7_T8, 'l2', 'unit', 'L2_EXT_WRITE_BEATS', None, 'beats', None,
      'unit beats: Mesa says bytes after multiplier 16; MpcExtBusWrBy applies bus-beat-bytes'),
 ]
+# Counters Arm's lists have and the reference data above does not (issue 26
+# item 6), from gator 9.7.1's Midgard tables: (gpu keys, block, index, name,
+# unit, one-line description). A counter already there (same name and index)
+# gets the unit and description; a different counter in the slot is an error.
+T_ALL = ('t760', 't820', 't830', 't860', 't880')
+T_BIG = ('t760', 't860', 't880')
+ADDS = [
+    (T_ALL, 'jm', 4, 'MESSAGES_SENT', 'messages', 'messages the job manager sent to the other units'),
+    (T_ALL, 'jm', 5, 'MESSAGES_RECEIVED', 'messages', 'messages the job manager received from them'),
+]
+for _js in range(3):
+    for _k, (_w, _d) in enumerate((
+            ('READ', 'reading the job descriptor'),
+            ('ISSUE', 'waiting to issue the job\'s tasks'),
+            ('DEPEND', 'waiting for a job it depends on'),
+            ('FINISH', 'waiting for the job\'s last tasks to finish'))):
+        ADDS.append((T_ALL, 'jm', 12 + 8 * _js + _k, 'JS%d_WAIT_%s' % (_js, _w), 'cycles',
+                     'cycles job slot %d spent %s' % (_js, _d)))
+ADDS += [
+    (T_BIG, 'tiler', 9, 'VCACHE_HIT', 'requests', 'vertex cache lookups that hit'),
+    (T_BIG, 'tiler', 10, 'VCACHE_MISS', 'requests', 'vertex cache lookups that missed'),
+    (T_BIG, 'tiler', 36, 'PCACHE_HIT', 'requests', 'polygon list cache lookups that hit'),
+    (T_BIG, 'tiler', 37, 'PCACHE_MISS', 'requests', 'polygon list cache lookups that missed'),
+    (T_BIG, 'tiler', 40, 'WRBUF_HIT', 'requests', 'tiler write buffer writes merged into an open line'),
+    (T_BIG, 'tiler', 41, 'WRBUF_MISS', 'requests', 'tiler write buffer writes that needed a new line'),
+    (T_BIG, 'tiler', 59, 'UTLB_TRANS_HIT', 'requests', 'tiler micro-TLB translations that hit'),
+    (T_BIG, 'tiler', 63, 'UTLB_TRANS_STALL', 'cycles', 'cycles the tiler stalled on its micro-TLB'),
+    (T_ALL, 'l2', 4, 'MMU_HIT', 'requests', 'MMU translations that hit its TLB'),
+    (T_ALL, 'l2', 8, 'MMU_TABLE_WALK', 'requests', 'MMU page table walks'),
+    (T_ALL, 'l2', 9, 'MMU_REQUESTS', 'requests', 'translation requests the MMU received'),
+    (T_ALL, 'l2', 32, 'L2_ANY_LOOKUP', 'requests', 'L2 cache lookups of any kind'),
+]
+
+
+def apply_adds(key, blocks, units, comments, log):
+    for keys, b, idx, name, unit, desc in ADDS:
+        if key not in keys:
+            continue
+        for n, i in blocks[b].items():
+            if i == idx and n != name:
+                die('%s: %s %s@%d from gator, but %s is there' % (key, b, name, idx, n))
+        if name in blocks[b] and blocks[b][name] != idx:
+            die('%s: %s %s@%d from gator, but it is at %d' % (key, b, name, idx, blocks[b][name]))
+        src = 'gator 9.7.1' if name in blocks[b] else 'added from gator 9.7.1'
+        blocks[b][name] = idx
+        units[name] = unit
+        comments.setdefault((b, name), []).append('%s (%s)' % (desc, src))
+
+
 # Facts the format cannot carry, written as comments into the GPU's file.
 FIX_NOTES = {
     't620': ['SHADER_CORE_ACTIVE, at shader index 3 in ' + GATOR_T6XX + ',',
@@ -568,6 +617,7 @@ def build_gpu(key, ref, ci, log, tren):
             log.append('%s: lgc %s (%s) has no counter in the layout' % (key, e['MachineName'], e['SourceName']))
     comments = {}
     apply_fixes(key, blocks, units, aliases, lgc, comments, log)
+    apply_adds(key, blocks, units, comments, log)
     return fmt_gpu(key, blocks, lgc, units, shifts, aliases, notes, sources, comments=comments)
 
 
