@@ -54,6 +54,21 @@ GPUS = [
     # counters of the G78 (same DatabaseKey there).
     ('g78', 'Mali-G78', 'valhall', 'v5', 64, [0x9002, 0x9005], 0xf00f),
     ('g68', 'Mali-G68', 'valhall', 'v5', 64, [0x9004], 0xf00f),
+    # CSF GPUs: every product of libGPUCounters' Mali-ProductInfo.xml, with
+    # the hardware layout its DatabaseKey names (CSF_AS below). Dumps come in
+    # the v5 block order (front-end, tiler, memory system, shader cores); the
+    # firmware and CSG blocks a kbase kernel may also report have no counters
+    # in those layouts and are not described.
+    ('g710', 'Mali-G710', 'valhall', 'v5', 64, [0xa002], 0xf00f),
+    ('g510', 'Mali-G510', 'valhall', 'v5', 64, [0xa003], 0xf00f),
+    ('g310', 'Mali-G310', 'valhall', 'v5', 64, [0xa004], 0xf00f),
+    ('g610', 'Mali-G610', 'valhall', 'v5', 64, [0xa007], 0xf00f),
+    ('g715', 'Mali-G715', 'valhall', 'v5', 128, [0xb002], 0xf00f),
+    ('g615', 'Mali-G615', 'valhall', 'v5', 128, [0xb003], 0xf00f),
+    ('g720', 'Mali-G720', '5th-gen', 'v5', 128, [0xc000], 0xf00f),
+    ('g620', 'Mali-G620', '5th-gen', 'v5', 128, [0xc001], 0xf00f),
+    ('g725', 'Mali-G725', '5th-gen', 'v5', 128, [0xd000], 0xf00f),
+    ('g625', 'Mali-G625', '5th-gen', 'v5', 128, [0xd001], 0xf00f),
     ('g1', 'Mali-G1', '5th-gen', 'v5', 128, [0xe000, 0xe001, 0xe003], 0xf00f),
     ('g2', 'Mali-G2', '5th-gen', 'v5', 128, [], 0xf00f),
 ]
@@ -77,6 +92,14 @@ LGC_LAYOUT = {k: 'Mali-' + k.upper() for k in
 LGC_AS = {'g57': 'g77', 'g68': 'g78'}
 LGC_LAYOUT['g57'] = 'Mali-G77'
 LGC_LAYOUT['g68'] = 'Mali-G78'
+# CSF products that Mali-ProductInfo.xml maps (DatabaseKey) to another's layout
+CSF_AS = {'g310': 'g710', 'g510': 'g710', 'g610': 'g710', 'g615': 'g715',
+          'g620': 'g720', 'g625': 'g725'}
+for _k in ('g710', 'g715', 'g720', 'g725'):
+    LGC_LAYOUT[_k] = 'Mali-' + _k.upper()
+for _k, _as in CSF_AS.items():
+    LGC_LAYOUT[_k] = 'Mali-' + _as.upper()
+LGC_AS.update(CSF_AS)
 
 BLOCK_OF_TYPE = {'GPU Front-end': 'jm', 'Job Manager': 'jm', 'Tiler': 'tiler',
                  'Memory System': 'l2', 'L2 Cache': 'l2', 'Shader Core': 'shader'}
@@ -589,7 +612,10 @@ def build_gpu(key, ref, ci, log, tren):
                 if u:
                     units.setdefault(n, u)
         sources.append('%s (%d counters added)' % (src, added))
-    if key in LGC_AS:
+    if key in CSF_AS:
+        notes.append('libGPUCounters Mali-ProductInfo.xml gives this product the counters')
+        notes.append('and formulas of the %s (its DatabaseKey).' % GPU_BY_KEY[CSF_AS[key]][1])
+    elif key in LGC_AS:
         notes.append('libGPUCounters does not list this GPU; Mesa lists the same counters')
         notes.append('at the same offsets as for %s, so its names and formulas are used.' % LGC_AS[key].upper())
     if key in ('t600', 't620'):
