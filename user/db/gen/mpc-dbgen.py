@@ -427,6 +427,51 @@ ADDS += [
     (T_ALL, 'l2', 32, 'L2_ANY_LOOKUP', 'requests', 'L2 cache lookups of any kind'),
 ]
 
+# Bifrost: the 38 counters of gator 9.7.1's G31/G52/G71/G72/G76 tables that
+# neither libGPUCounters nor Mesa lists (the same slots on all five; G51's
+# table was not checked, so G51 is left out).
+BIF = ('g31', 'g52', 'g71', 'g72', 'g76')
+ADDS += [(BIF, 'jm', 4, 'MESSAGES_SENT', 'messages', 'messages the job manager sent to the other units'),
+         (BIF, 'jm', 5, 'MESSAGES_RECEIVED', 'messages', 'messages the job manager received from them'),
+         (BIF, 'shader', 8, 'FRAG_STARVING', 'cycles', 'cycles the fragment front-end waited for work'),
+         (BIF, 'l2', 54, 'L2_EXT_SNOOP_RESP_CLEAN', 'requests', 'external snoops answered without data'),
+         (BIF, 'l2', 55, 'L2_EXT_SNOOP_RESP_DATA', 'requests', 'external snoops answered with data'),
+         (BIF, 'l2', 56, 'L2_EXT_SNOOP_INTERNAL', 'requests', 'external snoops resolved inside the L2')]
+for _i, _n, _u, _d in (
+        (5, 'JOBS_PROCESSED', 'jobs', 'jobs the tiler processed'),
+        (15, 'BIN_ALLOC_INIT', 'requests', 'first allocations of a polygon list bin'),
+        (16, 'BIN_ALLOC_OVERFLOW', 'requests', 'bin allocations after a polygon list chunk filled up'),
+        (20, 'LOADING_DESC', 'cycles', 'cycles the tiler spent loading descriptors'),
+        (22, 'IDVS_POS_SHAD_WAIT', 'cycles', 'cycles waiting for position shading results'),
+        (25, 'PREFETCH_STALL', 'cycles', 'cycles the index prefetcher stalled'),
+        (28, 'VCACHE_LINE_WAIT', 'cycles', 'cycles waiting for a vertex cache line'),
+        (29, 'VFETCH_POS_READ_WAIT', 'cycles', 'cycles vertex fetch waited for positions to be read'),
+        (30, 'VFETCH_VERTEX_WAIT', 'cycles', 'cycles vertex fetch waited for a vertex'),
+        (32, 'PRIMASSY_STALL', 'cycles', 'cycles primitive assembly stalled'),
+        (33, 'BBOX_GEN_STALL', 'cycles', 'cycles bounding box generation stalled'),
+        (36, 'IDVS_VBU_LINE_DEALLOCATE', 'requests', 'varying buffer lines freed'),
+        (39, 'BINNER_STALL', 'cycles', 'cycles the binner stalled'),
+        (40, 'ITER_STALL', 'cycles', 'cycles the tiler iterator stalled'),
+        (41, 'COMPRESS_MISS', 'requests', 'polygon list compressor misses'),
+        (42, 'COMPRESS_STALL', 'cycles', 'cycles the polygon list compressor stalled'),
+        (43, 'PCACHE_HIT', 'requests', 'polygon list cache lookups that hit'),
+        (44, 'PCACHE_MISS', 'requests', 'polygon list cache lookups that missed'),
+        (45, 'PCACHE_MISS_STALL', 'cycles', 'cycles stalled on polygon list cache misses'),
+        (46, 'PCACHE_EVICT_STALL', 'cycles', 'cycles stalled evicting polygon list cache lines'),
+        (47, 'PMGR_PTR_WR_STALL', 'cycles', 'cycles the pointer manager stalled writing pointers'),
+        (48, 'PMGR_PTR_RD_STALL', 'cycles', 'cycles the pointer manager stalled reading pointers'),
+        (49, 'PMGR_CMD_WR_STALL', 'cycles', 'cycles the pointer manager stalled writing commands'),
+        (50, 'WRBUF_ACTIVE', 'cycles', 'cycles the tiler write buffer was active'),
+        (51, 'WRBUF_HIT', 'requests', 'tiler write buffer writes merged into an open line'),
+        (52, 'WRBUF_MISS', 'requests', 'tiler write buffer writes that needed a new line'),
+        (53, 'WRBUF_NO_FREE_LINE_STALL', 'cycles', 'cycles the write buffer waited for a free line'),
+        (59, 'UTLB_TRANS', 'requests', 'tiler micro-TLB translations'),
+        (60, 'UTLB_TRANS_HIT', 'requests', 'tiler micro-TLB translations that hit'),
+        (61, 'UTLB_TRANS_STALL', 'cycles', 'cycles the tiler stalled on its micro-TLB'),
+        (62, 'UTLB_TRANS_MISS_DELAY', 'cycles', 'cycles of micro-TLB miss latency'),
+        (63, 'UTLB_MMU_REQ', 'requests', 'micro-TLB requests to the MMU')):
+    ADDS.append((BIF, 'tiler', _i, _n, _u, _d))
+
 
 def apply_adds(key, blocks, units, comments, log):
     for keys, b, idx, name, unit, desc in ADDS:
