@@ -156,6 +156,24 @@ static const struct accepted {
 	BT(g, 52, "WRBUF_MISS"), BT(g, 53, "WRBUF_NO_FREE_LINE_STALL"), BT(g, 59, "UTLB_TRANS"), \
 	BT(g, 60, "UTLB_TRANS_HIT"), BT(g, 61, "UTLB_TRANS_STALL"), \
 	BT(g, 62, "UTLB_TRANS_MISS_DELAY"), BT(g, 63, "UTLB_MMU_REQ")
+/* Valhall (G57, G77, G68): 42 slots, the same on each */
+#define VAL(g) { g, "jm", 4, "MESSAGES_SENT" }, { g, "jm", 5, "MESSAGES_RECEIVED" }, \
+	{ g, "shader", 8, "FRAG_STARVING" }, { g, "l2", 54, "L2_EXT_SNOOP_RESP_CLEAN" }, \
+	{ g, "l2", 55, "L2_EXT_SNOOP_RESP_DATA" }, { g, "l2", 56, "L2_EXT_SNOOP_INTERNAL" }, \
+	BT(g, 5, "JOBS_PROCESSED"), BT(g, 15, "BIN_ALLOC_INIT"), BT(g, 16, "BIN_ALLOC_OVERFLOW"), \
+	BT(g, 18, "BUS_WRITE_UTLB0"), \
+	BT(g, 20, "LOADING_DESC"), BT(g, 22, "IDVS_POS_SHAD_WAIT"), BT(g, 25, "PREFETCH_STALL"), \
+	BT(g, 28, "VCACHE_LINE_WAIT"), BT(g, 29, "VFETCH_POS_READ_WAIT"), \
+	BT(g, 30, "VFETCH_VERTEX_WAIT"), BT(g, 32, "PRIMASSY_STALL"), BT(g, 33, "BBOX_GEN_STALL"), \
+	BT(g, 36, "IDVS_VBU_LINE_DEALLOCATE"), BT(g, 39, "BINNER_STALL"), BT(g, 40, "ITER_STALL"), \
+	BT(g, 41, "COMPRESS_MISS"), BT(g, 42, "COMPRESS_STALL"), BT(g, 43, "PCACHE_HIT"), \
+	BT(g, 44, "PCACHE_MISS"), BT(g, 45, "PCACHE_MISS_STALL"), BT(g, 46, "PCACHE_EVICT_STALL"), \
+	BT(g, 47, "PMGR_PTR_WR_STALL"), BT(g, 48, "PMGR_PTR_RD_STALL"), \
+	BT(g, 49, "PMGR_CMD_WR_STALL"), BT(g, 50, "WRBUF_ACTIVE"), BT(g, 51, "WRBUF_HIT"), \
+	BT(g, 52, "WRBUF_MISS"), BT(g, 53, "WRBUF_NO_FREE_LINE_STALL"), \
+	BT(g, 56, "UTLB0_TRANS"), BT(g, 57, "UTLB0_TRANS_HIT"), BT(g, 58, "UTLB0_TRANS_STALL"), \
+	BT(g, 59, "UTLB0_MMU_REQ"), BT(g, 60, "UTLB1_TRANS"), BT(g, 61, "UTLB1_TRANS_HIT"), \
+	BT(g, 62, "UTLB1_TRANS_STALL"), BT(g, 63, "UTLB1_MMU_REQ")
 static const struct gator_add {
 	const char *gpu, *block;
 	int index;
@@ -166,7 +184,9 @@ static const struct gator_add {
 	T_TILER("t760"), T_TILER("t860"), T_TILER("t880"),
 	{ "t820", "shader", 11, "FRAG_FPK_ACTIVE" }, { "t860", "shader", 11, "FRAG_FPK_ACTIVE" },
 	BIF("g31"), BIF("g52"), BIF("g71"), BIF("g72"), BIF("g76"),
+	VAL("g57"), VAL("g77"), VAL("g68"),
 };
+#undef VAL
 #undef BT
 #undef BIF
 #undef JSW

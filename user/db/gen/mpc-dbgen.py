@@ -382,6 +382,14 @@ FIXES = [
      'L2_EXT_R_BUF_FULL@55 (60 on T76x): ' + GATOR_T6XX),
     (('t600', 't620'), 'l2', 'set', 'L2_EXT_R_W_HAZARD', 60, None, None,
      'L2_EXT_R_W_HAZARD@60: ' + GATOR_T6XX + '; no public unit'),
+    # Valhall tiler slots Mesa's G57/G77/G68 lists name after Bifrost's
+    # (libGPUCounters does not list them); Arm's current names, as in the G1.
+    (('g57', 'g77', 'g68'), 'tiler', 'set', 'BUS_WRITE_UTLB1', 19, 'beats', 'BUS_WRITE',
+     'BUS_WRITE_UTLB1@19 (Mesa: BUS_WRITE): ' + GATOR97),
+    (('g57', 'g77', 'g68'), 'tiler', 'set', 'WRBUF_NO_ASN_ID_STALL', 54, 'cycles',
+     'WRBUF_NO_AXI_ID_STALL', 'WRBUF_NO_ASN_ID_STALL@54 (Mesa: WRBUF_NO_AXI_ID_STALL): ' + GATOR97),
+    (('g57', 'g77', 'g68'), 'tiler', 'set', 'WRBUF_ASN_STALL', 55, 'cycles', 'WRBUF_AXI_STALL',
+     'WRBUF_ASN_STALL@55 (Mesa: WRBUF_AXI_STALL): ' + GATOR97),
     # 4. Mesa's Midgard units hold after its multiplier (x256, x1024, x16),
     #    which a raw value does not carry: the raw units are these, and the
     #    byte and pixel figures are derived metrics (mali-perfcnt.txt).
@@ -471,6 +479,38 @@ for _i, _n, _u, _d in (
         (62, 'UTLB_TRANS_MISS_DELAY', 'cycles', 'cycles of micro-TLB miss latency'),
         (63, 'UTLB_MMU_REQ', 'requests', 'micro-TLB requests to the MMU')):
     ADDS.append((BIF, 'tiler', _i, _n, _u, _d))
+
+# Valhall: the 42 counters of gator 9.7.1's G57/G77/G68 tables that neither
+# libGPUCounters nor Mesa lists (the same slots on the three; the G78 table
+# was not checked). Tiler 19/54/55 get gator's names in FIXES (Mesa's are
+# aliases); G68 shader 53 (gator ARITH_INSTR_FP_MUL, libGPUCounters'
+# G78 layout SHADER_CORE_ACTIVE) is left as libGPUCounters has it.
+VAL = ('g57', 'g77', 'g68')
+_DESC = {a[3]: (a[4], a[5]) for a in ADDS if a[0] is BIF}
+for _b, _i, _n in ([('jm', 4, 'MESSAGES_SENT'), ('jm', 5, 'MESSAGES_RECEIVED'),
+                    ('shader', 8, 'FRAG_STARVING'), ('l2', 54, 'L2_EXT_SNOOP_RESP_CLEAN'),
+                    ('l2', 55, 'L2_EXT_SNOOP_RESP_DATA'), ('l2', 56, 'L2_EXT_SNOOP_INTERNAL')] +
+                   [('tiler', _i, _n) for _i, _n in (
+                       (5, 'JOBS_PROCESSED'), (15, 'BIN_ALLOC_INIT'), (16, 'BIN_ALLOC_OVERFLOW'),
+                       (20, 'LOADING_DESC'), (22, 'IDVS_POS_SHAD_WAIT'), (25, 'PREFETCH_STALL'),
+                       (28, 'VCACHE_LINE_WAIT'), (29, 'VFETCH_POS_READ_WAIT'),
+                       (30, 'VFETCH_VERTEX_WAIT'), (32, 'PRIMASSY_STALL'), (33, 'BBOX_GEN_STALL'),
+                       (36, 'IDVS_VBU_LINE_DEALLOCATE'), (39, 'BINNER_STALL'), (40, 'ITER_STALL'),
+                       (41, 'COMPRESS_MISS'), (42, 'COMPRESS_STALL'), (43, 'PCACHE_HIT'),
+                       (44, 'PCACHE_MISS'), (45, 'PCACHE_MISS_STALL'), (46, 'PCACHE_EVICT_STALL'),
+                       (47, 'PMGR_PTR_WR_STALL'), (48, 'PMGR_PTR_RD_STALL'),
+                       (49, 'PMGR_CMD_WR_STALL'), (50, 'WRBUF_ACTIVE'), (51, 'WRBUF_HIT'),
+                       (52, 'WRBUF_MISS'), (53, 'WRBUF_NO_FREE_LINE_STALL'))]):
+    ADDS.append((VAL, _b, _i, _n) + _DESC[_n])
+ADDS.append((VAL, 'tiler', 18, 'BUS_WRITE_UTLB0', 'beats',
+             'tiler bus write beats through micro-TLB 0'))
+for _u in (0, 1):
+    for _k, (_s, _unit, _d) in enumerate((
+            ('TRANS', 'requests', 'tiler translations by micro-TLB %d'),
+            ('TRANS_HIT', 'requests', 'tiler translations that hit micro-TLB %d'),
+            ('TRANS_STALL', 'cycles', 'cycles the tiler stalled on micro-TLB %d'),
+            ('MMU_REQ', 'requests', 'requests micro-TLB %d sent to the MMU'))):
+        ADDS.append((VAL, 'tiler', 56 + 4 * _u + _k, 'UTLB%d_%s' % (_u, _s), _unit, _d % _u))
 
 
 def apply_adds(key, blocks, units, comments, log):
