@@ -156,7 +156,7 @@ static const struct accepted {
 	BT(g, 52, "WRBUF_MISS"), BT(g, 53, "WRBUF_NO_FREE_LINE_STALL"), BT(g, 59, "UTLB_TRANS"), \
 	BT(g, 60, "UTLB_TRANS_HIT"), BT(g, 61, "UTLB_TRANS_STALL"), \
 	BT(g, 62, "UTLB_TRANS_MISS_DELAY"), BT(g, 63, "UTLB_MMU_REQ")
-/* Valhall (G57, G77, G68): 42 slots, the same on each */
+/* Valhall (G57, G77, G68, G78): 42 slots, the same on each */
 #define VAL(g) { g, "jm", 4, "MESSAGES_SENT" }, { g, "jm", 5, "MESSAGES_RECEIVED" }, \
 	{ g, "shader", 8, "FRAG_STARVING" }, { g, "l2", 54, "L2_EXT_SNOOP_RESP_CLEAN" }, \
 	{ g, "l2", 55, "L2_EXT_SNOOP_RESP_DATA" }, { g, "l2", 56, "L2_EXT_SNOOP_INTERNAL" }, \
@@ -184,7 +184,7 @@ static const struct gator_add {
 	T_TILER("t760"), T_TILER("t860"), T_TILER("t880"),
 	{ "t820", "shader", 11, "FRAG_FPK_ACTIVE" }, { "t860", "shader", 11, "FRAG_FPK_ACTIVE" },
 	BIF("g31"), BIF("g52"), BIF("g71"), BIF("g72"), BIF("g76"),
-	VAL("g57"), VAL("g77"), VAL("g68"),
+	VAL("g57"), VAL("g77"), VAL("g68"), VAL("g78"),
 };
 #undef VAL
 #undef BT

@@ -352,6 +352,7 @@ class Ev:
 GATOR97 = 'gator 9.7.1 daemon/mali_userspace/MaliHwCntrNamesGenerated.h'
 GATOR_T6XX = 'the T6xx list of gator <= 5.x driver/gator_events_mali_t6xx_hw.c'
 MIDGARD_T7_T8 = ('t760', 't820', 't830', 't860', 't880')
+VALHALL = ('g57', 'g77', 'g68', 'g78')
 FIXES = [
     # 1. the FPK-queue-active counter: Mesa's T7x/T8x lists (after the
     #    2014-17 kbase list) name shader 8 FRAG_CYCLES_FPKQ_ACTIVE; Arm's
@@ -382,13 +383,13 @@ FIXES = [
      'L2_EXT_R_BUF_FULL@55 (60 on T76x): ' + GATOR_T6XX),
     (('t600', 't620'), 'l2', 'set', 'L2_EXT_R_W_HAZARD', 60, None, None,
      'L2_EXT_R_W_HAZARD@60: ' + GATOR_T6XX + '; no public unit'),
-    # Valhall tiler slots Mesa's G57/G77/G68 lists name after Bifrost's
+    # Valhall tiler slots Mesa's G57/G77/G68/G78 lists name after Bifrost's
     # (libGPUCounters does not list them); Arm's current names, as in the G1.
-    (('g57', 'g77', 'g68'), 'tiler', 'set', 'BUS_WRITE_UTLB1', 19, 'beats', 'BUS_WRITE',
+    (VALHALL, 'tiler', 'set', 'BUS_WRITE_UTLB1', 19, 'beats', 'BUS_WRITE',
      'BUS_WRITE_UTLB1@19 (Mesa: BUS_WRITE): ' + GATOR97),
-    (('g57', 'g77', 'g68'), 'tiler', 'set', 'WRBUF_NO_ASN_ID_STALL', 54, 'cycles',
+    (VALHALL, 'tiler', 'set', 'WRBUF_NO_ASN_ID_STALL', 54, 'cycles',
      'WRBUF_NO_AXI_ID_STALL', 'WRBUF_NO_ASN_ID_STALL@54 (Mesa: WRBUF_NO_AXI_ID_STALL): ' + GATOR97),
-    (('g57', 'g77', 'g68'), 'tiler', 'set', 'WRBUF_ASN_STALL', 55, 'cycles', 'WRBUF_AXI_STALL',
+    (VALHALL, 'tiler', 'set', 'WRBUF_ASN_STALL', 55, 'cycles', 'WRBUF_AXI_STALL',
      'WRBUF_ASN_STALL@55 (Mesa: WRBUF_AXI_STALL): ' + GATOR97),
     # 4. Mesa's Midgard units hold after its multiplier (x256, x1024, x16),
     #    which a raw value does not carry: the raw units are these, and the
@@ -480,12 +481,10 @@ for _i, _n, _u, _d in (
         (63, 'UTLB_MMU_REQ', 'requests', 'micro-TLB requests to the MMU')):
     ADDS.append((BIF, 'tiler', _i, _n, _u, _d))
 
-# Valhall: the 42 counters of gator 9.7.1's G57/G77/G68 tables that neither
-# libGPUCounters nor Mesa lists (the same slots on the three; the G78 table
-# was not checked). Tiler 19/54/55 get gator's names in FIXES (Mesa's are
-# aliases); G68 shader 53 (gator ARITH_INSTR_FP_MUL, libGPUCounters'
-# G78 layout SHADER_CORE_ACTIVE) is left as libGPUCounters has it.
-VAL = ('g57', 'g77', 'g68')
+# Valhall: the 42 counters of gator 9.7.1's G57/G77/G68/G78 tables that
+# neither libGPUCounters nor Mesa lists (the same slots on the four). Tiler
+# 19/54/55 get gator's names in FIXES (Mesa's are aliases).
+VAL = ('g57', 'g77', 'g68', 'g78')
 _DESC = {a[3]: (a[4], a[5]) for a in ADDS if a[0] is BIF}
 for _b, _i, _n in ([('jm', 4, 'MESSAGES_SENT'), ('jm', 5, 'MESSAGES_RECEIVED'),
                     ('shader', 8, 'FRAG_STARVING'), ('l2', 54, 'L2_EXT_SNOOP_RESP_CLEAN'),
