@@ -139,7 +139,7 @@ static const struct accepted {
 		   { g, "tiler", 36, "PCACHE_HIT" }, { g, "tiler", 37, "PCACHE_MISS" }, \
 		   { g, "tiler", 40, "WRBUF_HIT" }, { g, "tiler", 41, "WRBUF_MISS" }, \
 		   { g, "tiler", 59, "UTLB_TRANS_HIT" }, { g, "tiler", 63, "UTLB_TRANS_STALL" }
-/* Bifrost (G31, G52, G71, G72, G76): the same 38 slots on each */
+/* Bifrost (G31, G51, G52, G71, G72, G76): the same 38 slots on each */
 #define BT(g, i, n) { g, "tiler", i, n }
 #define BIF(g) { g, "jm", 4, "MESSAGES_SENT" }, { g, "jm", 5, "MESSAGES_RECEIVED" }, \
 	{ g, "shader", 8, "FRAG_STARVING" }, { g, "l2", 54, "L2_EXT_SNOOP_RESP_CLEAN" }, \
@@ -183,7 +183,7 @@ static const struct gator_add {
 	T_L2("t760"), T_L2("t820"), T_L2("t830"), T_L2("t860"), T_L2("t880"),
 	T_TILER("t760"), T_TILER("t860"), T_TILER("t880"),
 	{ "t820", "shader", 11, "FRAG_FPK_ACTIVE" }, { "t860", "shader", 11, "FRAG_FPK_ACTIVE" },
-	BIF("g31"), BIF("g52"), BIF("g71"), BIF("g72"), BIF("g76"),
+	BIF("g31"), BIF("g51"), BIF("g52"), BIF("g71"), BIF("g72"), BIF("g76"),
 	VAL("g57"), VAL("g77"), VAL("g68"), VAL("g78"),
 };
 #undef VAL

@@ -436,10 +436,9 @@ ADDS += [
     (T_ALL, 'l2', 32, 'L2_ANY_LOOKUP', 'requests', 'L2 cache lookups of any kind'),
 ]
 
-# Bifrost: the 38 counters of gator 9.7.1's G31/G52/G71/G72/G76 tables that
-# neither libGPUCounters nor Mesa lists (the same slots on all five; G51's
-# table was not checked, so G51 is left out).
-BIF = ('g31', 'g52', 'g71', 'g72', 'g76')
+# Bifrost: the 38 counters of gator 9.7.1's G31/G51/G52/G71/G72/G76 tables
+# that neither libGPUCounters nor Mesa lists (the same slots on all six).
+BIF = ('g31', 'g51', 'g52', 'g71', 'g72', 'g76')
 ADDS += [(BIF, 'jm', 4, 'MESSAGES_SENT', 'messages', 'messages the job manager sent to the other units'),
          (BIF, 'jm', 5, 'MESSAGES_RECEIVED', 'messages', 'messages the job manager received from them'),
          (BIF, 'shader', 8, 'FRAG_STARVING', 'cycles', 'cycles the fragment front-end waited for work'),
