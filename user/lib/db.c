@@ -245,6 +245,17 @@ static int is_word(const char *s)
 	return 1;
 }
 
+/* a metric's GPU list: keys and architectures, comma-separated, or "*" */
+static int is_gpu_list(const char *s)
+{
+	if (!*s || strlen(s) > 511)
+		return 0;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
 /* split on blanks into at most @max tokens; the last one keeps the rest */
 static unsigned split(char *s, char **tok, unsigned max)
 {
@@ -451,7 +462,7 @@ static int parse_metric(struct parser *p, char *line)
 		return PFAIL(p, -EINVAL, "'metric' before the 'metrics <set>' line");
 	n = split(line, tok, 5);
 	if (n != 5 || strncmp(tok[4], "= ", 2) || !is_ident(tok[1]) || strlen(tok[1]) > 63 ||
-	    !is_word(tok[2]) || !is_word(tok[3]))
+	    !is_word(tok[2]) || !is_gpu_list(tok[3]))
 		return PFAIL(p, -EINVAL, "use 'metric <Name> <unit> <gpu,gpu|*> = <expression>'");
 	{
 		struct mpc_err e2;

@@ -21,6 +21,7 @@
 
 #include "mpc_internal.h"
 
+/* blocks in a run: ksum32_avx2() sums 16-bit halves of up to this many in 32 bits */
 #define MPC_MAX_RUN 64
 
 /* can the dump's words be read in place (little-endian host, aligned)? */
@@ -235,81 +236,79 @@ static void fold_c(uint64_t *restrict acc, const uint32_t *restrict w, unsigned 
 #include <immintrin.h>
 #define MPC_HAVE_AVX2 1
 
-#define KSTEP(q)								\
-	do {									\
-		__m128i x = _mm_loadu_si128((const __m128i *)(b + 4 * (q)));	\
-		_mm_store_si128((__m128i *)(o + 4 * (q)), x);			\
-		a##q = _mm256_add_epi64(a##q, _mm256_cvtepu32_epi64(x));	\
-	} while (0)
-#define KLOAD(q) __m256i a##q = add ? _mm256_load_si256((const __m256i *)(t + 4 * (q))) : \
-					_mm256_setzero_si256()
-#define KSTORE(q) _mm256_store_si256((__m256i *)(t + 4 * (q)), a##q)
-
-/* 8 (or 7) groups of 4 counters starting at group g0, over n blocks */
+/*
+ * 32 words (4 vectors of 8) from word c0 of each of n blocks: each word's
+ * 16-bit halves are summed in 32-bit lanes (n <= MPC_MAX_RUN blocks: no
+ * overflow), which needs no widening shuffle per load; the halves are joined
+ * into the 64-bit totals once per run. The running unsigned maximum tells
+ * whether any counter read 0xffffffff. Header lanes (words 0-3) are zeroed
+ * before they are summed and not stored over the header the decoder wrote.
+ */
 __attribute__((target("avx2"), always_inline))
-static inline void ksum8_avx2(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
-			      unsigned n, unsigned g0, int seven, int add)
+static inline __m256i ksum32_avx2(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
+				  unsigned n, unsigned c0, int add, __m256i mx)
 {
-	uint64_t *t = ks + 4 * g0;
-
-	KLOAD(0); KLOAD(1); KLOAD(2); KLOAD(3); KLOAD(4); KLOAD(5); KLOAD(6);
-	__m256i a7 = add && !seven ? _mm256_load_si256((const __m256i *)(t + 28)) :
-				     _mm256_setzero_si256();
+	const __m256i m16 = _mm256_set1_epi32(0xffff);
+	const __m256i hdr = _mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1);
+	__m256i lo0 = _mm256_setzero_si256(), lo1 = lo0, lo2 = lo0, lo3 = lo0;
+	__m256i hi0 = lo0, hi1 = lo0, hi2 = lo0, hi3 = lo0;
 
 	for (unsigned i = 0; i < n; i++) {
-		const uint32_t *b = w[i] + 4 * g0;
-		uint32_t *o = dst[i] + 4 * g0;
+		const uint32_t *b = w[i] + c0;
+		uint32_t *o = dst[i] + c0;
+		__m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)b);
+		__m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(b + 8));
+		__m256i x2 = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
+		__m256i x3 = _mm256_loadu_si256((const __m256i *)(const void *)(b + 24));
 
-		KSTEP(0); KSTEP(1); KSTEP(2); KSTEP(3); KSTEP(4); KSTEP(5); KSTEP(6);
-		if (!seven)
-			KSTEP(7);
+		if (!c0)
+			x0 = _mm256_and_si256(x0, hdr);
+		if (b != o) {
+			if (c0)
+				_mm256_store_si256((__m256i *)(void *)o, x0);
+			else
+				_mm_store_si128((__m128i *)(void *)(o + 4), _mm256_extracti128_si256(x0, 1));
+			_mm256_store_si256((__m256i *)(void *)(o + 8), x1);
+			_mm256_store_si256((__m256i *)(void *)(o + 16), x2);
+			_mm256_store_si256((__m256i *)(void *)(o + 24), x3);
+		}
+		mx = _mm256_max_epu32(mx, _mm256_max_epu32(_mm256_max_epu32(x0, x1),
+							   _mm256_max_epu32(x2, x3)));
+		lo0 = _mm256_add_epi32(lo0, _mm256_and_si256(x0, m16));
+		hi0 = _mm256_add_epi32(hi0, _mm256_srli_epi32(x0, 16));
+		lo1 = _mm256_add_epi32(lo1, _mm256_and_si256(x1, m16));
+		hi1 = _mm256_add_epi32(hi1, _mm256_srli_epi32(x1, 16));
+		lo2 = _mm256_add_epi32(lo2, _mm256_and_si256(x2, m16));
+		hi2 = _mm256_add_epi32(hi2, _mm256_srli_epi32(x2, 16));
+		lo3 = _mm256_add_epi32(lo3, _mm256_and_si256(x3, m16));
+		hi3 = _mm256_add_epi32(hi3, _mm256_srli_epi32(x3, 16));
 	}
-	KSTORE(0); KSTORE(1); KSTORE(2); KSTORE(3); KSTORE(4); KSTORE(5); KSTORE(6);
-	if (!seven)
-		KSTORE(7);
-}
+	{
+		__m256i lo[4] = { lo0, lo1, lo2, lo3 }, hi[4] = { hi0, hi1, hi2, hi3 };
 
-/* words 8..8*(N+1)-1 of block b into s0/s1 */
-#define SATSCAN(N)								\
-	do {									\
-		for (unsigned j = 1; j <= (N); j++) {				\
-			__m256i c = _mm256_cmpeq_epi32(_mm256_loadu_si256(b + j), ones); \
-			if (j & 1)						\
-				s1 = _mm256_or_si256(s1, c);			\
-			else							\
-				s0 = _mm256_or_si256(s0, c);			\
-		}								\
-	} while (0)
+		for (unsigned v = 0; v < 4; v++)
+			for (unsigned h = 0; h < 2; h++) {
+				__m128i l = h ? _mm256_extracti128_si256(lo[v], 1) : _mm256_castsi256_si128(lo[v]);
+				__m128i u = h ? _mm256_extracti128_si256(hi[v], 1) : _mm256_castsi256_si128(hi[v]);
+				__m256i t = _mm256_add_epi64(_mm256_cvtepu32_epi64(l),
+							     _mm256_slli_epi64(_mm256_cvtepu32_epi64(u), 16));
+				__m256i *d = (__m256i *)(void *)(ks + c0 + 8 * v + 4 * h);
+
+				_mm256_store_si256(d, add ? _mm256_add_epi64(_mm256_load_si256(d), t) : t);
+			}
+	}
+	return mx;
+}
 
 __attribute__((target("avx2")))
 static uint32_t ksum_avx2(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
 			  unsigned n, unsigned cpb, int add)
 {
-	const __m256i ones = _mm256_set1_epi32(-1);
-	/* lanes 0-3 of a block's first 8 words are the header */
-	const __m256i hdr = _mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1);
-	__m256i s0 = _mm256_setzero_si256(), s1 = s0;
+	__m256i mx = _mm256_setzero_si256();
 
-	ksum8_avx2(ks, w, dst, n, 1, 0, add);
-	if (cpb == 128) {
-		ksum8_avx2(ks, w, dst, n, 9, 0, add);
-		ksum8_avx2(ks, w, dst, n, 17, 0, add);
-		ksum8_avx2(ks, w, dst, n, 25, 1, add);
-	} else {
-		ksum8_avx2(ks, w, dst, n, 9, 1, add);
-	}
-	/* saturation: is any counter 0xffffffff? (two independent chains) */
-	for (unsigned i = 0; i < n; i++) {
-		const __m256i *b = (const __m256i *)(const void *)w[i];
-
-		s0 = _mm256_or_si256(s0, _mm256_and_si256(hdr,
-				     _mm256_cmpeq_epi32(_mm256_loadu_si256(b), ones)));
-		if (cpb == 64)
-			SATSCAN(7);
-		else
-			SATSCAN(15);
-	}
-	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(s0, s1));
+	for (unsigned c0 = 0; c0 < cpb; c0 += 32)
+		mx = ksum32_avx2(ks, w, dst, n, c0, add, mx);
+	return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi32(mx, _mm256_set1_epi32(-1)));
 }
 
 __attribute__((target("avx2")))
@@ -322,10 +321,6 @@ static void fold_avx2(uint64_t *acc, const uint32_t *w, unsigned cpb, int add)
 		_mm256_store_si256(d, add ? _mm256_add_epi64(_mm256_load_si256(d), x) : x);
 	}
 }
-#undef SATSCAN
-#undef KSTEP
-#undef KLOAD
-#undef KSTORE
 #endif
 
 #ifdef MPC_HAVE_AVX2

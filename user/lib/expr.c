@@ -7,9 +7,10 @@
  * 2. mpc_prog_new() resolves every symbol of every metric that applies to a
  *    GPU to a counter (block kind, index), a configuration constant or
  *    another metric, and compiles all metrics into one flat three-address
- *    program over a register file of doubles (done once per device).
+ *    program over a register file of doubles, scheduled into batches of
+ *    independent instructions of one operation (done once per device).
  * 3. mpc_prog_eval() sums the block instances, loads the counters the
- *    program uses into registers and runs the program: no names, no strings,
+ *    program uses into registers and runs the batches: no names, no strings,
  *    no allocation per sample.
  *
  * "No value" is NaN: division by zero gives NaN, NaN propagates through
@@ -370,10 +371,15 @@ struct insn {
 	uint16_t d, a, b, c;
 };
 
-/* an instruction in direct-threaded form: its handler's address */
-struct tinsn {
-	const void *lab;
-	uint16_t d, a, b, c;
+/*
+ * The program as evaluated: the instructions sorted by dependency level and,
+ * within a level, by operation, as arrays of operands; a batch is a run of
+ * one operation whose instructions do not depend on each other.
+ */
+struct batch {
+	uint8_t op;
+	uint16_t n;
+	uint32_t first;
 };
 
 struct input {
@@ -406,7 +412,10 @@ struct mpc_prog {
 	double *cst;
 	unsigned ncode, capcode;
 	struct insn *code;
-	struct tinsn *tcode;	/* threaded copy, made by the first evaluation */
+	/* the scheduled program (schedule()) */
+	unsigned nbatch;
+	struct batch *batch;
+	uint16_t *sd, *sa, *sb, *sc;
 	double *reg;
 	uint64_t *sum;		/* MPC_BLK_KINDS * cpb */
 	unsigned cst_cap, in_cap;
@@ -702,10 +711,111 @@ void mpc_prog_free(struct mpc_prog *p)
 	free(p->in);
 	free(p->cst);
 	free(p->code);
-	free(p->tcode);
+	free(p->batch);
+	free(p->sd);
+	free(p->sa);
+	free(p->sb);
+	free(p->sc);
 	free(p->reg);
 	free(p->sum);
 	free(p);
+}
+
+/*
+ * Schedule the compiled program for evaluation. The compiler reuses a few
+ * temporary registers; renaming each temporary's definition to a register of
+ * its own leaves only true dependencies, so every instruction can be given a
+ * level (one more than the levels of the instructions whose results it
+ * reads) and instructions of one level may run in any order. They are sorted
+ * by level, then operation, into batches that the evaluator runs as tight
+ * loops without a jump per instruction. Values are exactly those of running
+ * the program in order: the same operations on the same operands.
+ */
+static int schedule(struct mpc_prog *p)
+{
+	unsigned tbase = p->nin + MPC_CFG_COUNT + p->ncst + p->nmet, ntnew = 0, maxlvl = 0;
+	unsigned nreg, *map = NULL, *lvl = NULL, *ilvl = NULL, *order = NULL, *cnt = NULL;
+	int r = -ENOMEM;
+
+	map = calloc(p->ntmp + 1, sizeof(*map));
+	ilvl = calloc(p->ncode + 1, sizeof(*ilvl));
+	order = calloc(p->ncode + 1, sizeof(*order));
+	if (!map || !ilvl || !order)
+		goto out;
+	/* SSA: a fresh temporary for each definition */
+	for (unsigned i = 0; i < p->ncode; i++) {
+		struct insn *in = &p->code[i];
+
+		if (in->a >= tbase)
+			in->a = (uint16_t)map[in->a - tbase];
+		if (in->b >= tbase)
+			in->b = (uint16_t)map[in->b - tbase];
+		if (in->c >= tbase)
+			in->c = (uint16_t)map[in->c - tbase];
+		if (in->d >= tbase) {
+			if (tbase + ntnew > 0xFFFF) {
+				r = -E2BIG;
+				goto out;
+			}
+			map[in->d - tbase] = tbase + ntnew;
+			in->d = (uint16_t)(tbase + ntnew++);
+		}
+	}
+	p->ntmp = ntnew;
+	nreg = tbase + ntnew;
+	lvl = calloc(nreg + 1, sizeof(*lvl));
+	if (!lvl)
+		goto out;
+	for (unsigned i = 0; i < p->ncode; i++) {
+		const struct insn *in = &p->code[i];
+		unsigned l = lvl[in->a];
+
+		if (lvl[in->b] > l)
+			l = lvl[in->b];
+		if (lvl[in->c] > l)
+			l = lvl[in->c];
+		ilvl[i] = l * 16 + in->op;	/* sort key: level, then operation */
+		lvl[in->d] = l + 1;
+		if (l + 1 > maxlvl)
+			maxlvl = l + 1;
+	}
+	/* counting sort by key, stable */
+	cnt = calloc((size_t)maxlvl * 16 + 1, sizeof(*cnt));
+	if (!cnt)
+		goto out;
+	for (unsigned i = 0; i < p->ncode; i++)
+		cnt[ilvl[i] + 1]++;
+	for (unsigned k = 1; k <= maxlvl * 16; k++)
+		cnt[k] += cnt[k - 1];
+	for (unsigned i = 0; i < p->ncode; i++)
+		order[cnt[ilvl[i]]++] = i;
+	p->sd = calloc(p->ncode + 1, sizeof(uint16_t));
+	p->sa = calloc(p->ncode + 1, sizeof(uint16_t));
+	p->sb = calloc(p->ncode + 1, sizeof(uint16_t));
+	p->sc = calloc(p->ncode + 1, sizeof(uint16_t));
+	p->batch = calloc(p->ncode + 1, sizeof(*p->batch));
+	if (!p->sd || !p->sa || !p->sb || !p->sc || !p->batch)
+		goto out;
+	for (unsigned k = 0; k < p->ncode; k++) {
+		const struct insn *in = &p->code[order[k]];
+		struct batch *b = p->nbatch ? &p->batch[p->nbatch - 1] : NULL;
+
+		p->sd[k] = in->d;
+		p->sa[k] = in->a;
+		p->sb[k] = in->b;
+		p->sc[k] = in->c;
+		if (!b || ilvl[order[k]] != ilvl[order[k - 1]] || b->n == 0xFFFF)
+			p->batch[p->nbatch++] = (struct batch){ in->op, 0, k };
+		p->batch[p->nbatch - 1].n++;
+	}
+	r = 0;
+out:
+	free(map);
+	free(lvl);
+	free(ilvl);
+	free(order);
+	free(cnt);
+	return r;
 }
 
 int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
@@ -775,6 +885,13 @@ int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
 		in->b = in->op == OP_NEG || in->op == OP_MOV ? in->a : renum(p, in->b);
 		in->c = in->op == OP_DIVK ? renum(p, in->c) : in->a;
 	}
+	r = schedule(p);
+	p->nreg = p->nin + MPC_CFG_COUNT + p->ncst + p->nmet + p->ntmp;
+	if (r) {
+		mpc_prog_free(p);
+		return mpc_fail(err, r, "cannot compile the metrics for %s: %s", gpu->name,
+				r == -E2BIG ? "program too large" : "out of memory");
+	}
 	p->reg = calloc(p->nreg + 1, sizeof(double));
 	p->met_reg = calloc(p->nmet + 1, sizeof(uint16_t));
 	if (!p->reg || !p->met_reg) {
@@ -838,78 +955,66 @@ unsigned mpc_prog_ninsns(const struct mpc_prog *p)
 
 static void run(struct mpc_prog *p, const struct mpc_config *c, double *out)
 {
-	double *restrict R = p->reg;
+	double *R = p->reg;
 
 	memcpy(R + p->nin, c->v, sizeof(c->v));
-#if defined(__GNUC__)
-	{
-		/*
-		 * Direct threading: each instruction holds the address of its
-		 * handler and a sentinel ends the program, so an instruction costs
-		 * its operation and one indirect jump. The threaded copy of the
-		 * program is made on the first evaluation.
-		 */
-		static const void *const lab[] = { &&l_add, &&l_sub, &&l_mul, &&l_div, &&l_min,
-						   &&l_max, &&l_neg, &&l_mov, &&l_divk };
-		const struct tinsn *in;
+	for (const struct batch *bt = p->batch, *end = p->batch + p->nbatch; bt < end; bt++) {
+		const uint16_t *restrict d = p->sd + bt->first, *restrict a = p->sa + bt->first;
+		const uint16_t *restrict b = p->sb + bt->first, *restrict k = p->sc + bt->first;
+		unsigned n = bt->n;
 
-		if (!p->tcode) {
-			struct tinsn *t = calloc(p->ncode + 1, sizeof(*t));
+		/* the instructions of a batch are independent: no jump between them */
+		switch (bt->op) {
+		case OP_ADD:
+			for (unsigned i = 0; i < n; i++)
+				R[d[i]] = R[a[i]] + R[b[i]];
+			break;
+		case OP_SUB:
+			for (unsigned i = 0; i < n; i++)
+				R[d[i]] = R[a[i]] - R[b[i]];
+			break;
+		case OP_MUL:
+			for (unsigned i = 0; i < n; i++)
+				R[d[i]] = R[a[i]] * R[b[i]];
+			break;
+		case OP_DIV:
+			for (unsigned i = 0; i < n; i++) {
+				double y = R[b[i]];
 
-			if (!t) {	/* out of memory: every metric without value */
-				for (unsigned i = 0; i < p->nmet; i++)
-					out[i] = NAN;
-				return;
+				R[d[i]] = y == 0 ? NAN : R[a[i]] / y;
 			}
-			for (unsigned i = 0; i < p->ncode; i++)
-				t[i] = (struct tinsn){ lab[p->code[i].op], p->code[i].d, p->code[i].a,
-						       p->code[i].b, p->code[i].c };
-			t[p->ncode].lab = &&l_end;
-			p->tcode = t;
-		}
-		in = p->tcode;
-#define NEXT() do { in++; goto *in->lab; } while (0)
-		goto *in->lab;
-l_add:		R[in->d] = R[in->a] + R[in->b];
-		NEXT();
-l_sub:		R[in->d] = R[in->a] - R[in->b];
-		NEXT();
-l_mul:		R[in->d] = R[in->a] * R[in->b];
-		NEXT();
-l_div:		{ double b = R[in->b]; R[in->d] = b == 0 ? NAN : R[in->a] / b; }
-		NEXT();
-l_min:		{ double a = R[in->a], b = R[in->b];
-		  R[in->d] = (a != a || b != b) ? NAN : (a < b ? a : b); }
-		NEXT();
-l_max:		{ double a = R[in->a], b = R[in->b];
-		  R[in->d] = (a != a || b != b) ? NAN : (a > b ? a : b); }
-		NEXT();
-l_neg:		R[in->d] = -R[in->a];
-		NEXT();
-l_mov:		R[in->d] = R[in->a];
-		NEXT();
-l_divk:		{ double b = R[in->b]; R[in->d] = b == 0 ? NAN : R[in->a] / b * R[in->c]; }
-		NEXT();
-#undef NEXT
-l_end:;
-	}
-#else
-	for (const struct insn *in = p->code, *end = p->code + p->ncode; in < end; in++) {
-		double a = R[in->a], b = R[in->b];
+			break;
+		case OP_DIVK:
+			for (unsigned i = 0; i < n; i++) {
+				double y = R[b[i]];
 
-		switch (in->op) {
-		case OP_ADD: R[in->d] = a + b; break;
-		case OP_SUB: R[in->d] = a - b; break;
-		case OP_MUL: R[in->d] = a * b; break;
-		case OP_DIV: R[in->d] = b == 0 ? NAN : a / b; break;
-		case OP_MIN: R[in->d] = (a != a || b != b) ? NAN : (a < b ? a : b); break;
-		case OP_MAX: R[in->d] = (a != a || b != b) ? NAN : (a > b ? a : b); break;
-		case OP_NEG: R[in->d] = -a; break;
-		case OP_DIVK: R[in->d] = b == 0 ? NAN : a / b * R[in->c]; break;
-		default: R[in->d] = a; break;
+				R[d[i]] = y == 0 ? NAN : R[a[i]] / y * R[k[i]];
+			}
+			break;
+		case OP_MIN:
+			for (unsigned i = 0; i < n; i++) {
+				double x = R[a[i]], y = R[b[i]];
+
+				R[d[i]] = (x != x || y != y) ? NAN : (x < y ? x : y);
+			}
+			break;
+		case OP_MAX:
+			for (unsigned i = 0; i < n; i++) {
+				double x = R[a[i]], y = R[b[i]];
+
+				R[d[i]] = (x != x || y != y) ? NAN : (x > y ? x : y);
+			}
+			break;
+		case OP_NEG:
+			for (unsigned i = 0; i < n; i++)
+				R[d[i]] = -R[a[i]];
+			break;
+		default:
+			for (unsigned i = 0; i < n; i++)
+				R[d[i]] = R[a[i]];
+			break;
 		}
 	}
-#endif
 	/* metric results are contiguous and in order; fix up the aliased ones */
 	memcpy(out, R + p->met_base, p->nmet * sizeof(double));
 	for (unsigned i = 0; i < p->nfix; i++)

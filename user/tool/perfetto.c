@@ -15,6 +15,7 @@
  * another producer's GPU counters does not mix their ids.
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,8 @@ struct pf_trace {
 	unsigned int nspec, capspec;
 	/* declared[id] for ids up to max_id: the per-sample check is O(1) */
 	uint8_t *declared;
+	/* each declared id's varint (3 bytes a slot) and its length */
+	uint8_t *idvar, *idlen;
 	uint32_t max_id;
 	/* reused per packet: the packet, the message inside it, one level below */
 	struct pf_buf pkt, msg, sub, leaf;
@@ -130,13 +133,25 @@ static void put_raw_varint(struct pf_buf *b, uint64_t v)
 	b->len = (size_t)(p - b->p);
 }
 
-static unsigned int varint_len(uint64_t v)
+static inline unsigned int vlen(uint64_t v)
 {
-	unsigned int n = 1;
+	return (unsigned int)(64 - __builtin_clzll(v | 1) + 6) / 7;
+}
 
-	while (v >>= 7)
-		n++;
-	return n;
+static inline uint8_t *wvar(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* tag of field @f with wire type @wt; both fit two bytes for our fields */
+static inline uint8_t *wtag(uint8_t *p, unsigned int f, unsigned int wt)
+{
+	return wvar(p, (uint64_t)f << 3 | wt);
 }
 
 static void put_tag(struct pf_buf *b, unsigned int field, unsigned int wt)
@@ -148,18 +163,6 @@ static void put_varint(struct pf_buf *b, unsigned int field, uint64_t v)
 {
 	put_tag(b, field, WT_VARINT);
 	put_raw_varint(b, v);
-}
-
-static void put_double(struct pf_buf *b, unsigned int field, double d)
-{
-	uint8_t tmp[8];
-	uint64_t u;
-
-	memcpy(&u, &d, sizeof(u));
-	for (int i = 0; i < 8; i++)
-		tmp[i] = (uint8_t)(u >> (8 * i));
-	put_tag(b, field, WT_FIXED64);
-	put_bytes(b, tmp, sizeof(tmp));
 }
 
 static void put_string(struct pf_buf *b, unsigned int field, const char *s)
@@ -295,8 +298,18 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		t->failed = 1;
 		return -1;
 	}
-	for (unsigned int i = 0; i < t->nspec; i++)
-		t->declared[t->spec[i].id] = 1;
+	t->idvar = calloc((size_t)t->max_id + 1, 3);
+	t->idlen = calloc((size_t)t->max_id + 1, 1);
+	if (!t->idvar || !t->idlen) {
+		t->failed = 1;
+		return -1;
+	}
+	for (unsigned int i = 0; i < t->nspec; i++) {
+		uint32_t id = t->spec[i].id;
+
+		t->declared[id] = 1;
+		t->idlen[id] = (uint8_t)(wvar(t->idvar + 3 * (size_t)id, id) - (t->idvar + 3 * (size_t)id));
+	}
 
 	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
 	packet_begin(t, 0);
@@ -332,39 +345,96 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 	return packet_end(t);
 }
 
+/*
+ * The per-sample packet, written in one pass into one buffer:
+ *   Trace.packet { trusted_packet_sequence_id, sequence_flags, timestamp,
+ *     timestamp_clock_id, gpu_counter_event { counter_descriptor_iid,
+ *     counters { counter_id, int_value | double_value } ... } }
+ * The counters go first, behind room for the headers (whose lengths depend
+ * on theirs); the headers are then written just in front of them, so the
+ * packet leaves with a single fwrite(). Each counter id's varint was encoded
+ * once by pf_trace_start(). The bytes are those the generic put_*() helpers
+ * would write (tests/test_golden.c).
+ */
+#define SAMPLE_HEADROOM	48	/* >= 4 + 6 + 2 + 11 + 3 + 5: frame, packet fields, event tag */
+
 int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
 		    unsigned int n)
 {
+	uint8_t hdr[SAMPLE_HEADROOM], *body, *p, *h;
+	size_t blen, plen, hlen;
+
 	if (!t->started)
 		return -1;
 	for (unsigned int i = 0; i < n; i++)
 		if (v[i].id > t->max_id || !t->declared[v[i].id])
 			return -1;
-	packet_begin(t, SEQ_NEEDS_INCREMENTAL_STATE);
-	put_varint(&t->pkt, PKT_TIMESTAMP, ts_ns);
-	put_varint(&t->pkt, PKT_TIMESTAMP_CLOCK_ID, PF_CLOCK_MONOTONIC_RAW);
-	put_varint(&t->msg, EVENT_DESCRIPTOR_IID, DESCRIPTOR_IID);
-	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter: reserve once */
-	buf_reserve(&t->msg, (size_t)n * 29);
-	for (unsigned int i = 0; i < n && !t->msg.oom; i++) {
-		uint64_t u = (uint64_t)v[i].i;
-		unsigned int len;
-
-		/* unavailable is never a value: no counter rather than a 0 */
-		if (!v[i].is_int && !isfinite(v[i].d))
-			continue;
-		/* GpuCounter { counter_id, int_value | double_value }, inline */
-		len = 1 + varint_len(v[i].id) + (v[i].is_int ? 1 + varint_len(u) : 9);
-		put_tag(&t->msg, EVENT_COUNTERS, WT_LEN);
-		put_raw_varint(&t->msg, len);
-		put_varint(&t->msg, COUNTER_ID, v[i].id);
-		if (v[i].is_int)
-			put_varint(&t->msg, COUNTER_INT, u);
-		else
-			put_double(&t->msg, COUNTER_DOUBLE, v[i].d);
+	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter */
+	t->msg.len = 0;
+	buf_reserve(&t->msg, SAMPLE_HEADROOM + 2 + (size_t)n * 29);
+	if (t->msg.oom) {
+		t->failed = 1;
+		return -1;
 	}
-	put_msg(&t->pkt, PKT_GPU_COUNTER_EVENT, &t->msg);
-	return packet_end(t);
+	body = t->msg.p + SAMPLE_HEADROOM;
+	p = wtag(body, EVENT_DESCRIPTOR_IID, WT_VARINT);
+	p = wvar(p, DESCRIPTOR_IID);
+	for (unsigned int i = 0; i < n; i++) {
+		const uint8_t *id = t->idvar + 3 * (size_t)v[i].id;
+		unsigned int il = t->idlen[v[i].id];
+
+		if (v[i].is_int) {
+			uint64_t u = (uint64_t)v[i].i;
+
+			/* GpuCounter { counter_id, int_value }, inline */
+			*p++ = (uint8_t)(EVENT_COUNTERS << 3 | WT_LEN);
+			*p++ = (uint8_t)(1 + il + 1 + vlen(u));
+			*p++ = (uint8_t)(COUNTER_ID << 3 | WT_VARINT);
+			memcpy(p, id, 3);
+			p += il;
+			*p++ = (uint8_t)(COUNTER_INT << 3 | WT_VARINT);
+			p = wvar(p, u);
+		} else if (isfinite(v[i].d)) {
+			uint64_t u;
+
+			/* unavailable is never a value: no counter rather than a 0 */
+			memcpy(&u, &v[i].d, sizeof(u));
+			u = htole64(u);
+			*p++ = (uint8_t)(EVENT_COUNTERS << 3 | WT_LEN);
+			*p++ = (uint8_t)(1 + il + 9);
+			*p++ = (uint8_t)(COUNTER_ID << 3 | WT_VARINT);
+			memcpy(p, id, 3);
+			p += il;
+			*p++ = (uint8_t)(COUNTER_DOUBLE << 3 | WT_FIXED64);
+			memcpy(p, &u, 8);
+			p += 8;
+		}
+	}
+	blen = (size_t)(p - body);
+	/* the packet's fields before the event, then the event's tag and length */
+	h = hdr;
+	h = wtag(h, PKT_TRUSTED_SEQ_ID, WT_VARINT);
+	h = wvar(h, t->seq_id);
+	h = wtag(h, PKT_SEQUENCE_FLAGS, WT_VARINT);
+	h = wvar(h, SEQ_NEEDS_INCREMENTAL_STATE);
+	h = wtag(h, PKT_TIMESTAMP, WT_VARINT);
+	h = wvar(h, ts_ns);
+	h = wtag(h, PKT_TIMESTAMP_CLOCK_ID, WT_VARINT);
+	h = wvar(h, PF_CLOCK_MONOTONIC_RAW);
+	h = wtag(h, PKT_GPU_COUNTER_EVENT, WT_LEN);
+	h = wvar(h, blen);
+	plen = (size_t)(h - hdr) + blen;
+	/* and in front of all that, the Trace.packet tag and the packet's length */
+	hlen = 1 + vlen(plen) + (size_t)(h - hdr);
+	p = body - hlen;
+	p = wtag(p, TRACE_PACKET, WT_LEN);
+	p = wvar(p, plen);
+	memcpy(p, hdr, (size_t)(h - hdr));
+	if (fwrite(body - hlen, 1, hlen + blen, t->out) != hlen + blen) {
+		t->failed = 1;
+		return -1;
+	}
+	return 0;
 }
 
 int pf_trace_end(struct pf_trace *t)
@@ -380,6 +450,8 @@ int pf_trace_end(struct pf_trace *t)
 	}
 	free(t->spec);
 	free(t->declared);
+	free(t->idvar);
+	free(t->idlen);
 	free(t->pkt.p);
 	free(t->msg.p);
 	free(t->sub.p);

@@ -50,8 +50,25 @@ GPUS = [
     ('g31', 'Mali-G31', 'bifrost', 'v5', 64, [0x7003], 0xf00f),
     ('g77', 'Mali-G77', 'valhall', 'v5', 64, [0x9000], 0xf00f),
     ('g57', 'Mali-G57', 'valhall', 'v5', 64, [0x9001, 0x9003], 0xf00f),
-    ('g78', 'Mali-G78', 'valhall', 'v5', 64, [0x9002], 0xf00f),
+    # 0x9005 is Mali-G78AE (libGPUCounters Mali-ProductInfo.xml), with the
+    # counters of the G78 (same DatabaseKey there).
+    ('g78', 'Mali-G78', 'valhall', 'v5', 64, [0x9002, 0x9005], 0xf00f),
     ('g68', 'Mali-G68', 'valhall', 'v5', 64, [0x9004], 0xf00f),
+    # CSF GPUs: every product of libGPUCounters' Mali-ProductInfo.xml, with
+    # the hardware layout its DatabaseKey names (CSF_AS below). Dumps come in
+    # the v5 block order (front-end, tiler, memory system, shader cores); the
+    # firmware and CSG blocks a kbase kernel may also report have no counters
+    # in those layouts and are not described.
+    ('g710', 'Mali-G710', 'valhall', 'v5', 64, [0xa002], 0xf00f),
+    ('g510', 'Mali-G510', 'valhall', 'v5', 64, [0xa003], 0xf00f),
+    ('g310', 'Mali-G310', 'valhall', 'v5', 64, [0xa004], 0xf00f),
+    ('g610', 'Mali-G610', 'valhall', 'v5', 64, [0xa007], 0xf00f),
+    ('g715', 'Mali-G715', 'valhall', 'v5', 128, [0xb002], 0xf00f),
+    ('g615', 'Mali-G615', 'valhall', 'v5', 128, [0xb003], 0xf00f),
+    ('g720', 'Mali-G720', '5th-gen', 'v5', 128, [0xc000], 0xf00f),
+    ('g620', 'Mali-G620', '5th-gen', 'v5', 128, [0xc001], 0xf00f),
+    ('g725', 'Mali-G725', '5th-gen', 'v5', 128, [0xd000], 0xf00f),
+    ('g625', 'Mali-G625', '5th-gen', 'v5', 128, [0xd001], 0xf00f),
     ('g1', 'Mali-G1', '5th-gen', 'v5', 128, [0xe000, 0xe001, 0xe003], 0xf00f),
     ('g2', 'Mali-G2', '5th-gen', 'v5', 128, [], 0xf00f),
 ]
@@ -75,6 +92,14 @@ LGC_LAYOUT = {k: 'Mali-' + k.upper() for k in
 LGC_AS = {'g57': 'g77', 'g68': 'g78'}
 LGC_LAYOUT['g57'] = 'Mali-G77'
 LGC_LAYOUT['g68'] = 'Mali-G78'
+# CSF products that Mali-ProductInfo.xml maps (DatabaseKey) to another's layout
+CSF_AS = {'g310': 'g710', 'g510': 'g710', 'g610': 'g710', 'g615': 'g715',
+          'g620': 'g720', 'g625': 'g725'}
+for _k in ('g710', 'g715', 'g720', 'g725'):
+    LGC_LAYOUT[_k] = 'Mali-' + _k.upper()
+for _k, _as in CSF_AS.items():
+    LGC_LAYOUT[_k] = 'Mali-' + _as.upper()
+LGC_AS.update(CSF_AS)
 
 BLOCK_OF_TYPE = {'GPU Front-end': 'jm', 'Job Manager': 'jm', 'Tiler': 'tiler',
                  'Memory System': 'l2', 'L2 Cache': 'l2', 'Shader Core': 'shader'}
@@ -315,6 +340,233 @@ class Ev:
         raise ValueError('unexpected %r' % x)
 
 
+# ---------------------------------------------------------------- corrections
+#
+# What the reference data above gets wrong for a GPU, fixed from Arm's public
+# counter lists. Facts only (names, indices, units). Each entry:
+#   (gpu keys, block, op, name, index, unit, alias, why)
+# op 'drop' removes the counter called name; 'set' places name at index (the
+# counter there before, and any other index of name, go), with unit and alias
+# (None: keep what the merge gave); 'unit' changes only the unit. 'why' is
+# written above the entry in the database file, so every fix says its source.
+GATOR97 = 'gator 9.7.1 daemon/mali_userspace/MaliHwCntrNamesGenerated.h'
+GATOR_T6XX = 'the T6xx list of gator <= 5.x driver/gator_events_mali_t6xx_hw.c'
+MIDGARD_T7_T8 = ('t760', 't820', 't830', 't860', 't880')
+VALHALL = ('g57', 'g77', 'g68', 'g78')
+FIXES = [
+    # 1. the FPK-queue-active counter: Mesa's T7x/T8x lists (after the
+    #    2014-17 kbase list) name shader 8 FRAG_CYCLES_FPKQ_ACTIVE; Arm's
+    #    current data has the counter only at 11 and nothing at 8.
+    (MIDGARD_T7_T8, 'shader', 'drop', 'FRAG_CYCLES_FPKQ_ACTIVE', None, None, None,
+     'FRAG_CYCLES_FPKQ_ACTIVE@8 (Mesa list) left out: %s and the Arm layouts in Mesa '
+     'have this counter only at 11, nothing at 8' % GATOR97),
+    (MIDGARD_T7_T8, 'shader', 'set', 'FRAG_FPK_ACTIVE', 11, 'cycles', 'FRAG_CYCLES_FPKQ_ACTIVE',
+     'FRAG_FPK_ACTIVE@11: %s; unit: libGPUCounters (later GPUs)' % GATOR97),
+    # 2. T600/T620 are not T760s: Arm's T6xx list differs in these slots.
+    (('t600', 't620'), 'shader', 'drop', 'FRAG_CYCLES_FPKQ_ACTIVE', None, None, None,
+     'no FRAG_CYCLES_FPKQ_ACTIVE: not in ' + GATOR_T6XX),
+    (('t600',), 'shader', 'set', 'FRAG_CYCLES_PLR', 8, 'cycles', None,
+     'FRAG_CYCLES_PLR@8: ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'FRAG_QUADS_LZS_TEST', 17, 'quads', None,
+     'FRAG_QUADS_LZS_TEST@17 (quads, not threads): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'FRAG_QUADS_LZS_KILLED', 18, 'quads', None,
+     'FRAG_QUADS_LZS_KILLED@18 (quads, not threads): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'TEX_THREADS', 42, 'threads', None,
+     'TEX_THREADS@42 (the T76x list has TEX_ISSUES there): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'LSC_READ_MISSES', 49, 'requests', None,
+     'LSC_READ_MISSES@49 (misses, not LSC_READ_OP): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'LSC_WRITE_MISSES', 51, 'requests', None,
+     'LSC_WRITE_MISSES@51 (misses, not LSC_WRITE_OP): ' + GATOR_T6XX),
+    (('t600', 't620'), 'shader', 'set', 'LSC_ATOMIC_MISSES', 53, 'requests', None,
+     'LSC_ATOMIC_MISSES@53 (misses, not LSC_ATOMIC_OP): ' + GATOR_T6XX),
+    (('t600', 't620'), 'l2', 'set', 'L2_EXT_R_BUF_FULL', 55, 'cycles', None,
+     'L2_EXT_R_BUF_FULL@55 (60 on T76x): ' + GATOR_T6XX),
+    (('t600', 't620'), 'l2', 'set', 'L2_EXT_R_W_HAZARD', 60, None, None,
+     'L2_EXT_R_W_HAZARD@60: ' + GATOR_T6XX + '; no public unit'),
+    # Valhall tiler slots Mesa's G57/G77/G68/G78 lists name after Bifrost's
+    # (libGPUCounters does not list them); Arm's current names, as in the G1.
+    (VALHALL, 'tiler', 'set', 'BUS_WRITE_UTLB1', 19, 'beats', 'BUS_WRITE',
+     'BUS_WRITE_UTLB1@19 (Mesa: BUS_WRITE): ' + GATOR97),
+    (VALHALL, 'tiler', 'set', 'WRBUF_NO_ASN_ID_STALL', 54, 'cycles',
+     'WRBUF_NO_AXI_ID_STALL', 'WRBUF_NO_ASN_ID_STALL@54 (Mesa: WRBUF_NO_AXI_ID_STALL): ' + GATOR97),
+    (VALHALL, 'tiler', 'set', 'WRBUF_ASN_STALL', 55, 'cycles', 'WRBUF_AXI_STALL',
+     'WRBUF_ASN_STALL@55 (Mesa: WRBUF_AXI_STALL): ' + GATOR97),
+    # 4. Mesa's Midgard units hold after its multiplier (x256, x1024, x16),
+    #    which a raw value does not carry: the raw units are these, and the
+    #    byte and pixel figures are derived metrics (mali-perfcnt.txt).
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'jm', 'unit', 'JS0_TASKS', None, 'tasks', None,
+     'unit tasks: Mesa says pixels after multiplier 256/1024; MpcFragQueuePix applies it'),
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'shader', 'unit', 'FRAG_PTILES', None, 'tiles', None,
+     'unit tiles: Mesa says pixels after multiplier 256/1024; MpcFragPix applies it'),
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'l2', 'unit', 'L2_EXT_READ_BEATS', None, 'beats', None,
+     'unit beats: Mesa says bytes after multiplier 16; MpcExtBusRdBy applies bus-beat-bytes'),
+    (('t600', 't620', 't720') + MIDGARD_T7_T8, 'l2', 'unit', 'L2_EXT_WRITE_BEATS', None, 'beats', None,
+     'unit beats: Mesa says bytes after multiplier 16; MpcExtBusWrBy applies bus-beat-bytes'),
+]
+# Counters Arm's lists have and the reference data above does not (issue 26
+# item 6), from gator 9.7.1's Midgard tables: (gpu keys, block, index, name,
+# unit, one-line description). A counter already there (same name and index)
+# gets the unit and description; a different counter in the slot is an error.
+T_ALL = ('t760', 't820', 't830', 't860', 't880')
+T_BIG = ('t760', 't860', 't880')
+ADDS = [
+    (T_ALL, 'jm', 4, 'MESSAGES_SENT', 'messages', 'messages the job manager sent to the other units'),
+    (T_ALL, 'jm', 5, 'MESSAGES_RECEIVED', 'messages', 'messages the job manager received from them'),
+]
+for _js in range(3):
+    for _k, (_w, _d) in enumerate((
+            ('READ', 'reading the job descriptor'),
+            ('ISSUE', 'waiting to issue the job\'s tasks'),
+            ('DEPEND', 'waiting for a job it depends on'),
+            ('FINISH', 'waiting for the job\'s last tasks to finish'))):
+        ADDS.append((T_ALL, 'jm', 12 + 8 * _js + _k, 'JS%d_WAIT_%s' % (_js, _w), 'cycles',
+                     'cycles job slot %d spent %s' % (_js, _d)))
+ADDS += [
+    (T_BIG, 'tiler', 9, 'VCACHE_HIT', 'requests', 'vertex cache lookups that hit'),
+    (T_BIG, 'tiler', 10, 'VCACHE_MISS', 'requests', 'vertex cache lookups that missed'),
+    (T_BIG, 'tiler', 36, 'PCACHE_HIT', 'requests', 'polygon list cache lookups that hit'),
+    (T_BIG, 'tiler', 37, 'PCACHE_MISS', 'requests', 'polygon list cache lookups that missed'),
+    (T_BIG, 'tiler', 40, 'WRBUF_HIT', 'requests', 'tiler write buffer writes merged into an open line'),
+    (T_BIG, 'tiler', 41, 'WRBUF_MISS', 'requests', 'tiler write buffer writes that needed a new line'),
+    (T_BIG, 'tiler', 59, 'UTLB_TRANS_HIT', 'requests', 'tiler micro-TLB translations that hit'),
+    (T_BIG, 'tiler', 63, 'UTLB_TRANS_STALL', 'cycles', 'cycles the tiler stalled on its micro-TLB'),
+    (T_ALL, 'l2', 4, 'MMU_HIT', 'requests', 'MMU translations that hit its TLB'),
+    (T_ALL, 'l2', 8, 'MMU_TABLE_WALK', 'requests', 'MMU page table walks'),
+    (T_ALL, 'l2', 9, 'MMU_REQUESTS', 'requests', 'translation requests the MMU received'),
+    (T_ALL, 'l2', 32, 'L2_ANY_LOOKUP', 'requests', 'L2 cache lookups of any kind'),
+]
+
+# Bifrost: the 38 counters of gator 9.7.1's G31/G51/G52/G71/G72/G76 tables
+# that neither libGPUCounters nor Mesa lists (the same slots on all six).
+BIF = ('g31', 'g51', 'g52', 'g71', 'g72', 'g76')
+ADDS += [(BIF, 'jm', 4, 'MESSAGES_SENT', 'messages', 'messages the job manager sent to the other units'),
+         (BIF, 'jm', 5, 'MESSAGES_RECEIVED', 'messages', 'messages the job manager received from them'),
+         (BIF, 'shader', 8, 'FRAG_STARVING', 'cycles', 'cycles the fragment front-end waited for work'),
+         (BIF, 'l2', 54, 'L2_EXT_SNOOP_RESP_CLEAN', 'requests', 'external snoops answered without data'),
+         (BIF, 'l2', 55, 'L2_EXT_SNOOP_RESP_DATA', 'requests', 'external snoops answered with data'),
+         (BIF, 'l2', 56, 'L2_EXT_SNOOP_INTERNAL', 'requests', 'external snoops resolved inside the L2')]
+for _i, _n, _u, _d in (
+        (5, 'JOBS_PROCESSED', 'jobs', 'jobs the tiler processed'),
+        (15, 'BIN_ALLOC_INIT', 'requests', 'first allocations of a polygon list bin'),
+        (16, 'BIN_ALLOC_OVERFLOW', 'requests', 'bin allocations after a polygon list chunk filled up'),
+        (20, 'LOADING_DESC', 'cycles', 'cycles the tiler spent loading descriptors'),
+        (22, 'IDVS_POS_SHAD_WAIT', 'cycles', 'cycles waiting for position shading results'),
+        (25, 'PREFETCH_STALL', 'cycles', 'cycles the index prefetcher stalled'),
+        (28, 'VCACHE_LINE_WAIT', 'cycles', 'cycles waiting for a vertex cache line'),
+        (29, 'VFETCH_POS_READ_WAIT', 'cycles', 'cycles vertex fetch waited for positions to be read'),
+        (30, 'VFETCH_VERTEX_WAIT', 'cycles', 'cycles vertex fetch waited for a vertex'),
+        (32, 'PRIMASSY_STALL', 'cycles', 'cycles primitive assembly stalled'),
+        (33, 'BBOX_GEN_STALL', 'cycles', 'cycles bounding box generation stalled'),
+        (36, 'IDVS_VBU_LINE_DEALLOCATE', 'requests', 'varying buffer lines freed'),
+        (39, 'BINNER_STALL', 'cycles', 'cycles the binner stalled'),
+        (40, 'ITER_STALL', 'cycles', 'cycles the tiler iterator stalled'),
+        (41, 'COMPRESS_MISS', 'requests', 'polygon list compressor misses'),
+        (42, 'COMPRESS_STALL', 'cycles', 'cycles the polygon list compressor stalled'),
+        (43, 'PCACHE_HIT', 'requests', 'polygon list cache lookups that hit'),
+        (44, 'PCACHE_MISS', 'requests', 'polygon list cache lookups that missed'),
+        (45, 'PCACHE_MISS_STALL', 'cycles', 'cycles stalled on polygon list cache misses'),
+        (46, 'PCACHE_EVICT_STALL', 'cycles', 'cycles stalled evicting polygon list cache lines'),
+        (47, 'PMGR_PTR_WR_STALL', 'cycles', 'cycles the pointer manager stalled writing pointers'),
+        (48, 'PMGR_PTR_RD_STALL', 'cycles', 'cycles the pointer manager stalled reading pointers'),
+        (49, 'PMGR_CMD_WR_STALL', 'cycles', 'cycles the pointer manager stalled writing commands'),
+        (50, 'WRBUF_ACTIVE', 'cycles', 'cycles the tiler write buffer was active'),
+        (51, 'WRBUF_HIT', 'requests', 'tiler write buffer writes merged into an open line'),
+        (52, 'WRBUF_MISS', 'requests', 'tiler write buffer writes that needed a new line'),
+        (53, 'WRBUF_NO_FREE_LINE_STALL', 'cycles', 'cycles the write buffer waited for a free line'),
+        (59, 'UTLB_TRANS', 'requests', 'tiler micro-TLB translations'),
+        (60, 'UTLB_TRANS_HIT', 'requests', 'tiler micro-TLB translations that hit'),
+        (61, 'UTLB_TRANS_STALL', 'cycles', 'cycles the tiler stalled on its micro-TLB'),
+        (62, 'UTLB_TRANS_MISS_DELAY', 'cycles', 'cycles of micro-TLB miss latency'),
+        (63, 'UTLB_MMU_REQ', 'requests', 'micro-TLB requests to the MMU')):
+    ADDS.append((BIF, 'tiler', _i, _n, _u, _d))
+
+# Valhall: the 42 counters of gator 9.7.1's G57/G77/G68/G78 tables that
+# neither libGPUCounters nor Mesa lists (the same slots on the four). Tiler
+# 19/54/55 get gator's names in FIXES (Mesa's are aliases).
+VAL = ('g57', 'g77', 'g68', 'g78')
+_DESC = {a[3]: (a[4], a[5]) for a in ADDS if a[0] is BIF}
+for _b, _i, _n in ([('jm', 4, 'MESSAGES_SENT'), ('jm', 5, 'MESSAGES_RECEIVED'),
+                    ('shader', 8, 'FRAG_STARVING'), ('l2', 54, 'L2_EXT_SNOOP_RESP_CLEAN'),
+                    ('l2', 55, 'L2_EXT_SNOOP_RESP_DATA'), ('l2', 56, 'L2_EXT_SNOOP_INTERNAL')] +
+                   [('tiler', _i, _n) for _i, _n in (
+                       (5, 'JOBS_PROCESSED'), (15, 'BIN_ALLOC_INIT'), (16, 'BIN_ALLOC_OVERFLOW'),
+                       (20, 'LOADING_DESC'), (22, 'IDVS_POS_SHAD_WAIT'), (25, 'PREFETCH_STALL'),
+                       (28, 'VCACHE_LINE_WAIT'), (29, 'VFETCH_POS_READ_WAIT'),
+                       (30, 'VFETCH_VERTEX_WAIT'), (32, 'PRIMASSY_STALL'), (33, 'BBOX_GEN_STALL'),
+                       (36, 'IDVS_VBU_LINE_DEALLOCATE'), (39, 'BINNER_STALL'), (40, 'ITER_STALL'),
+                       (41, 'COMPRESS_MISS'), (42, 'COMPRESS_STALL'), (43, 'PCACHE_HIT'),
+                       (44, 'PCACHE_MISS'), (45, 'PCACHE_MISS_STALL'), (46, 'PCACHE_EVICT_STALL'),
+                       (47, 'PMGR_PTR_WR_STALL'), (48, 'PMGR_PTR_RD_STALL'),
+                       (49, 'PMGR_CMD_WR_STALL'), (50, 'WRBUF_ACTIVE'), (51, 'WRBUF_HIT'),
+                       (52, 'WRBUF_MISS'), (53, 'WRBUF_NO_FREE_LINE_STALL'))]):
+    ADDS.append((VAL, _b, _i, _n) + _DESC[_n])
+ADDS.append((VAL, 'tiler', 18, 'BUS_WRITE_UTLB0', 'beats',
+             'tiler bus write beats through micro-TLB 0'))
+for _u in (0, 1):
+    for _k, (_s, _unit, _d) in enumerate((
+            ('TRANS', 'requests', 'tiler translations by micro-TLB %d'),
+            ('TRANS_HIT', 'requests', 'tiler translations that hit micro-TLB %d'),
+            ('TRANS_STALL', 'cycles', 'cycles the tiler stalled on micro-TLB %d'),
+            ('MMU_REQ', 'requests', 'requests micro-TLB %d sent to the MMU'))):
+        ADDS.append((VAL, 'tiler', 56 + 4 * _u + _k, 'UTLB%d_%s' % (_u, _s), _unit, _d % _u))
+
+
+def apply_adds(key, blocks, units, comments, log):
+    for keys, b, idx, name, unit, desc in ADDS:
+        if key not in keys:
+            continue
+        for n, i in blocks[b].items():
+            if i == idx and n != name:
+                die('%s: %s %s@%d from gator, but %s is there' % (key, b, name, idx, n))
+        if name in blocks[b] and blocks[b][name] != idx:
+            die('%s: %s %s@%d from gator, but it is at %d' % (key, b, name, idx, blocks[b][name]))
+        src = 'gator 9.7.1' if name in blocks[b] else 'added from gator 9.7.1'
+        blocks[b][name] = idx
+        units[name] = unit
+        comments.setdefault((b, name), []).append('%s (%s)' % (desc, src))
+
+
+# Facts the format cannot carry, written as comments into the GPU's file.
+FIX_NOTES = {
+    't620': ['SHADER_CORE_ACTIVE, at shader index 3 in ' + GATOR_T6XX + ',',
+             'is a header word in this dump format (word 3 must be zero): not described.'],
+}
+
+
+def apply_fixes(key, blocks, units, aliases, lgc, comments, log):
+    """Apply FIXES for GPU key; comments: (block, name) -> [text]."""
+    for keys, b, op, name, idx, unit, alias, why in FIXES:
+        if key not in keys:
+            continue
+        if op == 'drop':
+            if name not in blocks[b]:
+                die('%s: fix drops %s %s, which is not there' % (key, b, name))
+            comments.setdefault((b, None), []).append(why)
+            del blocks[b][name]
+            for d in (units, aliases, lgc):
+                d.pop(name, None)
+        elif op == 'set':
+            for n, i in list(blocks[b].items()):
+                if i == idx and n != name:
+                    log.append('%s: fix replaces %s %s@%d by %s' % (key, b, n, i, name))
+                    del blocks[b][n]
+                    for d in (units, aliases, lgc):
+                        d.pop(n, None)
+            blocks[b][name] = idx
+            if unit:
+                units[name] = unit
+            if alias:
+                aliases[name] = alias
+            comments.setdefault((b, name), []).append(why)
+        elif op == 'unit':
+            if name not in blocks[b]:
+                die('%s: fix sets the unit of %s %s, which is not there' % (key, b, name))
+            units[name] = unit
+            comments.setdefault((b, name), []).append(why)
+        else:
+            die('bad fix op ' + op)
+
+
 # ---------------------------------------------------------------- emit
 
 # The most shader cores of each product (Arm's product descriptions); left out
@@ -323,7 +575,8 @@ MAX_CORES = {'t620': 8, 't720': 8, 't760': 16, 't820': 4, 't830': 4, 't860': 16,
              'g52': 6, 'g57': 6, 'g68': 6, 'g71': 32, 'g72': 32, 'g76': 20, 'g77': 16, 'g78': 24}
 
 
-def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16):
+def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16, comments=None):
+    comments = comments or {}
     k, disp, arch, layout, cpb, ids, mask = GPU_BY_KEY[key]
     o = [HEADER, 'mali-perfcnt-db 1\n', 'gpu %s %s\n' % (key, disp), 'arch %s\n' % arch]
     for pid in ids:
@@ -338,10 +591,16 @@ def fmt_gpu(key, blocks, lgcmap, units, shifts, aliases, notes, sources, bus=16)
         o.append('source %s\n' % s)
     for n in notes:
         o.append('note %s\n' % n)
+    for c in FIX_NOTES.get(key, []):
+        o.append('# %s\n' % c)
     for b in BLOCK_ORDER:
         o.append('\nblock %s\n' % b)
+        for c in comments.get((b, None), []):
+            o.append('# %s\n' % c)
         items = sorted(blocks[b].items(), key=lambda kv: (kv[1] is None, kv[1] if kv[1] is not None else 0, kv[0]))
         for name, idx in items:
+            for c in comments.get((b, name), []):
+                o.append('# %s\n' % c)
             f = ['%3s' % (str(idx) if idx is not None else '-'), name]
             if lgcmap.get(name):
                 f.append('lgc=' + lgcmap[name])
@@ -436,12 +695,15 @@ def build_gpu(key, ref, ci, log, tren):
                 if u:
                     units.setdefault(n, u)
         sources.append('%s (%d counters added)' % (src, added))
-    if key in LGC_AS:
+    if key in CSF_AS:
+        notes.append('libGPUCounters Mali-ProductInfo.xml gives this product the counters')
+        notes.append('and formulas of the %s (its DatabaseKey).' % GPU_BY_KEY[CSF_AS[key]][1])
+    elif key in LGC_AS:
         notes.append('libGPUCounters does not list this GPU; Mesa lists the same counters')
         notes.append('at the same offsets as for %s, so its names and formulas are used.' % LGC_AS[key].upper())
     if key in ('t600', 't620'):
-        notes.append('No public reference lists this GPU. Indices follow the T76x list,')
-        notes.append('which carries the first Midgard counter set; verify on hardware.')
+        notes.append('Start from the T76x list (the first Midgard counter set), corrected')
+        notes.append('where Arm\'s T6xx list (gator <= 5.x) differs.')
     # libGPUCounters machine names and units
     lgc = {}
     allnames = {n for b in BLOCK_ORDER for n in blocks[b]}
@@ -462,7 +724,10 @@ def build_gpu(key, ref, ci, log, tren):
                 break
         else:
             log.append('%s: lgc %s (%s) has no counter in the layout' % (key, e['MachineName'], e['SourceName']))
-    return fmt_gpu(key, blocks, lgc, units, shifts, aliases, notes, sources)
+    comments = {}
+    apply_fixes(key, blocks, units, aliases, lgc, comments, log)
+    apply_adds(key, blocks, units, comments, log)
+    return fmt_gpu(key, blocks, lgc, units, shifts, aliases, notes, sources, comments=comments)
 
 
 def build_g2(seed, ref, ci, log):
