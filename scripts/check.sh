@@ -4,31 +4,17 @@
 # The runner of the test matrix, scripts/targets: `make check` (VIEW check)
 # and `make check-debug` (VIEW debug) are its two views.
 #
-#   scripts/check.sh [check|debug]
+#   scripts/check.sh [check|debug]      (T=GLOBS: other rows; T=list)
 #
-# Runs the rows of the view (T= selects others, below) in the table's
-# order: builds what a row needs once (the tool, the selftests, a module per
-# kernel, the project's QEMU, the debug kernel), runs host rows here and
-# boots each boot row's guest as a background job (MPC_VM_JOBS at a time)
-# while the next builds go on, parses their TAP (scripts/tap-parse.awk) and,
-# when every job has finished, prints one result line per row line, the TAP
-# output of every failing case, the skipped cases with their reasons, and
-# ends with exactly one line "N passed, N failed" (a build that fails or a
-# guest that does not report counts as a failed case). Exits non-zero on
-# any failure.
-#
-# The knobs (Documentation/testing.rst, "Knobs", lists them all):
-#   T=GLOBS           the targets to run: globs (space or comma separated)
-#                     over row names and ROW@RELEASE, e.g. T='panfrost/*',
-#                     T='mpc/g52@6.12*', T=sim-arm64 (a row of neither view
-#                     by default); T=list prints the table and its kernels
-#   MPC_SELFTEST_ARGS kselftest harness options for every guest, e.g.
-#                     "-v g52 -t busy50_gpu_active_ratio"
-#   MPC_VM_JOBS       guests at once (scripts/lib.sh), MPC_VM_TIMEOUT a
-#                     bound in seconds for every boot (default: the row's)
-#   MPC_ACCEL         kvm or tcg for the x86_64 guests (scripts/lib.sh)
-#   MPC_FUZZ_ARGS, MPC_TRINITY_ARGS  the debug guests' fuzzers
-#                     (scripts/debug-kernel/guest-debug.sh)
+# Runs the rows of the view in the table's order: builds what a row needs
+# once, runs host rows here and boots each boot row's guest as a background
+# job (MPC_VM_JOBS at a time) while the next rows build, parses their TAP
+# (scripts/tap-parse.awk) and, when every job has finished, prints a result
+# line per row line, the output of every failing case, the skipped cases
+# with their reasons, and ends with exactly one line "N passed, N failed" (a
+# build that fails or a guest that does not report counts as a failed case);
+# exits non-zero on any failure. Documentation/testing.rst, "The test
+# matrix", has the rest: the keys, selecting, adding a target, every knob.
 # shellcheck disable=SC2031 # vm_job's files are its own, on purpose
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
