@@ -472,7 +472,8 @@ static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 	if (desc->nr_l2 > 16)
 		desc->nr_l2 = ((desc->mem_features >> 8) & 0xf) + 1;
 	desc->l2_present = desc->l2_present ? desc->l2_present : 1;
-	desc->nr_counter_sets = 1;	/* the build's default set only */
+	/* the build's default set only; the tool checks --set against this */
+	desc->nr_counter_sets = kb->iface == KB_KINSTR ? kb->blk[MPC_KB_BLOCK_SHADER].set + 1 : 1;
 	desc->gpu_freq_hz = devfreq_hz(path);
 	for (unsigned i = 0; i < 64 && kb->ncores < ARRAY_SIZE(kb->core_of); i++)
 		if ((desc->shader_present >> i) & 1)
@@ -562,7 +563,7 @@ static int setup_error(struct mpc_dev *d, const struct mpc_enable *cfg, int r, s
 	case EINVAL:
 		if (cfg && kb->blk[MPC_KB_BLOCK_SHADER].set != cfg->counter_set)
 			return mpc_fail(err, r, "this kbase counts set %u only (its build's "
-					"default set); drop --set or use --set %u", 
+					"default set); drop --set or use --set %u",
 					kb->blk[MPC_KB_BLOCK_SHADER].set,
 					kb->blk[MPC_KB_BLOCK_SHADER].set);
 		return mpc_fail(err, r, "kbase rejected the counter session on %s (EINVAL); see "
