@@ -54,6 +54,12 @@ MODULE_PARM_DESC(gpu, "GPU model product (v5 layout), e.g. g52, g72, t860");
 static ulong cores;
 module_param(cores, ulong, 0444);
 MODULE_PARM_DESC(cores, "SHADER_PRESENT, 0 for the product's default");
+static uint l2;
+module_param(l2, uint, 0444);
+MODULE_PARM_DESC(l2, "L2 slices, 0 for the product's default");
+static uint mhz;
+module_param(mhz, uint, 0444);
+MODULE_PARM_DESC(mhz, "the model's GPU clock in MHz, 0 for the product's default");
 static char *workload = "busy=50";
 module_param(workload, charp, 0444);
 MODULE_PARM_DESC(workload, "the model's workload: idle or busy=N");
@@ -1386,7 +1392,9 @@ static int kbd_parse_version(void)
 
 static int __init kbd_init(void)
 {
-	const struct mali_model_config cfg = { .product = gpu, .shader_present = cores };
+	const struct mali_model_config cfg = {
+		.product = gpu, .shader_present = cores, .l2_slices = l2, .mhz = mhz,
+	};
 	char err[160];
 	unsigned int i;
 	int ret;
@@ -1442,9 +1450,9 @@ static int __init kbd_init(void)
 	ret = misc_register(&kbd_misc);
 	if (ret)
 		goto err_dump;
-	pr_info("mpc_kbase_double: /dev/mali0: kbase %s %u.%u on the model of %s (GPU_ID 0x%08x, cores 0x%llx, %u L2 slices), %s\n",
+	pr_info("mpc_kbase_double: /dev/mali0: kbase %s %u.%u on the model of %s (GPU_ID 0x%08x, cores 0x%llx, %u L2 slices, %llu MHz), %s\n",
 		kbd->csf ? "CSF" : "JM", kbd->major, kbd->minor, gpu, kbd->gpu_id,
-		kbd->shader_present, kbd->nr_l2, workload);
+		kbd->shader_present, kbd->nr_l2, div_u64(kbd->clock_hz, 1000000), workload);
 	return 0;
 
 err_dump:
