@@ -2,7 +2,7 @@
 /*
  * libmaliperfcnt - counter database, dump decoder and derived-metric engine
  * for job-manager Arm Mali GPUs, plus device access through the mali_perfcnt
- * DRM driver or upstream panfrost.
+ * DRM driver, upstream panfrost or Arm's kbase.
  *
  * Conventions:
  *  - functions that can fail return 0 or a negative errno value and, when

@@ -99,7 +99,7 @@ exercise() {
 	else
 		notok "$tag: record a Perfetto trace"
 	fi
-	if run top -I 100 -n 2 --freq 800 && [ "$(grep -c '^frame ' "$tmp/out")" -eq 2 ]; then
+	if run top -I 100 -n 2 --freq 800 && [ "$(grep -c 'frame [0-9]' "$tmp/out")" -eq 2 ]; then
 		ok "$tag: top -n 2"
 	else
 		notok "$tag: top -n 2"
