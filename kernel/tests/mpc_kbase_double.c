@@ -288,7 +288,7 @@ struct kbd_timer {
  * @irq_wq: woken when the model raises its GPU interrupt line.
  * @hw_lock: see below.
  * @clients: the sessions that get the deltas of each hardware dump.
- * @last_hw_ns: when the hardware counters were last sampled (cleared).
+ * @last_hw_ns: when the hardware counters were last latched (and cleared).
  * @nr_l2: L2 slices.
  * @shader_present: SHADER_PRESENT.
  * @l2_present: L2_PRESENT.
@@ -597,12 +597,17 @@ static int kbd_hw_sample_locked(void)
 	struct kbd_client *c;
 	unsigned long flags;
 	u32 *w, n = kbd->dump_size / 4, i;
+	u64 latch_ns;
 	int ret;
 
 	lockdep_assert_held(&kbd->hw_lock);
 	kbd_wr(MALI_HW_GPU_IRQ_CLEAR, MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED |
 	       MALI_HW_GPU_IRQ_CLEAN_CACHES_COMPLETED);
-	kbd_wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	/* the model latches (and clears) the counters as the command is written */
+	spin_lock_irqsave(&kbd->lock, flags);
+	latch_ns = ktime_get_raw_ns();
+	mali_model_write(kbd->model, MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_PRFCNT_SAMPLE);
+	spin_unlock_irqrestore(&kbd->lock, flags);
 	ret = kbd_wait_irq(MALI_HW_GPU_IRQ_PRFCNT_SAMPLE_COMPLETED);
 	if (!ret) {
 		kbd_wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_CLEAN_CACHES);
@@ -618,7 +623,7 @@ static int kbd_hw_sample_locked(void)
 	spin_lock_irqsave(&kbd->lock, flags);
 	memcpy(w, kbd->dump, kbd->dump_size);
 	spin_unlock_irqrestore(&kbd->lock, flags);
-	kbd->last_hw_ns = ktime_get_raw_ns();
+	kbd->last_hw_ns = latch_ns;
 	list_for_each_entry(c, &kbd->clients, node)
 		for (i = 0; i < n; i++)
 			if (i % 64 >= 4)
@@ -641,7 +646,8 @@ static size_t kbd_md_count(const struct kbd_client *c)
 /* Write the client's deltas as its next sample; clear them. */
 static void kbd_emit_locked(struct kbd_client *c, u64 user_data)
 {
-	u64 now = ktime_get_raw_ns(), dt = now - c->acc_start_ns;
+	/* the deltas run from the previous latch to the last one */
+	u64 now = kbd->last_hw_ns, dt = now - c->acc_start_ns;
 	unsigned int slot, t, i, k = 0;
 	u8 *s;
 
@@ -757,7 +763,7 @@ static void kbd_client_join(struct kbd_client *c)
 	/* the others keep what was counted for them so far */
 	kbd_hw_sample_locked();
 	memset(c->acc, 0, kbd->dump_size / 4 * sizeof(u64));
-	c->acc_start_ns = ktime_get_raw_ns();
+	c->acc_start_ns = kbd->last_hw_ns;
 	list_add(&c->node, &kbd->clients);
 	mutex_unlock(&kbd->hw_lock);
 	if (c->period_ns) {
@@ -981,7 +987,7 @@ static long kbd_vinstr_ioctl(struct file *f, unsigned int cmd, unsigned long arg
 		mutex_lock(&kbd->hw_lock);
 		ret = kbd_hw_sample_locked();
 		memset(c->acc, 0, kbd->dump_size / 4 * sizeof(u64));
-		c->acc_start_ns = ktime_get_raw_ns();
+		c->acc_start_ns = kbd->last_hw_ns;
 		mutex_unlock(&kbd->hw_lock);
 		return ret;
 	case KBD_SET_INTERVAL:
