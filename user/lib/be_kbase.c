@@ -917,6 +917,8 @@ static int kb_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 		return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
 				"process", d->path);
 	kb->periodic = 0;
+	/* the legacy reader counts from inside its setup and says nothing of when */
+	kb->last_ns = mpc_now_raw_ns();
 	r = kb->iface == KB_KINSTR ? kinstr_setup(d, cfg, 0, err) : legacy_setup(d, cfg, 0, err);
 	if (r)
 		return r;
@@ -927,7 +929,6 @@ static int kb_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 			return r;
 		}
 	}
-	kb->last_ns = mpc_now_raw_ns();
 	kb->first = 1;
 	return 0;
 }
@@ -1014,6 +1015,7 @@ static int kb_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 		return mpc_fail(err, -EINVAL, "kbase samples at most every 0.1 ms, not every %llu "
 				"ns; give a longer period", (unsigned long long)period_ns);
 	kb->periodic = 1;
+	kb->last_ns = mpc_now_raw_ns();
 	r = kb->iface == KB_KINSTR ? kinstr_setup(d, cfg, period_ns, err)
 				   : legacy_setup(d, cfg, period_ns, err);
 	if (!r && kb->iface == KB_KINSTR) {
@@ -1025,7 +1027,6 @@ static int kb_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 		kb->periodic = 0;
 		return r;
 	}
-	kb->last_ns = mpc_now_raw_ns();
 	kb->last_seq = 0;
 	kb->first = 1;
 	kb->pending = 0;

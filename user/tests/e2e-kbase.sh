@@ -87,13 +87,17 @@ exercise() {
 	else
 		notok "$tag: stat -I 200 -n 3: MpcGPUActiveUtil 45..55 % at busy=50"
 	fi
+	# the kernel's timer is late on a loaded guest: each record's count must
+	# match its own interval, whatever its length (but the first: the legacy
+	# reader does not say when it began counting)
 	if run record -I 10 -n 20 -f csv -o - -e GPU_ACTIVE &&
 	   [ "$(grep -c ',GPU_ACTIVE,' "$tmp/out")" -eq 20 ] &&
 	   grep -q 'kernel stream' "$tmp/err" &&
-	   awk -F, '$6 == "GPU_ACTIVE" { print $3 }' "$tmp/out" | median_in 0.009 0.011 20; then
-		ok "$tag: record -I 10 -n 20: 20 kernel-timed records of about 10 ms"
+	   awk -F, '$6 == "GPU_ACTIVE" && $3 > 0 && $11 !~ /first/ { print $8 / $3 / 8e6 }' \
+		"$tmp/out" | in_range 45 55 19; then
+		ok "$tag: record -I 10 -n 20: 20 kernel-timed records, 45..55 % busy after the first"
 	else
-		notok "$tag: record -I 10 -n 20: 20 kernel-timed records of about 10 ms"
+		notok "$tag: record -I 10 -n 20: 20 kernel-timed records, 45..55 % busy after the first"
 	fi
 	if run record -I 10 -n 5 -o "$tmp/t.pftrace" && [ -s "$tmp/t.pftrace" ]; then
 		ok "$tag: record a Perfetto trace"
