@@ -2,7 +2,7 @@
 /*
  * libmaliperfcnt - counter database, dump decoder and derived-metric engine
  * for job-manager Arm Mali GPUs, plus device access through the mali_perfcnt
- * DRM driver or upstream panfrost.
+ * DRM driver, upstream panfrost or Arm's kbase.
  *
  * Conventions:
  *  - functions that can fail return 0 or a negative errno value and, when
@@ -411,7 +411,9 @@ enum {
 /*
  * Backends: the kernel interfaces the counters are read through.
  *   "mali_perfcnt"  this project's driver (GET_INFO, masks, debugfs);
- *   "panfrost"      upstream panfrost's perfcnt ioctls (unstable_ioctls=Y).
+ *   "panfrost"      upstream panfrost's perfcnt ioctls (unstable_ioctls=Y);
+ *   "kbase"         Arm's vendor driver, /dev/mali<N> (kinstr_prfcnt or the
+ *                   legacy hwcnt reader).
  */
 enum {
 	MPC_BE_BLOCK_MASKS = 1 << 0,	/* per-block enable masks */
@@ -434,6 +436,8 @@ struct mpc_backend_info {
 	uint64_t max_sample_interval_ns;
 	size_t dump_alloc;		/* bytes the kernel may copy out per sample */
 	const char *limits[8];		/* what it cannot do, one line each; NULL ends */
+	/* the kernel interface used, e.g. "kinstr_prfcnt"; NULL: the driver's only one */
+	const char *interface;
 };
 
 /* mpc_dump_info.flags: how far a sample's counters can be trusted */

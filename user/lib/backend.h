@@ -74,6 +74,7 @@ struct mpc_backend_ops {
 
 extern const struct mpc_backend_ops mpc_be_mali_perfcnt;
 extern const struct mpc_backend_ops mpc_be_panfrost;
+extern const struct mpc_backend_ops mpc_be_kbase;
 
 /* DRM helpers shared by the DRM backends (device.c) */
 /* add every render node whose DRM driver is @drm_name to @c */

@@ -23,6 +23,7 @@
 static const struct mpc_backend_ops *const backends[] = {
 	&mpc_be_mali_perfcnt,
 	&mpc_be_panfrost,
+	&mpc_be_kbase,
 };
 
 unsigned mpc_backend_count(void)

@@ -9,7 +9,9 @@
 #   side-by-side.sh                  the measurement (in the guest)
 #   side-by-side.sh --compare PF MP  only the comparison, of two CSVs of
 #                                    "mali-perfcnt stat --raw -e counters -A"
-#                                    (scripts/tests/side_by_side_test.sh)
+#                                    (scripts/tests/side_by_side_test.sh);
+#                                    MPC_SBS_NAMES="A B" names the two runs
+#                                    (default "panfrost mali_perfcnt")
 #
 # Environment of the measurement:
 #   MPC_TOOL         path of the mali-perfcnt binary
@@ -67,14 +69,14 @@ compare() {
 	rates "$kind" "$2" >"$tmp/pf.$kind"
 	rates "$kind" "$3" >"$tmp/mp.$kind"
 	# shellcheck disable=SC2016 # an awk program
-	msg=$(awk '
+	msg=$(awk -v na="$name_a" -v nb="$name_b" '
 		FNR == NR { pf[$1 " " $2] = $3; order[n++] = $1 " " $2; next }
 		{ k = $1 " " $2; mp[k] = $3; if (!(k in pf)) order[n++] = k }
 		END {
 			for (j = 0; j < n; j++) {
 				k = order[j]
 				if (!(k in pf) || !(k in mp)) {
-					printf "%s: only through %s\n", k, (k in pf) ? "panfrost" : "mali_perfcnt"
+					printf "%s: only through %s\n", k, (k in pf) ? na : nb
 					bad++
 					continue
 				}
@@ -85,8 +87,8 @@ compare() {
 				d = a - b; if (d < 0) d = -d
 				m = a > b ? a : b
 				if (a == 0 || b == 0 || d > m / 100) {
-					printf "%s: panfrost %.3f/s, mali_perfcnt %.3f/s (%+.2f %%)\n",
-						k, a, b, (a > 0 ? (b - a) * 100 / a : 100)
+					printf "%s: %s %.3f/s, %s %.3f/s (%+.2f %%)\n",
+						k, na, a, nb, b, (a > 0 ? (b - a) * 100 / a : 100)
 					bad++
 				}
 			}
@@ -96,11 +98,16 @@ compare() {
 	# (the last stat's output is not what failed here)
 	rm -f "$tmp/out" "$tmp/err"
 	case $msg in
-	"ok "*)	ok "$kind: ${msg#ok } driven counters, panfrost and mali_perfcnt rates within 1 %" ;;
-	*)	notok "$kind: panfrost and mali_perfcnt rates within 1 %" \
+	"ok "*)	ok "$kind: ${msg#ok } driven counters, $name_a and $name_b rates within 1 %" ;;
+	*)	notok "$kind: $name_a and $name_b rates within 1 %" \
 			"$(echo "$msg" | sed '2,$s/^/# /')" ;;
 	esac
 }
+
+# shellcheck disable=SC2086 # two words
+set -- ${MPC_SBS_NAMES:-panfrost mali_perfcnt} -- "$@"
+name_a=$1 name_b=$2
+shift 3
 
 if [ "${1:-}" = --compare ]; then
 	[ $# -eq 3 ] || { echo "usage: $0 --compare PANFROST.csv MALI_PERFCNT.csv" >&2; exit 2; }

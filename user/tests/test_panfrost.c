@@ -422,8 +422,8 @@ static void select_backend_option(void)
 	CHECK(run(THREE, "sample --backend mali_perfcnt -e GPU_ACTIVE --format json") == 0 &&
 	      strstr(out, "\"seqno\":1,") && count(logbuf, "dump 1536\n") == 1,
 	      "sample through mali_perfcnt: %s %s %s", errbuf, out, logbuf);
-	CHECK(run(THREE, "info --backend kbase") != 0 && one_line() &&
-	      strstr(errbuf, "unknown backend 'kbase'; use one of mali_perfcnt, panfrost"),
+	CHECK(run(THREE, "info --backend panthor") != 0 && one_line() &&
+	      strstr(errbuf, "unknown backend 'panthor'; use one of mali_perfcnt, panfrost, kbase"),
 	      "unknown: %s", errbuf);
 	CHECK(run("renderD128:mali_perfcnt:shader=0x7", "info --backend panfrost --no-load") != 0 &&
 	      one_line() && strstr(errbuf, "no panfrost GPU found"), "none: %s", errbuf);

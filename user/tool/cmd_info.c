@@ -79,6 +79,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	if (dev) {
 		kv_str(t, "backend", mpc_dev_backend(dev)->name);
 		kv_str(t, "driver", mpc_dev_driver(dev)[0] ? mpc_dev_driver(dev) : NULL);
+		kv_str(t, "interface", mpc_dev_backend(dev)->interface);
 	}
 	kv_str(t, "product", mpc_desc_product(d));
 	kv_num(t, "gpu_id", mpc_desc_gpu_id(d), 8);
