@@ -466,7 +466,10 @@ run_boot() {
 		# (scripts/tests/deb_test.sh: same sources, no W=1).
 		[ "$arch" = x86_64 ] && [ -f "$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ] &&
 			ko=$MPC_BUILD/dkms/$krel/mali_perfcnt.ko
-		args+=(--module "$ko") ;;
+		args+=(--module "$ko")
+		# the kbase uAPI double of the same build, for e2e-kbase.sh
+		ko=$MPC_BUILD/kmod/$krel/mpc_kbase_double.ko
+		[ ! -f "$ko" ] || args+=(--file "$ko:/mpc/mpc_kbase_double.ko") ;;
 	mali_perfcnt-hw)
 		have "hw-$krel" build_module "$krel" hw || return
 		args+=(--module "$MPC_BUILD/kmod/$krel-hw/mali_perfcnt.ko" --in-tree panfrost) ;;

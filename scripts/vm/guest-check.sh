@@ -6,14 +6,24 @@
 # "=== BEGIN name" and "=== END name rc=N" lines that scripts/check.sh
 # parses on the host. Exit status: 0 when every section exited 0.
 #
-# pgtables= in /mpc/target (optional) lists more translation table writers
-# to run sim_test on: section "sim_test-pgtable=W" loads the module with
-# pgtable=W (MPC_MODULE_PARAMS) on top of each variant's parameters.
+# Keys of /mpc/target (the row): sections= the parts to run, of selftests,
+# e2e (user/tests/e2e.sh on sim=g52) and e2e-kbase (user/tests/e2e-kbase.sh:
+# the kbase backend against mpc_kbase_double.ko); default "selftests,e2e".
+# pgtables= (optional) lists more translation table writers to run sim_test
+# on: section "sim_test-pgtable=W" loads the module with pgtable=W
+# (MPC_MODULE_PARAMS) on top of each variant's parameters.
 
 # shellcheck source=guest-lib.sh
 . /mpc/lib.sh
+parts=$(mpc_key sections)
+want() {
+	case ",${parts:-selftests,e2e}," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
+}
 
-if [ -d /mpc/selftests ]; then
+if want selftests && [ -d /mpc/selftests ]; then
 	# Tests time themselves out per test; this bounds a wedged binary.
 	tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
 	for t in uapi_test sim_test stress_test stream_test; do
@@ -31,7 +41,7 @@ if [ -d /mpc/selftests ]; then
 	done
 fi
 
-if [ -f /mpc/user/tests/e2e.sh ]; then
+if want e2e && [ -f /mpc/user/tests/e2e.sh ]; then
 	rmmod mali_perfcnt 2>/dev/null
 	if modprobe mali_perfcnt sim=g52 sim_cores=0xb sim_l2=2; then
 		shell='sh'
@@ -50,4 +60,13 @@ if [ -f /mpc/user/tests/e2e.sh ]; then
 	rmmod mali_perfcnt 2>/dev/null
 fi
 
-exit $rc
+# The kbase backend against the kbase uAPI double, and side by side with
+# mali_perfcnt's simulator (the same model and load).
+if want e2e-kbase; then
+	section e2e-kbase env MPC_TOOL=/mpc/user/mali-perfcnt \
+		MPC_FMTCHECK=/mpc/user/mpc-fmtcheck MPC_KBPROBE=/mpc/user/mpc-kbprobe \
+		MPC_KBD_MODULE=/mpc/mpc_kbase_double.ko MPC_MP_MODULE=mali_perfcnt \
+		timeout 900 sh /mpc/user/tests/e2e-kbase.sh
+fi
+
+exit "$rc"

@@ -207,14 +207,15 @@ if [ "$user" = 1 ]; then
 		mkdir -p "$stage/mpc/user"
 		cp -L "$ub/mali-perfcnt" "$stage/mpc/user/mali-perfcnt"
 	fi
-	if [ -x "$ub/mpc-fmtcheck" ]; then
-		# The libraries; the binary itself goes to a fixed guest path (a
-		# link to the host path breaks when the checkout is under /tmp,
-		# which the guest mounts a tmpfs over).
-		copy_elf "$ub/mpc-fmtcheck"
+	# The test helpers: the libraries; each binary at a fixed guest path (a
+	# link to the host path breaks when the checkout is under /tmp, which
+	# the guest mounts a tmpfs over).
+	for t in mpc-fmtcheck mpc-kbprobe; do
+		[ -x "$ub/$t" ] || continue
+		copy_elf "$ub/$t"
 		mkdir -p "$stage/mpc/user"
-		cp -L "$ub/mpc-fmtcheck" "$stage/mpc/user/mpc-fmtcheck"
-	fi
+		cp -L "$ub/$t" "$stage/mpc/user/$t"
+	done
 	if [ -d "$MPC_ROOT/user/tests" ]; then
 		mkdir -p "$stage/mpc/user"
 		cp -r "$MPC_ROOT/user/tests" "$stage/mpc/user/tests"
