@@ -56,15 +56,19 @@ done
 krel=$1 out=$2
 [ -n "$run" ] || die "--run is required"
 arch=$(mpc_arch "$krel")
+# The kernel's modules come from its root (the arm64 or the debug kernel's
+# cache, or the host's own), the userland from the architecture's.
 root=$(mpc_sysroot "$krel")
 [ -d "$root/lib/modules/$krel" ] || die "kernel $krel is not installed${root:+ in $root (scripts/deps.sh)}"
+uroot=''
+[ "$arch" = arm64 ] && uroot=$MPC_ARM64_ROOT
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/mpc-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,mpc,lib64,usr/bin}
 mkdir -p "$stage/lib/modules/$krel/extra"
 
-cp "$root/bin/busybox" "$stage/bin/busybox"
+cp "$uroot/bin/busybox" "$stage/bin/busybox"
 install -m 0755 "$MPC_ROOT/scripts/vm/init" "$stage/init"
 install -m 0755 "$run" "$stage/mpc/run"
 install -m 0644 "$MPC_ROOT/scripts/vm/guest-lib.sh" "$stage/mpc/lib.sh"
