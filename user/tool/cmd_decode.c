@@ -124,10 +124,10 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 	static const struct option opts[] = {
 		COMMON_LONGOPTS,
 		OFFLINE_LONGOPTS,
-		{ "interval", required_argument, NULL, 3005 },
-		{ "freq", required_argument, NULL, 3006 },
-		{ "sum", no_argument, NULL, 3007 },
-		{ "raw", no_argument, NULL, 3008 },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "freq", required_argument, NULL, OPT_FREQ },
+		{ "sum", no_argument, NULL, OPT_SUM },
+		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "events", required_argument, NULL, 'e' },
 		{ "per-instance", no_argument, NULL, 'A' },
 		{ "output", required_argument, NULL, 'o' },
@@ -171,18 +171,18 @@ int cmd_decode(struct tool *t, int argc, char **argv)
 		switch (c) {
 		case 'h':
 			return help(t, "decode", stdout);
-		case 3005:
+		case OPT_INTERVAL:
 			if (tool_parse_double(t, "--interval", optarg, &interval_ms))
 				return 1;
 			break;
-		case 3006:
+		case OPT_FREQ:
 			if (tool_parse_double(t, "--freq", optarg, &freq_mhz))
 				return 1;
 			break;
-		case 3007:
+		case OPT_SUM:
 			sum = 1;
 			break;
-		case 3008:
+		case OPT_RAW:
 			raw = 1;
 			break;
 		case 'e':

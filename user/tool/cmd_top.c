@@ -485,10 +485,10 @@ int cmd_top(struct tool *t, int argc, char **argv)
 		COMMON_LONGOPTS,
 		{ "interval", required_argument, NULL, 'I' },
 		{ "count", required_argument, NULL, 'n' },
-		{ "replay", required_argument, NULL, 4001 },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		OFFLINE_LONGOPTS,
-		{ "freq", required_argument, NULL, 3006 },
-		{ "view", required_argument, NULL, 4002 },
+		{ "freq", required_argument, NULL, OPT_FREQ },
+		{ "view", required_argument, NULL, OPT_VIEW },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct offline_desc od = { 0 };
@@ -527,14 +527,14 @@ int cmd_top(struct tool *t, int argc, char **argv)
 			if (!count)
 				return tool_error(t, "-n 0: show at least one frame");
 			break;
-		case 4001:
+		case OPT_REPLAY:
 			replay = optarg;
 			break;
-		case 3006:
+		case OPT_FREQ:
 			if (tool_parse_double(t, "--freq", optarg, &freq_mhz))
 				return 1;
 			break;
-		case 4002: {
+		case OPT_VIEW: {
 			unsigned i;
 
 			for (i = 0; i < VIEW_COUNT && strcmp(optarg, view_names[i]); i++)

@@ -86,7 +86,7 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	/* optopt: 0 for an unknown long option, the val (>= 1000 here) of a known one */
+	/* optopt: 0 for an unknown long option, the val (an enum tool_opt) of a known one */
 	int is_long = (optopt == 0 || optopt > 255 || c == ':') && !strncmp(arg, "--", 2);
 	char opt[64];
 
@@ -136,23 +136,23 @@ int tool_parse_format(struct tool *t, const char *s)
 int tool_common_opt(struct tool *t, int c, const char *arg)
 {
 	switch (c) {
-	case 1001:
+	case OPT_DEVICE:
 		t->device = arg;
 		return 0;
-	case 1002:
+	case OPT_NO_LOAD:
 		t->no_load = 1;
 		return 0;
-	case 1005:
+	case OPT_BACKEND:
 		t->backend = arg;
 		return 0;
 	case 'f':
 		return tool_parse_format(t, arg) ? 1 : 0;
-	case 1003:
+	case OPT_LAYOUT:
 		if (t->nlayouts >= MAX_FILES)
 			return tool_error(t, "at most %d --layout files", MAX_FILES);
 		t->layouts[t->nlayouts++] = arg;
 		return 0;
-	case 1004:
+	case OPT_METRICS:
 		if (t->nmetric_files >= MAX_FILES)
 			return tool_error(t, "at most %d --metrics files", MAX_FILES);
 		t->metric_files[t->nmetric_files++] = arg;

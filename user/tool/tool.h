@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "maliperfcnt.h"
+#include "options.h"
 
 #define MAX_FILES 16
 
@@ -282,12 +283,6 @@ struct offline_desc {
 };
 int offline_describe(struct tool *t, const struct offline_desc *od, struct view *v, char *src,
 		     size_t srclen);
-enum { OPT_GPU_INFO = 3001, OPT_GPU, OPT_CORES, OPT_L2 };
-#define OFFLINE_LONGOPTS						\
-	{ "gpu-info", required_argument, NULL, OPT_GPU_INFO },		\
-	{ "gpu", required_argument, NULL, OPT_GPU },			\
-	{ "cores", required_argument, NULL, OPT_CORES },		\
-	{ "l2", required_argument, NULL, OPT_L2 }
 /* parse one of OFFLINE_LONGOPTS: 0 handled, -1 not one of them, 1 error */
 int offline_opt(struct tool *t, int c, const char *arg, struct offline_desc *od);
 
@@ -302,15 +297,5 @@ int cmd_top(struct tool *t, int argc, char **argv);
 
 /* help.c */
 int help(struct tool *t, const char *cmd, FILE *f);
-
-/* long options every command accepts */
-#define COMMON_LONGOPTS							\
-	{ "device", required_argument, NULL, 1001 },			\
-	{ "no-load", no_argument, NULL, 1002 },				\
-	{ "backend", required_argument, NULL, 1005 },			\
-	{ "format", required_argument, NULL, 'f' },			\
-	{ "layout", required_argument, NULL, 1003 },			\
-	{ "metrics", required_argument, NULL, 1004 },			\
-	{ "help", no_argument, NULL, 'h' }
 
 #endif
