@@ -411,14 +411,24 @@ static void test_record_json_and_csv(void)
 {
 	char cmd[300];
 
-	CHECK(rec_run("record -I 1 -n 3 -e GPU_ACTIVE --format json -o t.json") == 0,
-	      "record json: %s", rec_err);
+	CHECK(rec_run("record -I 1 -n 3 -e GPU_ACTIVE --format chrome-trace -o t.json") == 0,
+	      "record chrome-trace: %s", rec_err);
+	CHECK(!strstr(rec_err, "deprecated") && strstr(rec_err, "(chrome-trace, "),
+	      "record chrome-trace: %s", rec_err);
 	/* one JSON document over several lines: fmtcheck reads one per line */
 	snprintf(cmd, sizeof(cmd), "tr -d '\\n' < %s/t.json | %s json - >/dev/null 2>&1",
 		 rec_dir, getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck");
-	CHECK(system(cmd) == 0, "record --format json wrote invalid JSON");
+	CHECK(system(cmd) == 0, "record --format chrome-trace wrote invalid JSON");
 	snprintf(cmd, sizeof(cmd), "test $(grep -c '\"ph\":\"C\"' %s/t.json) -eq 3", rec_dir);
 	CHECK(system(cmd) == 0, "want 3 counter events in t.json");
+	/* the old spelling still writes the trace, with one line saying the new name */
+	CHECK(rec_run("record -I 1 -n 2 -e GPU_ACTIVE --format json -o old.json") == 0,
+	      "record json: %s", rec_err);
+	CHECK(!strncmp(rec_err, "mali-perfcnt: record --format json is deprecated", 48) &&
+	      strstr(rec_err, "--format chrome-trace") && strstr(rec_err, "(chrome-trace, "),
+	      "record --format json: %s", rec_err);
+	snprintf(cmd, sizeof(cmd), "test $(grep -c '\"ph\":\"C\"' %s/old.json) -eq 2", rec_dir);
+	CHECK(system(cmd) == 0, "want 2 counter events in old.json");
 	CHECK(rec_run("record -I 1 -n 2 -e GPU_ACTIVE --format csv -o t.csv") == 0,
 	      "record csv: %s", rec_err);
 	snprintf(cmd, sizeof(cmd), "%s csv %s/t.csv >/dev/null 2>&1 && "
@@ -440,6 +450,7 @@ static void test_record_rejects_bad_options_in_one_line(void)
 	static const char *const bad[] = {
 		"record -F 0", "record -F 20000", "record -I 0.01", "record -I 5 -F 100",
 		"record --format text", "record -n 0", "record -n 2 --duration 10",
+		"record --format xml",
 		"record -n 2 -- true",
 	};
 	char cmd[128];
@@ -570,6 +581,32 @@ static void test_decode_a_stream_capture(void)
 	CHECK(d->nval[2] == 1 && d->val[2][0] == 3000 && d->is_int[2][0],
 	      "GPU_ACTIVE of the last sample %g", d->val[2][0]);
 	free(d);
+}
+
+/* decode writes every trace format record does: Chrome trace events too */
+static void test_decode_into_chrome_trace(void)
+{
+	char path[128], cmd[PATH_MAX + 256];
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(path) == 0, "writing the capture failed");
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --format chrome-trace "
+		      "-o c.json capture.bin") == 0, "decode chrome-trace: %s", rec_err);
+	CHECK(strstr(rec_err, "decode: 3 samples to c.json (chrome-trace)"), "%s", rec_err);
+	snprintf(cmd, sizeof(cmd), "tr -d '\\n' < %s/c.json | %s json - >/dev/null 2>&1",
+		 rec_dir, getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck");
+	CHECK(system(cmd) == 0, "decode --format chrome-trace wrote invalid JSON");
+	/* the records' ends, in microseconds */
+	snprintf(cmd, sizeof(cmd), "grep -o '\"ts\":[0-9.]*' %s/c.json | tr '\\n' ' ' | "
+		 "grep -qx '\"ts\":2000.000 \"ts\":4000.000 \"ts\":8000.000 '", rec_dir);
+	CHECK(system(cmd) == 0, "want events at 2, 4 and 8 ms in c.json");
+	/* without -o: the format's own file name */
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE -f chrome-trace "
+		      "capture.bin") == 0 && strstr(rec_err, "to mali-perfcnt.json (chrome-trace)"),
+	      "decode chrome-trace, default -o: %s", rec_err);
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -f chrome-trace --sum capture.bin") == 1 &&
+	      strstr(rec_err, "drop it for --format chrome-trace"), "--sum with a trace: %s", rec_err);
 }
 
 /* Two raw dumps back to back, as `cat perfcnt_dump >> FILE` twice. */
@@ -883,6 +920,7 @@ TESTS(tests_perfetto) = {
 	{ "decode: a stream capture, text and perfetto", test_decode_a_stream_capture },
 	{ "decode: raw dumps into a trace need --interval", test_decode_raw_dumps_into_a_trace },
 	{ "decode: every input kind and format as the golden outputs", test_decode_golden },
+	{ "decode: into Chrome trace events", test_decode_into_chrome_trace },
 	{ "top: batch replay", test_top_batch_replay },
 	{ "top: full screen in tmux, keys", test_top_in_tmux },
 	{ "record: bad options, one line each", test_record_rejects_bad_options_in_one_line },

@@ -282,6 +282,15 @@ static void test_errors_one_line(void)
 		{ "list -e", "'-e' needs an argument" },
 		{ "list --gpus=1", "'--gpus' takes no argument" },
 		{ "decode --raw -Zq", "unknown option '-Z'" },
+		/* --format names one thing everywhere; traces are record's and decode's */
+		{ "list --gpus --format perfetto", "--format perfetto is a trace; 'list' writes text, csv or json" },
+		{ "--format chrome-trace list --gpus", "--format chrome-trace is a trace; 'list'" },
+		{ "stat -f chrome-trace -I 100", "--format chrome-trace is a trace; 'stat'" },
+		{ "sample --format perfetto", "--format perfetto is a trace; 'sample'" },
+		{ "top --format perfetto", "--format perfetto is a trace; 'top'" },
+		{ "record --format text", "record writes perfetto, chrome-trace" },
+		{ "decode " EXPLICIT " -f json -o x.json @/dump.bin", "-o is for --format perfetto or chrome-trace" },
+		{ "decode " EXPLICIT " -f perfetto --sum @/dump.bin", "drop it for --format perfetto" },
 	};
 	CHECK(setup() == 0, "setup failed");
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -166,21 +166,13 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *gpu = NULL, *pat = NULL;
-	int gpus = 0, only_derived = 0, only_counters = 0, all = 0, c;
+	int gpus = 0, only_derived = 0, only_counters = 0, all = 0, c, r = 0;
 	const struct mpc_gpu_def *g;
 	struct mpc_prog *p = NULL;
 	struct mpc_err e;
 
-	while ((c = getopt_long(argc, argv, "+:f:he:", opts, NULL)) != -1) {
-		int x = tool_common_opt(t, c, optarg);
-
-		if (x > 0)
-			return 1;
-		if (x == 0)
-			continue;
+	while ((c = tool_next_opt(t, "list", 0, argc, argv, "e:", opts, &r)) > 0) {
 		switch (c) {
-		case 'h':
-			return help(t, "list", stdout);
 		case OPT_GPU: gpu = optarg; break;
 		case OPT_GPUS: gpus = 1; break;
 		case OPT_DERIVED: only_derived = 1; break;
@@ -191,6 +183,8 @@ int cmd_list(struct tool *t, int argc, char **argv)
 			return tool_bad_option(t, "list", c, argv);
 		}
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r;
 	if (optind < argc)
 		return tool_error(t, "'list' takes no arguments (got '%s'); name the GPU with --gpu",
 				  argv[optind]);

@@ -503,18 +503,15 @@ int cmd_top(struct tool *t, int argc, char **argv)
 	char src[300];
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+:f:hI:n:", opts, NULL)) != -1) {
-		int x = tool_common_opt(t, c, optarg);
+	r = 0;
+	while ((c = tool_next_opt(t, "top", 0, argc, argv, "I:n:", opts, &r)) > 0) {
+		int x = offline_opt(t, c, optarg, &od);
 
-		if (x < 0)
-			x = offline_opt(t, c, optarg, &od);
 		if (x > 0)
 			return 1;
 		if (x == 0)
 			continue;
 		switch (c) {
-		case 'h':
-			return help(t, "top", stdout);
 		case 'I':
 			if (tool_parse_u64(t, "-I", optarg, 3600000, &ms))
 				return 1;
@@ -549,6 +546,8 @@ int cmd_top(struct tool *t, int argc, char **argv)
 			return tool_bad_option(t, "top", c, argv);
 		}
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r;
 	if (optind < argc)
 		return tool_error(t, "'top' takes no arguments (got '%s')", argv[optind]);
 	if (!replay && (od.gpu_info || od.gpu || od.have_cores || od.have_l2))

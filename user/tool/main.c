@@ -116,20 +116,73 @@ int tool_parse_double(struct tool *t, const char *opt, const char *s, double *ou
 	return 0;
 }
 
+/* "a, b or c" of the names of a NULL-terminated table */
+#define NAME_LIST(buf, tab)								\
+	do {										\
+		size_t n_ = 0;								\
+		for (unsigned i_ = 0; (tab)[i_] && n_ < sizeof(buf); i_++)		\
+			n_ += (size_t)snprintf((buf) + n_, sizeof(buf) - n_, "%s%s",	\
+					       !i_ ? "" : (tab)[i_ + 1] ? ", " : " or ",	\
+					       (tab)[i_]->name);			\
+	} while (0)
+
+/* --format: one of the tool's formats (out_formats) or a trace format */
 int tool_parse_format(struct tool *t, const char *s)
 {
-	char names[128];
-	size_t n = 0;
+	char names[128] = "", traces[128] = "";
 
+	t->format = s;
+	t->trace = trace_format(s);
+	if (t->trace)
+		return 0;
 	for (unsigned i = 0; out_formats[i]; i++)
 		if (!strcmp(s, out_formats[i]->name)) {
 			t->o.ops = out_formats[i];
 			return 0;
 		}
-	for (unsigned i = 0; out_formats[i] && n < sizeof(names); i++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", !i ? "" :
-				      out_formats[i + 1] ? ", " : " or ", out_formats[i]->name);
-	return tool_error(t, "--format '%s' is unknown; use %s", s, names);
+	NAME_LIST(names, out_formats);
+	NAME_LIST(traces, trace_formats);
+	return tool_error(t, "--format '%s' is unknown; use %s (record and decode: also %s)", s,
+			  names, traces);
+}
+
+int tool_refuse_trace(struct tool *t, const char *cmd)
+{
+	char names[128] = "";
+
+	if (!t->trace)
+		return 0;
+	NAME_LIST(names, out_formats);
+	return tool_error(t, "--format %s is a trace; '%s' writes %s (traces: record, decode)",
+			  t->trace->name, cmd, names);
+}
+
+int tool_next_opt(struct tool *t, const char *cmd, unsigned flags, int argc, char **argv,
+		  const char *shorts, const struct option *lo, int *ret)
+{
+	char all[64];
+	int c, x;
+
+	snprintf(all, sizeof(all), "+:f:h%s", shorts);
+	while ((c = getopt_long(argc, argv, all, lo, NULL)) != -1) {
+		x = tool_common_opt(t, c, optarg);
+		if (x == 0)
+			continue;
+		if (x > 0)
+			*ret = 1;
+		else if (c == 'h')
+			*ret = help(t, cmd, stdout);
+		else if (c == '?' || c == ':')
+			*ret = tool_bad_option(t, cmd, c, argv);
+		else
+			return c;
+		return TOOL_OPTS_EXIT;
+	}
+	if (!(flags & TOOL_OPTS_TRACES) && tool_refuse_trace(t, cmd)) {
+		*ret = 1;
+		return TOOL_OPTS_EXIT;
+	}
+	return TOOL_OPTS_END;
 }
 
 /* Options every command takes; returns 0 if handled, -1 if not ours, 1 on error. */
@@ -498,23 +551,19 @@ int main(int argc, char **argv)
 	};
 	struct tool t = { .prog = "mali-perfcnt", .out = stdout,
 			  .o = { .ops = out_formats[0], .f = stdout } };
-	int c, r;
+	int c, r = 0;
 
 	opterr = 0;	/* our own one-line errors (tool_bad_option) */
-	while ((c = getopt_long(argc, argv, "+:f:hV", opts, NULL)) != -1) {
-		r = tool_common_opt(&t, c, optarg);
-		if (r > 0)
-			return 1;
-		if (r == 0)
-			continue;
-		if (c == 'h')
-			return help(&t, NULL, stdout);
+	/* a trace --format is the command's to refuse */
+	while ((c = tool_next_opt(&t, NULL, TOOL_OPTS_TRACES, argc, argv, "V", opts, &r)) > 0) {
 		if (c == 'V') {
 			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, MALI_PERFCNT_UAPI_VERSION);
 			return 0;
 		}
 		return tool_bad_option(&t, NULL, c, argv);
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r;
 	if (optind >= argc) {
 		help(&t, NULL, stderr);
 		return tool_error(&t, "no command given; use info, list, sample, stat, record, top or decode");
@@ -527,6 +576,7 @@ int main(int argc, char **argv)
 			char **v = argv + optind;
 
 			optind = 0;	/* restart getopt for the command's own options */
+			t.cmd = cmds[i].name;
 			r = cmds[i].fn(&t, n, v);
 			fflush(t.out);
 			if (ferror(t.out))

@@ -152,5 +152,7 @@ int samp_parse(struct tool *t, int argc, char **argv, const struct samp_cmd *cmd
 		if (samp_opt(t, cmd, c, optarg, o))
 			return 1;
 	}
+	if (cmd->mask != SAMP_RECORD && tool_refuse_trace(t, cmd->name))
+		return 1;
 	return 0;
 }

@@ -32,6 +32,9 @@ struct out {
 
 struct tool {
 	const char *prog;
+	const char *cmd;		/* the command running, for out_begin() */
+	const char *format;		/* --format as given, NULL: the default */
+	const struct rec_sink *trace;	/* --format names a trace format */
 	const char *device;
 	const char *backend;
 	int no_load;
@@ -167,6 +170,14 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out);
 int tool_parse_format(struct tool *t, const char *s);
 int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv);
+/* tool_next_opt(): no more options; the command should return *ret */
+enum { TOOL_OPTS_END = -1, TOOL_OPTS_EXIT = -2 };
+/* tool_next_opt() @flags: --format may name a trace format */
+#define TOOL_OPTS_TRACES	1u
+int tool_next_opt(struct tool *t, const char *cmd, unsigned flags, int argc, char **argv,
+		  const char *shorts, const struct option *lo, int *ret);
+/* a trace --format given to a command that writes none: said, 1; else 0 */
+int tool_refuse_trace(struct tool *t, const char *cmd);
 /* Build @v for device description @v->desc; @gpu_name overrides recognition. */
 int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw);
 int view_select(struct tool *t, struct view *v, const char *patterns, const char *defaults);
@@ -259,8 +270,15 @@ void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
 /* Take one dump and add it to the sample (a fresh one after a print). */
 int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts);
 
-/* cmd_record.c: one trace output format (record; decode --format perfetto). */
+/*
+ * trace.c: one way of writing samples over time (record, decode): a trace
+ * format, or out_sink for the tool's own formats. begin() gets the
+ * CLOCK_MONOTONIC_RAW time the samples start at (@raw_ns), when known.
+ */
 struct rec_sink {
+	const char *name;		/* --format NAME; NULL: out_sink */
+	const char *output;		/* the default -o ("-": standard output) */
+	int timed;			/* begin() needs @raw_ns (decode: at the first sample) */
 	int (*begin)(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
 		     uint64_t period_ns);
 	int (*sample)(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
@@ -268,7 +286,10 @@ struct rec_sink {
 	int (*end)(struct tool *t, struct view *v, void *state);
 };
 
-const struct rec_sink *trace_sink_perfetto(void);
+extern const struct rec_sink out_sink;
+/* perfetto, chrome-trace; NULL-terminated */
+extern const struct rec_sink *const trace_formats[];
+const struct rec_sink *trace_format(const char *name);
 
 /* capture.c: stream records (STREAM_OPEN fd, debugfs perfcnt_stream) */
 struct drm_mali_perfcnt_record;
