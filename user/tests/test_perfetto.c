@@ -832,7 +832,7 @@ static void test_top_batch_replay(void)
 	      !strstr(out, " core 2 "), "cores 0, 1, 3 and not the absent core 2: %s", out);
 	CHECK(rec_run("top -I 50") == 1 && !strncmp(rec_err, "mali-perfcnt: ", 14) &&
 	      strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1] &&
-	      strstr(rec_err, "at most every 100 ms"), "-I 50: %s", rec_err);
+	      strstr(rec_err, "'top' samples every 100 to 3600000 ms"), "-I 50: %s", rec_err);
 	CHECK(rec_run("top --gpu g52") == 1 && strstr(rec_err, "describe a --replay capture"),
 	      "--gpu without --replay: %s", rec_err);
 }

@@ -34,6 +34,9 @@
 				"MpcNonFragQueueUtil,MpcTilerUtil,MpcCoreUtil,MpcExtBusRdBPS," \
 				"MpcExtBusWrBPS"
 
+/* -I when neither -I nor -F is given */
+#define REC_DEFAULT_INTERVAL_NS	10000000ull
+
 /* the sampling options, and record's own on top */
 struct rec_opts {
 	struct samp_opts s;
@@ -53,11 +56,11 @@ static int rec_opt(struct tool *t, int c, const char *arg, struct samp_opts *so,
 	case 'F':
 		if (so->period_given++)
 			return !!tool_error(t, "give the period once, with -F or -I");
-		if (tool_parse_u64(t, "-F", arg, 1000000000000ull / REC_MIN_PERIOD_NS / 1000, &x))
+		if (tool_parse_u64(t, "-F", arg, 1000000000ull / MALI_PERFCNT_STREAM_MIN_PERIOD_NS, &x))
 			return 1;
 		if (!x)
 			return !!tool_error(t, "-F 0: give a rate of at least 1 Hz");
-		so->period_ns = 1000000000ull / x;
+		so->interval_ns = 1000000000ull / x;
 		return 0;
 	case 'o':
 		o->output = arg;
@@ -69,8 +72,10 @@ static int rec_opt(struct tool *t, int c, const char *arg, struct samp_opts *so,
 	return -1;
 }
 
+/* record samples every -I down to the kernel stream's shortest period */
 static const struct samp_cmd cmd_record_opts = {
 	.name = "record", .mask = SAMP_RECORD, .opt = rec_opt,
+	.min_interval_ns = MALI_PERFCNT_STREAM_MIN_PERIOD_NS,
 };
 
 /*
@@ -107,7 +112,9 @@ static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts
 		return r;
 	if (o->count && o->duration_ms)
 		return tool_error(t, "-n and --duration both bound the recording; give one of them");
-	if (o->period_ns > 1000000000ull && o->period_ns % 1000000ull)
+	if (!o->interval_ns)
+		o->interval_ns = REC_DEFAULT_INTERVAL_NS;
+	if (o->interval_ns > 1000000000ull && o->interval_ns % 1000000ull)
 		return tool_error(t, "-F/-I: periods above 1 s must be whole milliseconds");
 	return 0;
 }
@@ -232,17 +239,17 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 		int woke;
 
 		k++;
-		deadline = start + k * o->s.period_ns;
+		deadline = start + k * o->s.interval_ns;
 		if (end_mono && deadline > end_mono)
 			deadline = end_mono;
 		now = mono_ns();
-		if (now > deadline + o->s.period_ns) {
+		if (now > deadline + o->s.interval_ns) {
 			/* late by more than a period: to the next deadline, no burst */
-			uint64_t behind = (now - deadline) / o->s.period_ns;
+			uint64_t behind = (now - deadline) / o->s.interval_ns;
 
 			r->skipped += (unsigned)behind;
 			k += behind;
-			deadline = start + k * o->s.period_ns;
+			deadline = start + k * o->s.interval_ns;
 		}
 		got_sigchld = 0;
 		woke = sleep_abs(deadline);
@@ -349,7 +356,7 @@ static void report(const struct rec *r, const char *out, const char *fmt, const 
 
 int cmd_record(struct tool *t, int argc, char **argv)
 {
-	struct rec_opts o = { .s.period_ns = 10000000 };
+	struct rec_opts o = { 0 };
 	struct mpc_dev *dev = NULL;
 	struct view v = { 0 };
 	struct mpc_enable en = { 0 };
@@ -389,9 +396,9 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	if (ret)
 		goto out;
 	stream = (mpc_dev_backend(dev)->caps & MPC_BE_PERIODIC) && !o.user_loop &&
-		 o.s.period_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
+		 o.s.interval_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
 	if (!stream && mpc_dev_backend(dev)->max_sample_interval_ns &&
-	    o.s.period_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
+	    o.s.interval_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
 		ret = tool_error(t, "the %s backend's 32-bit counters can wrap in %.0f ms; record "
 				 "with a shorter period (-I)", mpc_dev_backend(dev)->name,
 				 (double)mpc_dev_backend(dev)->max_sample_interval_ns / 1e6);
@@ -410,11 +417,11 @@ int cmd_record(struct tool *t, int argc, char **argv)
 
 	if (stream) {
 		/* about a second of records, within the driver's limits */
-		uint64_t ring = 1000000000ull / o.s.period_ns;
+		uint64_t ring = 1000000000ull / o.s.interval_ns;
 
 		ring = ring < 64 ? 64 : ring > MALI_PERFCNT_STREAM_MAX_RECORDS ?
 		       MALI_PERFCNT_STREAM_MAX_RECORDS : ring;
-		if (mpc_dev_stream_start(dev, &en, o.s.period_ns, (unsigned)ring, &e)) {
+		if (mpc_dev_stream_start(dev, &en, o.s.interval_ns, (unsigned)ring, &e)) {
 			ret = tool_err(t, &e);
 			goto out;
 		}
@@ -433,7 +440,7 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		r.ts0 = prev_ts;
 	}
 	start = mono_ns();
-	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.s.period_ns);
+	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.s.interval_ns);
 	began = 1;
 	if (ret)
 		goto out;
@@ -460,7 +467,7 @@ out:
 	if (began && !ret)
 		report(&r, o.output, r.sink->name ? r.sink->name : t->o.ops->name,
 		       stream ? "kernel stream" : "tool loop",
-		       o.s.period_ns);
+		       o.s.interval_ns);
 	ret = run_reap(child, &status, &child_done, ret);
 	free(r.iv);
 	free(r.buf);

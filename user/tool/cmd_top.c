@@ -33,6 +33,9 @@
 #include "tool.h"
 
 #define MAX_DUMP_FILE (256u << 20)
+/* top redraws every -I: at most 10 frames a second, by default one */
+#define TOP_MIN_INTERVAL_NS	100000000ull
+#define TOP_DEFAULT_INTERVAL_NS	1000000000ull
 
 enum top_view { VIEW_UTIL, VIEW_CORES, VIEW_BW, VIEW_METRICS, VIEW_COUNT };
 static const char *const view_names[VIEW_COUNT] = { "utilisation", "cores", "bandwidth",
@@ -493,7 +496,7 @@ int cmd_top(struct tool *t, int argc, char **argv)
 	};
 	struct offline_desc od = { 0 };
 	const char *replay = NULL;
-	unsigned long long count = 0, ms = 1000;
+	unsigned long long count = 0, interval_ns = TOP_DEFAULT_INTERVAL_NS;
 	double freq_mhz = 0;
 	struct view v = { 0 };
 	struct mpc_dev *dev = NULL;
@@ -513,10 +516,8 @@ int cmd_top(struct tool *t, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'I':
-			if (tool_parse_u64(t, "-I", optarg, 3600000, &ms))
+			if (tool_parse_interval(t, "top", optarg, TOP_MIN_INTERVAL_NS, &interval_ns))
 				return 1;
-			if (ms < 100)
-				return tool_error(t, "-I %llu: refresh at most every 100 ms", ms);
 			break;
 		case 'n':
 			if (tool_parse_u64(t, "-n", optarg, 1000000, &count))
@@ -583,9 +584,9 @@ int cmd_top(struct tool *t, int argc, char **argv)
 	sigaction(SIGWINCH, &sa, NULL);
 	term_enter(&tp);
 	if (replay)
-		r = top_replay(&tp, replay, (double)ms / 1000.0);
+		r = top_replay(&tp, replay, (double)interval_ns / 1e9);
 	else
-		r = top_live(&tp, dev, (double)ms / 1000.0);
+		r = top_live(&tp, dev, (double)interval_ns / 1e9);
 	term_leave(&tp);
 out:
 	mpc_sample_free(tp.s);

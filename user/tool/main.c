@@ -185,6 +185,20 @@ int tool_next_opt(struct tool *t, const char *cmd, unsigned flags, int argc, cha
 	return TOOL_OPTS_END;
 }
 
+int tool_parse_interval(struct tool *t, const char *cmd, const char *arg, uint64_t min_ns,
+			unsigned long long *ns)
+{
+	double ms;
+
+	if (tool_parse_double(t, "-I", arg, &ms))
+		return 1;
+	if (!(ms * 1e6 >= (double)min_ns) || ms * 1e6 > (double)TOOL_MAX_INTERVAL_NS)
+		return tool_error(t, "-I %s: '%s' samples every %.10g to %.10g ms", arg, cmd,
+				  (double)min_ns / 1e6, (double)TOOL_MAX_INTERVAL_NS / 1e6);
+	*ns = (unsigned long long)llround(ms * 1e6);
+	return 0;
+}
+
 /* Options every command takes; returns 0 if handled, -1 if not ours, 1 on error. */
 int tool_common_opt(struct tool *t, int c, const char *arg)
 {

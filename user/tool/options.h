@@ -42,6 +42,12 @@ enum tool_opt {
 	OPT_ALL,
 };
 
+/*
+ * The longest -I (the time between samples) of every command, an hour
+ * (record: periods above the kernel stream's longest are the tool's loop).
+ */
+#define TOOL_MAX_INTERVAL_NS	3600000000000ull
+
 /* long options every command accepts */
 #define COMMON_LONGOPTS							\
 	{ "device", required_argument, NULL, OPT_DEVICE },		\

@@ -12,10 +12,6 @@
 
 enum { SAMP_SAMPLE = 1 << 0, SAMP_STAT = 1 << 1, SAMP_RECORD = 1 << 2 };
 
-/* record's period (-F, -I) */
-#define REC_MIN_PERIOD_NS	100000ull	/* 100 us, as kbase's minimum */
-#define REC_MAX_PERIOD_NS	3600000000000ull
-
 struct samp_opt {
 	struct option lo;	/* name, has_arg, NULL, val (the short letter if any) */
 	unsigned cmds;		/* SAMP_* that take it */

@@ -45,31 +45,16 @@ static int samp_opt(struct tool *t, const struct samp_cmd *cmd, int c, const cha
 		    struct samp_opts *o)
 {
 	int rec = cmd->mask == SAMP_RECORD;
-	double ms;
 
 	switch (c) {
 	case 'e':
 		o->events = arg;
 		return 0;
 	case 'I':
-		if (rec) {
-			/* record: the sampling period, to 0.1 ms */
-			if (o->period_given++)
-				return tool_error(t, "give the period once, with -F or -I");
-			if (tool_parse_double(t, "-I", arg, &ms))
-				return 1;
-			if (!(ms * 1e6 >= (double)REC_MIN_PERIOD_NS) ||
-			    ms * 1e6 > (double)REC_MAX_PERIOD_NS)
-				return tool_error(t, "-I %s: the period must be 0.1 to 3600000 ms", arg);
-			o->period_ns = (unsigned long long)llround(ms * 1e6);
-			return 0;
-		}
-		if (tool_parse_u64(t, "-I", arg, 3600000, &o->interval_ms))
-			return 1;
-		if (o->interval_ms < 10)
-			return tool_error(t, "-I %llu: the interval must be at least 10 ms",
-					  o->interval_ms);
-		return 0;
+		/* the time between samples (record: -F says it too) */
+		if (rec && o->period_given++)
+			return tool_error(t, "give the period once, with -F or -I");
+		return tool_parse_interval(t, cmd->name, arg, cmd->min_interval_ns, &o->interval_ns);
 	case 'n':
 		if (tool_parse_u64(t, "-n", arg, 1000000000, &o->count))
 			return 1;

@@ -169,6 +169,13 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 		   unsigned long long *out);
 int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out);
 int tool_parse_format(struct tool *t, const char *s);
+/*
+ * -I MS (--interval), the time between samples in every command that samples
+ * over time (stat, record, top): milliseconds, fractions allowed, from
+ * @min_ns to TOOL_MAX_INTERVAL_NS; into @ns. 0, or 1 after saying why.
+ */
+int tool_parse_interval(struct tool *t, const char *cmd, const char *arg, uint64_t min_ns,
+			unsigned long long *ns);
 int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv);
 /* tool_next_opt(): no more options; the command should return *ret */
 enum { TOOL_OPTS_END = -1, TOOL_OPTS_EXIT = -2 };
@@ -230,8 +237,7 @@ struct run {
 struct samp_opts {
 	const char *events;		/* -e */
 	const char *masks;		/* --masks */
-	unsigned long long interval_ms;	/* stat -I */
-	unsigned long long period_ns;	/* record -I, or -F */
+	unsigned long long interval_ns;	/* -I (record: or -F); 0: not given */
 	int period_given;		/* record: -F or -I seen */
 	unsigned long long count, duration_ms, delay_ms, set;
 	int per_instance, raw;		/* -A, --raw */
@@ -243,6 +249,7 @@ struct samp_cmd {
 	unsigned mask;			/* SAMP_* */
 	/* after "X is a 'other' option; ": how this command does without it */
 	const char *refusal;
+	uint64_t min_interval_ns;	/* the shortest -I it takes */
 	/* the command's own options, seen first: 0 taken, 1 error, -1 not its own */
 	int (*opt)(struct tool *t, int c, const char *arg, struct samp_opts *o, void *ctx);
 };
