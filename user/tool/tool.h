@@ -303,7 +303,7 @@ struct drm_mali_perfcnt_record;
 int capture_is_records(const void *buf, size_t len, uint32_t dump_size);
 const struct drm_mali_perfcnt_record *capture_next(const void *buf, size_t len, size_t *off);
 
-/* cmd_decode.c: the description of an offline capture's device */
+/* offline.c: the description of an offline capture's device */
 struct offline_desc {
 	const char *gpu_info, *gpu;
 	unsigned long long cores, l2;
