@@ -32,9 +32,12 @@
  * covered, how the operation failed at each, and the distinct call sites in
  * mali_perfcnt whose allocation was failed (from the fault-injection stack
  * traces, verbose=2). Exit status 0 when the test passed.
+ *
+ * The device, its debugfs directory, the module and the TAP lines are the
+ * selftests' (mpc_lib.h); the operations under injection make their system
+ * calls here, once each, with no retry that could hide the failure.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -53,9 +56,10 @@
 
 #include <drm.h>
 #include "mali_perfcnt_drm.h"
+#include "mpc_lib.h"
 
-#define MODNAME		"mali_perfcnt"
-#define SIM_DEVICE	"/sys/bus/platform/devices/mali-perfcnt-sim"
+#define MODNAME		MPC_MODULE_NAME
+#define DUMP_MAX	65536
 #define KLOG_SIZE	(8 << 20)
 #define MAX_SITES	256
 #define MAX_ERRNO	256
@@ -89,17 +93,7 @@ static unsigned int nr_sites;
 /* Where the failure of the current iteration was injected */
 static char iter_site[128];
 
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
+#define diag mpc_tap_diag
 
 /* While set, failed checks are neither reported nor counted. */
 static bool quiet;
@@ -107,23 +101,25 @@ static bool quiet;
 /* A failed check: reported now, counted for the verdict. */
 static void fail(int n, const char *fmt, ...)
 {
+	char text[1024];
 	va_list ap;
 
 	if (quiet)
 		return;
-	printf("# FAIL N=%d: ", n);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
+	diag("FAIL N=%d: %s", n, text);
 	failures++;
 }
 
 static void die(const char *what)
 {
-	printf("1..1\nnot ok 1 fail_nth_%s # %s: %s\n", op ? op : "?", what,
-	       strerror(errno));
+	int err = errno;
+
+	mpc_tap_plan(1);
+	mpc_tap_result(false, "fail_nth_%s # %s: %s", op ? op : "?", what,
+		       strerror(err));
 	exit(1);
 }
 
@@ -261,91 +257,24 @@ static bool exists(const char *path)
 	return !lstat(path, &st);
 }
 
-static bool module_loaded(void)
+/* The render node and the debugfs directory, "" each when not found. */
+static void find_device(void)
 {
-	return exists("/sys/module/" MODNAME);
-}
-
-/* The render node whose driver is mali_perfcnt, or "" */
-static void find_node(void)
-{
-	char path[PATH_MAX], target[PATH_MAX];
-	ssize_t len;
-	int minor;
-
-	node[0] = '\0';
-	for (minor = 128; minor < 192; minor++) {
-		snprintf(path, sizeof(path), "/sys/class/drm/renderD%d/device/driver", minor);
-		len = readlink(path, target, sizeof(target) - 1);
-		if (len < 0)
-			continue;
-		target[len] = '\0';
-		if (!strcmp(strrchr(target, '/') ? strrchr(target, '/') + 1 : target, MODNAME)) {
-			snprintf(node, sizeof(node), "/dev/dri/renderD%d", minor);
-			return;
-		}
-	}
-}
-
-/* The debugfs directory of the device (dri/N on 6.1, dri/<name> later). */
-static void find_debugfs(void)
-{
-	char path[PATH_MAX], name[64] = "";
-	struct dirent *de;
-	DIR *d;
-
-	dbg_dir[0] = '\0';
-	d = opendir("/sys/kernel/debug/dri");
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(name, sizeof(name), f))
-			name[0] = '\0';
-		fclose(f);
-		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/gpu_info", de->d_name);
-		if (!strncmp(name, MODNAME, strlen(MODNAME)) && exists(path)) {
-			snprintf(dbg_dir, sizeof(dbg_dir), "/sys/kernel/debug/dri/%s",
-				 de->d_name);
-			break;
-		}
-	}
-	closedir(d);
-}
-
-static int dbg_open(const char *file, int flags)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dbg_dir, file);
-	return open(path, flags);
+	if (mpc_find_render(node, sizeof(node)))
+		node[0] = '\0';
+	if (mpc_find_debugfs(dbg_dir, sizeof(dbg_dir)))
+		dbg_dir[0] = '\0';
 }
 
 /* perfcnt_stats: live_allocs, or -1 */
 static long held_allocs(void)
 {
-	char buf[512], *p;
-	int fd = dbg_open("perfcnt_stats", O_RDONLY);
-	ssize_t len;
+	uint64_t v = mpc_dbg_num(dbg_dir, "perfcnt_stats", "live_allocs");
 
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
-	p = strstr(buf, "live_allocs:");
-	return p ? strtol(p + strlen("live_allocs:"), NULL, 10) : -1;
+	return v == ~0ULL ? -1 : (long)v;
 }
 
+/* The injected ioctls: one call each (mpc_lib's wrappers retry EAGAIN). */
 static int set_enable(int fd, unsigned int on)
 {
 	struct drm_mali_perfcnt_enable args = { .enable = on };
@@ -371,35 +300,15 @@ static int get_info(int fd, struct drm_mali_perfcnt_get_info *info)
 
 static int debugfs_write(const char *file, const char *text)
 {
-	int fd = dbg_open(file, O_WRONLY);
-	ssize_t len;
+	int ret = mpc_dbg_write(dbg_dir, file, text);
 
-	if (fd < 0)
-		return -errno;
-	len = write(fd, text, strlen(text));
-	len = len < 0 ? -errno : 0;
-	close(fd);
-	return len;
+	return ret == -EIO ? 0 : ret;	/* a short write is no failure here */
 }
 
 /* Read a debugfs file to the end into dump_buf; bytes read or -errno. */
 static long debugfs_read(const char *file)
 {
-	size_t total = 0;
-	ssize_t len;
-	int fd = dbg_open(file, O_RDONLY);
-
-	if (fd < 0)
-		return -errno;
-	do {
-		len = read(fd, (char *)dump_buf + total, 65536 - total);
-		if (len > 0)
-			total += len;
-	} while (len > 0 && total < 65536);
-	if (len < 0)
-		len = -errno;
-	close(fd);
-	return len < 0 ? len : (long)total;
+	return mpc_dbg_read(dbg_dir, file, dump_buf, DUMP_MAX + 1);
 }
 
 /*
@@ -412,8 +321,7 @@ static bool device_works(int n, const char *when)
 	int fd, ret;
 	long live;
 
-	find_node();
-	find_debugfs();
+	find_device();
 	if (!node[0] || !dbg_dir[0]) {
 		fail(n, "%s: no render node or debugfs directory", when);
 		return false;
@@ -424,7 +332,7 @@ static bool device_works(int n, const char *when)
 		return false;
 	}
 	ret = get_info(fd, &info);
-	if (!ret && (!info.dump_size || info.dump_size > 65536 || !info.product[0]))
+	if (!ret && (!info.dump_size || info.dump_size > DUMP_MAX || !info.product[0]))
 		ret = -EPROTO;
 	if (!ret)
 		dump_size = info.dump_size;
@@ -458,6 +366,7 @@ static bool device_works_quietly(int n, const char *when)
 	return ok;
 }
 
+/* One try, no waiting: a reference left behind is a failure. */
 static int unload(void)
 {
 	return syscall(SYS_delete_module, MODNAME, O_NONBLOCK) ? -errno : 0;
@@ -466,11 +375,16 @@ static int unload(void)
 /* Nothing of a failed load may stay behind. */
 static void check_gone(int n)
 {
-	if (module_loaded())
+	char dev[PATH_MAX];
+
+	snprintf(dev, sizeof(dev), "/sys/bus/platform/devices/%s",
+		 mpc_device_name());
+	if (mpc_module_loaded())
 		fail(n, "failed load left the module loaded");
-	if (exists(SIM_DEVICE))
-		fail(n, "failed load left %s", SIM_DEVICE);
-	find_node();
+	/* The simulator's device is the module's; a bound one is the DT's */
+	if (!mpc_hw_device() && exists(dev))
+		fail(n, "failed load left %s", dev);
+	find_device();
 	if (node[0])
 		fail(n, "failed load left %s", node);
 }
@@ -485,8 +399,7 @@ static void op_setup(int n)
 
 	if (!strcmp(op, "load"))
 		return;
-	find_node();
-	find_debugfs();
+	find_device();
 	if (!node[0] || !dbg_dir[0]) {
 		errno = ENODEV;
 		die("mali_perfcnt is not loaded");
@@ -562,17 +475,10 @@ static int op_run(int n)
 	return 0;
 }
 
-/* Load the module with nothing injected; 0 or -errno. */
+/* Load the module (-m, as $MPC_MODULE) with nothing injected; 0 or -errno. */
 static int clean_load(void)
 {
-	int fd = open(ko_path, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		die(ko_path);
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
+	return mpc_module_load(params);
 }
 
 /*
@@ -669,6 +575,7 @@ int main(int argc, char **argv)
 {
 	unsigned int i, e;
 	int opt, n, ret = 0;
+	char name[64];
 	bool injected = true;
 
 	while ((opt = getopt(argc, argv, "m:p:l:b:n:v")) != -1) {
@@ -704,6 +611,8 @@ int main(int argc, char **argv)
 	op = argv[optind];
 	if (!strcmp(op, "load") && !ko_path)
 		print_usage();
+	if (ko_path && setenv("MPC_MODULE", ko_path, 1))
+		die("setenv");
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
@@ -711,21 +620,20 @@ int main(int argc, char **argv)
 		die("/proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION?)");
 	/* Touch every buffer now: page faults while armed would be injected */
 	klog_buf = malloc(KLOG_SIZE);
-	dump_buf = malloc(65536);
+	dump_buf = malloc(DUMP_MAX + 1);	/* + mpc_dbg_read()'s NUL */
 	if (!klog_buf || !dump_buf)
 		die("malloc");
 	memset(klog_buf, 0, KLOG_SIZE);
-	memset(dump_buf, 0, 65536);
+	memset(dump_buf, 0, DUMP_MAX + 1);
 
 	if (!strcmp(op, "load")) {
-		if (module_loaded() && unload())
+		if (mpc_module_loaded() && unload())
 			die("unloading " MODNAME);
 	} else {
-		find_node();
-		find_debugfs();
+		find_device();
 		if (!device_works(0, "before the loop"))
 			die("the device does not work before the loop");
-		dump_size = dump_size ? dump_size : 65536;
+		dump_size = dump_size ? dump_size : DUMP_MAX;
 	}
 	harvest(0, "before the loop");
 
@@ -754,17 +662,17 @@ int main(int argc, char **argv)
 	     traced, traced_in_driver, nr_sites);
 	for (i = 0; i < nr_sites; i++)
 		diag("    %s (%u)", sites[i].name, sites[i].hits);
-	printf("# fail-nth summary: %s %d points %u driver-sites%s\n", op, n - 1,
-	       nr_sites, failures ? " FAILED" : "");
+	diag("fail-nth summary: %s %d points %u driver-sites%s", op, n - 1,
+	     nr_sites, failures ? " FAILED" : "");
 	/*
 	 * No allocation on the path failed: nothing was tested (e.g. the
 	 * fault-injection settings exclude it). A skip, not a pass.
 	 */
+	mpc_tap_plan(1);
 	if (!failures && n - 1 == 0) {
-		printf("1..1\nok 1 fail_nth_%s # SKIP no injection point was reached: the operation made no allocation fault injection could fail\n",
-		       op);
+		snprintf(name, sizeof(name), "fail_nth_%s", op);
+		mpc_tap_skip(name, "no injection point was reached: the operation made no allocation fault injection could fail");
 		return 0;
 	}
-	printf("1..1\n%s 1 fail_nth_%s\n", failures ? "not ok" : "ok", op);
-	return failures ? 1 : 0;
+	return mpc_tap_result(!failures, "fail_nth_%s", op) ? 0 : 1;
 }

@@ -45,12 +45,14 @@
  *
  * Output: TAP, "# " diagnostics, and the line "# fuzz: N calls, M
  * processes, errno histogram ..., R reports". Exit status 0 when it passed.
+ *
+ * The device, its debugfs directory, unbind/bind and the TAP lines are the
+ * selftests' (mpc_lib.h); the fuzzed calls are made here, raw, once each.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <regex.h>
@@ -73,11 +75,9 @@
 
 #include <drm.h>
 #include "mali_perfcnt_drm.h"
+#include "mpc_lib.h"
 
-#define MODNAME		"mali_perfcnt"
-#define DRV_SYSFS	"/sys/bus/platform/drivers/" MODNAME
-#define SIM_DEVICE	"mali-perfcnt-sim"
-#define DEBUGFS_DRI	"/sys/kernel/debug/dri"
+#define MODNAME		MPC_MODULE_NAME
 #define KLOG_SIZE	(8 << 20)
 #define MAX_ERRNO	160
 #define MAX_SLOTS	8
@@ -244,17 +244,8 @@ static uint64_t boundary(unsigned int bits, uint64_t valid)
 
 /* ---- violations and counting ------------------------------------------- */
 
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-	char line[1024];
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	/* one write: lines of several processes do not mix */
-	dprintf(1, "# %s\n", line);
-}
+/* one write a line: lines of several processes do not mix */
+#define diag mpc_tap_diag
 
 /* The argument of the call being checked, shown with its violations. */
 static const void *cur_arg;
@@ -669,67 +660,17 @@ static int xioctl(int fd, unsigned long cmd, void *arg)
 
 static bool find_node(void)
 {
-	char name[32];
-	struct drm_version v;
-	glob_t g;
-	size_t i;
-	bool found = false;
-
-	if (glob("/dev/dri/renderD*", 0, NULL, &g))
-		return false;
-	for (i = 0; i < g.gl_pathc && !found; i++) {
-		int fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
-
-		if (fd < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		memset(name, 0, sizeof(name));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, MODNAME)) {
-			snprintf(node, sizeof(node), "%s", g.gl_pathv[i]);
-			found = true;
-		}
-		close(fd);
-	}
-	globfree(&g);
-	return found;
+	return !mpc_find_render(node, sizeof(node));
 }
 
 static bool find_debugfs(void)
 {
-	char path[PATH_MAX + 16], name[64];
-	struct dirent *de;
 	uint32_t gen = gen_now();
-	bool found = false;
-	DIR *d;
 
-	d = opendir(DEBUGFS_DRI);
-	if (!d)
+	if (mpc_find_debugfs(dbg_dir, sizeof(dbg_dir)))
 		return false;
-	while (!found && (de = readdir(d))) {
-		int fd;
-		ssize_t n;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), DEBUGFS_DRI "/%s/name", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, name, sizeof(name) - 1);
-		close(fd);
-		name[n > 0 ? n : 0] = '\0';
-		snprintf(path, sizeof(path), DEBUGFS_DRI "/%s/gpu_info", de->d_name);
-		if (!strncmp(name, MODNAME, strlen(MODNAME)) && !access(path, F_OK)) {
-			snprintf(dbg_dir, sizeof(dbg_dir), DEBUGFS_DRI "/%s", de->d_name);
-			found = true;
-		}
-	}
-	closedir(d);
-	if (found)
-		dbg_gen = gen;
-	return found;
+	dbg_gen = gen;
+	return true;
 }
 
 static struct slot *any_slot(void)
@@ -1182,8 +1123,6 @@ static void op_stream(struct slot *sl)
 
 /* ---- debugfs ----------------------------------------------------------- */
 
-static int sysfs_write(const char *path, const char *text);
-
 /*
  * Write @len bytes of @text (or from @ptr when not NULL) to debugfs file
  * @file in one open/write/close; the write's errno, or 0.
@@ -1308,9 +1247,9 @@ static void op_dbg_enable(void)
 		violation("perfcnt_enable: \"%s\" gave EINVAL", t);
 		/* once more with the driver's reasons in the kernel log */
 		if (__atomic_fetch_add(&sh->explained, 1, __ATOMIC_RELAXED) < 2 &&
-		    !sysfs_write("/sys/module/drm/parameters/debug", "0x2")) {
+		    !mpc_write_file("/sys/module/drm/parameters/debug", "0x2")) {
 			dbg_write(OP_DBG_ENABLE, "perfcnt_enable", t, len, NULL);
-			sysfs_write("/sys/module/drm/parameters/debug", "0");
+			mpc_write_file("/sys/module/drm/parameters/debug", "0");
 			show_reasons();
 		}
 	}
@@ -1552,15 +1491,6 @@ static void run(uint64_t iterations)
 	reap(true);
 }
 
-static int drop_caps(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2];
-
-	memset(data, 0, sizeof(data));
-	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
-}
-
 /*
  * -r: the race of open() against bind. The workers open and close every
  * file of the device's debugfs directory as fast as they can while main
@@ -1638,7 +1568,7 @@ static pid_t start_worker(int id, uint64_t seed, bool nocaps)
 	for (i = 0; i < MAX_SLOTS; i++)
 		slots[i].fd = -1;
 	if (nocaps) {
-		if (drop_caps())
+		if (mpc_drop_caps())
 			violation("capset: %s", strerror(errno));
 		unprivileged = true;
 	}
@@ -1652,36 +1582,16 @@ static pid_t start_worker(int id, uint64_t seed, bool nocaps)
 
 /* ---- main: the device, unbind/bind, the verdict ------------------------ */
 
-static int sysfs_write(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
 /* Unbind, wait @pause_ms, bind. */
 static void unbind_bind(unsigned int pause_ms)
 {
 	int err;
 
 	__atomic_fetch_add(&sh->gen, 1, __ATOMIC_RELEASE);	/* odd */
-	err = sysfs_write(DRV_SYSFS "/unbind", SIM_DEVICE);
+	err = -mpc_unbind(NULL, NULL);
 	account(OP_UNBIND, err, 1, "unbind");
-	sleep_ms(pause_ms);
-	err = sysfs_write(DRV_SYSFS "/bind", SIM_DEVICE);
+	mpc_sleep_ms(pause_ms);
+	err = -mpc_bind(NULL, NULL);
 	account(OP_BIND, err, 1, "bind");
 	if (nr_race_files && find_debugfs())
 		strcpy(sh->race_dir, dbg_dir);
@@ -1718,65 +1628,37 @@ static int harvest(const char *what)
 	return reports;
 }
 
-static int tap_n;
-static int tap_failed;
-
-static void tap(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-	char line[512];
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	printf("%sok %d %s\n", ok ? "" : "not ", ++tap_n, line);
-	fflush(stdout);
-	tap_failed |= !ok;
-}
+#define tap mpc_tap_result
 
 /* After the run: the device must work, and hold nothing. */
 static bool device_works(char *why, size_t len)
 {
-	struct drm_mali_perfcnt_enable en = { .enable = 1 };
-	struct drm_mali_perfcnt_enable dis = { .enable = 0 };
-	struct drm_mali_perfcnt_dump d = { 0 };
-	char path[PATH_MAX + 32], stats[512];
+	char stats[512];
 	int fd, err;
-	ssize_t n;
 
 	if (!find_node() || !find_debugfs()) {
 		snprintf(why, len, "no render node or debugfs directory");
 		return false;
 	}
-	snprintf(path, sizeof(path), "%s/perfcnt_enable", dbg_dir);
-	sysfs_write(path, "0\n");
-	snprintf(path, sizeof(path), "%s/sim_fault", dbg_dir);
-	sysfs_write(path, "none");
-	snprintf(path, sizeof(path), "%s/sim_workload", dbg_dir);
-	sysfs_write(path, "idle");
-	snprintf(path, sizeof(path), "%s/perfcnt_va", dbg_dir);
+	mpc_dbg_write(dbg_dir, "perfcnt_enable", "0\n");
+	mpc_set_fault(dbg_dir, "none");
+	mpc_set_workload(dbg_dir, "idle");
 	fd = open(node, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(why, len, "open %s: %s", node, strerror(errno));
 		return false;
 	}
-	d.buf_ptr = (uintptr_t)arena;
-	d.buf_size = dump_size;
-	if ((err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &en)) ||
-	    (err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_DUMP, &d)) ||
-	    (err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_DUMP, &d)) ||
-	    (err = xioctl(fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &dis))) {
-		snprintf(why, len, "enable, dump, dump, disable: %s", errname(err));
+	if ((err = mpc_enable_all(fd)) ||
+	    (err = mpc_dump(fd, arena, dump_size, NULL, NULL)) ||
+	    (err = mpc_dump(fd, arena, dump_size, NULL, NULL)) ||
+	    (err = mpc_disable(fd))) {
+		snprintf(why, len, "enable, dump, dump, disable: %s", errname(-err));
 		close(fd);
 		return false;
 	}
 	close(fd);
-	snprintf(path, sizeof(path), "%s/perfcnt_stats", dbg_dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : read(fd, stats, sizeof(stats) - 1);
-	if (fd >= 0)
-		close(fd);
-	stats[n > 0 ? n : 0] = '\0';
+	if (mpc_dbg_read(dbg_dir, "perfcnt_stats", stats, sizeof(stats)) < 0)
+		stats[0] = '\0';
 	if (!strstr(stats, "live_allocs: 0\n")) {
 		snprintf(why, len, "perfcnt_stats after closing everything: %s", stats);
 		return false;
@@ -1852,8 +1734,8 @@ static int verdict(const char *what)
 		     what, sh->calls, sh->procs, hist, reports);
 		free(hist);
 	}
-	printf("1..%d\n", tap_n);
-	return tap_failed;
+	mpc_tap_plan(mpc_tap_count());
+	return mpc_tap_failures() != 0;
 }
 
 /*
@@ -1866,13 +1748,13 @@ static bool setup_device(const char *what)
 
 	if (!find_node()) {
 		tap(false, "%s # no mali_perfcnt render node", what);
-		printf("1..%d\n", tap_n);
+		mpc_tap_plan(mpc_tap_count());
 		return false;
 	}
 	fd = open(node, O_RDWR | O_CLOEXEC);
 	if (fd < 0 || xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, &sh->info)) {
 		tap(false, "%s # open %s / GET_INFO failed: %s", what, node, strerror(errno));
-		printf("1..%d\n", tap_n);
+		mpc_tap_plan(mpc_tap_count());
 		return false;
 	}
 	close(fd);
@@ -1896,7 +1778,7 @@ static int race_run(unsigned int cycles, unsigned int procs)
 		return 1;
 	if (!find_debugfs() || !race_list_files()) {
 		tap(false, "race_setup # no debugfs files of the device");
-		printf("1..%d\n", tap_n);
+		mpc_tap_plan(mpc_tap_count());
 		return 1;
 	}
 	strcpy(sh->race_dir, dbg_dir);
@@ -2005,7 +1887,7 @@ int main(int argc, char **argv)
 	sh->forks = MAX_FORKS;
 	sh->gen = 0;
 
-	printf("TAP version 13\n");
+	mpc_tap_header();
 	if (race)
 		return race_run(race, procs);
 	diag("mpc-fuzz: seed %#" PRIx64 ", %" PRIu64 " calls, %u processes%s, %u unbinds (replay: mpc-fuzz -s %#" PRIx64 " -n %" PRIu64 " -p %u -u %u%s)",
@@ -2013,7 +1895,7 @@ int main(int argc, char **argv)
 	     seed, calls, procs, unbinds, nocaps ? " -k" : "");
 	if (!check_tables()) {
 		tap(false, "fuzz_tables_cover_uapi # the uAPI has fields the fuzzer does not know");
-		printf("1..%d\n", tap_n);
+		mpc_tap_plan(mpc_tap_count());
 		return 1;
 	}
 	if (!setup_device("fuzz_setup"))
@@ -2058,13 +1940,13 @@ int main(int argc, char **argv)
 
 		while (__atomic_load_n(&sh->calls, __ATOMIC_RELAXED) < at &&
 		       !workers_done(workers, nw))
-			sleep_ms(20);
+			mpc_sleep_ms(20);
 		if (!budget_left())
 			break;
 		unbind_bind(100 + rnd(200));
 	}
 	while (!workers_done(workers, nw))
-		sleep_ms(20);
+		mpc_sleep_ms(20);
 	for (i = 0; i < (unsigned int)nw; i++) {
 		if (waitpid(workers[i], &st, 0) < 0)
 			continue;

@@ -322,8 +322,12 @@ static int mp_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 		free(s);
 		if (x == EINVAL && !(cfg && cfg->counter_set && d->desc.nr_counter_sets < 2))
 			return mpc_fail(err, -x, "the driver refused the stream (period %llu ns, ring "
-					"%u): periods are 0.1 ms (1 ms unprivileged) to 10 s, rings 2 to "
-					"4096 records", (unsigned long long)period_ns, ring);
+					"%u): periods are %.10g ms (%.10g ms unprivileged) to %.10g s, "
+					"rings 2 to %u records", (unsigned long long)period_ns, ring,
+					MALI_PERFCNT_STREAM_MIN_PERIOD_NS / 1e6,
+					MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS / 1e6,
+					MALI_PERFCNT_STREAM_MAX_PERIOD_NS / 1e9,
+					MALI_PERFCNT_STREAM_MAX_RECORDS);
 		return enable_error(d, cfg, x, err);
 	}
 	s->fd = o.fd;

@@ -285,6 +285,10 @@ static void pf_data_flags(void)
 	      "stat: %s", errbuf);
 	v = csv_value_flags("jm", "GPU_ACTIVE", 1, NULL, 0, fl, sizeof(fl));
 	CHECK(v == 7 && !strcmp(fl, ""), "second sample: GPU_ACTIVE %.0f, flags '%s'", v, fl);
+	/* -I takes a fraction of a millisecond in stat as in record */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",val=7", "stat -I 20.5 -n 2 -e GPU_ACTIVE") == 0 &&
+	      strstr(out, "Performance counter stats for 2 x 20.5 ms"), "stat -I 20.5: %s %s",
+	      errbuf, out);
 	/* record's own loop (panfrost has no stream) keeps the flags too */
 	CHECK(run("renderD128:panfrost:" G52_SPARSE ",hz=12000000000",
 		  "record -I 400 -n 1 -e GPU_ACTIVE --format csv") == 0, "record: %s", errbuf);

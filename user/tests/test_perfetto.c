@@ -411,14 +411,24 @@ static void test_record_json_and_csv(void)
 {
 	char cmd[300];
 
-	CHECK(rec_run("record -I 1 -n 3 -e GPU_ACTIVE --format json -o t.json") == 0,
-	      "record json: %s", rec_err);
+	CHECK(rec_run("record -I 1 -n 3 -e GPU_ACTIVE --format chrome-trace -o t.json") == 0,
+	      "record chrome-trace: %s", rec_err);
+	CHECK(!strstr(rec_err, "deprecated") && strstr(rec_err, "(chrome-trace, "),
+	      "record chrome-trace: %s", rec_err);
 	/* one JSON document over several lines: fmtcheck reads one per line */
 	snprintf(cmd, sizeof(cmd), "tr -d '\\n' < %s/t.json | %s json - >/dev/null 2>&1",
 		 rec_dir, getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck");
-	CHECK(system(cmd) == 0, "record --format json wrote invalid JSON");
+	CHECK(system(cmd) == 0, "record --format chrome-trace wrote invalid JSON");
 	snprintf(cmd, sizeof(cmd), "test $(grep -c '\"ph\":\"C\"' %s/t.json) -eq 3", rec_dir);
 	CHECK(system(cmd) == 0, "want 3 counter events in t.json");
+	/* the old spelling still writes the trace, with one line saying the new name */
+	CHECK(rec_run("record -I 1 -n 2 -e GPU_ACTIVE --format json -o old.json") == 0,
+	      "record json: %s", rec_err);
+	CHECK(!strncmp(rec_err, "mali-perfcnt: record --format json is deprecated", 48) &&
+	      strstr(rec_err, "--format chrome-trace") && strstr(rec_err, "(chrome-trace, "),
+	      "record --format json: %s", rec_err);
+	snprintf(cmd, sizeof(cmd), "test $(grep -c '\"ph\":\"C\"' %s/old.json) -eq 2", rec_dir);
+	CHECK(system(cmd) == 0, "want 2 counter events in old.json");
 	CHECK(rec_run("record -I 1 -n 2 -e GPU_ACTIVE --format csv -o t.csv") == 0,
 	      "record csv: %s", rec_err);
 	snprintf(cmd, sizeof(cmd), "%s csv %s/t.csv >/dev/null 2>&1 && "
@@ -440,6 +450,7 @@ static void test_record_rejects_bad_options_in_one_line(void)
 	static const char *const bad[] = {
 		"record -F 0", "record -F 20000", "record -I 0.01", "record -I 5 -F 100",
 		"record --format text", "record -n 0", "record -n 2 --duration 10",
+		"record --format xml",
 		"record -n 2 -- true",
 	};
 	char cmd[128];
@@ -572,31 +583,58 @@ static void test_decode_a_stream_capture(void)
 	free(d);
 }
 
-static void test_decode_raw_dumps_into_a_trace(void)
+/* decode writes every trace format record does: Chrome trace events too */
+static void test_decode_into_chrome_trace(void)
+{
+	char path[128], cmd[PATH_MAX + 256];
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(path) == 0, "writing the capture failed");
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE --format chrome-trace "
+		      "-o c.json capture.bin") == 0, "decode chrome-trace: %s", rec_err);
+	CHECK(strstr(rec_err, "decode: 3 samples to c.json (chrome-trace)"), "%s", rec_err);
+	snprintf(cmd, sizeof(cmd), "tr -d '\\n' < %s/c.json | %s json - >/dev/null 2>&1",
+		 rec_dir, getenv("MPC_FMTCHECK") ? getenv("MPC_FMTCHECK") : "build/mpc-fmtcheck");
+	CHECK(system(cmd) == 0, "decode --format chrome-trace wrote invalid JSON");
+	/* the records' ends, in microseconds */
+	snprintf(cmd, sizeof(cmd), "grep -o '\"ts\":[0-9.]*' %s/c.json | tr '\\n' ' ' | "
+		 "grep -qx '\"ts\":2000.000 \"ts\":4000.000 \"ts\":8000.000 '", rec_dir);
+	CHECK(system(cmd) == 0, "want events at 2, 4 and 8 ms in c.json");
+	/* without -o: the format's own file name */
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -e GPU_ACTIVE -f chrome-trace "
+		      "capture.bin") == 0 && strstr(rec_err, "to mali-perfcnt.json (chrome-trace)"),
+	      "decode chrome-trace, default -o: %s", rec_err);
+	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 -f chrome-trace --sum capture.bin") == 1 &&
+	      strstr(rec_err, "drop it for --format chrome-trace"), "--sum with a trace: %s", rec_err);
+}
+
+/* Two raw dumps back to back, as `cat perfcnt_dump >> FILE` twice. */
+static int write_raw(const char *path)
 {
 	struct mpc_db *db = t_db();
 	const struct mpc_gpu_def *g = db ? mpc_db_find_gpu(db, "g52") : NULL;
-	const char *why = no_protoc();
 	struct mpc_layout *l = NULL;
-	struct decoded *d;
 	struct mpc_desc ds;
 	struct mpc_err e;
-	char path[128];
 	uint32_t *dump;
 	unsigned k;
 	FILE *f;
 
-	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
 	if (!g || mpc_desc_from_gpu(&ds, g, 0xb, 2, &e) || mpc_layout_new(&ds, &l, &e)) {
 		mpc_db_free(db);
-		CHECK(0, "g52 layout");
+		return -1;
 	}
 	mpc_db_free(db);
-	/* two raw dumps back to back, as `cat perfcnt_dump >> FILE` twice */
-	snprintf(path, sizeof(path), "%s/raw.bin", rec_dir);
 	dump = calloc(1, ds.dump_size);
 	f = fopen(path, "wb");
-	CHECK(dump && f, "raw.bin");
+	if (!dump || !f) {
+		free(dump);
+		if (f)
+			fclose(f);
+		mpc_layout_free(l);
+		return -1;
+	}
 	for (k = 0; k < 2; k++) {
 		t_fill_dump(l, dump, 100 + k, 0xffff, cap_val, &k);
 		for (unsigned s = 0; s < l->nslots; s++)
@@ -604,9 +642,20 @@ static void test_decode_raw_dumps_into_a_trace(void)
 				memset(dump + s * 64, 0, 256);
 		fwrite(dump, ds.dump_size, 1, f);
 	}
-	fclose(f);
 	free(dump);
 	mpc_layout_free(l);
+	return fclose(f) ? -1 : 0;
+}
+
+static void test_decode_raw_dumps_into_a_trace(void)
+{
+	const char *why = no_protoc();
+	struct decoded *d;
+	char path[128];
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/raw.bin", rec_dir);
+	CHECK(write_raw(path) == 0, "writing raw.bin failed");
 	CHECK(rec_run("decode --gpu g52 --cores 0xb --l2 2 --format perfetto -o r.pftrace "
 		      "raw.bin") == 1 && strstr(rec_err, "give --interval MS"),
 	      "a trace of raw dumps without --interval: %s", rec_err);
@@ -629,6 +678,121 @@ static void test_decode_raw_dumps_into_a_trace(void)
 	      (unsigned long long)d->ts[0], (unsigned long long)d->ts[1]);
 	CHECK(d->val[1][0] == 2000, "GPU_ACTIVE of the second dump %g", d->val[1][0]);
 	free(d);
+}
+
+/*
+ * decode of every input kind (raw dumps, stream captures, both, standard
+ * input) in every --format of the tool, and its errors: stdout and stderr
+ * byte for byte as tests/data/decode-golden/ has them, which the tool wrote
+ * before cmd_decode was split by input kind. MPC_GOLDEN_WRITE=1 writes the
+ * files instead (after a change meant to alter the output: review the diff).
+ */
+/* a few counters and metrics of each kind: the files stay small */
+#define GSEL "-e GPU_ACTIVE,FRAG_ACTIVE,L2_EXT_READ_BEATS,MpcGPUActiveUtil,MaliGPUIRQUtil "
+static const char *const golden_cases[] = {
+	"raw.bin",
+	GSEL "-f csv raw.bin",
+	GSEL "-f json raw.bin",
+	GSEL "--interval 5 -f csv raw.bin",
+	GSEL "--interval 5 --sum raw.bin",
+	GSEL "--sum -f json raw.bin",
+	"--interval 5 -A -e FRAG_ACTIVE,GPU_ACTIVE,MpcGPUActiveUtil -f csv raw.bin",
+	"--raw -f csv -e jm:6 raw.bin",
+	"-f csv -e GPU_ACTIVE raw.bin raw.bin",
+	"-f json -e GPU_ACTIVE - < raw.bin",
+	GSEL "capture.bin",
+	"-f csv capture.bin",
+	GSEL "-f json capture.bin",
+	GSEL "--sum capture.bin",
+	"--sum -f csv -e GPU_ACTIVE capture.bin",
+	"--interval 5 -f csv -e GPU_ACTIVE capture.bin raw.bin",
+	"--freq 100 -f json -e GPU_ACTIVE,MpcGPUActiveUtil capture.bin",
+	GSEL "-f csv short.bin",
+	"-e GPU_ACTIVE -f csv raw.bin short.bin",
+	"--format perfetto -o x.pftrace raw.bin",
+	"--format perfetto --sum capture.bin",
+	"-o x.txt raw.bin",
+};
+
+/* @path's bytes (at most @n - 1) into @buf, NUL-terminated; the length or -1. */
+static long slurp_file(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	size_t got;
+
+	if (!f)
+		return -1;
+	got = fread(buf, 1, n - 1, f);
+	buf[got] = 0;
+	fclose(f);
+	return (long)got;
+}
+
+/* compare (or with @write, store) rec_dir/@name as golden file @gname */
+static int golden_check(const char *name, const char *gname, int write, char *why, size_t wlen)
+{
+	static char got[1 << 17], want[1 << 17];
+	char path[PATH_MAX], gpath[PATH_MAX];
+	long n, m;
+
+	snprintf(path, sizeof(path), "%s/%s", rec_dir, name);
+	snprintf(gpath, sizeof(gpath), "%s/%s", t_data("decode-golden"), gname);
+	n = slurp_file(path, got, sizeof(got));
+	if (n < 0 || n == (long)sizeof(got) - 1) {
+		snprintf(why, wlen, "%s: missing or too large", path);
+		return -1;
+	}
+	if (write) {
+		FILE *f = fopen(gpath, "wb");
+
+		if (!f || fwrite(got, 1, (size_t)n, f) != (size_t)n) {
+			if (f)
+				fclose(f);
+			snprintf(why, wlen, "cannot write %s", gpath);
+			return -1;
+		}
+		return fclose(f) ? -1 : 0;
+	}
+	m = slurp_file(gpath, want, sizeof(want));
+	if (m != n || memcmp(got, want, (size_t)n)) {
+		snprintf(why, wlen, "%s differs from %s (%ld vs %ld bytes)", path, gpath, n, m);
+		return -1;
+	}
+	return 0;
+}
+
+static void test_decode_golden(void)
+{
+	int write = getenv("MPC_GOLDEN_WRITE") && !strcmp(getenv("MPC_GOLDEN_WRITE"), "1");
+	char path[128], why[PATH_MAX * 2 + 64];
+	FILE *f;
+
+	CHECK(rec_run("list --gpus") == 0, "tool: %s", rec_err);	/* makes rec_dir */
+	snprintf(path, sizeof(path), "%s/raw.bin", rec_dir);
+	CHECK(write_raw(path) == 0, "writing raw.bin failed");
+	snprintf(path, sizeof(path), "%s/capture.bin", rec_dir);
+	CHECK(write_capture(path) == 0, "writing capture.bin failed");
+	snprintf(path, sizeof(path), "%s/short.bin", rec_dir);
+	f = fopen(path, "wb");
+	CHECK(f && fwrite(rec_dir, 1, 10, f) == 10 && !fclose(f), "writing short.bin failed");
+	for (unsigned i = 0; i < sizeof(golden_cases) / sizeof(golden_cases[0]); i++) {
+		char gname[32];
+		int st = rec_run("decode --gpu g52 --cores 0xb --l2 2 %s", golden_cases[i]);
+
+		snprintf(gname, sizeof(gname), "%02u.status", i);
+		snprintf(path, sizeof(path), "%s/status", rec_dir);
+		f = fopen(path, "w");
+		CHECK(f && fprintf(f, "%s\nexit %d\n", golden_cases[i], st) > 0 && !fclose(f),
+		      "writing %s", path);
+		CHECK(!golden_check("status", gname, write, why, sizeof(why)), "decode %s: %s",
+		      golden_cases[i], why);
+		snprintf(gname, sizeof(gname), "%02u.out", i);
+		CHECK(!golden_check("out", gname, write, why, sizeof(why)), "decode %s: %s",
+		      golden_cases[i], why);
+		snprintf(gname, sizeof(gname), "%02u.err", i);
+		CHECK(!golden_check("err", gname, write, why, sizeof(why)), "decode %s: %s",
+		      golden_cases[i], why);
+	}
 }
 
 /* --------------------------------------------------------------- top */
@@ -668,7 +832,7 @@ static void test_top_batch_replay(void)
 	      !strstr(out, " core 2 "), "cores 0, 1, 3 and not the absent core 2: %s", out);
 	CHECK(rec_run("top -I 50") == 1 && !strncmp(rec_err, "mali-perfcnt: ", 14) &&
 	      strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1] &&
-	      strstr(rec_err, "at most every 100 ms"), "-I 50: %s", rec_err);
+	      strstr(rec_err, "'top' samples every 100 to 3600000 ms"), "-I 50: %s", rec_err);
 	CHECK(rec_run("top --gpu g52") == 1 && strstr(rec_err, "describe a --replay capture"),
 	      "--gpu without --replay: %s", rec_err);
 }
@@ -755,6 +919,8 @@ TESTS(tests_perfetto) = {
 	  test_record_runs_a_command_and_returns_its_status },
 	{ "decode: a stream capture, text and perfetto", test_decode_a_stream_capture },
 	{ "decode: raw dumps into a trace need --interval", test_decode_raw_dumps_into_a_trace },
+	{ "decode: every input kind and format as the golden outputs", test_decode_golden },
+	{ "decode: into Chrome trace events", test_decode_into_chrome_trace },
 	{ "top: batch replay", test_top_batch_replay },
 	{ "top: full screen in tmux, keys", test_top_in_tmux },
 	{ "record: bad options, one line each", test_record_rejects_bad_options_in_one_line },

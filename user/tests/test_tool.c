@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mali_perfcnt_drm.h"
 #include "samp_table.h"
 #include "test.h"
 
@@ -177,6 +178,41 @@ static void test_help_names_every_sampling_option(void)
 	CHECK(!missing[0], "options the pages do not name:%s", missing);
 }
 
+/*
+ * -I is the time between samples in milliseconds in every command that
+ * samples over time: the same parser (fractions, one error shape), each
+ * command's shortest, and the one longest; the pages say the same limits.
+ */
+static void test_interval_means_one_thing(void)
+{
+	static const struct { const char *cmd; double min_ms; } cmds[] = {
+		{ "stat", 10 },
+		{ "record", MALI_PERFCNT_STREAM_MIN_PERIOD_NS / 1e6 },
+		{ "top", 100 },
+	};
+	double max_ms = TOOL_MAX_INTERVAL_NS / 1e6;
+	char want[128], range[64];
+
+	for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(range, sizeof(range), "%.10g to %.10g", cmds[i].min_ms, max_ms);
+		snprintf(want, sizeof(want), "mali-perfcnt: -I 0.05: '%s' samples every %s ms\n",
+			 cmds[i].cmd, range);
+		CHECK(run("%s %s -I 0.05", T, cmds[i].cmd) == 1 && !strcmp(errbuf, want),
+		      "%s -I 0.05: '%s', want '%s'", cmds[i].cmd, errbuf, want);
+		snprintf(want, sizeof(want), "mali-perfcnt: -I %.10g.5: '%s' samples every %s ms\n",
+			 max_ms, cmds[i].cmd, range);
+		CHECK(run("%s %s -I %.10g.5", T, cmds[i].cmd, max_ms) == 1 && !strcmp(errbuf, want),
+		      "%s -I beyond an hour: '%s', want '%s'", cmds[i].cmd, errbuf, want);
+		CHECK(run("%s %s -I 1x", T, cmds[i].cmd) == 1 &&
+		      strstr(errbuf, "-I: '1x' is not a positive number"), "%s -I 1x: %s",
+		      cmds[i].cmd, errbuf);
+		CHECK(run("%s help %s", T, cmds[i].cmd) == 0 &&
+		      strstr(out, "-I, --interval MS The time between samples") &&
+		      strstr(out, range), "the %s page does not say -I is %s ms: %s", cmds[i].cmd,
+		      range, out);
+	}
+}
+
 static void test_decode_formats(void)
 {
 	static char csv1[sizeof(out)], csv2[sizeof(out)];
@@ -262,7 +298,7 @@ static void test_errors_one_line(void)
 		{ "", "no command" },
 		{ "list --gpu g2 --layout @/gpu_info", "mali-perfcnt-db 1" },
 		{ "stat -n 5", "-I" },
-		{ "stat -I 5", "at least 10 ms" },
+		{ "stat -I 5", "-I 5: 'stat' samples every 10 to 3600000 ms" },
 		{ "stat -I 100 -n 3 --duration 1000", "give one of them" },
 		{ "stat --delay 5", "'sample' option" },
 		{ "decode --gpu g52 --cores 0x @/dump.bin", "0x hex" },
@@ -282,6 +318,15 @@ static void test_errors_one_line(void)
 		{ "list -e", "'-e' needs an argument" },
 		{ "list --gpus=1", "'--gpus' takes no argument" },
 		{ "decode --raw -Zq", "unknown option '-Z'" },
+		/* --format names one thing everywhere; traces are record's and decode's */
+		{ "list --gpus --format perfetto", "--format perfetto is a trace; 'list' writes text, csv or json" },
+		{ "--format chrome-trace list --gpus", "--format chrome-trace is a trace; 'list'" },
+		{ "stat -f chrome-trace -I 100", "--format chrome-trace is a trace; 'stat'" },
+		{ "sample --format perfetto", "--format perfetto is a trace; 'sample'" },
+		{ "top --format perfetto", "--format perfetto is a trace; 'top'" },
+		{ "record --format text", "record writes perfetto, chrome-trace" },
+		{ "decode " EXPLICIT " -f json -o x.json @/dump.bin", "-o is for --format perfetto or chrome-trace" },
+		{ "decode " EXPLICIT " -f perfetto --sum @/dump.bin", "drop it for --format perfetto" },
 	};
 	CHECK(setup() == 0, "setup failed");
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -491,6 +536,7 @@ TESTS(tests_tool) = {
 	{ "tool: --help pages for every command", test_help_pages },
 	{ "tool: each sampling command's page names every option it takes",
 	  test_help_names_every_sampling_option },
+	{ "tool: -I means the time between samples in every command", test_interval_means_one_thing },
 	{ "tool: decode csv/json/text, gpu_info and explicit agree", test_decode_formats },
 	{ "tool: several dumps, --sum, -e names/globs/BLOCK:INDEX, -A", test_decode_multi_and_select },
 	{ "tool: Mali G2 through a user layout file", test_decode_g2_layout },

@@ -29,7 +29,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		COMMON_LONGOPTS,
-		{ "gpu-info", required_argument, NULL, 4001 },
+		{ "gpu-info", required_argument, NULL, OPT_GPU_INFO },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *gpu_info = NULL, *path = NULL, *debugfs = NULL;
@@ -50,7 +50,7 @@ int cmd_info(struct tool *t, int argc, char **argv)
 			continue;
 		if (c == 'h')
 			return help(t, "info", stdout);
-		if (c == 4001) {
+		if (c == OPT_GPU_INFO) {
 			gpu_info = optarg;
 			continue;
 		}

@@ -157,40 +157,34 @@ int cmd_list(struct tool *t, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		COMMON_LONGOPTS,
-		{ "gpu", required_argument, NULL, 5001 },
-		{ "gpus", no_argument, NULL, 5002 },
-		{ "derived", no_argument, NULL, 5003 },
-		{ "counters", no_argument, NULL, 5004 },
-		{ "all", no_argument, NULL, 5005 },
+		{ "gpu", required_argument, NULL, OPT_GPU },
+		{ "gpus", no_argument, NULL, OPT_GPUS },
+		{ "derived", no_argument, NULL, OPT_DERIVED },
+		{ "counters", no_argument, NULL, OPT_COUNTERS },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "events", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *gpu = NULL, *pat = NULL;
-	int gpus = 0, only_derived = 0, only_counters = 0, all = 0, c;
+	int gpus = 0, only_derived = 0, only_counters = 0, all = 0, c, r = 0;
 	const struct mpc_gpu_def *g;
 	struct mpc_prog *p = NULL;
 	struct mpc_err e;
 
-	while ((c = getopt_long(argc, argv, "+:f:he:", opts, NULL)) != -1) {
-		int x = tool_common_opt(t, c, optarg);
-
-		if (x > 0)
-			return 1;
-		if (x == 0)
-			continue;
+	while ((c = tool_next_opt(t, "list", 0, argc, argv, "e:", opts, &r)) > 0) {
 		switch (c) {
-		case 'h':
-			return help(t, "list", stdout);
-		case 5001: gpu = optarg; break;
-		case 5002: gpus = 1; break;
-		case 5003: only_derived = 1; break;
-		case 5004: only_counters = 1; break;
-		case 5005: all = 1; break;
+		case OPT_GPU: gpu = optarg; break;
+		case OPT_GPUS: gpus = 1; break;
+		case OPT_DERIVED: only_derived = 1; break;
+		case OPT_COUNTERS: only_counters = 1; break;
+		case OPT_ALL: all = 1; break;
 		case 'e': pat = optarg; break;
 		default:
 			return tool_bad_option(t, "list", c, argv);
 		}
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r;
 	if (optind < argc)
 		return tool_error(t, "'list' takes no arguments (got '%s'); name the GPU with --gpu",
 				  argv[optind]);

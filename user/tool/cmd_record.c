@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * "record": counters and derived metrics over time, into a Perfetto trace
- * (default), Chrome JSON trace events or CSV.
+ * (default), Chrome trace events or CSV (the sinks of trace.c).
  *
  * Sampling is a user-space loop on every backend: a deadline every period on
  * CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME, so lateness never
@@ -34,270 +34,15 @@
 				"MpcNonFragQueueUtil,MpcTilerUtil,MpcCoreUtil,MpcExtBusRdBPS," \
 				"MpcExtBusWrBPS"
 
-enum rec_fmt { REC_PERFETTO, REC_JSON, REC_CSV };
+/* -I when neither -I nor -F is given */
+#define REC_DEFAULT_INTERVAL_NS	10000000ull
 
 /* the sampling options, and record's own on top */
 struct rec_opts {
 	struct samp_opts s;
 	const char *output;
-	enum rec_fmt fmt;
 	int user_loop;			/* sample from the tool even with a kernel stream */
 };
-
-
-/* ---------------------------------------------------------------- perfetto */
-
-static enum pf_unit unit_of(const char *u)
-{
-	static const struct { const char *name; enum pf_unit unit; } map[] = {
-		{ "bytes", PF_UNIT_BYTE }, { "percent", PF_UNIT_PERCENT },
-		{ "pixels", PF_UNIT_PIXEL }, { "primitives", PF_UNIT_PRIMITIVE },
-		{ "instructions", PF_UNIT_INSTRUCTION }, { "seconds", PF_UNIT_SECOND },
-		{ "fragments", PF_UNIT_FRAGMENT }, { "vertices", PF_UNIT_VERTEX },
-		{ "Hz", PF_UNIT_HERTZ }, { "ns", PF_UNIT_NANOSECOND },
-	};
-
-	for (unsigned i = 0; u && i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(u, map[i].name))
-			return map[i].unit;
-	return PF_UNIT_NONE;
-}
-
-static enum pf_group group_of_block(unsigned kind)
-{
-	switch (kind) {
-	case MPC_BLK_TILER:
-		return PF_GROUP_PRIMITIVES;
-	case MPC_BLK_SHADER:
-		return PF_GROUP_FRAGMENTS;
-	case MPC_BLK_L2:
-		return PF_GROUP_MEMORY;
-	default:
-		return PF_GROUP_SYSTEM;
-	}
-}
-
-struct pf_state {
-	struct pf_trace *tr;
-	struct pf_value *val;
-};
-
-static int pf_begin(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
-		    uint64_t period_ns)
-{
-	struct pf_state *st = calloc(1, sizeof(*st));
-	struct timespec bt;
-	uint64_t boot_ns;
-	int r = 0;
-
-	if (!st || !(st->val = calloc(v->nctr + v->nmet + 1, sizeof(*st->val)))) {
-		free(st);
-		return tool_error(t, "out of memory");
-	}
-	*state = st;
-	/* a sequence id of our own: stable per process, never 0 */
-	st->tr = pf_trace_new(t->out, 0x4d500000u | ((uint32_t)getpid() & 0xffff));
-	if (!st->tr)
-		return tool_error(t, "out of memory");
-	for (unsigned i = 0; i < v->nctr && !r; i++) {
-		const struct mpc_counter_def *c = v->ctr[i];
-		struct pf_counter_spec sp = {
-			.id = i + 1, .name = c->name, .group = group_of_block(c->kind),
-			.select_by_default = 1,
-		};
-		char desc[160];
-
-		snprintf(desc, sizeof(desc), "%s counter%s%s, summed over every %s block, per "
-			 "sample interval%s%s", mpc_block_name(c->kind), c->lgc ? " " : "",
-			 c->lgc ? c->lgc : "", mpc_block_name(c->kind), c->unit ? "; unit: " : "",
-			 c->unit ? c->unit : "");
-		sp.description = desc;
-		sp.num[0] = unit_of(c->unit);
-		r = pf_trace_counter(st->tr, &sp);
-	}
-	for (unsigned i = 0; i < v->nmet && !r; i++) {
-		const struct mpc_metric *mt = mpc_prog_metric(v->p, v->met[i]);
-		struct pf_counter_spec sp = {
-			.id = v->nctr + i + 1, .name = mt->def->name, .description = mt->def->expr,
-			.group = unit_of(mt->def->unit) == PF_UNIT_BYTE ? PF_GROUP_MEMORY :
-				 PF_GROUP_SYSTEM,
-			.select_by_default = 1,
-		};
-
-		if (!strcmp(mt->def->unit, "bytes/second")) {
-			sp.num[0] = PF_UNIT_BYTE;
-			sp.den[0] = PF_UNIT_SECOND;
-			sp.group = PF_GROUP_MEMORY;
-		} else {
-			sp.num[0] = unit_of(mt->def->unit);
-		}
-		r = pf_trace_counter(st->tr, &sp);
-	}
-	if (r)
-		return tool_error(t, "two selected counters or metrics have the same name; "
-				  "check -e");
-	clock_gettime(CLOCK_BOOTTIME, &bt);
-	boot_ns = (uint64_t)bt.tv_sec * 1000000000ull + (uint64_t)bt.tv_nsec;
-	if (pf_trace_start(st->tr, raw_ns, boot_ns, REC_MIN_PERIOD_NS, period_ns))
-		return tool_error(t, "writing the trace failed: %s", strerror(errno));
-	return 0;
-}
-
-static int pf_sample(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
-		     const struct sample_meta *m)
-{
-	struct pf_state *st = state;
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < v->nctr; i++) {
-		uint64_t x;
-		unsigned fl = mpc_counter_value(s, v->ctr[i], -1, &x);
-
-		/* not collected or unknown: no value, never a 0 */
-		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
-			continue;
-		st->val[n++] = (struct pf_value){ .id = i + 1, .is_int = 1,
-						  .i = x > INT64_MAX ? INT64_MAX : (int64_t)x };
-	}
-	for (unsigned i = 0; i < v->nmet; i++)
-		st->val[n++] = (struct pf_value){ .id = v->nctr + i + 1, .d = v->val[v->met[i]] };
-	if (pf_trace_sample(st->tr, m->timestamp_ns, st->val, n))
-		return tool_error(t, "writing the trace failed: %s", strerror(errno));
-	return 0;
-}
-
-static int pf_end(struct tool *t, struct view *v, void *state)
-{
-	struct pf_state *st = state;
-	int r = 0;
-
-	(void)v;
-	if (!st)
-		return 0;
-	if (st->tr && pf_trace_end(st->tr))
-		r = tool_error(t, "writing the trace failed: %s", strerror(errno));
-	free(st->val);
-	free(st);
-	return r;
-}
-
-/* ------------------------------------------------------ chrome json events */
-
-struct json_state {
-	int events;
-};
-
-static int cj_begin(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
-		    uint64_t period_ns)
-{
-	struct json_state *st = calloc(1, sizeof(*st));
-	char name[96];
-
-	(void)raw_ns;
-	(void)period_ns;
-	if (!st)
-		return tool_error(t, "out of memory");
-	*state = st;
-	snprintf(name, sizeof(name), "%s GPU counters (mali-perfcnt)",
-		 v->gpu ? v->gpu->name : mpc_desc_product(v->desc));
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":\"CLOCK_MONOTONIC_RAW\"},"
-	      "\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
-	      "\"args\":{\"name\":", t->out);
-	json_str(t->out, name);
-	fputs("}}", t->out);
-	return 0;
-}
-
-static void cj_event(FILE *f, const char *name, const char *unit, uint64_t ts_ns, double x)
-{
-	char key[64];
-
-	snprintf(key, sizeof(key), "%s", unit && *unit ? unit : "value");
-	fputs(",\n{\"name\":", f);
-	json_str(f, name);
-	/* ts in microseconds, ns precision */
-	fprintf(f, ",\"ph\":\"C\",\"ts\":%llu.%03llu,\"pid\":1,\"tid\":1,\"args\":{",
-		(unsigned long long)(ts_ns / 1000), (unsigned long long)(ts_ns % 1000));
-	json_str(f, key);
-	fputc(':', f);
-	json_num(f, x);
-	fputs("}}", f);
-}
-
-static int cj_sample(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
-		     const struct sample_meta *m)
-{
-	struct json_state *st = state;
-
-	for (unsigned i = 0; i < v->nctr; i++) {
-		uint64_t x;
-		unsigned fl = mpc_counter_value(s, v->ctr[i], -1, &x);
-
-		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
-			continue;
-		cj_event(t->out, v->ctr[i]->name, v->ctr[i]->unit, m->timestamp_ns, (double)x);
-		st->events++;
-	}
-	for (unsigned i = 0; i < v->nmet; i++) {
-		const struct mpc_metric *mt = mpc_prog_metric(v->p, v->met[i]);
-		double x = v->val[v->met[i]];
-
-		if (!isfinite(x))
-			continue;	/* no value: no point on the track */
-		cj_event(t->out, mt->def->name, mt->def->unit, m->timestamp_ns, x);
-		st->events++;
-	}
-	return 0;
-}
-
-static int cj_end(struct tool *t, struct view *v, void *state)
-{
-	(void)v;
-	if (state)
-		fputs("\n]}\n", t->out);
-	free(state);
-	return 0;
-}
-
-/* --------------------------------------------------------------------- csv */
-
-static int csv_begin(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
-		     uint64_t period_ns)
-{
-	(void)raw_ns;
-	(void)period_ns;
-	*state = NULL;
-	if (tool_parse_format(t, "csv"))
-		return 1;
-	out_begin(t, v, "record");
-	return 0;
-}
-
-static int csv_sample(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
-		      const struct sample_meta *m)
-{
-	(void)state;
-	out_sample(t, v, s, m);
-	return 0;
-}
-
-static int csv_end(struct tool *t, struct view *v, void *state)
-{
-	(void)state;
-	out_end(t, v, NULL);
-	return 0;
-}
-
-static const struct rec_sink sinks[] = {
-	[REC_PERFETTO] = { pf_begin, pf_sample, pf_end },
-	[REC_JSON] = { cj_begin, cj_sample, cj_end },
-	[REC_CSV] = { csv_begin, csv_sample, csv_end },
-};
-
-const struct rec_sink *trace_sink_perfetto(void)
-{
-	return &sinks[REC_PERFETTO];
-}
 
 /* ----------------------------------------------------------------- command */
 
@@ -308,25 +53,14 @@ static int rec_opt(struct tool *t, int c, const char *arg, struct samp_opts *so,
 	unsigned long long x;
 
 	switch (c) {
-	case 'f':
-		if (!strcmp(arg, "perfetto"))
-			o->fmt = REC_PERFETTO;
-		else if (!strcmp(arg, "json"))
-			o->fmt = REC_JSON;
-		else if (!strcmp(arg, "csv"))
-			o->fmt = REC_CSV;
-		else
-			return !!tool_error(t, "--format '%s': record writes perfetto, json "
-					    "(Chrome trace events) or csv", arg);
-		return 0;
 	case 'F':
 		if (so->period_given++)
 			return !!tool_error(t, "give the period once, with -F or -I");
-		if (tool_parse_u64(t, "-F", arg, 1000000000000ull / REC_MIN_PERIOD_NS / 1000, &x))
+		if (tool_parse_u64(t, "-F", arg, 1000000000ull / MALI_PERFCNT_STREAM_MIN_PERIOD_NS, &x))
 			return 1;
 		if (!x)
 			return !!tool_error(t, "-F 0: give a rate of at least 1 Hz");
-		so->period_ns = 1000000000ull / x;
+		so->interval_ns = 1000000000ull / x;
 		return 0;
 	case 'o':
 		o->output = arg;
@@ -338,9 +72,36 @@ static int rec_opt(struct tool *t, int c, const char *arg, struct samp_opts *so,
 	return -1;
 }
 
+/* record samples every -I down to the kernel stream's shortest period */
 static const struct samp_cmd cmd_record_opts = {
 	.name = "record", .mask = SAMP_RECORD, .opt = rec_opt,
+	.min_interval_ns = MALI_PERFCNT_STREAM_MIN_PERIOD_NS,
 };
+
+/*
+ * What record writes: a trace format, or csv through out_sink; perfetto
+ * when no --format was given. "json" was record's name for Chrome trace
+ * events before it meant the tool's JSON in every command: still taken,
+ * with a line saying the new name. NULL after saying why not.
+ */
+static const struct rec_sink *rec_sink(struct tool *t)
+{
+	if (!t->format)
+		return trace_format("perfetto");
+	if (t->trace)
+		return t->trace;
+	if (!strcmp(t->format, "csv"))
+		return &out_sink;
+	if (!strcmp(t->format, "json")) {
+		fprintf(stderr, "%s: record --format json is deprecated: it writes Chrome trace "
+			"events, now --format chrome-trace (json is the tool's JSON elsewhere)\n",
+			t->prog);
+		return trace_format("chrome-trace");
+	}
+	tool_error(t, "--format '%s': record writes perfetto, chrome-trace (Chrome trace "
+		   "events) or csv", t->format);
+	return NULL;
+}
 
 static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts *ro)
 {
@@ -351,7 +112,9 @@ static int parse_rec_opts(struct tool *t, int argc, char **argv, struct rec_opts
 		return r;
 	if (o->count && o->duration_ms)
 		return tool_error(t, "-n and --duration both bound the recording; give one of them");
-	if (o->period_ns > 1000000000ull && o->period_ns % 1000000ull)
+	if (!o->interval_ns)
+		o->interval_ns = REC_DEFAULT_INTERVAL_NS;
+	if (o->interval_ns > 1000000000ull && o->interval_ns % 1000000ull)
 		return tool_error(t, "-F/-I: periods above 1 s must be whole milliseconds");
 	return 0;
 }
@@ -476,17 +239,17 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 		int woke;
 
 		k++;
-		deadline = start + k * o->s.period_ns;
+		deadline = start + k * o->s.interval_ns;
 		if (end_mono && deadline > end_mono)
 			deadline = end_mono;
 		now = mono_ns();
-		if (now > deadline + o->s.period_ns) {
+		if (now > deadline + o->s.interval_ns) {
 			/* late by more than a period: to the next deadline, no burst */
-			uint64_t behind = (now - deadline) / o->s.period_ns;
+			uint64_t behind = (now - deadline) / o->s.interval_ns;
 
 			r->skipped += (unsigned)behind;
 			k += behind;
-			deadline = start + k * o->s.period_ns;
+			deadline = start + k * o->s.interval_ns;
 		}
 		got_sigchld = 0;
 		woke = sleep_abs(deadline);
@@ -593,8 +356,7 @@ static void report(const struct rec *r, const char *out, const char *fmt, const 
 
 int cmd_record(struct tool *t, int argc, char **argv)
 {
-	static const char *const fmt_names[] = { "perfetto", "json", "csv" };
-	struct rec_opts o = { .s.period_ns = 10000000, .fmt = REC_PERFETTO };
+	struct rec_opts o = { 0 };
 	struct mpc_dev *dev = NULL;
 	struct view v = { 0 };
 	struct mpc_enable en = { 0 };
@@ -616,10 +378,11 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	cmd = optind < argc ? argv + optind : NULL;
 	if (cmd && (o.s.duration_ms || o.s.count))
 		return tool_error(t, "give a command or -n/--duration, not both");
+	r.sink = rec_sink(t);
+	if (!r.sink)
+		return 1;
 	if (!o.output)
-		o.output = o.fmt == REC_PERFETTO ? "mali-perfcnt.pftrace" :
-			   o.fmt == REC_JSON ? "mali-perfcnt.json" : "-";
-	r.sink = &sinks[o.fmt];
+		o.output = r.sink->output;
 
 	ret = run_open_view(t, &dev, &v, &o.s, REC_DEFAULTS);
 	r.dev = dev;
@@ -633,9 +396,9 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	if (ret)
 		goto out;
 	stream = (mpc_dev_backend(dev)->caps & MPC_BE_PERIODIC) && !o.user_loop &&
-		 o.s.period_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
+		 o.s.interval_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
 	if (!stream && mpc_dev_backend(dev)->max_sample_interval_ns &&
-	    o.s.period_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
+	    o.s.interval_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
 		ret = tool_error(t, "the %s backend's 32-bit counters can wrap in %.0f ms; record "
 				 "with a shorter period (-I)", mpc_dev_backend(dev)->name,
 				 (double)mpc_dev_backend(dev)->max_sample_interval_ns / 1e6);
@@ -654,11 +417,11 @@ int cmd_record(struct tool *t, int argc, char **argv)
 
 	if (stream) {
 		/* about a second of records, within the driver's limits */
-		uint64_t ring = 1000000000ull / o.s.period_ns;
+		uint64_t ring = 1000000000ull / o.s.interval_ns;
 
 		ring = ring < 64 ? 64 : ring > MALI_PERFCNT_STREAM_MAX_RECORDS ?
 		       MALI_PERFCNT_STREAM_MAX_RECORDS : ring;
-		if (mpc_dev_stream_start(dev, &en, o.s.period_ns, (unsigned)ring, &e)) {
+		if (mpc_dev_stream_start(dev, &en, o.s.interval_ns, (unsigned)ring, &e)) {
 			ret = tool_err(t, &e);
 			goto out;
 		}
@@ -677,7 +440,7 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		r.ts0 = prev_ts;
 	}
 	start = mono_ns();
-	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.s.period_ns);
+	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.s.interval_ns);
 	began = 1;
 	if (ret)
 		goto out;
@@ -702,8 +465,9 @@ out:
 		ret = tool_error(t, "writing '%s' failed: %s", o.output, strerror(errno));
 	t->out = t->o.f = stdout;
 	if (began && !ret)
-		report(&r, o.output, fmt_names[o.fmt], stream ? "kernel stream" : "tool loop",
-		       o.s.period_ns);
+		report(&r, o.output, r.sink->name ? r.sink->name : t->o.ops->name,
+		       stream ? "kernel stream" : "tool loop",
+		       o.s.interval_ns);
 	ret = run_reap(child, &status, &child_done, ret);
 	free(r.iv);
 	free(r.buf);

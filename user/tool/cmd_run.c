@@ -82,9 +82,13 @@ static const struct samp_cmd cmd_sample_opts = {
 	.refusal = "'sample' takes one dump (see 'mali-perfcnt sample --help')",
 };
 
+/* stat prints a sample every -I: at most 100 a second */
+#define STAT_MIN_INTERVAL_NS	10000000ull
+
 static const struct samp_cmd cmd_stat_opts = {
 	.name = "stat", .mask = SAMP_STAT,
 	.refusal = "'stat' counts over -I, --duration or a command",
+	.min_interval_ns = STAT_MIN_INTERVAL_NS,
 };
 
 static int parse_stat_opts(struct tool *t, int argc, char **argv, struct samp_opts *o)
@@ -93,13 +97,13 @@ static int parse_stat_opts(struct tool *t, int argc, char **argv, struct samp_op
 
 	if (r)
 		return r;
-	if (o->count && !o->interval_ms)
+	if (o->count && !o->interval_ns)
 		return tool_error(t, "-n counts intervals; give -I MS too");
-	if (o->interval_ms && o->duration_ms) {
+	if (o->interval_ns && o->duration_ms) {
 		if (o->count)
 			return tool_error(t, "-n and --duration both bound -I; give one of them");
 		/* --duration with -I: as many whole intervals as cover it */
-		o->count = (o->duration_ms + o->interval_ms - 1) / o->interval_ms;
+		o->count = (o->duration_ms * 1000000ull + o->interval_ns - 1) / o->interval_ns;
 	}
 	return 0;
 }
@@ -358,7 +362,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		r = tool_error(t, "out of memory");
 	if (r)
 		goto out;
-	v.stat_style = o.interval_ms ? 2 : 1;
+	v.stat_style = o.interval_ns ? 2 : 1;
 	if (cmd) {
 		size_t n = 0;
 
@@ -370,7 +374,7 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 	} else if (o.duration_ms) {
 		snprintf(what, sizeof(what), "%llu ms", o.duration_ms);
 	} else if (o.count) {
-		snprintf(what, sizeof(what), "%llu x %llu ms", o.count, o.interval_ms);
+		snprintf(what, sizeof(what), "%llu x %.10g ms", o.count, (double)o.interval_ns / 1e6);
 	} else {
 		snprintf(what, sizeof(what), "the system (until Ctrl-C)");
 	}
@@ -404,9 +408,9 @@ int cmd_stat(struct tool *t, int argc, char **argv)
 		goto disable;
 	}
 	out_begin(t, &v, what);
-	if (o.interval_ms) {
+	if (o.interval_ns) {
 		for (unsigned long long k = 1;; k++) {
-			double when = start + (double)k * (double)o.interval_ms / 1000.0;
+			double when = start + (double)k * (double)o.interval_ns / 1e9;
 
 			/* SIGCHLD only cuts the sleep short: sleep on until the end */
 			do {

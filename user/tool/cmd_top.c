@@ -33,6 +33,9 @@
 #include "tool.h"
 
 #define MAX_DUMP_FILE (256u << 20)
+/* top redraws every -I: at most 10 frames a second, by default one */
+#define TOP_MIN_INTERVAL_NS	100000000ull
+#define TOP_DEFAULT_INTERVAL_NS	1000000000ull
 
 enum top_view { VIEW_UTIL, VIEW_CORES, VIEW_BW, VIEW_METRICS, VIEW_COUNT };
 static const char *const view_names[VIEW_COUNT] = { "utilisation", "cores", "bandwidth",
@@ -485,15 +488,15 @@ int cmd_top(struct tool *t, int argc, char **argv)
 		COMMON_LONGOPTS,
 		{ "interval", required_argument, NULL, 'I' },
 		{ "count", required_argument, NULL, 'n' },
-		{ "replay", required_argument, NULL, 4001 },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		OFFLINE_LONGOPTS,
-		{ "freq", required_argument, NULL, 3006 },
-		{ "view", required_argument, NULL, 4002 },
+		{ "freq", required_argument, NULL, OPT_FREQ },
+		{ "view", required_argument, NULL, OPT_VIEW },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct offline_desc od = { 0 };
 	const char *replay = NULL;
-	unsigned long long count = 0, ms = 1000;
+	unsigned long long count = 0, interval_ns = TOP_DEFAULT_INTERVAL_NS;
 	double freq_mhz = 0;
 	struct view v = { 0 };
 	struct mpc_dev *dev = NULL;
@@ -503,23 +506,18 @@ int cmd_top(struct tool *t, int argc, char **argv)
 	char src[300];
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+:f:hI:n:", opts, NULL)) != -1) {
-		int x = tool_common_opt(t, c, optarg);
+	r = 0;
+	while ((c = tool_next_opt(t, "top", 0, argc, argv, "I:n:", opts, &r)) > 0) {
+		int x = offline_opt(t, c, optarg, &od);
 
-		if (x < 0)
-			x = offline_opt(t, c, optarg, &od);
 		if (x > 0)
 			return 1;
 		if (x == 0)
 			continue;
 		switch (c) {
-		case 'h':
-			return help(t, "top", stdout);
 		case 'I':
-			if (tool_parse_u64(t, "-I", optarg, 3600000, &ms))
+			if (tool_parse_interval(t, "top", optarg, TOP_MIN_INTERVAL_NS, &interval_ns))
 				return 1;
-			if (ms < 100)
-				return tool_error(t, "-I %llu: refresh at most every 100 ms", ms);
 			break;
 		case 'n':
 			if (tool_parse_u64(t, "-n", optarg, 1000000, &count))
@@ -527,14 +525,14 @@ int cmd_top(struct tool *t, int argc, char **argv)
 			if (!count)
 				return tool_error(t, "-n 0: show at least one frame");
 			break;
-		case 4001:
+		case OPT_REPLAY:
 			replay = optarg;
 			break;
-		case 3006:
+		case OPT_FREQ:
 			if (tool_parse_double(t, "--freq", optarg, &freq_mhz))
 				return 1;
 			break;
-		case 4002: {
+		case OPT_VIEW: {
 			unsigned i;
 
 			for (i = 0; i < VIEW_COUNT && strcmp(optarg, view_names[i]); i++)
@@ -549,6 +547,8 @@ int cmd_top(struct tool *t, int argc, char **argv)
 			return tool_bad_option(t, "top", c, argv);
 		}
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r;
 	if (optind < argc)
 		return tool_error(t, "'top' takes no arguments (got '%s')", argv[optind]);
 	if (!replay && (od.gpu_info || od.gpu || od.have_cores || od.have_l2))
@@ -584,9 +584,9 @@ int cmd_top(struct tool *t, int argc, char **argv)
 	sigaction(SIGWINCH, &sa, NULL);
 	term_enter(&tp);
 	if (replay)
-		r = top_replay(&tp, replay, (double)ms / 1000.0);
+		r = top_replay(&tp, replay, (double)interval_ns / 1e9);
 	else
-		r = top_live(&tp, dev, (double)ms / 1000.0);
+		r = top_live(&tp, dev, (double)interval_ns / 1e9);
 	term_leave(&tp);
 out:
 	mpc_sample_free(tp.s);

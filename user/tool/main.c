@@ -86,7 +86,7 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	/* optopt: 0 for an unknown long option, the val (>= 1000 here) of a known one */
+	/* optopt: 0 for an unknown long option, the val (an enum tool_opt) of a known one */
 	int is_long = (optopt == 0 || optopt > 255 || c == ':') && !strncmp(arg, "--", 2);
 	char opt[64];
 
@@ -116,43 +116,110 @@ int tool_parse_double(struct tool *t, const char *opt, const char *s, double *ou
 	return 0;
 }
 
+/* "a, b or c" of the names of a NULL-terminated table */
+#define NAME_LIST(buf, tab)								\
+	do {										\
+		size_t n_ = 0;								\
+		for (unsigned i_ = 0; (tab)[i_] && n_ < sizeof(buf); i_++)		\
+			n_ += (size_t)snprintf((buf) + n_, sizeof(buf) - n_, "%s%s",	\
+					       !i_ ? "" : (tab)[i_ + 1] ? ", " : " or ",	\
+					       (tab)[i_]->name);			\
+	} while (0)
+
+/* --format: one of the tool's formats (out_formats) or a trace format */
 int tool_parse_format(struct tool *t, const char *s)
 {
-	char names[128];
-	size_t n = 0;
+	char names[128] = "", traces[128] = "";
 
+	t->format = s;
+	t->trace = trace_format(s);
+	if (t->trace)
+		return 0;
 	for (unsigned i = 0; out_formats[i]; i++)
 		if (!strcmp(s, out_formats[i]->name)) {
 			t->o.ops = out_formats[i];
 			return 0;
 		}
-	for (unsigned i = 0; out_formats[i] && n < sizeof(names); i++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", !i ? "" :
-				      out_formats[i + 1] ? ", " : " or ", out_formats[i]->name);
-	return tool_error(t, "--format '%s' is unknown; use %s", s, names);
+	NAME_LIST(names, out_formats);
+	NAME_LIST(traces, trace_formats);
+	return tool_error(t, "--format '%s' is unknown; use %s (record and decode: also %s)", s,
+			  names, traces);
+}
+
+int tool_refuse_trace(struct tool *t, const char *cmd)
+{
+	char names[128] = "";
+
+	if (!t->trace)
+		return 0;
+	NAME_LIST(names, out_formats);
+	return tool_error(t, "--format %s is a trace; '%s' writes %s (traces: record, decode)",
+			  t->trace->name, cmd, names);
+}
+
+int tool_next_opt(struct tool *t, const char *cmd, unsigned flags, int argc, char **argv,
+		  const char *shorts, const struct option *lo, int *ret)
+{
+	char all[64];
+	int c, x;
+
+	snprintf(all, sizeof(all), "+:f:h%s", shorts);
+	while ((c = getopt_long(argc, argv, all, lo, NULL)) != -1) {
+		x = tool_common_opt(t, c, optarg);
+		if (x == 0)
+			continue;
+		if (x > 0)
+			*ret = 1;
+		else if (c == 'h')
+			*ret = help(t, cmd, stdout);
+		else if (c == '?' || c == ':')
+			*ret = tool_bad_option(t, cmd, c, argv);
+		else
+			return c;
+		return TOOL_OPTS_EXIT;
+	}
+	if (!(flags & TOOL_OPTS_TRACES) && tool_refuse_trace(t, cmd)) {
+		*ret = 1;
+		return TOOL_OPTS_EXIT;
+	}
+	return TOOL_OPTS_END;
+}
+
+int tool_parse_interval(struct tool *t, const char *cmd, const char *arg, uint64_t min_ns,
+			unsigned long long *ns)
+{
+	double ms;
+
+	if (tool_parse_double(t, "-I", arg, &ms))
+		return 1;
+	if (!(ms * 1e6 >= (double)min_ns) || ms * 1e6 > (double)TOOL_MAX_INTERVAL_NS)
+		return tool_error(t, "-I %s: '%s' samples every %.10g to %.10g ms", arg, cmd,
+				  (double)min_ns / 1e6, (double)TOOL_MAX_INTERVAL_NS / 1e6);
+	*ns = (unsigned long long)llround(ms * 1e6);
+	return 0;
 }
 
 /* Options every command takes; returns 0 if handled, -1 if not ours, 1 on error. */
 int tool_common_opt(struct tool *t, int c, const char *arg)
 {
 	switch (c) {
-	case 1001:
+	case OPT_DEVICE:
 		t->device = arg;
 		return 0;
-	case 1002:
+	case OPT_NO_LOAD:
 		t->no_load = 1;
 		return 0;
-	case 1005:
+	case OPT_BACKEND:
 		t->backend = arg;
 		return 0;
 	case 'f':
 		return tool_parse_format(t, arg) ? 1 : 0;
-	case 1003:
+	case OPT_LAYOUT:
 		if (t->nlayouts >= MAX_FILES)
 			return tool_error(t, "at most %d --layout files", MAX_FILES);
 		t->layouts[t->nlayouts++] = arg;
 		return 0;
-	case 1004:
+	case OPT_METRICS:
 		if (t->nmetric_files >= MAX_FILES)
 			return tool_error(t, "at most %d --metrics files", MAX_FILES);
 		t->metric_files[t->nmetric_files++] = arg;
@@ -498,23 +565,19 @@ int main(int argc, char **argv)
 	};
 	struct tool t = { .prog = "mali-perfcnt", .out = stdout,
 			  .o = { .ops = out_formats[0], .f = stdout } };
-	int c, r;
+	int c, r = 0;
 
 	opterr = 0;	/* our own one-line errors (tool_bad_option) */
-	while ((c = getopt_long(argc, argv, "+:f:hV", opts, NULL)) != -1) {
-		r = tool_common_opt(&t, c, optarg);
-		if (r > 0)
-			return 1;
-		if (r == 0)
-			continue;
-		if (c == 'h')
-			return help(&t, NULL, stdout);
+	/* a trace --format is the command's to refuse */
+	while ((c = tool_next_opt(&t, NULL, TOOL_OPTS_TRACES, argc, argv, "V", opts, &r)) > 0) {
 		if (c == 'V') {
 			printf("mali-perfcnt %s (uAPI %d)\n", MPC_VERSION, MALI_PERFCNT_UAPI_VERSION);
 			return 0;
 		}
 		return tool_bad_option(&t, NULL, c, argv);
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r;
 	if (optind >= argc) {
 		help(&t, NULL, stderr);
 		return tool_error(&t, "no command given; use info, list, sample, stat, record, top or decode");
@@ -527,6 +590,7 @@ int main(int argc, char **argv)
 			char **v = argv + optind;
 
 			optind = 0;	/* restart getopt for the command's own options */
+			t.cmd = cmds[i].name;
 			r = cmds[i].fn(&t, n, v);
 			fflush(t.out);
 			if (ferror(t.out))

@@ -8,17 +8,9 @@
 #ifndef MPC_SAMP_TABLE_H
 #define MPC_SAMP_TABLE_H
 
-#include <getopt.h>
+#include "options.h"
 
 enum { SAMP_SAMPLE = 1 << 0, SAMP_STAT = 1 << 1, SAMP_RECORD = 1 << 2 };
-
-/* record's period (-F, -I) */
-#define REC_MIN_PERIOD_NS	100000ull	/* 100 us, as kbase's minimum */
-#define REC_MAX_PERIOD_NS	3600000000000ull
-
-enum {
-	OPT_DELAY = 2001, OPT_SET, OPT_RAW, OPT_FREQ, OPT_MASKS, OPT_USER_LOOP,
-};
 
 struct samp_opt {
 	struct option lo;	/* name, has_arg, NULL, val (the short letter if any) */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The options of the sampling commands (sample, stat, record): one table
- * (samp_table.h) and one parser. Each command takes the table's options its
- * mask names; those marked "own" (record's -F, -o, --user-loop), and any
- * other option it wants to see first (record's --format), go to the
- * command's hook. An option that belongs to another command is refused with
+ * (samp_table.h) and one parser, over tool_next_opt() (the options every
+ * command takes). Each command takes the table's options its mask names;
+ * those marked "own" (record's -F, -o, --user-loop) go to the command's
+ * hook. An option that belongs to another command is refused with
  * a line saying whose it is and how this command does without it.
  */
 #define _GNU_SOURCE
@@ -16,6 +16,9 @@
 #include "tool.h"
 
 static const struct option common_longopts[] = { COMMON_LONGOPTS };
+
+/* the letters tool_next_opt() takes itself ("f:h") and the table's */
+#define NSHORTS 32
 
 #define NCOMMON (sizeof(common_longopts) / sizeof(common_longopts[0]))
 #define NSAMP (sizeof(samp_table) / sizeof(samp_table[0]))
@@ -45,31 +48,16 @@ static int samp_opt(struct tool *t, const struct samp_cmd *cmd, int c, const cha
 		    struct samp_opts *o)
 {
 	int rec = cmd->mask == SAMP_RECORD;
-	double ms;
 
 	switch (c) {
 	case 'e':
 		o->events = arg;
 		return 0;
 	case 'I':
-		if (rec) {
-			/* record: the sampling period, to 0.1 ms */
-			if (o->period_given++)
-				return tool_error(t, "give the period once, with -F or -I");
-			if (tool_parse_double(t, "-I", arg, &ms))
-				return 1;
-			if (!(ms * 1e6 >= (double)REC_MIN_PERIOD_NS) ||
-			    ms * 1e6 > (double)REC_MAX_PERIOD_NS)
-				return tool_error(t, "-I %s: the period must be 0.1 to 3600000 ms", arg);
-			o->period_ns = (unsigned long long)llround(ms * 1e6);
-			return 0;
-		}
-		if (tool_parse_u64(t, "-I", arg, 3600000, &o->interval_ms))
-			return 1;
-		if (o->interval_ms < 10)
-			return tool_error(t, "-I %llu: the interval must be at least 10 ms",
-					  o->interval_ms);
-		return 0;
+		/* the time between samples (record: -F says it too) */
+		if (rec && o->period_given++)
+			return tool_error(t, "give the period once, with -F or -I");
+		return tool_parse_interval(t, cmd->name, arg, cmd->min_interval_ns, &o->interval_ns);
 	case 'n':
 		if (tool_parse_u64(t, "-n", arg, 1000000000, &o->count))
 			return 1;
@@ -106,10 +94,10 @@ int samp_parse(struct tool *t, int argc, char **argv, const struct samp_cmd *cmd
 	       struct samp_opts *o, void *ctx)
 {
 	struct option lo[NCOMMON + NSAMP + 1];
-	char shorts[64] = "+:f:h";
-	size_t ns = strlen(shorts);
+	char shorts[NSHORTS] = "";
+	size_t ns = 0;
 	unsigned n = 0;
-	int c;
+	int c, r = 0;
 
 	for (unsigned i = 0; i < NCOMMON; i++)
 		lo[n++] = common_longopts[i];
@@ -128,20 +116,16 @@ int samp_parse(struct tool *t, int argc, char **argv, const struct samp_cmd *cmd
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	shorts[ns] = 0;
 
-	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+	/* only record writes traces */
+	while ((c = tool_next_opt(t, cmd->name, cmd->mask == SAMP_RECORD ? TOOL_OPTS_TRACES : 0,
+				  argc, argv, shorts, lo, &r)) > 0) {
 		const struct samp_opt *e;
-		int r = cmd->opt ? cmd->opt(t, c, optarg, o, ctx) : -1;
+		int x = cmd->opt ? cmd->opt(t, c, optarg, o, ctx) : -1;
 
-		if (r < 0)
-			r = tool_common_opt(t, c, optarg);
-		if (r > 0)
+		if (x > 0)
 			return 1;
-		if (r == 0)
+		if (x == 0)
 			continue;
-		if (c == 'h') {
-			help(t, cmd->name, stdout);
-			return -1;
-		}
 		e = find_opt(c);
 		if (!e || !((e->cmds | e->refused) & cmd->mask))
 			return tool_bad_option(t, cmd->name, c, argv);
@@ -152,5 +136,7 @@ int samp_parse(struct tool *t, int argc, char **argv, const struct samp_cmd *cmd
 		if (samp_opt(t, cmd, c, optarg, o))
 			return 1;
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r ? r : -1;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "maliperfcnt.h"
+#include "options.h"
 
 #define MAX_FILES 16
 
@@ -31,6 +32,9 @@ struct out {
 
 struct tool {
 	const char *prog;
+	const char *cmd;		/* the command running, for out_begin() */
+	const char *format;		/* --format as given, NULL: the default */
+	const struct rec_sink *trace;	/* --format names a trace format */
 	const char *device;
 	const char *backend;
 	int no_load;
@@ -165,7 +169,22 @@ int tool_parse_u64(struct tool *t, const char *opt, const char *s, unsigned long
 		   unsigned long long *out);
 int tool_parse_double(struct tool *t, const char *opt, const char *s, double *out);
 int tool_parse_format(struct tool *t, const char *s);
+/*
+ * -I MS (--interval), the time between samples in every command that samples
+ * over time (stat, record, top): milliseconds, fractions allowed, from
+ * @min_ns to TOOL_MAX_INTERVAL_NS; into @ns. 0, or 1 after saying why.
+ */
+int tool_parse_interval(struct tool *t, const char *cmd, const char *arg, uint64_t min_ns,
+			unsigned long long *ns);
 int tool_bad_option(struct tool *t, const char *cmd, int c, char **argv);
+/* tool_next_opt(): no more options; the command should return *ret */
+enum { TOOL_OPTS_END = -1, TOOL_OPTS_EXIT = -2 };
+/* tool_next_opt() @flags: --format may name a trace format */
+#define TOOL_OPTS_TRACES	1u
+int tool_next_opt(struct tool *t, const char *cmd, unsigned flags, int argc, char **argv,
+		  const char *shorts, const struct option *lo, int *ret);
+/* a trace --format given to a command that writes none: said, 1; else 0 */
+int tool_refuse_trace(struct tool *t, const char *cmd);
 /* Build @v for device description @v->desc; @gpu_name overrides recognition. */
 int view_init(struct tool *t, struct view *v, const char *gpu_name, int raw);
 int view_select(struct tool *t, struct view *v, const char *patterns, const char *defaults);
@@ -218,8 +237,7 @@ struct run {
 struct samp_opts {
 	const char *events;		/* -e */
 	const char *masks;		/* --masks */
-	unsigned long long interval_ms;	/* stat -I */
-	unsigned long long period_ns;	/* record -I, or -F */
+	unsigned long long interval_ns;	/* -I (record: or -F); 0: not given */
 	int period_given;		/* record: -F or -I seen */
 	unsigned long long count, duration_ms, delay_ms, set;
 	int per_instance, raw;		/* -A, --raw */
@@ -231,6 +249,7 @@ struct samp_cmd {
 	unsigned mask;			/* SAMP_* */
 	/* after "X is a 'other' option; ": how this command does without it */
 	const char *refusal;
+	uint64_t min_interval_ns;	/* the shortest -I it takes */
 	/* the command's own options, seen first: 0 taken, 1 error, -1 not its own */
 	int (*opt)(struct tool *t, int c, const char *arg, struct samp_opts *o, void *ctx);
 };
@@ -258,8 +277,15 @@ void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
 /* Take one dump and add it to the sample (a fresh one after a print). */
 int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts);
 
-/* cmd_record.c: one trace output format (record; decode --format perfetto). */
+/*
+ * trace.c: one way of writing samples over time (record, decode): a trace
+ * format, or out_sink for the tool's own formats. begin() gets the
+ * CLOCK_MONOTONIC_RAW time the samples start at (@raw_ns), when known.
+ */
 struct rec_sink {
+	const char *name;		/* --format NAME; NULL: out_sink */
+	const char *output;		/* the default -o ("-": standard output) */
+	int timed;			/* begin() needs @raw_ns (decode: at the first sample) */
 	int (*begin)(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
 		     uint64_t period_ns);
 	int (*sample)(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
@@ -267,14 +293,17 @@ struct rec_sink {
 	int (*end)(struct tool *t, struct view *v, void *state);
 };
 
-const struct rec_sink *trace_sink_perfetto(void);
+extern const struct rec_sink out_sink;
+/* perfetto, chrome-trace; NULL-terminated */
+extern const struct rec_sink *const trace_formats[];
+const struct rec_sink *trace_format(const char *name);
 
 /* capture.c: stream records (STREAM_OPEN fd, debugfs perfcnt_stream) */
 struct drm_mali_perfcnt_record;
 int capture_is_records(const void *buf, size_t len, uint32_t dump_size);
 const struct drm_mali_perfcnt_record *capture_next(const void *buf, size_t len, size_t *off);
 
-/* cmd_decode.c: the description of an offline capture's device */
+/* offline.c: the description of an offline capture's device */
 struct offline_desc {
 	const char *gpu_info, *gpu;
 	unsigned long long cores, l2;
@@ -282,12 +311,6 @@ struct offline_desc {
 };
 int offline_describe(struct tool *t, const struct offline_desc *od, struct view *v, char *src,
 		     size_t srclen);
-enum { OPT_GPU_INFO = 3001, OPT_GPU, OPT_CORES, OPT_L2 };
-#define OFFLINE_LONGOPTS						\
-	{ "gpu-info", required_argument, NULL, OPT_GPU_INFO },		\
-	{ "gpu", required_argument, NULL, OPT_GPU },			\
-	{ "cores", required_argument, NULL, OPT_CORES },		\
-	{ "l2", required_argument, NULL, OPT_L2 }
 /* parse one of OFFLINE_LONGOPTS: 0 handled, -1 not one of them, 1 error */
 int offline_opt(struct tool *t, int c, const char *arg, struct offline_desc *od);
 
@@ -302,15 +325,5 @@ int cmd_top(struct tool *t, int argc, char **argv);
 
 /* help.c */
 int help(struct tool *t, const char *cmd, FILE *f);
-
-/* long options every command accepts */
-#define COMMON_LONGOPTS							\
-	{ "device", required_argument, NULL, 1001 },			\
-	{ "no-load", no_argument, NULL, 1002 },				\
-	{ "backend", required_argument, NULL, 1005 },			\
-	{ "format", required_argument, NULL, 'f' },			\
-	{ "layout", required_argument, NULL, 1003 },			\
-	{ "metrics", required_argument, NULL, 1004 },			\
-	{ "help", no_argument, NULL, 'h' }
 
 #endif

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +194,12 @@ int mpc_module_unload(void)
 	return -EBUSY;
 }
 
-int mpc_open_render(void)
+/*
+ * The one render-node finder of the tests and test tools: the first
+ * /dev/dri/renderD* whose DRM driver is mali_perfcnt, left open (its fd),
+ * its path copied to @path when not NULL; -ENODEV if there is none.
+ */
+static int find_render(char *path, size_t len)
 {
 	char name[64];
 	struct drm_version v;
@@ -213,6 +219,8 @@ int mpc_open_render(void)
 		v.name_len = sizeof(name) - 1;
 		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) &&
 		    !strcmp(name, MPC_MODULE_NAME)) {
+			if (path)
+				snprintf(path, len, "%s", g.gl_pathv[i]);
 			ret = fd;
 			break;
 		}
@@ -220,6 +228,21 @@ int mpc_open_render(void)
 	}
 	globfree(&g);
 	return ret;
+}
+
+int mpc_open_render(void)
+{
+	return find_render(NULL, 0);
+}
+
+int mpc_find_render(char *path, size_t len)
+{
+	int fd = find_render(path, len);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 int mpc_find_debugfs(char *dir, size_t len)
@@ -659,4 +682,116 @@ bool mpc_klog_has_since(const char *tag, const char *what)
 	}
 	free(buf);
 	return found;
+}
+
+static int driver_write(const char *drv, const char *file, const char *dev)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
+		 drv ?: MPC_MODULE_NAME, file);
+	return mpc_write_file(path, dev ?: mpc_device_name());
+}
+
+int mpc_bind(const char *drv, const char *dev)
+{
+	return driver_write(drv, "bind", dev);
+}
+
+int mpc_unbind(const char *drv, const char *dev)
+{
+	return driver_write(drv, "unbind", dev);
+}
+
+/* TAP */
+
+static unsigned int tap_count, tap_failures;
+
+/* @prefix and the formatted text as one line, in one write(). */
+static void tap_line(const char *prefix, const char *fmt, va_list ap)
+{
+	char *text, *line;
+	ssize_t w;
+	int n, at;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		return;
+	n = asprintf(&line, "%s%s\n", prefix, text);
+	free(text);
+	if (n < 0)
+		return;
+	/* One write() unless the pipe takes less */
+	for (at = 0; at < n; at += w) {
+		w = write(STDOUT_FILENO, line + at, n - at);
+		if (w <= 0)
+			break;
+	}
+	free(line);
+}
+
+static void tap_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap_line("", fmt, ap);
+	va_end(ap);
+}
+
+void mpc_tap_header(void)
+{
+	tap_printf("TAP version 13");
+}
+
+void mpc_tap_plan(unsigned int n)
+{
+	tap_printf("1..%u", n);
+}
+
+void mpc_tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap_line("# ", fmt, ap);
+	va_end(ap);
+}
+
+bool mpc_tap_result(bool ok, const char *fmt, ...)
+{
+	char prefix[32];
+	va_list ap;
+
+	snprintf(prefix, sizeof(prefix), "%sok %u ", ok ? "" : "not ",
+		 ++tap_count);
+	tap_failures += !ok;
+	va_start(ap, fmt);
+	tap_line(prefix, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+void mpc_tap_skip(const char *name, const char *fmt, ...)
+{
+	char *reason;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&reason, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		reason = NULL;
+	mpc_tap_result(true, "%s # SKIP %s", name, reason ?: "");
+	free(reason);
+}
+
+unsigned int mpc_tap_count(void)
+{
+	return tap_count;
+}
+
+unsigned int mpc_tap_failures(void)
+{
+	return tap_failures;
 }

@@ -2,7 +2,8 @@
 /*
  * Helpers shared by the mali_perfcnt selftests: module (re)loading with
  * parameters, finding the render node and the debugfs directory, ioctl
- * wrappers that return -errno, and the dump layout.
+ * wrappers that return -errno, the dump layout, bind/unbind, and TAP for the
+ * test tools under tools/ (mpc-fuzz, mpc-fail-nth), which link this file.
  */
 #ifndef MPC_LIB_H
 #define MPC_LIB_H
@@ -83,6 +84,8 @@ ssize_t mpc_show_fault(const char *dbg, char *buf, size_t len);
 
 /* Open the mali_perfcnt render node, -errno if there is none. */
 int mpc_open_render(void);
+/* Its path ("/dev/dri/renderD128") into @path; 0 or -ENODEV. */
+int mpc_find_render(char *path, size_t len);
 /* Find the debugfs directory; 0 or -errno. */
 int mpc_find_debugfs(char *dir, size_t len);
 
@@ -144,5 +147,31 @@ int mpc_fls64(uint64_t v);
 void mpc_klog_mark(const char *tag);
 bool mpc_klog_has_since(const char *tag, const char *what);
 int mpc_hweight64(uint64_t v);
+
+/*
+ * Bind or unbind platform device @dev (NULL: mpc_device_name()) to or from
+ * platform driver @drv (NULL: mali_perfcnt), through sysfs; 0 or -errno.
+ */
+int mpc_bind(const char *drv, const char *dev);
+int mpc_unbind(const char *drv, const char *dev);
+
+/*
+ * TAP for the test tools outside the kselftest harness (tools/fuzz,
+ * tools/fail-nth). Each line goes out in one write() to stdout, unbuffered,
+ * so forked processes may print diagnostics too; the test numbers count in
+ * the process that reports the results.
+ */
+void mpc_tap_header(void);			/* "TAP version 13" */
+void mpc_tap_plan(unsigned int n);		/* "1..N" */
+/* "# TEXT" */
+void mpc_tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "ok N TEXT" or "not ok N TEXT" (TEXT may end in "# reason"); @ok */
+bool mpc_tap_result(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "ok N NAME # SKIP REASON" */
+void mpc_tap_skip(const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+unsigned int mpc_tap_count(void);		/* results reported so far */
+unsigned int mpc_tap_failures(void);		/* of them "not ok" */
 
 #endif /* MPC_LIB_H */
