@@ -684,7 +684,7 @@ static void test_decode_raw_dumps_into_a_trace(void)
  * decode of every input kind (raw dumps, stream captures, both, standard
  * input) in every --format of the tool, and its errors: stdout and stderr
  * byte for byte as tests/data/decode-golden/ has them, which the tool wrote
- * before cmd_decode was split by input kind. MPC_GOLDEN_WRITE=1 writes the
+ * before cmd_decode was split by input kind. MPC_DECODE_GOLDEN_WRITE=1 writes the
  * files instead (after a change meant to alter the output: review the diff).
  */
 /* a few counters and metrics of each kind: the files stay small */
@@ -763,7 +763,7 @@ static int golden_check(const char *name, const char *gname, int write, char *wh
 
 static void test_decode_golden(void)
 {
-	int write = getenv("MPC_GOLDEN_WRITE") && !strcmp(getenv("MPC_GOLDEN_WRITE"), "1");
+	int write = getenv("MPC_DECODE_GOLDEN_WRITE") && !strcmp(getenv("MPC_DECODE_GOLDEN_WRITE"), "1");
 	char path[128], why[PATH_MAX * 2 + 64];
 	FILE *f;
 
