@@ -908,6 +908,39 @@ static int legacy_fetch(struct mpc_dev *d, void *buf, uint64_t *ts, struct mpc_e
 	return 0;
 }
 
+/*
+ * The legacy reader counts from somewhere inside its setup and says nothing
+ * of when: one dump right after it, thrown away, starts the first interval at
+ * a time the kernel states (the dump's timestamp), however long the setup took.
+ */
+static int legacy_first_dump(struct mpc_dev *d, struct mpc_err *err)
+{
+	struct kb *kb = d->priv;
+	uint32_t zero = 0;
+	uint64_t end = 0;
+	void *scratch;
+	int r;
+
+	scratch = malloc(d->desc.dump_size);
+	if (!scratch)
+		return mpc_fail(err, -ENOMEM, "out of memory for a dump of %s", d->path);
+	r = xioctl(kb->rfd, MPC_KB_READER_DUMP, &zero);
+	if (r < 0) {
+		r = mpc_fail(err, r, "kbase DUMP failed on %s: %s", d->path, strerror(-r));
+		goto out;
+	}
+	r = wait_readable(d, kb->rfd, WAIT_MS, err);
+	if (r == -EINTR)
+		r = wait_readable(d, kb->rfd, WAIT_MS, err);
+	if (!r)
+		r = legacy_fetch(d, scratch, &end, err);
+	if (!r)
+		kb->last_ns = end;
+out:
+	free(scratch);
+	return r;
+}
+
 static int kb_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
 {
 	struct kb *kb = d->priv;
@@ -917,17 +950,17 @@ static int kb_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 		return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
 				"process", d->path);
 	kb->periodic = 0;
-	/* the legacy reader counts from inside its setup and says nothing of when */
 	kb->last_ns = mpc_now_raw_ns();
 	r = kb->iface == KB_KINSTR ? kinstr_setup(d, cfg, 0, err) : legacy_setup(d, cfg, 0, err);
 	if (r)
 		return r;
-	if (kb->iface == KB_KINSTR) {
+	if (kb->iface == KB_KINSTR)
 		r = kinstr_cmd(d, MPC_KB_CMD_START, err);
-		if (r) {
-			session_close(kb);
-			return r;
-		}
+	else
+		r = legacy_first_dump(d, err);
+	if (r) {
+		session_close(kb);
+		return r;
 	}
 	kb->first = 1;
 	return 0;
