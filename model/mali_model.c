@@ -1333,14 +1333,9 @@ static int mm_js_decode(struct mali_model *m, struct mm_js *js, uint64_t va,
 	unsigned int i;
 
 	*fault_va = va;
-	if (va & (align - 1)) {
-		snprintf(msg, sizeof(msg),
-			 "JS%u: job descriptor at 0x%llx is not aligned to %llu bytes",
-			 (unsigned int)(js - m->js), (unsigned long long)va,
-			 (unsigned long long)align);
-		mm_report(m, msg);
+	/* What the GPU reports itself (JS_STATUS) is not a model report */
+	if (va & (align - 1))
 		return MALI_HW_EXC_JOB_CONFIG_FAULT;
-	}
 	if (mm_gpu_read(m, asn, va, d, sizeof(d), fault))
 		return -1;
 	flags = mm_le32(d + MALI_HW_JOB_HDR_FLAGS);
@@ -1445,9 +1440,7 @@ static int mm_js_decode(struct mali_model *m, struct mm_js *js, uint64_t va,
 	default:
 		break;
 	}
-	snprintf(msg, sizeof(msg), "JS%u: job at 0x%llx has type %u, which this GPU does not have",
-		 (unsigned int)(js - m->js), (unsigned long long)va, type);
-	mm_report(m, msg);
+	/* A type this GPU does not have */
 	return MALI_HW_EXC_JOB_CONFIG_FAULT;
 }
 

@@ -74,8 +74,8 @@ enum mali_model_timer {
  *	not coherent: anything but NONE); a job chain started with the L2
  *	or every core of its affinity powered off (it waits for them); a job
  *	that waits on a dependency no earlier job of its chain has (it never
- *	starts); a chain that has run 65536 jobs (a loop); 32-bit or
- *	misaligned job descriptors (JOB_CONFIG_FAULT).
+ *	starts); a chain that has run 65536 jobs (a loop); a 32-bit job
+ *	descriptor (not modelled: JOB_CONFIG_FAULT).
  */
 struct mali_model_host_ops {
 	int (*mem_read)(void *host, uint64_t pa, void *buf, size_t len);
