@@ -140,6 +140,9 @@ static const MemoryRegionOps mali_gpu_ops = {
  *   "reports"        mali_model_nr_reports(), in decimal
  *   "pwr_override"   PWR_OVERRIDE0 and PWR_OVERRIDE1, in hex (what a
  *                    SoC quirk of the driver wrote)
+ *   "jobs"           what the job slots ran (mali_model_js_stats()):
+ *                    "jsN=CHAINS/DONE/FAILED/JOBS/BUSY_NS" for N = 0..2,
+ *                    then "busy_ns=NS", the time any slot ran a chain
  * On error RESULT holds the model's one-line message.
  */
 static void mali_gpu_ctl_exec(MaliGPUState *s)
@@ -169,13 +172,28 @@ static void mali_gpu_ctl_exec(MaliGPUState *s)
         mali_model_show_fault(s->model, res, len);
     } else if (!strcmp(cmd, "reports") && !arg) {
         snprintf(res, len, "%u", mali_model_nr_reports(s->model));
+    } else if (!strcmp(cmd, "jobs") && !arg) {
+        struct mali_model_js_stats st;
+        size_t n = 0;
+        unsigned int js;
+
+        for (js = 0; js < 3 && !mali_model_js_stats(s->model, js, &st); js++) {
+            n += snprintf(res + n, len - n, "js%u=%llu/%llu/%llu/%llu/%llu ", js,
+                          (unsigned long long)st.chains,
+                          (unsigned long long)st.done,
+                          (unsigned long long)st.failed,
+                          (unsigned long long)st.jobs,
+                          (unsigned long long)st.busy_ns);
+        }
+        snprintf(res + n, len - n, "busy_ns=%llu",
+                 (unsigned long long)mali_model_jobs_busy_ns(s->model));
     } else if (!strcmp(cmd, "pwr_override") && !arg) {
         snprintf(res, len, "0x%08x 0x%08x",
                  mali_model_read(s->model, MALI_HW_PWR_OVERRIDE0),
                  mali_model_read(s->model, MALI_HW_PWR_OVERRIDE1));
     } else {
         snprintf(res, len,
-                 "want workload [TEXT], fault [TEXT], reports or pwr_override");
+                 "want workload [TEXT], fault [TEXT], reports, jobs or pwr_override");
         ret = -1;
     }
     s->ctl_status = ret ? MALI_GPU_CTL_ERROR : MALI_GPU_CTL_OK;
