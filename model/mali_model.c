@@ -206,6 +206,9 @@ struct mm_job {
  * @flush_id: the chain's flush ID (no register).
  * @status: JS_STATUS: ACTIVE while it runs, then how it ended.
  * @active: a chain runs (JOB_IRQ_JS_STATE bit).
+ * @busy_until: model time the batch in flight takes until (the slot is
+ *	busy until then, not until the host's timer fires, which may be
+ *	late); ~0 while the chain waits (an MMU fault, a dependency, power).
  * @wait: why the chain does not progress, if it does not.
  * @soft_stop: a SOFT_STOP takes effect when the batch in flight completes.
  * @fault_exception: MMU exception of the fault a job stalls on.
@@ -231,6 +234,7 @@ struct mm_js {
 	uint32_t flush_id;
 	uint32_t status;
 	bool active;
+	uint64_t busy_until;
 	enum mm_js_wait wait;
 	bool soft_stop;
 	uint32_t fault_exception;
@@ -526,24 +530,35 @@ static void mm_advance(struct mali_model *m, uint64_t now)
 		.tiler_powered = m->tiler_ready & 1,
 		.l2_powered = m->l2_ready & m->l2_present,
 	};
-	uint64_t dt = now - m->last_ns, busy = now - m->js_acct_ns;
+	uint64_t dt = now - m->last_ns, busy = 0, cnt = 0, b, c;
 	uint32_t running = mm_js_running(m);
 	unsigned int n;
 
-	/* The slots' own clock: counters cleared or not */
+	/*
+	 * A running slot is busy until its batch's time is up: the slots' own
+	 * clock (statistics) and the counters' (cleared by samples) each from
+	 * where they were last brought.
+	 */
+	for (n = 0; n < MM_NR_JS; n++) {
+		uint64_t end = now < m->js[n].busy_until ? now : m->js[n].busy_until;
+
+		if (!(running & MALI_HW_BIT(n)))
+			continue;
+		b = end > m->js_acct_ns ? end - m->js_acct_ns : 0;
+		c = end > m->last_ns ? end - m->last_ns : 0;
+		m->js_stats[n].busy_ns += b;
+		busy = b > busy ? b : busy;
+		in.js_cycles[n] = mali_model_div64(c * m->mhz, 1000);
+		cnt = c > cnt ? c : cnt;
+	}
 	m->js_acct_ns = now;
-	for (n = 0; n < MM_NR_JS; n++)
-		if (running & MALI_HW_BIT(n))
-			m->js_stats[n].busy_ns += busy;
-	if (running)
-		m->jobs_busy_ns += busy;
+	m->jobs_busy_ns += busy;
 
 	m->last_ns = now;
 	if (!mm_counting(m) || !dt)
 		return;
 	in.cycles = mali_model_div64(dt * m->mhz, 1000);
-	in.js_active = running;
-	in.job_cycles = running ? in.cycles : 0;
+	in.job_cycles = mali_model_div64(cnt * m->mhz, 1000);
 	mali_model_workload_step(&in, mm_acc(m));
 }
 
@@ -1529,6 +1544,7 @@ static void mm_js_plan(struct mali_model *m, unsigned int n)
 			mm_mmu_fault(m, MALI_HW_JS_CONFIG_AS(js->config), fault_va, &fault,
 				     MALI_HW_ACCESS_READ);
 			js->wait = MM_JS_WAIT_MMU;
+			js->busy_until = ~0ULL;
 			js->fault_exception = fault.exception;
 			mm_update_lines(m);
 			return;
@@ -1554,6 +1570,7 @@ static void mm_js_plan(struct mali_model *m, unsigned int n)
 				 job->dep[1]);
 			mm_report(m, msg);
 			js->wait = MM_JS_WAIT_DEP;
+			js->busy_until = ~0ULL;
 			js->head = job->va;
 			return;
 		}
@@ -1567,6 +1584,7 @@ static void mm_js_plan(struct mali_model *m, unsigned int n)
 	}
 	js->head = js->batch[0].va;
 	js->wait = MM_JS_WAIT_NONE;
+	js->busy_until = mm_now(m) + ns;
 	m->ops->timer_arm(m->host, MALI_MODEL_TIMER_JS0 + n, ns ? ns : 1);
 }
 
@@ -1586,6 +1604,7 @@ static bool mm_js_powered(struct mali_model *m, unsigned int n)
 		mm_report(m, msg);
 	}
 	js->wait = MM_JS_WAIT_POWER;
+	js->busy_until = ~0ULL;
 	return false;
 }
 
@@ -1606,6 +1625,7 @@ static void mm_js_try_start(struct mali_model *m, unsigned int n)
 	js->xaffinity = js->xaffinity_next;
 	js->flush_id = js->flush_id_next;
 	js->active = true;
+	js->busy_until = ~0ULL;
 	js->status = MALI_HW_EXC_ACTIVE;
 	js->soft_stop = false;
 	js->wait = MM_JS_WAIT_NONE;

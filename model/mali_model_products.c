@@ -223,10 +223,9 @@ void mali_model_workload_step(const struct mali_model_step *in,
 
 	/* Slots running chains: the job manager is busy all the while */
 	add(jm, p, MM_JM_GPU_ACTIVE, active > in->job_cycles ? active : in->job_cycles);
-	for (i = 0; i < 3; i++)
-		if (in->js_active & (1U << i))
-			add(jm, p, i == 0 ? MM_JM_JS0_ACTIVE : i == 1 ?
-			    MM_JM_JS1_ACTIVE : MM_JM_JS2_ACTIVE, in->cycles);
+	add(jm, p, MM_JM_JS0_ACTIVE, in->js_cycles[0]);
+	add(jm, p, MM_JM_JS1_ACTIVE, in->js_cycles[1]);
+	add(jm, p, MM_JM_JS2_ACTIVE, in->js_cycles[2]);
 	if (!active)
 		return;
 

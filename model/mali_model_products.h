@@ -124,7 +124,7 @@ struct mali_model_product {
  * @l2_powered: the L2 is powered.
  * @job_cycles: of @cycles, those in which a job slot ran a chain: GPU_ACTIVE
  *	counts at least these.
- * @js_active: job slots that ran a chain all through @cycles, a bitmap.
+ * @js_cycles: of @cycles, those in which each job slot ran a chain.
  */
 struct mali_model_step {
 	const struct mali_model_product *prod;
@@ -135,7 +135,7 @@ struct mali_model_step {
 	bool tiler_powered;
 	bool l2_powered;
 	uint64_t job_cycles;
-	uint32_t js_active;
+	uint64_t js_cycles[3];
 };
 
 /* What the job manager ran: one job, for the counters it drives */

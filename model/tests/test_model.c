@@ -1334,6 +1334,30 @@ static void t_js_counters(void)
 	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
 }
 
+/* A host timer that fires late does not make the jobs take longer */
+static void t_js_late_timer(void)
+{
+	uint64_t dump, f = JOB_VA;
+	struct mali_model_js_stats st;
+
+	dump = js_bring_up("g52");
+	CHECK(dump, "setup");
+	job_frag(f, 1, 0, 0, 3, 2, 0);		/* 12 tiles: 500 + 12 * 256 / 2 = 2036 cycles */
+	js_submit(0, f, 0x3, JS_CFG);
+	fh.now = fh.deadline[MALI_MODEL_TIMER_JS0] + 100000;	/* 100 us late */
+	CHECK(fire(MALI_MODEL_TIMER_JS0), "no timer");
+	CHECK(job_get32(f) == MALI_HW_EXC_DONE, "not done");
+	fh.now += 7000;
+	sample_and_clean();
+	CHECK(dump_counter(dump, 0, 10) >= 2035 && dump_counter(dump, 0, 10) <= 2037 &&
+	      dump_counter(dump, 0, 6) == dump_counter(dump, 0, 10),
+	      "JS0_ACTIVE %u GPU_ACTIVE %u, want the job's 2036 cycles",
+	      dump_counter(dump, 0, 10), dump_counter(dump, 0, 6));
+	CHECK(!mali_model_js_stats(m, 0, &st) && st.busy_ns == (2036 * 1000 + 799) / 800 &&
+	      mali_model_jobs_busy_ns(m) == st.busy_ns, "busy %llu ns",
+	      (unsigned long long)st.busy_ns);
+}
+
 /* An unmapped descriptor: MMU fault on the job's AS; the job waits for the driver */
 static void t_js_unmapped(void)
 {
@@ -1625,6 +1649,7 @@ static const struct {
 	{ "model: a job chain runs through the tables, DONE written, JOB_IRQ DONE", t_js_chain_done },
 	{ "model: the _NEXT chain starts when the slot is free; JS_STATE; chain-flag stops", t_js_next_queue },
 	{ "model: jobs drive JSn_JOBS/TASKS/ACTIVE, GPU_ACTIVE and the shader cores", t_js_counters },
+	{ "model: a late host timer does not lengthen the jobs (JSn_ACTIVE, busy time)", t_js_late_timer },
 	{ "model: an unmapped descriptor is an MMU fault the job waits on", t_js_unmapped },
 	{ "model: malformed descriptors fail with JOB_CONFIG_FAULT and friends", t_js_config_fault },
 	{ "model: a looping chain is reported and ends with HARD_STOP: TERMINATED", t_js_loop_hard_stop },
