@@ -100,10 +100,43 @@ static void mali_gpu_timer_cb(void *opaque)
     mali_model_timer(t->s->model, t->nr);
 }
 
+/*
+ * Deliver the model's timers that are due before the guest sees the
+ * registers. Under TCG a vCPU that polls a register in a tight loop (a
+ * driver's readl_poll_timeout with no delay, 1 ms for the L2's power-down
+ * in panfrost) takes the BQL for every access and can starve the main
+ * loop, whose timers would complete what it waits for: the poll times out
+ * with the completion overdue, and a job's interrupt comes hundreds of ms
+ * late. On hardware the completion is there as soon as it is due; the
+ * first access after that sees it here. A completion may arm a timer
+ * that is due at once: at most a few rounds.
+ */
+static void mali_gpu_catch_up(MaliGPUState *s)
+{
+    unsigned int i, round;
+    bool fired = true;
+
+    for (round = 0; fired && round < 8; round++) {
+        int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+        fired = false;
+        for (i = 0; i < MALI_GPU_NR_TIMERS; i++) {
+            QEMUTimer *t = s->timers[i].timer;
+
+            if (timer_pending(t) && timer_expired(t, now)) {
+                timer_del(t);
+                mali_model_timer(s->model, i);
+                fired = true;
+            }
+        }
+    }
+}
+
 static uint64_t mali_gpu_read(void *opaque, hwaddr addr, unsigned size)
 {
     MaliGPUState *s = opaque;
 
+    mali_gpu_catch_up(s);
     return mali_model_read(s->model, addr);
 }
 
@@ -112,6 +145,7 @@ static void mali_gpu_write(void *opaque, hwaddr addr, uint64_t val,
 {
     MaliGPUState *s = opaque;
 
+    mali_gpu_catch_up(s);
     mali_model_write(s->model, addr, val);
 }
 
