@@ -14,7 +14,8 @@
 #
 # TAP sections:
 #  mesa_client  gles-client renders FRAMES frames (EGL surfaceless, GLES2,
-#               an FBO) with no job timeout, reset or fault in dmesg; the
+#               an FBO) with no job timeout, reset or fault in dmesg (nor
+#               a power or AS command that timed out); the
 #               jobs the kernel ran on each slot (dma_fence_init events of
 #               the timelines panfrost-js-N, tracefs) are the chains the
 #               model started, none failed
@@ -84,7 +85,7 @@ kjobs() { grep -c "timeline=panfrost-js-$1 " "$tr/trace"; }
 # dmesg lines since the mark, and whether any says the GPU was in trouble
 dmesg_mark() { dmesg | wc -l >"$tmp/dmesg.mark"; }
 dmesg_new() { dmesg | tail -n +"$(($(cat "$tmp/dmesg.mark") + 1))"; }
-trouble='sched timeout|reset|fault|Fault|Unhandled|Soft-stop|js event|timed out'
+trouble='sched timeout|reset|fault|Fault|Unhandled|Soft-stop|js event|timed out|timeout|bit stuck'
 
 # within_pct A B PCT: A is within PCT % of B (B > 0)
 within_pct() {
