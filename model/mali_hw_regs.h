@@ -128,12 +128,130 @@
 #define MALI_HW_TILER_PWRACTIVE		0x250
 #define MALI_HW_L2_PWRACTIVE		0x260
 
-/* ---- Job control: only its interrupt block is modelled -------------------- */
+/* GPU_LATEST_FLUSH_ID: bumped by each cache flush (flush reduction) */
+#define MALI_HW_LATEST_FLUSH_ID		0x038
 
+/* ---- Job control ---------------------------------------------------------- */
+
+/* Bit n: slot n's chain is DONE; bit 16 + n: it failed or stopped */
 #define MALI_HW_JOB_IRQ_RAWSTAT		0x1000
 #define MALI_HW_JOB_IRQ_CLEAR		0x1004
 #define MALI_HW_JOB_IRQ_MASK		0x1008
 #define MALI_HW_JOB_IRQ_STATUS		0x100c
+#define   MALI_HW_JOB_IRQ_DONE(js)		MALI_HW_BIT(js)
+#define   MALI_HW_JOB_IRQ_FAILED(js)		MALI_HW_BIT((js) + 16)
+/* Bit n: slot n runs a chain; bit 16 + n: a chain waits in its _NEXT set */
+#define MALI_HW_JOB_IRQ_JS_STATE	0x1010
+
+/*
+ * Job slot n: 128 bytes at MALI_HW_JS_BASE + n * MALI_HW_JS_STRIDE. The
+ * _NEXT set is what the driver writes; COMMAND_NEXT START moves it into
+ * the current set (read-only) when the slot is free, and reads 0 again.
+ * There is no current FLUSH_ID register, only FLUSH_ID_NEXT.
+ */
+#define MALI_HW_JS_BASE			0x1800
+#define MALI_HW_JS_STRIDE		0x80
+#define MALI_HW_JS_HEAD			0x00	/* LO, HI at +4 */
+#define MALI_HW_JS_TAIL			0x08
+#define MALI_HW_JS_AFFINITY		0x10
+#define MALI_HW_JS_CONFIG		0x18
+#define MALI_HW_JS_XAFFINITY		0x1c
+#define MALI_HW_JS_COMMAND		0x20
+#define MALI_HW_JS_STATUS		0x24
+#define MALI_HW_JS_HEAD_NEXT		0x40
+#define MALI_HW_JS_AFFINITY_NEXT	0x50
+#define MALI_HW_JS_CONFIG_NEXT		0x58
+#define MALI_HW_JS_XAFFINITY_NEXT	0x5c
+#define MALI_HW_JS_COMMAND_NEXT		0x60
+#define MALI_HW_JS_FLUSH_ID_NEXT	0x70
+#define   MALI_HW_JS_COMMAND_NOP		0x00
+#define   MALI_HW_JS_COMMAND_START		0x01
+#define   MALI_HW_JS_COMMAND_SOFT_STOP		0x02
+#define   MALI_HW_JS_COMMAND_HARD_STOP		0x03
+/* The stops for the chain whose JOB_CHAIN_FLAG is 0, then 1 */
+#define   MALI_HW_JS_COMMAND_SOFT_STOP_0	0x04
+#define   MALI_HW_JS_COMMAND_HARD_STOP_0	0x05
+#define   MALI_HW_JS_COMMAND_SOFT_STOP_1	0x06
+#define   MALI_HW_JS_COMMAND_HARD_STOP_1	0x07
+/* JS_CONFIG: [3:0] address space, cache flushes around the chain, ... */
+#define   MALI_HW_JS_CONFIG_AS(v)		((v) & 0xf)
+#define   MALI_HW_JS_CONFIG_START_FLUSH_CLEAN	MALI_HW_BIT(8)
+#define   MALI_HW_JS_CONFIG_START_FLUSH_INV	MALI_HW_BIT(9)
+#define   MALI_HW_JS_CONFIG_JOB_CHAIN_FLAG	MALI_HW_BIT(11)
+#define   MALI_HW_JS_CONFIG_END_FLUSH_CLEAN	MALI_HW_BIT(12)
+#define   MALI_HW_JS_CONFIG_END_FLUSH_INV	MALI_HW_BIT(13)
+#define   MALI_HW_JS_CONFIG_FLUSH_REDUCTION	MALI_HW_BIT(14)
+#define   MALI_HW_JS_CONFIG_NO_DESC_WRITEBACK	MALI_HW_BIT(15)
+
+/*
+ * Exception codes of JS_STATUS and of a job header's exception_status
+ * (below 0x40 not a fault). The MMU's codes (0xc0 on) are also reported
+ * by a job killed by an MMU fault.
+ */
+#define MALI_HW_EXC_NOT_STARTED		0x00
+#define MALI_HW_EXC_DONE		0x01
+#define MALI_HW_EXC_STOPPED		0x03
+#define MALI_HW_EXC_TERMINATED		0x04
+#define MALI_HW_EXC_ACTIVE		0x08
+#define MALI_HW_EXC_JOB_CONFIG_FAULT	0x40
+#define MALI_HW_EXC_JOB_READ_FAULT	0x42
+#define MALI_HW_EXC_JOB_WRITE_FAULT	0x43
+#define MALI_HW_EXC_JOB_AFFINITY_FAULT	0x44
+#define MALI_HW_EXC_JOB_BUS_FAULT	0x48
+#define MALI_HW_EXC_TILE_RANGE_FAULT	0x59
+
+/*
+ * Job descriptors (Mesa's public genxml): a 32-byte header, the payload
+ * at +32. Header word 4: [0] 64-bit descriptor (Midgard, Bifrost; Valhall
+ * has only those), [7:1] type, [8] barrier, [31:16] index; word 5: the
+ * two dependency indices; words 6-7: the next job's address (0: the end).
+ * Headers are aligned to 64 bytes (128 on Valhall).
+ */
+#define MALI_HW_JOB_HDR_EXCEPTION	0x00
+#define MALI_HW_JOB_HDR_FLAGS		0x10
+#define   MALI_HW_JOB_HDR_IS_64B		MALI_HW_BIT(0)
+#define   MALI_HW_JOB_HDR_TYPE(v)		(((v) >> 1) & 0x7f)
+#define   MALI_HW_JOB_HDR_BARRIER		MALI_HW_BIT(8)
+#define   MALI_HW_JOB_HDR_INDEX(v)		((v) >> 16)
+#define MALI_HW_JOB_HDR_DEPS		0x14
+#define MALI_HW_JOB_HDR_NEXT		0x18
+#define MALI_HW_JOB_PAYLOAD		0x20
+#define MALI_HW_JOB_TYPE_NULL		1
+#define MALI_HW_JOB_TYPE_WRITE_VALUE	2
+#define MALI_HW_JOB_TYPE_CACHE_FLUSH	3
+#define MALI_HW_JOB_TYPE_COMPUTE	4
+#define MALI_HW_JOB_TYPE_VERTEX		5	/* before Valhall */
+#define MALI_HW_JOB_TYPE_GEOMETRY	6	/* before Valhall */
+#define MALI_HW_JOB_TYPE_TILER		7
+#define MALI_HW_JOB_TYPE_FUSED		8	/* before Valhall */
+#define MALI_HW_JOB_TYPE_FRAGMENT	9
+#define MALI_HW_JOB_TYPE_INDEXED_VERTEX	10	/* Bifrost v7 on (IDVS) */
+#define MALI_HW_JOB_TYPE_MALLOC_VERTEX	11	/* Valhall */
+/*
+ * Fragment payload: word 0 min tile X [11:0] / Y [27:16], word 1 max
+ * tile, words 2-3 the framebuffer descriptor (low 6 bits are tags).
+ */
+#define MALI_HW_FRAG_BOUND_MIN		0x00
+#define MALI_HW_FRAG_BOUND_MAX		0x04
+#define MALI_HW_FRAG_FBD		0x08
+#define   MALI_HW_FRAG_TILE_X(v)		((v) & 0xfff)
+#define   MALI_HW_FRAG_TILE_Y(v)		(((v) >> 16) & 0xfff)
+#define MALI_HW_FBD_TAG_MASK		0x3fULL
+/*
+ * Midgard/Bifrost compute, vertex, tiler and IDVS jobs: the Invocation
+ * section at payload +0: a 32-bit word packing the six sizes (each minus
+ * one) at the shifts word 1 gives: local size Y at [4:0], Z at [9:5],
+ * workgroup count X at [15:10], Y at [21:16], Z at [27:22] (local X from
+ * bit 0, workgroup Z up to bit 31).
+ */
+#define MALI_HW_INVOC_PACKED		0x00
+#define MALI_HW_INVOC_SHIFTS		0x04
+/* Valhall compute payload: local size minus one, 10 bits each; counts */
+#define MALI_HW_V9_COMPUTE_LOCAL	0x00
+#define MALI_HW_V9_COMPUTE_COUNT_X	0x08
+/* Valhall tiler / malloc vertex: instance count, tiler: vertex count */
+#define MALI_HW_V9_DRAW_INSTANCES	0x10
+#define MALI_HW_V9_DRAW_VERTICES	0x14
 
 /* ---- MMU ------------------------------------------------------------------ */
 

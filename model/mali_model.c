@@ -49,6 +49,21 @@
 #define MM_TLB_ENTRIES		16
 /* l2_pa of a page the model must not write (a stale translation) */
 #define MM_PA_NONE		(~0ULL)
+#define MM_NR_JS		3
+/* Jobs a slot runs per host timer, and the model time that may take */
+#define MM_JS_BATCH		16
+#define MM_JS_QUANTUM_NS	(50 * MM_NS_PER_US)
+/* A chain that has run this many jobs is reported as looping */
+#define MM_JS_LOOP_JOBS		65536
+/*
+ * Model time of a job, in GPU cycles: a fixed cost (header and descriptor
+ * fetch), then per unit of work its descriptor states. Shader core work
+ * is split over the cores of the affinity that are powered.
+ */
+#define MM_JOB_CYCLES		500
+#define MM_FRAG_TILE_CYCLES	256	/* a 16x16 tile, a pixel a cycle */
+#define MM_THREAD_CYCLES	4	/* a compute/vertex invocation */
+#define MM_TILER_VERTEX_CYCLES	2	/* a vertex through the tiler */
 
 /* Power domains */
 enum mm_pwr {
@@ -135,6 +150,102 @@ struct mm_as {
 	unsigned int tlb_next;
 };
 
+enum mm_js_wait {
+	MM_JS_WAIT_NONE,	/* a batch is in flight (or being planned) */
+	MM_JS_WAIT_MMU,		/* a descriptor access stalls on an MMU fault */
+	MM_JS_WAIT_DEP,		/* the next job's dependency never completes */
+	MM_JS_WAIT_POWER,	/* the L2 or the affinity's cores are off */
+};
+
+/**
+ * struct mm_job - one job of a batch in flight
+ * @va: its header's GPU address.
+ * @next: the next job's address, 0 at the end of the chain.
+ * @type: header job type.
+ * @kind: what it counts as.
+ * @index: header job index.
+ * @dep: header dependency indices (0: none).
+ * @cycles: model time it takes.
+ * @tasks: tiles, workgroups or primitives.
+ * @threads: pixels or invocations.
+ * @nr_cores: shader cores it runs on (at least 1).
+ * @wv_addr: Write Value target.
+ * @wv_type: Write Value type.
+ * @wv_value: Write Value immediate.
+ */
+struct mm_job {
+	uint64_t va;
+	uint64_t next;
+	uint32_t type;
+	enum mali_model_job_kind kind;
+	unsigned int index;
+	unsigned int dep[2];
+	uint64_t cycles;
+	uint64_t tasks;
+	uint64_t threads;
+	unsigned int nr_cores;
+	uint64_t wv_addr;
+	uint32_t wv_type;
+	uint64_t wv_value;
+};
+
+/**
+ * struct mm_js - one job slot
+ * @head_next: JS_HEAD_NEXT.
+ * @affinity_next: JS_AFFINITY_NEXT.
+ * @config_next: JS_CONFIG_NEXT.
+ * @xaffinity_next: JS_XAFFINITY_NEXT.
+ * @flush_id_next: JS_FLUSH_ID_NEXT.
+ * @command_next: JS_COMMAND_NEXT: START until the slot takes the _NEXT set.
+ * @head: JS_HEAD: the job the slot is at.
+ * @tail: JS_TAIL: the last job completed; after a stop or fault, the job
+ *	to resume from (the one that stopped or faulted).
+ * @affinity: JS_AFFINITY of the chain (within SHADER_PRESENT).
+ * @config: JS_CONFIG of the chain.
+ * @xaffinity: JS_XAFFINITY of the chain.
+ * @flush_id: the chain's flush ID (no register).
+ * @status: JS_STATUS: ACTIVE while it runs, then how it ended.
+ * @active: a chain runs (JOB_IRQ_JS_STATE bit).
+ * @busy_until: model time the batch in flight takes until (the slot is
+ *	busy until then, not until the host's timer fires, which may be
+ *	late); ~0 while the chain waits (an MMU fault, a dependency, power).
+ * @wait: why the chain does not progress, if it does not.
+ * @soft_stop: a SOFT_STOP takes effect when the batch in flight completes.
+ * @fault_exception: MMU exception of the fault a job stalls on.
+ * @next_va: the next job to decode, 0 at the end of the chain.
+ * @batch: jobs in flight, completing when the slot's timer fires.
+ * @nr_batch: entries of @batch.
+ * @nr_jobs: jobs of this chain completed.
+ * @loop_reported: the chain was reported as looping.
+ * @done: job indices of this chain completed, a bitmap.
+ */
+struct mm_js {
+	uint64_t head_next;
+	uint64_t affinity_next;
+	uint32_t config_next;
+	uint32_t xaffinity_next;
+	uint32_t flush_id_next;
+	uint32_t command_next;
+	uint64_t head;
+	uint64_t tail;
+	uint64_t affinity;
+	uint32_t config;
+	uint32_t xaffinity;
+	uint32_t flush_id;
+	uint32_t status;
+	bool active;
+	uint64_t busy_until;
+	enum mm_js_wait wait;
+	bool soft_stop;
+	uint32_t fault_exception;
+	uint64_t next_va;
+	struct mm_job batch[MM_JS_BATCH];
+	unsigned int nr_batch;
+	uint64_t nr_jobs;
+	bool loop_reported;
+	uint8_t done[65536 / 8];
+};
+
 /**
  * struct mali_model - one modelled GPU
  * @ops: host interface.
@@ -214,6 +325,11 @@ struct mm_as {
  * @armed: fault armed for the next sample or clean.
  * @armed_delay_ms: sample latency of %MM_FAULT_DELAY, stall of
  *	%MM_FAULT_LATE_IRQ.
+ * @js: job slots.
+ * @js_stats: what each slot ran (kept across resets).
+ * @jobs_busy_ns: model time any slot ran a chain.
+ * @js_acct_ns: time @js_stats and @jobs_busy_ns were accounted up to.
+ * @latest_flush_id: LATEST_FLUSH_ID, bumped by each cache flush.
  */
 struct mali_model {
 	const struct mali_model_host_ops *ops;
@@ -285,6 +401,11 @@ struct mali_model {
 	uint32_t stall_ms;
 	enum mm_fault armed;
 	uint32_t armed_delay_ms;
+	struct mm_js js[MM_NR_JS];
+	struct mali_model_js_stats js_stats[MM_NR_JS];
+	uint64_t jobs_busy_ns;
+	uint64_t js_acct_ns;
+	uint32_t latest_flush_id;
 };
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -386,6 +507,18 @@ static bool mm_counting(struct mali_model *m)
 	       MALI_HW_PRFCNT_CONFIG_MODE_MANUAL;
 }
 
+/* Job slots running a chain, a bitmap */
+static uint32_t mm_js_running(const struct mali_model *m)
+{
+	uint32_t v = 0;
+	unsigned int n;
+
+	for (n = 0; n < MM_NR_JS; n++)
+		if (m->js[n].active)
+			v |= MALI_HW_BIT(n);
+	return v;
+}
+
 /* Bring the counters up to @now under the current load and power state. */
 static void mm_advance(struct mali_model *m, uint64_t now)
 {
@@ -397,12 +530,35 @@ static void mm_advance(struct mali_model *m, uint64_t now)
 		.tiler_powered = m->tiler_ready & 1,
 		.l2_powered = m->l2_ready & m->l2_present,
 	};
-	uint64_t dt = now - m->last_ns;
+	uint64_t dt = now - m->last_ns, busy = 0, cnt = 0, b, c;
+	uint32_t running = mm_js_running(m);
+	unsigned int n;
+
+	/*
+	 * A running slot is busy until its batch's time is up: the slots' own
+	 * clock (statistics) and the counters' (cleared by samples) each from
+	 * where they were last brought.
+	 */
+	for (n = 0; n < MM_NR_JS; n++) {
+		uint64_t end = now < m->js[n].busy_until ? now : m->js[n].busy_until;
+
+		if (!(running & MALI_HW_BIT(n)))
+			continue;
+		b = end > m->js_acct_ns ? end - m->js_acct_ns : 0;
+		c = end > m->last_ns ? end - m->last_ns : 0;
+		m->js_stats[n].busy_ns += b;
+		busy = b > busy ? b : busy;
+		in.js_cycles[n] = mali_model_div64(c * m->mhz, 1000);
+		cnt = c > cnt ? c : cnt;
+	}
+	m->js_acct_ns = now;
+	m->jobs_busy_ns += busy;
 
 	m->last_ns = now;
 	if (!mm_counting(m) || !dt)
 		return;
 	in.cycles = mali_model_div64(dt * m->mhz, 1000);
+	in.job_cycles = mali_model_div64(cnt * m->mhz, 1000);
 	mali_model_workload_step(&in, mm_acc(m));
 }
 
@@ -539,7 +695,7 @@ static bool mm_as_a64(const struct mali_model *m, const struct mm_as *as)
  *    makes it read-only.
  */
 static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
-		   uint64_t *pa, struct mm_xlate_fault *fault)
+		   uint64_t *pa, struct mm_xlate_fault *fault, bool write)
 {
 	bool a64 = mm_as_a64(m, as), rdonly = false, leaf, writable;
 	unsigned int ias = a64 ? mm_a64_ias(as) : 0, lvl = 0;
@@ -581,8 +737,11 @@ static int mm_walk(struct mali_model *m, const struct mm_as *as, uint64_t va,
 			fault->exception = MALI_HW_EXCEPTION_ACCESS_FLAG(lvl);
 			return -1;
 		}
-		writable = a64 ? !rdonly && !(desc & MALI_HW_A64_DESC_AP_RDONLY) :
-				 !!(desc & MALI_HW_PT_DESC_WRITE);
+		if (!write)
+			writable = a64 || (desc & MALI_HW_PT_DESC_READ);
+		else
+			writable = a64 ? !rdonly && !(desc & MALI_HW_A64_DESC_AP_RDONLY) :
+					 !!(desc & MALI_HW_PT_DESC_WRITE);
 		if (!writable) {
 			fault->exception = MALI_HW_EXCEPTION_PERMISSION_FAULT(lvl);
 			return -1;
@@ -630,7 +789,8 @@ static void mm_tlb_flush(struct mm_as *as, uint64_t base, uint64_t size)
 }
 
 /*
- * Translate the page at @va of address space @asn for a write, as the GPU's
+ * Translate the page at @va of address space @asn for a write (or, with
+ * @write false, a read), as the GPU's
  * MMU does: from the TLB, else by walking the live tables (and caching the
  * result). *@pa is MM_PA_NONE when the TLB gave a translation the tables no
  * longer have: the model reports it and does not write there (on a board
@@ -638,7 +798,7 @@ static void mm_tlb_flush(struct mm_as *as, uint64_t base, uint64_t size)
  * Return: 0, or -1 for an MMU fault described in @fault.
  */
 static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
-			uint64_t *pa, struct mm_xlate_fault *fault)
+			uint64_t *pa, struct mm_xlate_fault *fault, bool write)
 {
 	struct mm_tlb_entry *hit;
 	struct mm_as *as;
@@ -684,17 +844,18 @@ static int mm_translate(struct mali_model *m, uint32_t asn, uint64_t va,
 walk:
 	hit = mm_tlb_find(as, va);
 	if (!hit) {
-		if (mm_walk(m, as, va, pa, fault))
+		if (mm_walk(m, as, va, pa, fault, write))
 			return -1;
 		mm_tlb_insert(as, va, *pa);
 		return 0;
 	}
 	/* The cached translation is used; is it still what the tables say? */
 	*pa = hit->pa;
-	if (mm_walk(m, as, va, &now_pa, fault) || now_pa != hit->pa) {
+	if (mm_walk(m, as, va, &now_pa, fault, write) || now_pa != hit->pa) {
 		snprintf(msg, sizeof(msg),
-			 "write through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
-			 asn, (unsigned long long)va, (unsigned long long)hit->pa);
+			 "%s through a stale TLB entry: AS%u VA 0x%llx PA 0x%llx, the tables no longer map it",
+			 write ? "write" : "read", asn, (unsigned long long)va,
+			 (unsigned long long)hit->pa);
 		mm_report(m, msg);
 		*pa = MM_PA_NONE;
 	}
@@ -702,11 +863,11 @@ walk:
 }
 
 static void mm_mmu_fault(struct mali_model *m, uint32_t asn, uint64_t va,
-			 const struct mm_xlate_fault *fault)
+			 const struct mm_xlate_fault *fault, uint32_t access)
 {
 	if (asn < MM_NR_AS) {
 		m->as[asn].faultstatus = fault->exception |
-			(MALI_HW_ACCESS_WRITE << MALI_HW_AS_FAULTSTATUS_ACCESS_SHIFT);
+			(access << MALI_HW_AS_FAULTSTATUS_ACCESS_SHIFT);
 		m->as[asn].faultaddress = va;
 	} else {
 		asn = 0;
@@ -804,8 +965,8 @@ static int mm_do_sample(struct mali_model *m)
 		uint64_t va = (base & MM_PAGE_MASK) + (uint64_t)i * MALI_HW_PAGE_SIZE;
 		uint64_t pa;
 
-		if (mm_translate(m, m->sample_as, va, &pa, &fault)) {
-			mm_mmu_fault(m, m->sample_as, va, &fault);
+		if (mm_translate(m, m->sample_as, va, &pa, &fault, true)) {
+			mm_mmu_fault(m, m->sample_as, va, &fault, MALI_HW_ACCESS_WRITE);
 			return -1;
 		}
 		m->l2_pa[i] = pa == MM_PA_NONE ? pa : pa & MM_PAGE_MASK;
@@ -949,6 +1110,10 @@ static void mm_reset_state(struct mali_model *m)
 	m->clean_stuck = false;
 	m->power_stuck = false;
 	memset(m->l2_dirty, 0, sizeof(m->l2_dirty));
+	mm_advance(m, now);
+	/* A timer of a chain reset away finds no batch in flight */
+	memset(m->js, 0, sizeof(m->js));
+	m->latest_flush_id = 0;
 	mm_clear_counters(m, now);
 }
 
@@ -1056,6 +1221,735 @@ static void mm_command(struct mali_model *m, uint32_t cmd)
 	default:
 		break;
 	}
+}
+
+/* ---- job slots ------------------------------------------------------------ */
+
+/*
+ * The job manager (Documentation/design.rst, "Job model"): a slot runs the
+ * chain its _NEXT set names, one job after the other in chain order,
+ * reading each header through the GPU's MMU in the address space JS_CONFIG
+ * names. No shading happens and nothing but job headers (exception_status)
+ * and Write Value targets is written; a job takes model time by type and
+ * by the work its descriptor states. Jobs are run in batches of up to
+ * MM_JS_BATCH jobs or MM_JS_QUANTUM_NS of model time, each batch one host
+ * timer; a batch's jobs complete (DONE written, counters counted) when its
+ * timer fires, never before their time.
+ */
+
+static uint32_t mm_js_reg(uint32_t reg, unsigned int *js)
+{
+	*js = (reg - MALI_HW_JS_BASE) / MALI_HW_JS_STRIDE;
+	return (reg - MALI_HW_JS_BASE) % MALI_HW_JS_STRIDE;
+}
+
+static bool mm_is_js_reg(uint32_t reg)
+{
+	return reg >= MALI_HW_JS_BASE &&
+	       reg < MALI_HW_JS_BASE + MM_NR_JS * MALI_HW_JS_STRIDE;
+}
+
+static uint64_t mm_cycles_ns(const struct mali_model *m, uint64_t cycles)
+{
+	return mali_model_div64(cycles * 1000 + m->mhz - 1, m->mhz);
+}
+
+static bool mm_js_bit(const uint8_t *map, unsigned int idx)
+{
+	return map[idx / 8] & (1U << (idx % 8));
+}
+
+/* Read @len bytes (within one page) of GPU VA @va in @asn. */
+static int mm_gpu_read(struct mali_model *m, uint32_t asn, uint64_t va, void *buf,
+		       size_t len, struct mm_xlate_fault *fault)
+{
+	uint64_t pa;
+
+	if (mm_translate(m, asn, va & MM_PAGE_MASK, &pa, fault, false))
+		return -1;
+	if (pa == MM_PA_NONE)
+		return 0;	/* reported; reads as zero */
+	mm_check_coherency(m);
+	if (m->ops->mem_read(m->host, (pa & MM_PAGE_MASK) + (va & ~MM_PAGE_MASK), buf, len)) {
+		fault->exception = MALI_HW_EXC_JOB_BUS_FAULT;
+		fault->bus_error = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Write @len bytes (within one page) at GPU VA @va of @asn; -1 on a fault. */
+static int mm_gpu_write(struct mali_model *m, uint32_t asn, uint64_t va,
+			const void *buf, size_t len)
+{
+	struct mm_xlate_fault fault;
+	uint64_t pa;
+
+	if (mm_translate(m, asn, va & MM_PAGE_MASK, &pa, &fault, true))
+		return -1;
+	if (pa == MM_PA_NONE)
+		return 0;	/* reported, not written */
+	mm_check_coherency(m);
+	return m->ops->mem_write(m->host, (pa & MM_PAGE_MASK) + (va & ~MM_PAGE_MASK),
+				 buf, len) ? -1 : 0;
+}
+
+static uint32_t mm_le32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t mm_le64(const uint8_t *p)
+{
+	return mm_le32(p) | (uint64_t)mm_le32(p + 4) << 32;
+}
+
+static unsigned int mm_arch(const struct mali_model *m)
+{
+	return m->prod->gpu_id >> 28;	/* 0 on Midgard, 6-7 Bifrost, 9 Valhall */
+}
+
+/* The invocations and workgroups a Midgard/Bifrost Invocation section packs */
+static void mm_invocations(const uint8_t *inv, uint64_t *threads, uint64_t *groups)
+{
+	uint32_t packed = mm_le32(inv + MALI_HW_INVOC_PACKED);
+	uint32_t sh = mm_le32(inv + MALI_HW_INVOC_SHIFTS);
+	unsigned int b[7] = {
+		0, sh & 0x1f, (sh >> 5) & 0x1f, (sh >> 10) & 0x3f,
+		(sh >> 16) & 0x3f, (sh >> 22) & 0x3f, 32,
+	};
+	uint64_t v[6];
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		unsigned int lo = b[i], hi = b[i + 1] > lo ? b[i + 1] : lo;
+
+		hi = hi > 32 ? 32 : hi;
+		v[i] = (hi > lo ? (packed >> lo) & ((1ULL << (hi - lo)) - 1) : 0) + 1;
+	}
+	*groups = v[3] * v[4] * v[5];
+	*threads = v[0] * v[1] * v[2] * *groups;
+}
+
+/*
+ * Decode the job at @va for the batch: its kind, its work and cost. Return
+ * 0, or a JS exception code for a malformed descriptor (reported), or -1
+ * for an MMU fault described in @fault (an access at *@fault_va).
+ */
+static int mm_js_decode(struct mali_model *m, struct mm_js *js, uint64_t va,
+			struct mm_job *job, struct mm_xlate_fault *fault,
+			uint64_t *fault_va)
+{
+	unsigned int asn = MALI_HW_JS_CONFIG_AS(js->config), arch = mm_arch(m);
+	uint64_t align = arch >= 9 ? 128 : 64, fbd, cores;
+	uint8_t d[64], fb[8];
+	uint32_t flags, deps, type, lo, hi;
+	char msg[MM_MSG];
+	unsigned int i;
+
+	*fault_va = va;
+	/* What the GPU reports itself (JS_STATUS) is not a model report */
+	if (va & (align - 1))
+		return MALI_HW_EXC_JOB_CONFIG_FAULT;
+	if (mm_gpu_read(m, asn, va, d, sizeof(d), fault))
+		return -1;
+	flags = mm_le32(d + MALI_HW_JOB_HDR_FLAGS);
+	deps = mm_le32(d + MALI_HW_JOB_HDR_DEPS);
+	type = MALI_HW_JOB_HDR_TYPE(flags);
+	memset(job, 0, sizeof(*job));
+	job->va = va;
+	job->type = type;
+	job->index = MALI_HW_JOB_HDR_INDEX(flags);
+	job->dep[0] = deps & 0xffff;
+	job->dep[1] = deps >> 16;
+	job->next = mm_le64(d + MALI_HW_JOB_HDR_NEXT);
+	if (arch < 9 && !(flags & MALI_HW_JOB_HDR_IS_64B)) {
+		snprintf(msg, sizeof(msg),
+			 "JS%u: job at 0x%llx has a 32-bit descriptor: only 64-bit ones are modelled",
+			 (unsigned int)(js - m->js), (unsigned long long)va);
+		mm_report(m, msg);
+		return MALI_HW_EXC_JOB_CONFIG_FAULT;
+	}
+	cores = js->affinity & m->shader_ready;
+	for (i = 0; i < MM_MAX_CORES; i++)
+		job->nr_cores += !!(cores & MALI_HW_BIT64(i));
+	if (!job->nr_cores)
+		job->nr_cores = 1;
+	job->cycles = MM_JOB_CYCLES;
+	switch (type) {
+	case MALI_HW_JOB_TYPE_NULL:
+	case MALI_HW_JOB_TYPE_CACHE_FLUSH:
+		job->kind = MM_JOB_OTHER;
+		return 0;
+	case MALI_HW_JOB_TYPE_WRITE_VALUE:
+		job->kind = MM_JOB_OTHER;
+		job->wv_addr = mm_le64(d + MALI_HW_JOB_PAYLOAD);
+		job->wv_type = mm_le32(d + MALI_HW_JOB_PAYLOAD + 8);
+		job->wv_value = mm_le64(d + MALI_HW_JOB_PAYLOAD + 16);
+		if (job->wv_type < 1 || job->wv_type > 7)
+			return MALI_HW_EXC_JOB_CONFIG_FAULT;
+		return 0;
+	case MALI_HW_JOB_TYPE_FRAGMENT:
+		job->kind = MM_JOB_FRAGMENT;
+		lo = mm_le32(d + MALI_HW_JOB_PAYLOAD + MALI_HW_FRAG_BOUND_MIN);
+		hi = mm_le32(d + MALI_HW_JOB_PAYLOAD + MALI_HW_FRAG_BOUND_MAX);
+		if (MALI_HW_FRAG_TILE_X(hi) < MALI_HW_FRAG_TILE_X(lo) ||
+		    MALI_HW_FRAG_TILE_Y(hi) < MALI_HW_FRAG_TILE_Y(lo))
+			return MALI_HW_EXC_TILE_RANGE_FAULT;
+		job->tasks = (uint64_t)(MALI_HW_FRAG_TILE_X(hi) - MALI_HW_FRAG_TILE_X(lo) + 1) *
+			     (MALI_HW_FRAG_TILE_Y(hi) - MALI_HW_FRAG_TILE_Y(lo) + 1);
+		job->threads = job->tasks * 256;
+		/* The framebuffer descriptor is read first: it must be mapped */
+		fbd = mm_le64(d + MALI_HW_JOB_PAYLOAD + MALI_HW_FRAG_FBD) & ~MALI_HW_FBD_TAG_MASK;
+		*fault_va = fbd;
+		if (mm_gpu_read(m, asn, fbd, fb, sizeof(fb), fault))
+			return -1;
+		job->cycles += mali_model_div64(job->tasks * MM_FRAG_TILE_CYCLES +
+						job->nr_cores - 1, job->nr_cores);
+		return 0;
+	case MALI_HW_JOB_TYPE_COMPUTE:
+	case MALI_HW_JOB_TYPE_VERTEX:
+	case MALI_HW_JOB_TYPE_GEOMETRY:
+		if (arch >= 9 && type != MALI_HW_JOB_TYPE_COMPUTE)
+			break;
+		job->kind = MM_JOB_COMPUTE;
+		if (arch >= 9) {
+			uint32_t l = mm_le32(d + MALI_HW_JOB_PAYLOAD + MALI_HW_V9_COMPUTE_LOCAL);
+			const uint8_t *c = d + MALI_HW_JOB_PAYLOAD + MALI_HW_V9_COMPUTE_COUNT_X;
+
+			job->tasks = (uint64_t)mm_le32(c) * mm_le32(c + 4) * mm_le32(c + 8);
+			job->threads = job->tasks * ((l & 0x3ff) + 1) *
+				       (((l >> 10) & 0x3ff) + 1) * (((l >> 20) & 0x3ff) + 1);
+		} else {
+			mm_invocations(d + MALI_HW_JOB_PAYLOAD, &job->threads, &job->tasks);
+		}
+		job->cycles += mali_model_div64(job->threads * MM_THREAD_CYCLES +
+						job->nr_cores - 1, job->nr_cores);
+		return 0;
+	case MALI_HW_JOB_TYPE_TILER:
+	case MALI_HW_JOB_TYPE_INDEXED_VERTEX:
+	case MALI_HW_JOB_TYPE_MALLOC_VERTEX:
+		if (type == MALI_HW_JOB_TYPE_MALLOC_VERTEX && arch < 9)
+			break;
+		if (type == MALI_HW_JOB_TYPE_INDEXED_VERTEX && arch < 7)
+			break;
+		job->kind = type == MALI_HW_JOB_TYPE_TILER ? MM_JOB_TILER : MM_JOB_IDVS;
+		if (arch >= 9) {
+			const uint8_t *pl = d + MALI_HW_JOB_PAYLOAD;
+			uint32_t inst = mm_le32(pl + MALI_HW_V9_DRAW_INSTANCES);
+			uint32_t verts = type == MALI_HW_JOB_TYPE_TILER ?
+				mm_le32(pl + MALI_HW_V9_DRAW_VERTICES) : 3;
+
+			job->threads = (uint64_t)(inst ? inst : 1) * verts;
+		} else {
+			uint64_t groups;
+
+			mm_invocations(d + MALI_HW_JOB_PAYLOAD, &job->threads, &groups);
+		}
+		job->tasks = mali_model_div64(job->threads, 3);
+		job->cycles += job->threads * MM_TILER_VERTEX_CYCLES;
+		if (job->kind == MM_JOB_IDVS)
+			job->cycles += mali_model_div64(job->threads * MM_THREAD_CYCLES +
+							job->nr_cores - 1, job->nr_cores);
+		return 0;
+	default:
+		break;
+	}
+	/* A type this GPU does not have */
+	return MALI_HW_EXC_JOB_CONFIG_FAULT;
+}
+
+static void mm_js_raise(struct mali_model *m, unsigned int n, bool failed)
+{
+	m->job_irq_raw |= failed ? MALI_HW_JOB_IRQ_FAILED(n) : MALI_HW_JOB_IRQ_DONE(n);
+	if (failed)
+		m->js_stats[n].failed++;
+	else
+		m->js_stats[n].done++;
+}
+
+/* The chain ends: the slot is free; the L2 is flushed if JS_CONFIG says. */
+static void mm_js_end(struct mali_model *m, unsigned int n, uint32_t status)
+{
+	struct mm_js *js = &m->js[n];
+
+	mm_advance(m, mm_now(m));
+	m->ops->timer_cancel(m->host, MALI_MODEL_TIMER_JS0 + n);
+	js->active = false;
+	js->wait = MM_JS_WAIT_NONE;
+	js->nr_batch = 0;
+	js->soft_stop = false;
+	js->status = status;
+	if (status == MALI_HW_EXC_DONE &&
+	    (js->config & MALI_HW_JS_CONFIG_END_FLUSH_CLEAN)) {
+		mm_l2_writeback(m);
+		m->latest_flush_id++;
+	}
+	mm_js_raise(m, n, status != MALI_HW_EXC_DONE);
+}
+
+/* A job fails: its header and the slot say @code; TAIL is the job. */
+static void mm_js_fail(struct mali_model *m, unsigned int n, uint64_t va, uint32_t code)
+{
+	struct mm_js *js = &m->js[n];
+	uint8_t b[4];
+
+	js->tail = va;
+	js->head = va;
+	mm_put_le32(b, code);
+	if (!(js->config & MALI_HW_JS_CONFIG_NO_DESC_WRITEBACK))
+		mm_gpu_write(m, MALI_HW_JS_CONFIG_AS(js->config), va + MALI_HW_JOB_HDR_EXCEPTION,
+			     b, sizeof(b));
+	mm_js_end(m, n, code);
+}
+
+static void mm_js_stop(struct mali_model *m, unsigned int n, uint32_t status)
+{
+	struct mm_js *js = &m->js[n];
+
+	js->tail = js->nr_batch ? js->batch[0].va : js->next_va;
+	mm_js_end(m, n, status);
+}
+
+/*
+ * Plan the next batch of slot @n, from js->next_va: decode jobs until the
+ * batch is full, the chain ends or a job cannot start yet (it faults, or
+ * waits on a dependency). A problem with the first job of a batch takes
+ * effect now (fault, MMU stall, wait); with a later one, once the jobs
+ * before it completed.
+ */
+static void mm_js_plan(struct mali_model *m, unsigned int n)
+{
+	struct mm_js *js = &m->js[n];
+	struct mm_xlate_fault fault;
+	uint64_t ns = 0, fault_va;
+	char msg[MM_MSG];
+	int ret;
+
+	js->nr_batch = 0;
+	while (js->next_va && js->nr_batch < MM_JS_BATCH && ns < MM_JS_QUANTUM_NS) {
+		struct mm_job *job = &js->batch[js->nr_batch];
+		unsigned int d;
+		bool ready = true;
+
+		ret = mm_js_decode(m, js, js->next_va, job, &fault, &fault_va);
+		if (ret && js->nr_batch)
+			break;
+		if (ret > 0) {
+			mm_js_fail(m, n, js->next_va, ret);
+			return;
+		}
+		if (ret < 0) {
+			/* The access stalls until the driver resolves the fault */
+			mm_mmu_fault(m, MALI_HW_JS_CONFIG_AS(js->config), fault_va, &fault,
+				     MALI_HW_ACCESS_READ);
+			js->wait = MM_JS_WAIT_MMU;
+			js->busy_until = ~0ULL;
+			js->fault_exception = fault.exception;
+			mm_update_lines(m);
+			return;
+		}
+		for (d = 0; d < 2; d++) {
+			unsigned int i, dep = job->dep[d];
+			bool batched = false;
+
+			if (!dep || mm_js_bit(js->done, dep))
+				continue;
+			for (i = 0; i < js->nr_batch; i++)
+				batched |= js->batch[i].index == dep;
+			if (!batched)
+				ready = false;
+		}
+		if (!ready) {
+			if (js->nr_batch)
+				break;
+			/* Jobs run in chain order: nothing before it had the index */
+			snprintf(msg, sizeof(msg),
+				 "JS%u: job 0x%llx (index %u) depends on %u, %u: none earlier in the chain",
+				 n, (unsigned long long)job->va, job->index, job->dep[0],
+				 job->dep[1]);
+			mm_report(m, msg);
+			js->wait = MM_JS_WAIT_DEP;
+			js->busy_until = ~0ULL;
+			js->head = job->va;
+			return;
+		}
+		ns += mm_cycles_ns(m, job->cycles);
+		js->next_va = job->next;
+		js->nr_batch++;
+	}
+	if (!js->nr_batch) {
+		mm_js_end(m, n, MALI_HW_EXC_DONE);
+		return;
+	}
+	js->head = js->batch[0].va;
+	js->wait = MM_JS_WAIT_NONE;
+	js->busy_until = mm_now(m) + ns;
+	m->ops->timer_arm(m->host, MALI_MODEL_TIMER_JS0 + n, ns ? ns : 1);
+}
+
+/* Does the chain of slot @n find the L2 and its cores powered? */
+static bool mm_js_powered(struct mali_model *m, unsigned int n)
+{
+	struct mm_js *js = &m->js[n];
+	char msg[MM_MSG];
+
+	if ((m->l2_ready & m->l2_present) && (js->affinity & m->shader_ready))
+		return true;
+	if (js->wait != MM_JS_WAIT_POWER) {
+		snprintf(msg, sizeof(msg),
+			 "JS%u: chain started with L2_READY 0x%llx, SHADER_READY 0x%llx, affinity 0x%llx: it waits for power",
+			 n, (unsigned long long)m->l2_ready, (unsigned long long)m->shader_ready,
+			 (unsigned long long)js->affinity);
+		mm_report(m, msg);
+	}
+	js->wait = MM_JS_WAIT_POWER;
+	js->busy_until = ~0ULL;
+	return false;
+}
+
+/* COMMAND_NEXT START takes effect when the slot is free and not failed. */
+static void mm_js_try_start(struct mali_model *m, unsigned int n)
+{
+	struct mm_js *js = &m->js[n];
+
+	if (js->active || js->command_next != MALI_HW_JS_COMMAND_START ||
+	    (m->job_irq_raw & MALI_HW_JOB_IRQ_FAILED(n)))
+		return;
+	mm_advance(m, mm_now(m));
+	js->command_next = MALI_HW_JS_COMMAND_NOP;
+	js->head = js->head_next;
+	js->tail = js->head_next;
+	js->affinity = js->affinity_next & m->shader_present;
+	js->config = js->config_next;
+	js->xaffinity = js->xaffinity_next;
+	js->flush_id = js->flush_id_next;
+	js->active = true;
+	js->busy_until = ~0ULL;
+	js->status = MALI_HW_EXC_ACTIVE;
+	js->soft_stop = false;
+	js->wait = MM_JS_WAIT_NONE;
+	js->nr_batch = 0;
+	js->nr_jobs = 0;
+	js->loop_reported = false;
+	js->next_va = js->head_next;
+	memset(js->done, 0, sizeof(js->done));
+	m->js_stats[n].chains++;
+	if (js->config & MALI_HW_JS_CONFIG_START_FLUSH_CLEAN) {
+		bool skip = (js->config & MALI_HW_JS_CONFIG_FLUSH_REDUCTION) &&
+			    js->flush_id == m->latest_flush_id;
+
+		if (!skip) {
+			mm_l2_writeback(m);
+			m->latest_flush_id++;
+		}
+	}
+	if (!js->affinity) {
+		mm_js_fail(m, n, js->head, MALI_HW_EXC_JOB_AFFINITY_FAULT);
+		return;
+	}
+	if (mm_js_powered(m, n))
+		mm_js_plan(m, n);
+}
+
+/* The batch in flight on slot @n completes. */
+static void mm_js_batch_done(struct mali_model *m, unsigned int n)
+{
+	struct mm_js *js = &m->js[n];
+	unsigned int asn = MALI_HW_JS_CONFIG_AS(js->config), i;
+	char msg[MM_MSG];
+	uint8_t b[8];
+
+	if (!js->active || js->wait != MM_JS_WAIT_NONE || !js->nr_batch)
+		return;
+	mm_advance(m, mm_now(m));
+	for (i = 0; i < js->nr_batch; i++) {
+		struct mm_job *job = &js->batch[i];
+		struct mali_model_job cnt = {
+			.prod = m->prod, .nr_l2 = m->nr_l2, .js = n, .kind = job->kind,
+			.cycles = job->cycles, .tasks = job->tasks, .threads = job->threads,
+			.cores = js->affinity & m->shader_ready,
+		};
+
+		if (job->type == MALI_HW_JOB_TYPE_WRITE_VALUE) {
+			uint64_t v = job->wv_value;
+			size_t len = 8;
+
+			if (job->wv_type == 1)
+				v = mm_cycle_count(m);
+			else if (job->wv_type == 2)
+				v = mm_timestamp(m);
+			else if (job->wv_type == 3)
+				v = 0;
+			else
+				len = 1U << (job->wv_type - 4);
+			mm_put_le32(b, mm_lo(v));
+			mm_put_le32(b + 4, mm_hi(v));
+			if (mm_gpu_write(m, asn, job->wv_addr, b, len)) {
+				snprintf(msg, sizeof(msg),
+					 "JS%u: Write Value job at 0x%llx: target 0x%llx not writable",
+					 n, (unsigned long long)job->va,
+					 (unsigned long long)job->wv_addr);
+				mm_report(m, msg);
+			}
+		}
+		mm_put_le32(b, MALI_HW_EXC_DONE);
+		if (!(js->config & MALI_HW_JS_CONFIG_NO_DESC_WRITEBACK) &&
+		    mm_gpu_write(m, asn, job->va + MALI_HW_JOB_HDR_EXCEPTION, b, 4)) {
+			snprintf(msg, sizeof(msg),
+				 "JS%u: job at 0x%llx: its header is not writable, DONE not written",
+				 n, (unsigned long long)job->va);
+			mm_report(m, msg);
+		}
+		if (job->index)
+			js->done[job->index / 8] |= 1U << (job->index % 8);
+		if (mm_counting(m))
+			mali_model_job_step(&cnt, mm_acc(m));
+		js->tail = job->va;
+		js->nr_jobs++;
+		m->js_stats[n].jobs++;
+	}
+	js->nr_batch = 0;
+	if (js->nr_jobs >= MM_JS_LOOP_JOBS && !js->loop_reported) {
+		js->loop_reported = true;
+		snprintf(msg, sizeof(msg),
+			 "JS%u: the chain from 0x%llx has run %u jobs: it loops (next 0x%llx)",
+			 n, (unsigned long long)js->head_next, (unsigned int)js->nr_jobs,
+			 (unsigned long long)js->next_va);
+		mm_report(m, msg);
+	}
+	if (js->soft_stop && js->next_va) {
+		mm_js_stop(m, n, MALI_HW_EXC_STOPPED);
+		return;
+	}
+	mm_js_plan(m, n);
+}
+
+static void mm_js_timer(struct mali_model *m, unsigned int n)
+{
+	mm_js_batch_done(m, n);
+	/* A chain that ended hands the slot to the one in _NEXT */
+	mm_js_try_start(m, n);
+	mm_update_lines(m);
+}
+
+/* JS_COMMAND: the stops. START is for COMMAND_NEXT; here it is ignored. */
+static void mm_js_command(struct mali_model *m, unsigned int n, uint32_t cmd)
+{
+	struct mm_js *js = &m->js[n];
+	bool flag = js->config & MALI_HW_JS_CONFIG_JOB_CHAIN_FLAG, hard;
+
+	switch (cmd) {
+	case MALI_HW_JS_COMMAND_SOFT_STOP:
+	case MALI_HW_JS_COMMAND_HARD_STOP:
+		break;
+	case MALI_HW_JS_COMMAND_SOFT_STOP_0:
+	case MALI_HW_JS_COMMAND_HARD_STOP_0:
+		if (flag)
+			return;
+		break;
+	case MALI_HW_JS_COMMAND_SOFT_STOP_1:
+	case MALI_HW_JS_COMMAND_HARD_STOP_1:
+		if (!flag)
+			return;
+		break;
+	default:
+		return;
+	}
+	if (!js->active)
+		return;
+	hard = cmd == MALI_HW_JS_COMMAND_HARD_STOP || cmd == MALI_HW_JS_COMMAND_HARD_STOP_0 ||
+	       cmd == MALI_HW_JS_COMMAND_HARD_STOP_1;
+	if (hard) {
+		/* The jobs in flight stop where they are; none completes */
+		mm_js_stop(m, n, MALI_HW_EXC_TERMINATED);
+		return;
+	}
+	/* A soft stop waits for the jobs in flight; a job not started stops now */
+	if (js->wait == MM_JS_WAIT_DEP || js->wait == MM_JS_WAIT_POWER)
+		mm_js_stop(m, n, MALI_HW_EXC_STOPPED);
+	else
+		js->soft_stop = true;
+}
+
+/* The 64-bit JS register at @off (LO or HI half), NULL for others. */
+static uint64_t *mm_js_reg64(struct mm_js *js, uint32_t off)
+{
+	switch (off & ~4U) {
+	case MALI_HW_JS_HEAD:
+		return &js->head;
+	case MALI_HW_JS_TAIL:
+		return &js->tail;
+	case MALI_HW_JS_AFFINITY:
+		return &js->affinity;
+	case MALI_HW_JS_HEAD_NEXT:
+		return &js->head_next;
+	case MALI_HW_JS_AFFINITY_NEXT:
+		return &js->affinity_next;
+	default:
+		return NULL;
+	}
+}
+
+static uint32_t mm_js_read(struct mali_model *m, uint32_t reg)
+{
+	unsigned int n;
+	uint32_t off = mm_js_reg(reg, &n);
+	struct mm_js *js = &m->js[n];
+	uint64_t *r;
+
+	switch (off) {
+	case MALI_HW_JS_CONFIG:
+		return js->config;
+	case MALI_HW_JS_XAFFINITY:
+		return js->xaffinity;
+	case MALI_HW_JS_STATUS:
+		return js->status;
+	case MALI_HW_JS_CONFIG_NEXT:
+		return js->config_next;
+	case MALI_HW_JS_XAFFINITY_NEXT:
+		return js->xaffinity_next;
+	case MALI_HW_JS_COMMAND_NEXT:
+		return js->command_next;
+	case MALI_HW_JS_FLUSH_ID_NEXT:
+		return js->flush_id_next;
+	}
+	r = mm_js_reg64(js, off);
+	if (!r)
+		return 0;
+	return off & 4 ? mm_hi(*r) : mm_lo(*r);
+}
+
+static void mm_js_write(struct mali_model *m, uint32_t reg, uint32_t val)
+{
+	unsigned int n;
+	uint32_t off = mm_js_reg(reg, &n);
+	struct mm_js *js = &m->js[n];
+	uint64_t *r;
+
+	switch (off) {
+	case MALI_HW_JS_COMMAND:
+		mm_js_command(m, n, val);
+		return;
+	case MALI_HW_JS_CONFIG_NEXT:
+		js->config_next = val;
+		return;
+	case MALI_HW_JS_XAFFINITY_NEXT:
+		js->xaffinity_next = val;
+		return;
+	case MALI_HW_JS_FLUSH_ID_NEXT:
+		js->flush_id_next = val;
+		return;
+	case MALI_HW_JS_COMMAND_NEXT:
+		js->command_next = val == MALI_HW_JS_COMMAND_START ? val : MALI_HW_JS_COMMAND_NOP;
+		mm_js_try_start(m, n);
+		return;
+	}
+	r = mm_js_reg64(js, off);
+	/* Only the _NEXT set is writable */
+	if (r != &js->head_next && r != &js->affinity_next)
+		return;
+	if (off & 4)
+		mm_set_hi(r, val);
+	else
+		mm_set_lo(r, val);
+}
+
+static uint32_t mm_js_state(const struct mali_model *m)
+{
+	uint32_t v = 0;
+	unsigned int n;
+
+	for (n = 0; n < MM_NR_JS; n++) {
+		if (m->js[n].active)
+			v |= MALI_HW_BIT(n);
+		if (m->js[n].command_next == MALI_HW_JS_COMMAND_START)
+			v |= MALI_HW_BIT(n + 16);
+	}
+	return v;
+}
+
+static bool mm_js_any_active(const struct mali_model *m)
+{
+	return mm_js_state(m) & 0x7;
+}
+
+/*
+ * An UPDATE or FLUSH_PT completed on the address spaces in @mask: a job
+ * stalled on an MMU fault of one of them retries the access once the
+ * driver cleared the fault (it mapped the page, then flushed the page
+ * tables, as panfrost does for a growable heap); if the driver disabled
+ * the address space instead (panfrost and kbase on an unhandled fault),
+ * the job is killed with the fault's code.
+ */
+static void mm_js_as_updated(struct mali_model *m, uint32_t mask)
+{
+	unsigned int n;
+
+	for (n = 0; n < MM_NR_JS; n++) {
+		struct mm_js *js = &m->js[n];
+		unsigned int asn = MALI_HW_JS_CONFIG_AS(js->config);
+		const struct mm_as *as;
+
+		if (!js->active || js->wait != MM_JS_WAIT_MMU || asn >= MM_NR_AS ||
+		    !(mask & MALI_HW_BIT(asn)))
+			continue;
+		if (m->mmu_irq_raw & (MALI_HW_MMU_IRQ_PAGE_FAULT(asn) |
+				      MALI_HW_MMU_IRQ_BUS_ERROR(asn)))
+			continue;
+		as = &m->as[asn];
+		if ((as->live_transtab & MALI_HW_TRANSTAB_ADRMODE_MASK) ==
+		    MALI_HW_TRANSTAB_ADRMODE_UNMAPPED &&
+		    (!m->prod->has_transcfg ||
+		     (as->live_transcfg & MALI_HW_TRANSCFG_ADRMODE_MASK) ==
+		     MALI_HW_TRANSCFG_ADRMODE_LEGACY)) {
+			mm_js_fail(m, n, js->next_va, js->fault_exception);
+			continue;
+		}
+		js->wait = MM_JS_WAIT_NONE;
+		mm_js_plan(m, n);
+	}
+}
+
+/* A power transition completed: chains waiting for power may start. */
+static void mm_js_power_changed(struct mali_model *m)
+{
+	unsigned int n;
+
+	for (n = 0; n < MM_NR_JS; n++)
+		if (m->js[n].active && m->js[n].wait == MM_JS_WAIT_POWER &&
+		    mm_js_powered(m, n)) {
+			m->js[n].wait = MM_JS_WAIT_NONE;
+			mm_js_plan(m, n);
+		}
+}
+
+/**
+ * mali_model_js_stats() - what a job slot ran
+ * @m: model.
+ * @js: slot, 0..2.
+ * @st: receives the statistics.
+ *
+ * Return: 0, or -1 for a slot the GPU does not have.
+ */
+int mali_model_js_stats(const struct mali_model *m, unsigned int js,
+			struct mali_model_js_stats *st)
+{
+	if (js >= MM_NR_JS)
+		return -1;
+	*st = m->js_stats[js];
+	return 0;
+}
+
+/**
+ * mali_model_jobs_busy_ns() - model time in which any slot ran a chain
+ * @m: model.
+ *
+ * Return: nanoseconds, since the model was set up.
+ */
+uint64_t mali_model_jobs_busy_ns(const struct mali_model *m)
+{
+	return m->jobs_busy_ns;
 }
 
 /* ---- register file -------------------------------------------------------- */
@@ -1307,6 +2201,8 @@ static uint32_t mm_read_reg64(struct mali_model *m, uint32_t reg)
 		return v;
 	if (mm_is_as_reg(reg))
 		return mm_as_read(m, reg);
+	if (mm_is_js_reg(reg))
+		return mm_js_read(m, reg);
 	return mm_read_ids(m, reg);
 }
 
@@ -1348,7 +2244,7 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		}
 		return v;
 	case MALI_HW_GPU_STATUS:
-		return (m->sample_pending || m->clean_pending ?
+		return (m->sample_pending || m->clean_pending || mm_js_any_active(m) ?
 			MALI_HW_GPU_STATUS_GPU_ACTIVE : 0) |
 		       (m->sample_pending ? MALI_HW_GPU_STATUS_PRFCNT_ACTIVE : 0);
 	case MALI_HW_GPU_FAULTSTATUS:
@@ -1375,6 +2271,10 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		return m->job_irq_mask;
 	case MALI_HW_JOB_IRQ_STATUS:
 		return m->job_irq_raw & m->job_irq_mask;
+	case MALI_HW_JOB_IRQ_JS_STATE:
+		return mm_js_state(m);
+	case MALI_HW_LATEST_FLUSH_ID:
+		return m->latest_flush_id;
 	case MALI_HW_MMU_IRQ_RAWSTAT:
 		return m->mmu_irq_raw;
 	case MALI_HW_MMU_IRQ_MASK:
@@ -1470,6 +2370,7 @@ static void mm_power_done(struct mali_model *m)
 	if (changed) {
 		m->gpu_irq_raw |= MALI_HW_GPU_IRQ_POWER_CHANGED_SINGLE |
 				  MALI_HW_GPU_IRQ_POWER_CHANGED_ALL;
+		mm_js_power_changed(m);
 		mm_update_lines(m);
 	}
 }
@@ -1480,10 +2381,15 @@ static void mm_power_done(struct mali_model *m)
  */
 static void mm_as_done(struct mali_model *m)
 {
+	uint32_t updated = 0;
 	unsigned int i;
 
 	for (i = 0; i < MM_NR_AS; i++) {
 		struct mm_as *as = &m->as[i];
+
+		if (as->active && (as->cmd == MALI_HW_AS_COMMAND_UPDATE ||
+				   as->cmd == MALI_HW_AS_COMMAND_FLUSH_PT))
+			updated |= MALI_HW_BIT(i);
 
 		if (as->active && (as->cmd == MALI_HW_AS_COMMAND_UNLOCK ||
 				   as->cmd == MALI_HW_AS_COMMAND_FLUSH_PT ||
@@ -1493,6 +2399,8 @@ static void mm_as_done(struct mali_model *m)
 	}
 	if (m->sample_stalled && !mm_sample_locked(m))
 		mm_sample_done(m);
+	mm_js_as_updated(m, updated);
+	mm_update_lines(m);
 }
 
 /* A sample has waited on a LOCK for MM_STALL_REPORT_NS: report it once. */
@@ -1618,9 +2526,15 @@ void mali_model_write(struct mali_model *m, uint32_t reg, uint32_t val)
 		if (mm_coherency_features(m))
 			m->coherency_enable = val & 0x1f;
 		break;
-	case MALI_HW_JOB_IRQ_CLEAR:
+	case MALI_HW_JOB_IRQ_CLEAR: {
+		unsigned int n;
+
 		m->job_irq_raw &= ~val;
+		/* A failed slot takes its _NEXT chain once the failure is cleared */
+		for (n = 0; n < MM_NR_JS; n++)
+			mm_js_try_start(m, n);
 		break;
+	}
 	case MALI_HW_JOB_IRQ_MASK:
 		m->job_irq_mask = val;
 		break;
@@ -1642,6 +2556,8 @@ void mali_model_write(struct mali_model *m, uint32_t reg, uint32_t val)
 			break;
 		if (mm_is_as_reg(reg))
 			mm_as_write(m, reg, val);
+		else if (mm_is_js_reg(reg))
+			mm_js_write(m, reg, val);
 		break;
 	}
 	mm_update_lines(m);
@@ -1672,6 +2588,11 @@ void mali_model_timer(struct mali_model *m, unsigned int timer)
 		break;
 	case MALI_MODEL_TIMER_STALL:
 		mm_stall_check(m);
+		break;
+	case MALI_MODEL_TIMER_JS0:
+	case MALI_MODEL_TIMER_JS1:
+	case MALI_MODEL_TIMER_JS2:
+		mm_js_timer(m, timer - MALI_MODEL_TIMER_JS0);
 		break;
 	default:
 		break;

@@ -38,6 +38,9 @@ enum mali_model_timer {
 	MALI_MODEL_TIMER_POWER,		/* a power transition completes */
 	MALI_MODEL_TIMER_AS,		/* an AS_COMMAND completes */
 	MALI_MODEL_TIMER_STALL,		/* a write stalled on a LOCK too long */
+	MALI_MODEL_TIMER_JS0,		/* job slot 0's jobs in flight complete */
+	MALI_MODEL_TIMER_JS1,
+	MALI_MODEL_TIMER_JS2,
 	MALI_MODEL_NR_TIMERS,
 };
 
@@ -68,7 +71,11 @@ enum mali_model_timer {
  *	AArch64-format address space whose TRANSCFG INA_BITS gives no valid
  *	input size; a GPU memory access while COHERENCY_ENABLE does not match
  *	the integration (coherent: NONE or a protocol the GPU does not offer;
- *	not coherent: anything but NONE).
+ *	not coherent: anything but NONE); a job chain started with the L2
+ *	or every core of its affinity powered off (it waits for them); a job
+ *	that waits on a dependency no earlier job of its chain has (it never
+ *	starts); a chain that has run 65536 jobs (a loop); a 32-bit job
+ *	descriptor (not modelled: JOB_CONFIG_FAULT).
  */
 struct mali_model_host_ops {
 	int (*mem_read)(void *host, uint64_t pa, void *buf, size_t len);
@@ -168,6 +175,28 @@ uint32_t mali_model_l2_slices(const struct mali_model *m);
 uint64_t mali_model_clock_hz(const struct mali_model *m);
 /* Bytes of one dump (the layout's size). */
 uint32_t mali_model_dump_size(const struct mali_model *m);
+
+/**
+ * struct mali_model_js_stats - what one job slot ran since the model was set up
+ * @chains: job chains started (COMMAND_NEXT START taken).
+ * @done: chains that completed (JOB_IRQ DONE).
+ * @failed: chains that ended with a fault, STOPPED or TERMINATED.
+ * @jobs: jobs completed (exception_status DONE).
+ * @busy_ns: model time the slot ran a chain (JSn_ACTIVE in nanoseconds).
+ */
+struct mali_model_js_stats {
+	uint64_t chains;
+	uint64_t done;
+	uint64_t failed;
+	uint64_t jobs;
+	uint64_t busy_ns;
+};
+
+/* Slot @js's statistics; 0 for js < 3, -1 otherwise. Kept across resets. */
+int mali_model_js_stats(const struct mali_model *m, unsigned int js,
+			struct mali_model_js_stats *st);
+/* Model time any slot ran a chain (GPU_ACTIVE from jobs), in nanoseconds. */
+uint64_t mali_model_jobs_busy_ns(const struct mali_model *m);
 
 /* Driver errors reported through &mali_model_host_ops.report so far. */
 uint32_t mali_model_nr_reports(const struct mali_model *m);

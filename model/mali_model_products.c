@@ -21,6 +21,9 @@
 	[MM_JM_GPU_ACTIVE] = 6, [MM_JM_IRQ_ACTIVE] = 7,		\
 	[MM_JM_JS0_ACTIVE] = 10, [MM_JM_JS1_ACTIVE] = 18,		\
 	[MM_JM_JS0_JOBS] = 8, [MM_JM_JS1_JOBS] = 16,			\
+	[MM_JM_JS2_JOBS] = 24, [MM_JM_JS2_ACTIVE] = 26,		\
+	[MM_JM_JS0_TASKS] = 9, [MM_JM_JS1_TASKS] = 17,		\
+	[MM_JM_JS2_TASKS] = 25,					\
 	[MM_TI_ACTIVE] = (tiler_active), [MM_TI_TRIANGLES] = 4,	\
 	[MM_L2_LOOKUP] = 33, [MM_L2_WRITE_LOOKUP] = 39,		\
 	[MM_L2_EXT_READ_BEATS] = 31, [MM_L2_EXT_WRITE_BEATS] = 30,	\
@@ -33,6 +36,9 @@
 	[MM_JM_GPU_ACTIVE] = 4, [MM_JM_IRQ_ACTIVE] = 5,		\
 	[MM_JM_JS0_ACTIVE] = 8, [MM_JM_JS1_ACTIVE] = 11,		\
 	[MM_JM_JS0_JOBS] = 6, [MM_JM_JS1_JOBS] = 9,			\
+	[MM_JM_JS2_JOBS] = 12, [MM_JM_JS2_ACTIVE] = 14,		\
+	[MM_JM_JS0_TASKS] = 7, [MM_JM_JS1_TASKS] = 10,		\
+	[MM_JM_JS2_TASKS] = 13,					\
 	[MM_TI_ACTIVE] = 22, [MM_TI_TRIANGLES] = 4,			\
 	[MM_L2_EXT_READ_BEATS] = 5, [MM_L2_EXT_WRITE_BEATS] = 4,	\
 	[MM_SC_FRAG_ACTIVE] = 4, [MM_SC_COMPUTE_ACTIVE] = 17,		\
@@ -44,6 +50,9 @@
 	[MM_JM_GPU_ACTIVE] = 6, [MM_JM_IRQ_ACTIVE] = 7,		\
 	[MM_JM_JS0_ACTIVE] = 10, [MM_JM_JS1_ACTIVE] = 18,		\
 	[MM_JM_JS0_JOBS] = 8, [MM_JM_JS1_JOBS] = 16,			\
+	[MM_JM_JS2_JOBS] = 24, [MM_JM_JS2_ACTIVE] = 26,		\
+	[MM_JM_JS0_TASKS] = 9, [MM_JM_JS1_TASKS] = 17,		\
+	[MM_JM_JS2_TASKS] = 25,					\
 	[MM_TI_ACTIVE] = 4, [MM_TI_TRIANGLES] = 6,			\
 	[MM_L2_LOOKUP] = 25, [MM_L2_READ_LOOKUP] = 26,		\
 	[MM_L2_EXT_READ] = 29, [MM_L2_EXT_READ_BEATS] = 32,		\
@@ -212,10 +221,14 @@ void mali_model_workload_step(const struct mali_model_step *in,
 	uint64_t *ti = acc[MM_UNIT_TILER].c;
 	unsigned int i, core, k = 0;
 
+	/* Slots running chains: the job manager is busy all the while */
+	add(jm, p, MM_JM_GPU_ACTIVE, active > in->job_cycles ? active : in->job_cycles);
+	add(jm, p, MM_JM_JS0_ACTIVE, in->js_cycles[0]);
+	add(jm, p, MM_JM_JS1_ACTIVE, in->js_cycles[1]);
+	add(jm, p, MM_JM_JS2_ACTIVE, in->js_cycles[2]);
 	if (!active)
 		return;
 
-	add(jm, p, MM_JM_GPU_ACTIVE, active);
 	add(jm, p, MM_JM_IRQ_ACTIVE, active / 50);
 	add(jm, p, MM_JM_JS0_ACTIVE, pct(active, 60));
 	add(jm, p, MM_JM_JS1_ACTIVE, pct(active, 30));
@@ -261,6 +274,79 @@ void mali_model_workload_step(const struct mali_model_step *in,
 		add(sc, p, MM_SC_FRAG_THREADS, quads * 4);
 		add(sc, p, MM_SC_COMPUTE_TASKS, busy >> 12);
 		add(sc, p, MM_SC_EXEC_INSTR_COUNT, pct(busy, 150));
+	}
+}
+
+/* Cycles of @cycles each of the @n cores gets, the first ones a little more */
+static uint64_t share(uint64_t cycles, unsigned int n, unsigned int k)
+{
+	uint64_t each = mali_model_div64(cycles, n);
+
+	return each + (k < cycles - each * n ? 1 : 0);
+}
+
+/**
+ * mali_model_job_step() - count one job the job manager completed
+ * @job: what it was and did.
+ * @acc: counters, one row per unit (see MM_UNIT_*).
+ *
+ * The proportions (Documentation/design.rst, "Job model"): the slot's
+ * JSn_JOBS counts the job and JSn_TASKS its tasks (tiles, workgroups or
+ * primitives); a fragment job keeps the cores it ran on busy with
+ * fragment work for its cycles, split evenly, rasterising 64 quads (256
+ * threads) per tile; a compute or vertex job keeps them busy with compute
+ * work, one task a workgroup; a tiler job keeps the tiler busy for its
+ * cycles, counting its primitives as triangles; an IDVS job does both.
+ * Cores run instructions for 85 % of the cycles they are busy.
+ */
+void mali_model_job_step(const struct mali_model_job *job,
+			 struct mali_model_row *acc)
+{
+	static const enum mali_model_role jobs[3] = {
+		MM_JM_JS0_JOBS, MM_JM_JS1_JOBS, MM_JM_JS2_JOBS,
+	};
+	static const enum mali_model_role tasks[3] = {
+		MM_JM_JS0_TASKS, MM_JM_JS1_TASKS, MM_JM_JS2_TASKS,
+	};
+	const struct mali_model_product *p = job->prod;
+	uint64_t *jm = acc[MM_UNIT_JM].c;
+	uint64_t *ti = acc[MM_UNIT_TILER].c;
+	unsigned int n = 0, k = 0, core;
+
+	if (job->js < 3) {
+		add(jm, p, jobs[job->js], 1);
+		add(jm, p, tasks[job->js], job->tasks);
+	}
+	if (job->kind == MM_JOB_TILER || job->kind == MM_JOB_IDVS) {
+		add(ti, p, MM_TI_ACTIVE, job->cycles);
+		add(ti, p, MM_TI_TRIANGLES, job->tasks);
+	}
+	if (job->kind != MM_JOB_FRAGMENT && job->kind != MM_JOB_COMPUTE &&
+	    job->kind != MM_JOB_IDVS)
+		return;
+	for (core = 0; core < MM_MAX_CORES; core++)
+		n += !!(job->cores & (1ULL << core));
+	if (!n)
+		return;
+	for (core = 0; core < MM_MAX_CORES; core++) {
+		uint64_t *sc = acc[MM_UNIT_CORE(job->nr_l2, core)].c;
+		uint64_t busy;
+
+		if (!(job->cores & (1ULL << core)))
+			continue;
+		busy = share(job->cycles, n, k);
+		if (job->kind == MM_JOB_FRAGMENT) {
+			uint64_t quads = share(job->tasks * 64, n, k);
+
+			add(sc, p, MM_SC_FRAG_ACTIVE, busy);
+			add(sc, p, MM_SC_FRAG_QUADS_RAST, quads);
+			add(sc, p, MM_SC_FRAG_THREADS, quads * 4);
+		} else {
+			add(sc, p, MM_SC_COMPUTE_ACTIVE, busy);
+			add(sc, p, MM_SC_COMPUTE_TASKS, share(job->tasks, n, k));
+		}
+		add(sc, p, MM_SC_EXEC_CORE_ACTIVE, pct(busy, 85));
+		k++;
 	}
 }
 

@@ -17,6 +17,11 @@ enum mali_model_role {
 	MM_JM_JS1_ACTIVE,
 	MM_JM_JS0_JOBS,
 	MM_JM_JS1_JOBS,
+	MM_JM_JS2_ACTIVE,
+	MM_JM_JS2_JOBS,
+	MM_JM_JS0_TASKS,
+	MM_JM_JS1_TASKS,
+	MM_JM_JS2_TASKS,
 	/* Tiler */
 	MM_TI_ACTIVE,
 	MM_TI_TRIANGLES,
@@ -117,6 +122,9 @@ struct mali_model_product {
  * @shader_powered: shader cores that are powered (and present).
  * @tiler_powered: the tiler is powered.
  * @l2_powered: the L2 is powered.
+ * @job_cycles: of @cycles, those in which a job slot ran a chain: GPU_ACTIVE
+ *	counts at least these.
+ * @js_cycles: of @cycles, those in which each job slot ran a chain.
  */
 struct mali_model_step {
 	const struct mali_model_product *prod;
@@ -126,6 +134,40 @@ struct mali_model_step {
 	uint64_t shader_powered;
 	bool tiler_powered;
 	bool l2_powered;
+	uint64_t job_cycles;
+	uint64_t js_cycles[3];
+};
+
+/* What the job manager ran: one job, for the counters it drives */
+enum mali_model_job_kind {
+	MM_JOB_OTHER,		/* null, write value, cache flush */
+	MM_JOB_COMPUTE,		/* compute, vertex, geometry */
+	MM_JOB_TILER,
+	MM_JOB_IDVS,		/* vertex shading and tiling in one job */
+	MM_JOB_FRAGMENT,
+};
+
+/**
+ * struct mali_model_job - one completed job, for mali_model_job_step()
+ * @prod: product.
+ * @nr_l2: L2 slices.
+ * @js: the slot that ran it.
+ * @kind: what it was.
+ * @cycles: cycles it took.
+ * @tasks: its units of work: tiles (fragment), workgroups (compute),
+ *	primitives (tiler, IDVS).
+ * @threads: invocations (compute, vertex) or pixels (fragment).
+ * @cores: the shader cores it ran on (affinity and powered).
+ */
+struct mali_model_job {
+	const struct mali_model_product *prod;
+	uint32_t nr_l2;
+	unsigned int js;
+	enum mali_model_job_kind kind;
+	uint64_t cycles;
+	uint64_t tasks;
+	uint64_t threads;
+	uint64_t cores;
 };
 
 /**
@@ -139,5 +181,7 @@ struct mali_model_row {
 const struct mali_model_product *mali_model_product_find(const char *name);
 void mali_model_workload_step(const struct mali_model_step *in,
 			      struct mali_model_row *acc);
+void mali_model_job_step(const struct mali_model_job *job,
+			 struct mali_model_row *acc);
 
 #endif /* MALI_MODEL_PRODUCTS_H */

@@ -11,6 +11,11 @@
 #   scripts/deps.sh --no-arm64  the same without arm64 (scripts/check.sh, when
 #                            no target it runs is an arm64 one)
 #   scripts/deps.sh --host   only what the host-side userspace tests need
+#   scripts/deps.sh --mesa   only Debian's arm64 Mesa (panfrost's DRI driver,
+#                            libEGL, libGLESv2, their libraries; ~60 MB) for
+#                            the qemu-gpu guests' GLES client (mkinitramfs.sh
+#                            --mesa), into $MPC_ARM64_CACHE/mesa; needs the
+#                            arm64 architecture a full run enabled
 #
 # The arm64 packages are downloaded (apt-get download, never installed) into
 # $MPC_ARM64_CACHE/debs (default /var/cache/mali-perfcnt/arm64) and
@@ -35,14 +40,21 @@ arm64_host_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
 # cross build of the tool.
 arm64_user_debs=(busybox-static libc6 libdrm2 libdrm-dev libkmod2 libkmod-dev
 		 liblzma5 libssl3 libzstd1)
+# Mesa for the guests: these and what they depend on (apt-cache resolves
+# it), and the two -dev packages alone (headers and .so links for the cross
+# build of the GLES client, not their X11 development dependencies).
+mesa_debs=(libegl1 libgles2 libgl1-mesa-dri libegl-mesa0 libgbm1)
+mesa_dev_debs=(libegl-dev libgles-dev)
 
 arm64=0
+mesa=0
 case "${1:-}" in
 --host)	want=("${host_pkgs[@]}") ;;
 --no-arm64) want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}") ;;
+--mesa)	want=(); mesa=1 ;;
 "")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}" "${arm64_host_pkgs[@]}")
 	arm64=1 ;;
-*)	echo "usage: $0 [--host|--no-arm64]" >&2; exit 2 ;;
+*)	echo "usage: $0 [--host | --no-arm64 | --mesa]" >&2; exit 2 ;;
 esac
 
 export DEBIAN_FRONTEND=noninteractive
@@ -51,6 +63,64 @@ need_root() {
 	echo "deps: $* (run as root)" >&2
 	exit 1
 }
+
+# (--mesa) Debian's arm64 Mesa, in its own part of the cache: mesa/debs,
+# extracted into mesa/root; mesa/root/.mpc-mesa lists what is there.
+mesa_dir=$MPC_ARM64_CACHE/mesa
+mesa_ready() {
+	[ -s "$mesa_dir/root/.mpc-mesa" ] &&
+		[ -e "$mesa_dir/root/usr/lib/aarch64-linux-gnu/dri/panfrost_dri.so" ] &&
+		[ -e "$mesa_dir/root/usr/include/GLES2/gl2.h" ]
+}
+# mesa_closure: the arm64 packages Mesa needs, one a line (arch-all ones
+# without the :arm64 suffix), as apt resolves them: probed, not assumed.
+mesa_closure() {
+	local p args=()
+
+	for p in "${mesa_debs[@]}"; do
+		args+=("$p:arm64")
+	done
+	apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances "${args[@]}" </dev/null |
+		grep -v '^[ <]' | sort -u
+	for p in "${mesa_dev_debs[@]}"; do
+		echo "$p:arm64"
+	done
+}
+fetch_mesa() {
+	local p list get=()
+
+	mkdir -p "$mesa_dir/debs" "$mesa_dir/root"
+	exec 9>"$mesa_dir/.lock"
+	flock 9
+	mesa_ready && return 0
+	list=$(mesa_closure) || { echo "deps: apt-cache cannot resolve Mesa" >&2; exit 1; }
+	[ -n "$list" ] || { echo "deps: apt-cache resolved no Mesa packages" >&2; exit 1; }
+	for p in $list; do
+		ls "$mesa_dir/debs/${p%:arm64}"_*.deb >/dev/null 2>&1 || get+=("$p")
+	done
+	echo "deps: Mesa for arm64: $(echo "$list" | wc -l) packages, ${#get[@]} to download"
+	if [ ${#get[@]} -gt 0 ] &&
+	   ! (cd "$mesa_dir/debs" && apt-get download -q -o APT::Sandbox::User=root \
+		"${get[@]}" </dev/null); then
+		echo "deps: cannot download Mesa's packages (apt-get update?)" >&2
+		exit 1
+	fi
+	for p in "$mesa_dir"/debs/*.deb; do
+		dpkg-deb -x "$p" "$mesa_dir/root"
+	done
+	echo "$list" >"$mesa_dir/root/.mpc-mesa"
+	mesa_ready || { echo "deps: Mesa extracted, but panfrost_dri.so or GLES2/gl2.h is missing" >&2; exit 1; }
+}
+
+if [ "$mesa" = 1 ]; then
+	mesa_ready && exit 0
+	need_root "Mesa is not in $mesa_dir"
+	dpkg --print-foreign-architectures | grep -qx arm64 ||
+		{ echo "deps: no arm64 architecture in dpkg: run scripts/deps.sh first" >&2; exit 1; }
+	fetch_mesa
+	exit 0
+fi
 
 # 1. Host packages.
 installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "${want[@]}" \

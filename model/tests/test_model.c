@@ -17,6 +17,8 @@ struct fake_host {
 	uint8_t *ram;
 	bool irq[MALI_MODEL_NR_IRQS];
 	bool armed[MALI_MODEL_NR_TIMERS];
+	uint64_t delay[MALI_MODEL_NR_TIMERS];	/* ns the timer was armed for */
+	uint64_t deadline[MALI_MODEL_NR_TIMERS];	/* when it fires */
 	uint64_t now;
 	unsigned int nr_reports;
 	char last_report[256];
@@ -60,8 +62,9 @@ static void fake_set_irq(void *host, unsigned int line, bool level)
 static void fake_timer_arm(void *host, unsigned int timer, uint64_t ns)
 {
 	(void)host;
-	(void)ns;
 	fh.armed[timer] = true;
+	fh.delay[timer] = ns;
+	fh.deadline[timer] = fh.now + ns;
 }
 
 static void fake_timer_cancel(void *host, unsigned int timer)
@@ -1079,6 +1082,545 @@ static void t_coherency(void)
 	CHECK(setup("g52", 0, 0) == 0, "setup");
 }
 
+/* ---- job slots ------------------------------------------------------------ */
+
+#define JOB_VA		0x2000000ULL
+#define JOB_PAGES	4
+#define FBD_VA		(JOB_VA + (JOB_PAGES - 1) * MALI_HW_PAGE_SIZE)
+#define JS_REG(n, off)	(MALI_HW_JS_BASE + (n) * MALI_HW_JS_STRIDE + (off))
+#define JS_CFG		(AS | MALI_HW_JS_CONFIG_START_FLUSH_CLEAN | \
+			 MALI_HW_JS_CONFIG_START_FLUSH_INV | \
+			 MALI_HW_JS_CONFIG_END_FLUSH_CLEAN | MALI_HW_JS_CONFIG_END_FLUSH_INV)
+
+static uint64_t job_pa[JOB_PAGES];
+
+static uint64_t job_pa_of(uint64_t va)
+{
+	return job_pa[(va - JOB_VA) / MALI_HW_PAGE_SIZE] + (va & (MALI_HW_PAGE_SIZE - 1));
+}
+
+static void job_put32(uint64_t va, uint32_t v)
+{
+	uint64_t pa = job_pa_of(va);
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		fh.ram[pa - RAM_BASE + i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t job_get32(uint64_t va)
+{
+	return ram_get32(job_pa_of(va));
+}
+
+/* Power, tables mapping the job pages (and the dump), counters running. */
+static uint64_t js_bring_up(const char *product)
+{
+	uint64_t root, dump;
+	unsigned int i;
+
+	if (setup(product, 0, 0))
+		return 0;
+	dump = bring_up(1, &root);
+	for (i = 0; i < JOB_PAGES; i++) {
+		job_pa[i] = ram_alloc();
+		map_page(root, JOB_VA + i * MALI_HW_PAGE_SIZE, job_pa[i]);
+	}
+	wr(MALI_HW_JOB_IRQ_MASK, 0x70007);
+	wr(MALI_HW_MMU_IRQ_MASK, 0xffffffff);
+	return dump;
+}
+
+/* A job header at @va: type, index, dependencies, next */
+static void job_hdr(uint64_t va, unsigned int type, unsigned int index,
+		    unsigned int dep1, unsigned int dep2, uint64_t next)
+{
+	unsigned int i;
+
+	for (i = 0; i < 64; i += 4)
+		job_put32(va + i, 0);
+	job_put32(va + MALI_HW_JOB_HDR_FLAGS, MALI_HW_JOB_HDR_IS_64B | type << 1 | index << 16);
+	job_put32(va + MALI_HW_JOB_HDR_DEPS, dep1 | dep2 << 16);
+	job_put32(va + MALI_HW_JOB_HDR_NEXT, (uint32_t)next);
+	job_put32(va + MALI_HW_JOB_HDR_NEXT + 4, (uint32_t)(next >> 32));
+}
+
+/* A fragment job over tiles [x0, x1] x [y0, y1] of the framebuffer at FBD_VA */
+static void job_frag(uint64_t va, unsigned int index, unsigned int x0, unsigned int y0,
+		     unsigned int x1, unsigned int y1, uint64_t next)
+{
+	job_hdr(va, MALI_HW_JOB_TYPE_FRAGMENT, index, 0, 0, next);
+	job_put32(va + 32 + MALI_HW_FRAG_BOUND_MIN, x0 | y0 << 16);
+	job_put32(va + 32 + MALI_HW_FRAG_BOUND_MAX, x1 | y1 << 16);
+	job_put32(va + 32 + MALI_HW_FRAG_FBD, (uint32_t)FBD_VA | 1);
+}
+
+/* A Midgard/Bifrost vertex or compute job: @local x @groups invocations */
+static void job_compute(uint64_t va, unsigned int type, unsigned int index,
+			unsigned int dep, unsigned int local, unsigned int groups,
+			uint64_t next)
+{
+	job_hdr(va, type, index, dep, 0, next);
+	/* local size X in bits 0-9, workgroups X from bit 10: Y/Z are 1 */
+	job_put32(va + 32, (local - 1) | (groups - 1) << 10);
+	job_put32(va + 36, 10 | 10 << 5 | 10 << 10 | 20 << 16 | 20 << 22);
+}
+
+/* Submit the chain at @head on slot @n as panfrost does */
+static void js_submit(unsigned int n, uint64_t head, uint64_t affinity, uint32_t cfg)
+{
+	wr64(JS_REG(n, MALI_HW_JS_HEAD_NEXT), head);
+	wr64(JS_REG(n, MALI_HW_JS_AFFINITY_NEXT), affinity);
+	wr(JS_REG(n, MALI_HW_JS_CONFIG_NEXT), cfg);
+	wr(JS_REG(n, MALI_HW_JS_COMMAND_NEXT), MALI_HW_JS_COMMAND_START);
+}
+
+/* Let slot @n's batch in flight take its time and complete */
+static bool js_fire(unsigned int n)
+{
+	unsigned int t = MALI_MODEL_TIMER_JS0 + n;
+
+	if (!fh.armed[t])
+		return false;
+	if (fh.now < fh.deadline[t])
+		fh.now = fh.deadline[t];
+	return fire(t);
+}
+
+/* Run slot @n until it stops arming its timer; the batches it ran */
+static unsigned int js_run(unsigned int n)
+{
+	unsigned int batches = 0;
+
+	while (js_fire(n))
+		batches++;
+	return batches;
+}
+
+/* Fire the slots' timers in the order they are due, until none is armed */
+static void js_run_all(void)
+{
+	for (;;) {
+		unsigned int n, first = 3;
+
+		for (n = 0; n < 3; n++)
+			if (fh.armed[MALI_MODEL_TIMER_JS0 + n] &&
+			    (first == 3 || fh.deadline[MALI_MODEL_TIMER_JS0 + n] <
+					   fh.deadline[MALI_MODEL_TIMER_JS0 + first]))
+				first = n;
+		if (first == 3)
+			return;
+		js_fire(first);
+	}
+}
+
+/* One sample, cleaned, of the dump at @dump: counter @idx of block @blk */
+static uint32_t dump_counter(uint64_t dump, unsigned int blk, unsigned int idx)
+{
+	return ram_get32(dump + blk * 256 + 4 * idx);
+}
+
+static void t_js_chain_done(void)
+{
+	uint64_t v = JOB_VA, t = JOB_VA + 64, ns;
+
+	CHECK(js_bring_up("g52"), "setup");
+	/* vertex (1) -> tiler (2, depends on 1) on slot 1 */
+	job_compute(v, MALI_HW_JOB_TYPE_VERTEX, 1, 0, 3, 1, t);
+	job_compute(t, MALI_HW_JOB_TYPE_TILER, 2, 1, 3, 1, 0);
+	js_submit(1, v, 0x3, JS_CFG);
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == MALI_HW_BIT(1), "JS_STATE 0x%x",
+	      rd(MALI_HW_JOB_IRQ_JS_STATE));
+	CHECK(rd(JS_REG(1, MALI_HW_JS_COMMAND_NEXT)) == 0, "COMMAND_NEXT not taken");
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_ACTIVE, "STATUS 0x%x",
+	      rd(JS_REG(1, MALI_HW_JS_STATUS)));
+	CHECK(rd(JS_REG(1, MALI_HW_JS_CONFIG)) == JS_CFG, "CONFIG not latched");
+	CHECK(rd(MALI_HW_GPU_STATUS) & MALI_HW_GPU_STATUS_GPU_ACTIVE, "GPU not active");
+	CHECK(!rd(MALI_HW_JOB_IRQ_RAWSTAT) && !fh.irq[MALI_MODEL_IRQ_JOB], "done at once");
+	CHECK(job_get32(v) == 0, "DONE written before the job ran");
+	/* 3 invocations each: 500 + 3 * 4 / 2 cores; tiler 500 + 3 * 2, at 800 MHz */
+	ns = fh.delay[MALI_MODEL_TIMER_JS1];
+	CHECK(ns == (506 * 1000 + 799) / 800 + (506 * 1000 + 799) / 800,
+	      "chain takes %llu ns", (unsigned long long)ns);
+	CHECK(js_fire(1), "no slot timer");
+	CHECK(job_get32(v) == MALI_HW_EXC_DONE && job_get32(t) == MALI_HW_EXC_DONE,
+	      "exception_status 0x%x 0x%x", job_get32(v), job_get32(t));
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_DONE(1), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+	CHECK(fh.irq[MALI_MODEL_IRQ_JOB], "job line low");
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_DONE, "STATUS after");
+	CHECK(rd(JS_REG(1, MALI_HW_JS_TAIL)) == (uint32_t)t, "TAIL 0x%x",
+	      rd(JS_REG(1, MALI_HW_JS_TAIL)));
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == 0, "slot still active");
+	wr(MALI_HW_JOB_IRQ_CLEAR, MALI_HW_JOB_IRQ_DONE(1));
+	CHECK(!fh.irq[MALI_MODEL_IRQ_JOB], "line high after CLEAR");
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+}
+
+/* The _NEXT chain waits, then starts without the driver, as panfrost relies on */
+static void t_js_next_queue(void)
+{
+	uint64_t a = JOB_VA, b = JOB_VA + 64;
+	struct mali_model_js_stats st;
+
+	CHECK(js_bring_up("t860"), "setup");
+	job_frag(a, 1, 0, 0, 3, 3, 0);
+	job_frag(b, 1, 0, 0, 1, 1, 0);
+	js_submit(0, a, 0xf, JS_CFG | MALI_HW_JS_CONFIG_JOB_CHAIN_FLAG);
+	js_submit(0, b, 0xf, JS_CFG);
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == (MALI_HW_BIT(0) | MALI_HW_BIT(16)),
+	      "JS_STATE 0x%x", rd(MALI_HW_JOB_IRQ_JS_STATE));
+	CHECK(rd(JS_REG(0, MALI_HW_JS_COMMAND_NEXT)) == MALI_HW_JS_COMMAND_START,
+	      "COMMAND_NEXT taken while busy");
+	CHECK(js_fire(0), "no timer");
+	CHECK(job_get32(a) == MALI_HW_EXC_DONE && job_get32(b) == 0, "a not done or b ran");
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == MALI_HW_BIT(0), "b not started: 0x%x",
+	      rd(MALI_HW_JOB_IRQ_JS_STATE));
+	CHECK(rd(JS_REG(0, MALI_HW_JS_HEAD)) == (uint32_t)b, "HEAD 0x%x",
+	      rd(JS_REG(0, MALI_HW_JS_HEAD)));
+	/* the soft stop for the other chain flag leaves b alone */
+	wr(JS_REG(0, MALI_HW_JS_COMMAND), MALI_HW_JS_COMMAND_SOFT_STOP_1);
+	CHECK(js_fire(0) && job_get32(b) == MALI_HW_EXC_DONE, "b not done");
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_DONE(0), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+	CHECK(!mali_model_js_stats(m, 0, &st) && st.chains == 2 && st.done == 2 &&
+	      st.jobs == 2, "stats %llu %llu %llu", (unsigned long long)st.chains,
+	      (unsigned long long)st.done, (unsigned long long)st.jobs);
+	CHECK(mali_model_js_stats(m, 3, &st) == -1, "slot 3 has stats");
+}
+
+/* JSn_JOBS/TASKS/ACTIVE, GPU_ACTIVE and the shader cores count the jobs */
+static void t_js_counters(void)
+{
+	uint64_t dump, f = JOB_VA, c = JOB_VA + 64, busy;
+	uint32_t frag = 0, comp = 0;
+	unsigned int core;
+
+	dump = js_bring_up("g52");
+	CHECK(dump, "setup");
+	/* 4 x 3 tiles on slot 0; 8 workgroups of 16 on slot 2 */
+	job_frag(f, 1, 2, 0, 5, 2, 0);
+	job_compute(c, MALI_HW_JOB_TYPE_COMPUTE, 1, 0, 16, 8, 0);
+	js_submit(0, f, 0x3, JS_CFG);
+	fh.now += 1000;
+	js_submit(2, c, 0x3, JS_CFG);
+	js_run_all();
+	busy = mali_model_jobs_busy_ns(m);
+	fh.now += 5000;		/* idle time is not GPU_ACTIVE */
+	sample_and_clean();
+	CHECK(dump_counter(dump, 0, 8) == 1 && dump_counter(dump, 0, 9) == 12,
+	      "JS0_JOBS %u TASKS %u", dump_counter(dump, 0, 8), dump_counter(dump, 0, 9));
+	CHECK(dump_counter(dump, 0, 24) == 1 && dump_counter(dump, 0, 25) == 8,
+	      "JS2_JOBS %u TASKS %u", dump_counter(dump, 0, 24), dump_counter(dump, 0, 25));
+	/* fragment: 500 + 12 * 256 / 2 cores = 2036 cycles = 2545 ns at 800 MHz */
+	CHECK(dump_counter(dump, 0, 10) >= 2035 && dump_counter(dump, 0, 10) <= 2037,
+	      "JS0_ACTIVE %u", dump_counter(dump, 0, 10));
+	/* compute: 500 + 128 * 4 / 2 = 756 cycles */
+	CHECK(dump_counter(dump, 0, 26) >= 755 && dump_counter(dump, 0, 26) <= 757,
+	      "JS2_ACTIVE %u", dump_counter(dump, 0, 26));
+	/* the chains overlap: GPU_ACTIVE is their union, as long as the busy time */
+	CHECK(dump_counter(dump, 0, 6) + 1 >= busy * 800 / 1000 &&
+	      dump_counter(dump, 0, 6) <= busy * 800 / 1000 + 1 &&
+	      dump_counter(dump, 0, 6) == 2036,
+	      "GPU_ACTIVE %u, busy %llu ns", dump_counter(dump, 0, 6),
+	      (unsigned long long)busy);
+	for (core = 0; core < 2; core++) {
+		frag += dump_counter(dump, 3 + core, 4);
+		comp += dump_counter(dump, 3 + core, 22);
+	}
+	CHECK(frag == 2036 && comp == 756, "FRAG_ACTIVE %u COMPUTE_ACTIVE %u", frag, comp);
+	CHECK(dump_counter(dump, 3, 11) == 12 * 64 / 2, "FRAG_QUADS_RAST core 0 %u",
+	      dump_counter(dump, 3, 11));
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+}
+
+/* A host timer that fires late does not make the jobs take longer */
+static void t_js_late_timer(void)
+{
+	uint64_t dump, f = JOB_VA;
+	struct mali_model_js_stats st;
+
+	dump = js_bring_up("g52");
+	CHECK(dump, "setup");
+	job_frag(f, 1, 0, 0, 3, 2, 0);		/* 12 tiles: 500 + 12 * 256 / 2 = 2036 cycles */
+	js_submit(0, f, 0x3, JS_CFG);
+	fh.now = fh.deadline[MALI_MODEL_TIMER_JS0] + 100000;	/* 100 us late */
+	CHECK(fire(MALI_MODEL_TIMER_JS0), "no timer");
+	CHECK(job_get32(f) == MALI_HW_EXC_DONE, "not done");
+	fh.now += 7000;
+	sample_and_clean();
+	CHECK(dump_counter(dump, 0, 10) >= 2035 && dump_counter(dump, 0, 10) <= 2037 &&
+	      dump_counter(dump, 0, 6) == dump_counter(dump, 0, 10),
+	      "JS0_ACTIVE %u GPU_ACTIVE %u, want the job's 2036 cycles",
+	      dump_counter(dump, 0, 10), dump_counter(dump, 0, 6));
+	CHECK(!mali_model_js_stats(m, 0, &st) && st.busy_ns == (2036 * 1000 + 799) / 800 &&
+	      mali_model_jobs_busy_ns(m) == st.busy_ns, "busy %llu ns",
+	      (unsigned long long)st.busy_ns);
+}
+
+/* An unmapped descriptor: MMU fault on the job's AS; the job waits for the driver */
+static void t_js_unmapped(void)
+{
+	uint64_t root = 0, hole = JOB_VA + 0x100000, pa;
+	uint32_t st;
+
+	CHECK(js_bring_up("g52"), "setup");
+	bring_up(1, &root);	/* the same tables again: learn the root */
+	root = rd(as_reg(AS, MALI_HW_AS_TRANSTAB)) & ~0xfffULL;
+	js_submit(1, hole, 0x3, JS_CFG);
+	CHECK(rd(MALI_HW_MMU_IRQ_RAWSTAT) == MALI_HW_MMU_IRQ_PAGE_FAULT(AS),
+	      "MMU RAWSTAT 0x%x", rd(MALI_HW_MMU_IRQ_RAWSTAT));
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	CHECK((st & 0xf8) == 0xc0 && ((st >> 8) & 3) == MALI_HW_ACCESS_READ,
+	      "FAULTSTATUS 0x%x", st);
+	CHECK(rd(as_reg(AS, MALI_HW_AS_FAULTADDRESS)) == (uint32_t)hole, "FAULTADDRESS");
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == MALI_HW_BIT(1) && !rd(MALI_HW_JOB_IRQ_RAWSTAT),
+	      "the job did not wait");
+	/* a growable heap: the driver maps the page, clears, flushes the tables */
+	pa = ram_alloc();
+	map_page(root, hole, pa);
+	ram_put64(pa + MALI_HW_JOB_HDR_FLAGS,
+		  MALI_HW_JOB_HDR_IS_64B | MALI_HW_JOB_TYPE_NULL << 1 | 1 << 16);
+	wr(MALI_HW_MMU_IRQ_CLEAR, 0x10001);
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_PT);
+	CHECK(js_fire(1), "the job did not go on");
+	CHECK(ram_get32(pa) == MALI_HW_EXC_DONE, "not DONE: 0x%x", ram_get32(pa));
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_DONE(1), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+
+	/* unhandled: the driver disables the AS (panfrost), the job dies */
+	js_submit(1, hole + 0x1000, 0x3, JS_CFG);
+	st = rd(as_reg(AS, MALI_HW_AS_FAULTSTATUS));
+	wr(MALI_HW_MMU_IRQ_CLEAR, 0x10001);
+	flush_as(MALI_HW_AS_COMMAND_FLUSH_MEM);
+	CHECK(!rd(MALI_HW_JOB_IRQ_RAWSTAT), "FLUSH_MEM with the tables unchanged ended it");
+	wr64(as_reg(AS, MALI_HW_AS_TRANSTAB), 0);
+	as_cmd(MALI_HW_AS_COMMAND_UPDATE);
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_FAILED(1), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == (st & 0xff), "STATUS 0x%x, fault 0x%x",
+	      rd(JS_REG(1, MALI_HW_JS_STATUS)), st);
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == 0, "slot still active");
+}
+
+/* Malformed jobs: JOB_CONFIG_FAULT etc. in JS_STATUS and the header */
+static void t_js_config_fault(void)
+{
+	uint64_t a = JOB_VA, b = JOB_VA + 128;
+
+	CHECK(js_bring_up("g52"), "setup");
+	job_hdr(a, MALI_HW_JOB_TYPE_NULL, 1, 0, 0, b);
+	job_hdr(b, 0x33, 2, 0, 0, 0);
+	js_submit(1, a, 0x3, JS_CFG);
+	js_submit(1, a + 64, 0x3, JS_CFG);	/* waits in _NEXT */
+	job_hdr(a + 64, MALI_HW_JOB_TYPE_NULL, 1, 0, 0, 0);
+	js_run(1);
+	CHECK(job_get32(a) == MALI_HW_EXC_DONE, "job before the bad one not done");
+	CHECK(job_get32(b) == MALI_HW_EXC_JOB_CONFIG_FAULT, "header 0x%x", job_get32(b));
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_JOB_CONFIG_FAULT, "STATUS 0x%x",
+	      rd(JS_REG(1, MALI_HW_JS_STATUS)));
+	CHECK(rd(JS_REG(1, MALI_HW_JS_TAIL)) == (uint32_t)b, "TAIL");
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_FAILED(1), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+	/* the GPU reports it itself: no model report */
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+	/* after a failure the _NEXT chain waits for the driver's CLEAR */
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == MALI_HW_BIT(17), "JS_STATE 0x%x",
+	      rd(MALI_HW_JOB_IRQ_JS_STATE));
+	wr(MALI_HW_JOB_IRQ_CLEAR, MALI_HW_JOB_IRQ_FAILED(1));
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == MALI_HW_BIT(1), "_NEXT not started");
+	js_run(1);
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_DONE(1), "second chain");
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+
+	/* misaligned, 32-bit, tile range, affinity 0 */
+	js_submit(1, a + 32, 0x3, JS_CFG);
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_JOB_CONFIG_FAULT &&
+	      fh.nr_reports == 0, "misaligned: 0x%x, %s", rd(JS_REG(1, MALI_HW_JS_STATUS)),
+	      fh.last_report);
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+	job_hdr(a, MALI_HW_JOB_TYPE_NULL, 1, 0, 0, 0);
+	job_put32(a + MALI_HW_JOB_HDR_FLAGS, MALI_HW_JOB_TYPE_NULL << 1);
+	js_submit(1, a, 0x3, JS_CFG);
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_JOB_CONFIG_FAULT &&
+	      strstr(fh.last_report, "32-bit"), "32-bit: %s", fh.last_report);
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+	job_frag(a, 1, 4, 0, 3, 0, 0);
+	js_submit(0, a, 0x3, JS_CFG);
+	CHECK(rd(JS_REG(0, MALI_HW_JS_STATUS)) == MALI_HW_EXC_TILE_RANGE_FAULT,
+	      "tile range: 0x%x", rd(JS_REG(0, MALI_HW_JS_STATUS)));
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+	job_hdr(a, MALI_HW_JOB_TYPE_NULL, 1, 0, 0, 0);
+	js_submit(1, a, 0x0, JS_CFG);
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_JOB_AFFINITY_FAULT,
+	      "affinity 0: 0x%x", rd(JS_REG(1, MALI_HW_JS_STATUS)));
+	/* Valhall has no Vertex job, and its descriptors are 128-byte aligned */
+	CHECK(js_bring_up("g57"), "setup g57");
+	job_hdr(a, MALI_HW_JOB_TYPE_VERTEX, 1, 0, 0, 0);
+	js_submit(1, a, 0x1f, JS_CFG);
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_JOB_CONFIG_FAULT,
+	      "g57 vertex job: 0x%x", rd(JS_REG(1, MALI_HW_JS_STATUS)));
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+	job_hdr(a + 64, MALI_HW_JOB_TYPE_NULL, 1, 0, 0, 0);
+	js_submit(1, a + 64, 0x1f, JS_CFG);
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_JOB_CONFIG_FAULT,
+	      "g57 64-byte aligned: 0x%x", rd(JS_REG(1, MALI_HW_JS_STATUS)));
+}
+
+/* A chain that loops runs until the driver hard-stops it */
+static void t_js_loop_hard_stop(void)
+{
+	uint64_t a = JOB_VA;
+	unsigned int i;
+
+	CHECK(js_bring_up("g52"), "setup");
+	job_hdr(a, MALI_HW_JOB_TYPE_NULL, 0, 0, 0, a);
+	js_submit(1, a, 0x3, JS_CFG);
+	for (i = 0; i < 65536 / 16 + 1; i++)
+		CHECK(js_fire(1), "the loop ended after %u batches", i);
+	CHECK(strstr(fh.last_report, "it loops"), "report: %s", fh.last_report);
+	CHECK(!rd(MALI_HW_JOB_IRQ_RAWSTAT), "the loop completed");
+	wr(JS_REG(1, MALI_HW_JS_COMMAND), MALI_HW_JS_COMMAND_HARD_STOP);
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_TERMINATED, "STATUS 0x%x",
+	      rd(JS_REG(1, MALI_HW_JS_STATUS)));
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_FAILED(1), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == 0 && !fh.armed[MALI_MODEL_TIMER_JS1],
+	      "still running");
+}
+
+/* A soft stop ends the chain between jobs; TAIL resumes it */
+static void t_js_soft_stop(void)
+{
+	uint64_t tail;
+	unsigned int i, done = 0;
+
+	CHECK(js_bring_up("g52"), "setup");
+	for (i = 0; i < 40; i++)
+		job_hdr(JOB_VA + 64 * i, MALI_HW_JOB_TYPE_NULL, i + 1, i, 0,
+			i < 39 ? JOB_VA + 64 * (i + 1) : 0);
+	js_submit(1, JOB_VA, 0x3, JS_CFG);
+	wr(JS_REG(1, MALI_HW_JS_COMMAND), MALI_HW_JS_COMMAND_SOFT_STOP);
+	CHECK(!rd(MALI_HW_JOB_IRQ_RAWSTAT), "soft stop before the jobs in flight ended");
+	CHECK(js_fire(1), "no timer");
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_STOPPED, "STATUS 0x%x",
+	      rd(JS_REG(1, MALI_HW_JS_STATUS)));
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_FAILED(1), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+	tail = rd(JS_REG(1, MALI_HW_JS_TAIL)) | (uint64_t)rd(JS_REG(1, MALI_HW_JS_TAIL + 4)) << 32;
+	for (i = 0; i < 40; i++)
+		done += job_get32(JOB_VA + 64 * i) == MALI_HW_EXC_DONE;
+	CHECK(done == 16 && tail == JOB_VA + 64 * 16, "%u done, TAIL 0x%llx", done,
+	      (unsigned long long)tail);
+	/* resumed at TAIL: its dependency on job 16 is of the first run */
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+	job_put32(tail + MALI_HW_JOB_HDR_DEPS, 0);
+	js_submit(1, tail, 0x3, JS_CFG);
+	js_run(1);
+	for (i = done = 0; i < 40; i++)
+		done += job_get32(JOB_VA + 64 * i) == MALI_HW_EXC_DONE;
+	CHECK(done == 40 && rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_DONE(1),
+	      "%u done, RAWSTAT 0x%x", done, rd(MALI_HW_JOB_IRQ_RAWSTAT));
+}
+
+/* Dependencies: on an earlier job they hold; on none, the job never starts */
+static void t_js_dependency(void)
+{
+	uint64_t a = JOB_VA, b = JOB_VA + 64;
+
+	CHECK(js_bring_up("g52"), "setup");
+	job_hdr(a, MALI_HW_JOB_TYPE_NULL, 1, 0, 0, b);
+	job_hdr(b, MALI_HW_JOB_TYPE_NULL, 2, 3, 0, 0);
+	js_submit(1, a, 0x3, JS_CFG);
+	js_run(1);
+	CHECK(job_get32(a) == MALI_HW_EXC_DONE && job_get32(b) == 0, "b ran");
+	CHECK(strstr(fh.last_report, "depends on 3, 0"), "report: %s", fh.last_report);
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == MALI_HW_BIT(1) && !rd(MALI_HW_JOB_IRQ_RAWSTAT),
+	      "the slot did not hang");
+	CHECK(rd(JS_REG(1, MALI_HW_JS_HEAD)) == (uint32_t)b, "HEAD not at the waiting job");
+	wr(JS_REG(1, MALI_HW_JS_COMMAND), MALI_HW_JS_COMMAND_SOFT_STOP);
+	CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == MALI_HW_EXC_STOPPED &&
+	      rd(JS_REG(1, MALI_HW_JS_TAIL)) == (uint32_t)b, "soft stop of a waiting job");
+}
+
+/* A reset stops every slot, silently; Write Value jobs write */
+static void t_js_reset_write_value(void)
+{
+	uint64_t a = JOB_VA, target = JOB_VA + 0x800;
+
+	CHECK(js_bring_up("t720"), "setup");
+	job_hdr(a, MALI_HW_JOB_TYPE_WRITE_VALUE, 1, 0, 0, 0);
+	job_put32(a + 32, (uint32_t)target);
+	job_put32(a + 36, (uint32_t)(target >> 32));
+	job_put32(a + 40, 6);		/* Immediate 32 */
+	job_put32(a + 48, 0xdeadbeef);
+	job_put32(target + 4, 0x11111111);
+	js_submit(1, a, 0x3, JS_CFG);
+	js_run(1);
+	CHECK(job_get32(target) == 0xdeadbeef && job_get32(target + 4) == 0x11111111,
+	      "write value 0x%x 0x%x", job_get32(target), job_get32(target + 4));
+	wr(MALI_HW_JOB_IRQ_CLEAR, 0x70007);
+	js_submit(1, a, 0x3, JS_CFG);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	CHECK(rd(MALI_HW_JOB_IRQ_JS_STATE) == 0 && rd(JS_REG(1, MALI_HW_JS_STATUS)) == 0,
+	      "slot survived the reset");
+	js_fire(1);
+	CHECK(!rd(MALI_HW_JOB_IRQ_RAWSTAT), "a reset chain raised 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+}
+
+/* A chain started with its cores off waits for them, reported */
+static void t_js_power(void)
+{
+	uint64_t a = JOB_VA;
+
+	CHECK(js_bring_up("g52"), "setup");
+	wr(MALI_HW_SHADER_PWROFF, 0x3);
+	fire(MALI_MODEL_TIMER_POWER);
+	job_hdr(a, MALI_HW_JOB_TYPE_NULL, 1, 0, 0, 0);
+	js_submit(1, a, 0x3, JS_CFG);
+	CHECK(strstr(fh.last_report, "waits for power"), "report: %s", fh.last_report);
+	CHECK(!fh.armed[MALI_MODEL_TIMER_JS1], "ran on powered-off cores");
+	wr(MALI_HW_SHADER_PWRON, 0x3);
+	fire(MALI_MODEL_TIMER_POWER);
+	js_run(1);
+	CHECK(rd(MALI_HW_JOB_IRQ_RAWSTAT) == MALI_HW_JOB_IRQ_DONE(1), "RAWSTAT 0x%x",
+	      rd(MALI_HW_JOB_IRQ_RAWSTAT));
+}
+
+/* Valhall's compute payload: workgroup size and counts */
+static void t_js_valhall_compute(void)
+{
+	uint64_t dump, c = JOB_VA;
+
+	dump = js_bring_up("g57");
+	CHECK(dump, "setup");
+	job_hdr(c, MALI_HW_JOB_TYPE_COMPUTE, 1, 0, 0, 0);
+	job_put32(c + 32, 7 | 1 << 10);		/* local 8 x 2 x 1 */
+	job_put32(c + 40, 5);
+	job_put32(c + 44, 2);
+	job_put32(c + 48, 1);			/* 10 workgroups */
+	/* and a Valhall tiler job: 2 instances of 6 vertices, 4 triangles */
+	job_hdr(c + 128, MALI_HW_JOB_TYPE_TILER, 1, 0, 0, 0);
+	job_put32(c + 128 + 32 + MALI_HW_V9_DRAW_INSTANCES, 2);
+	job_put32(c + 128 + 32 + MALI_HW_V9_DRAW_VERTICES, 6);
+	js_submit(1, c + 128, 0x1f, JS_CFG);
+	js_submit(2, c, 0x1f, JS_CFG);
+	/* 500 + 160 * 4 / 5 cores = 628 cycles at 950 MHz */
+	CHECK(fh.delay[MALI_MODEL_TIMER_JS2] == (628 * 1000 + 949) / 950, "%llu ns",
+	      (unsigned long long)fh.delay[MALI_MODEL_TIMER_JS2]);
+	js_run_all();
+	sample_and_clean();
+	CHECK(dump_counter(dump, 0, 24) == 1 && dump_counter(dump, 0, 25) == 10,
+	      "JS2_JOBS %u TASKS %u", dump_counter(dump, 0, 24), dump_counter(dump, 0, 25));
+	CHECK(dump_counter(dump, 0, 16) == 1 && dump_counter(dump, 0, 17) == 4 &&
+	      dump_counter(dump, 1, 6) == 4,
+	      "JS1_JOBS %u TASKS %u TRIANGLES %u", dump_counter(dump, 0, 16),
+	      dump_counter(dump, 0, 17), dump_counter(dump, 1, 6));
+	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1104,6 +1646,18 @@ static const struct {
 	{ "model: COHERENCY_ENABLE must fit the integration at the first memory access", t_coherency },
 	{ "model: PWR_OVERRIDE0/1 written only after PWR_KEY, cleared by a reset", t_pwr_override },
 	{ "model: workload and fault text controls", t_text },
+	{ "model: a job chain runs through the tables, DONE written, JOB_IRQ DONE", t_js_chain_done },
+	{ "model: the _NEXT chain starts when the slot is free; JS_STATE; chain-flag stops", t_js_next_queue },
+	{ "model: jobs drive JSn_JOBS/TASKS/ACTIVE, GPU_ACTIVE and the shader cores", t_js_counters },
+	{ "model: a late host timer does not lengthen the jobs (JSn_ACTIVE, busy time)", t_js_late_timer },
+	{ "model: an unmapped descriptor is an MMU fault the job waits on", t_js_unmapped },
+	{ "model: malformed descriptors fail with JOB_CONFIG_FAULT and friends", t_js_config_fault },
+	{ "model: a looping chain is reported and ends with HARD_STOP: TERMINATED", t_js_loop_hard_stop },
+	{ "model: SOFT_STOP ends a chain between jobs: STOPPED, TAIL resumes", t_js_soft_stop },
+	{ "model: a dependency no earlier job has: the job never starts", t_js_dependency },
+	{ "model: Write Value jobs write; a reset stops the slots silently", t_js_reset_write_value },
+	{ "model: a chain with its cores off waits for power", t_js_power },
+	{ "model: Valhall compute and tiler jobs: their work from the payload", t_js_valhall_compute },
 	{ "model: every listed product initialises", t_products },
 };
 

@@ -21,6 +21,15 @@
 #     --file SRC:DST  add one more file at DST
 #     --elf PATH      add the host executable PATH at the same path, with the
 #                     shared libraries it needs (x86_64 only)
+#     --mesa          (arm64) add Debian's Mesa (scripts/deps.sh --mesa):
+#                     libEGL, libGLESv2, Mesa's EGL vendor library and
+#                     panfrost_dri.so with every library they need, and
+#                     /mpc/gles-client and /mpc/pf-fault (tools/gles-client,
+#                     cross-built into build/gles-client-aarch64). They
+#                     make a second cpio archive (~76 MB gzip'ed, ~220 MB
+#                     unpacked), cached as build/vm-tools/arm64/mesa.cpio.gz
+#                     and appended to the image (the kernel unpacks
+#                     concatenated archives)
 #
 # Layout of the image: /init (scripts/vm/init), /bin/busybox with its
 # applets, /lib/modules/KREL/{kernel,extra} with the in-tree modules the
@@ -36,7 +45,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
-module='' run='' selftests='' user=0 files=() in_tree='' elfs=()
+module='' run='' selftests='' user=0 files=() in_tree='' elfs=() mesa=0
 ub=$MPC_ROOT/user/build
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -48,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--user-dir)	user=1; ub=$2; shift 2 ;;
 	--file)		files+=("$2"); shift 2 ;;
 	--elf)		elfs+=("$2"); shift 2 ;;
+	--mesa)		mesa=1; shift ;;
 	-*)		die "unknown option $1" ;;
 	*)		break ;;
 	esac
@@ -62,6 +72,11 @@ root=$(mpc_sysroot "$krel")
 [ -d "$root/lib/modules/$krel" ] || die "kernel $krel is not installed${root:+ in $root (scripts/deps.sh)}"
 uroot=''
 [ "$arch" = arm64 ] && uroot=$MPC_ARM64_ROOT
+mesa_root=$MPC_ARM64_CACHE/mesa/root
+if [ "$mesa" = 1 ]; then
+	[ "$arch" = arm64 ] || die "--mesa: arm64 images only"
+	[ -s "$mesa_root/.mpc-mesa" ] || die "--mesa: no Mesa in $mesa_root (run scripts/deps.sh --mesa)"
+fi
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/mpc-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
@@ -116,14 +131,42 @@ copy_elf_cross() {
 				found=staged
 				break
 			fi
-			if [ -e "$root$dir/$lib" ]; then
-				copy_elf_cross "$root$dir/$lib" "$dir/$lib"
-				found=copied
-				break
-			fi
+			# The arm64 root, then (--mesa) Mesa's
+			for r in "$root" ${libroot:+"$libroot"}; do
+				if [ -e "$r$dir/$lib" ]; then
+					copy_elf_cross "$r$dir/$lib" "$dir/$lib"
+					found=copied
+					break 2
+				fi
+			done
 		done
-		[ -n "$found" ] || die "$src needs $lib, not in $root (scripts/deps.sh)"
+		[ -n "$found" ] || die "$src needs $lib, not in $root${libroot:+ or $libroot} (scripts/deps.sh)"
 	done
+}
+libroot=''
+
+# mesa_archive OUT: the --mesa archive: the GLES client and Mesa, with the
+# libraries they need (from Mesa's root, or the arm64 root). libEGL finds
+# Mesa through glvnd's vendor file, Mesa's EGL its DRI driver by path.
+mesa_archive() {
+	local out=$1 base_stage=$stage lib=usr/lib/aarch64-linux-gnu f
+
+	stage=$(mktemp -d "${TMPDIR:-/tmp}/mpc-mesa.XXXXXX")
+	libroot=$mesa_root
+	copy_elf_cross "$client" /mpc/gles-client
+	copy_elf_cross "$client_dir/pf-fault" /mpc/pf-fault
+	for f in $lib/libEGL_mesa.so.0 $lib/dri/panfrost_dri.so; do
+		[ -e "$mesa_root/$f" ] || die "--mesa: $mesa_root/$f missing (scripts/deps.sh --mesa)"
+		copy_elf_cross "$mesa_root/$f" "/$f"
+	done
+	mkdir -p "$stage/usr/share/glvnd/egl_vendor.d"
+	cp "$mesa_root/usr/share/glvnd/egl_vendor.d/50_mesa.json" \
+		"$stage/usr/share/glvnd/egl_vendor.d/"
+	(cd "$stage" && find . -print0 | sort -z |
+		cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$out.tmp"
+	mv "$out.tmp" "$out"
+	rm -rf "$stage"
+	stage=$base_stage libroot=''
 }
 
 # copy_module PATH: an in-tree module, decompressed, at its usual path.
@@ -239,7 +282,24 @@ for f in ${files[@]+"${files[@]}"}; do
 	cp "${f%%:*}" "$stage${f#*:}"
 done
 
+extra=''
+if [ "$mesa" = 1 ]; then
+	client_dir=$MPC_BUILD/gles-client-aarch64
+	client=$client_dir/gles-client
+	make -s -C "$MPC_ROOT/tools/gles-client" CC="${MPC_ARM64_CROSS}gcc" \
+		MESA_ROOT="$mesa_root" OUTPUT="$client_dir" >&2 ||
+		die "--mesa: building tools/gles-client for arm64 failed"
+	extra=$MPC_BUILD/vm-tools/arm64/mesa.cpio.gz
+	mkdir -p "$(dirname "$extra")"
+	if [ ! -s "$extra" ] || [ "$mesa_root/.mpc-mesa" -nt "$extra" ] ||
+	   [ "$client" -nt "$extra" ] || [ "$client_dir/pf-fault" -nt "$extra" ] ||
+	   [ "$0" -nt "$extra" ]; then
+		mesa_archive "$extra"
+	fi
+fi
+
 mkdir -p "$(dirname "$out")"
 (cd "$stage" && find . -print0 | sort -z |
 	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$out.tmp"
+[ -z "$extra" ] || cat "$extra" >>"$out.tmp"
 mv "$out.tmp" "$out"

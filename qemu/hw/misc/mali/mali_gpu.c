@@ -100,10 +100,43 @@ static void mali_gpu_timer_cb(void *opaque)
     mali_model_timer(t->s->model, t->nr);
 }
 
+/*
+ * Deliver the model's timers that are due before the guest sees the
+ * registers. Under TCG a vCPU that polls a register in a tight loop (a
+ * driver's readl_poll_timeout with no delay, 1 ms for the L2's power-down
+ * in panfrost) takes the BQL for every access and can starve the main
+ * loop, whose timers would complete what it waits for: the poll times out
+ * with the completion overdue, and a job's interrupt comes hundreds of ms
+ * late. On hardware the completion is there as soon as it is due; the
+ * first access after that sees it here. A completion may arm a timer
+ * that is due at once: at most a few rounds.
+ */
+static void mali_gpu_catch_up(MaliGPUState *s)
+{
+    unsigned int i, round;
+    bool fired = true;
+
+    for (round = 0; fired && round < 8; round++) {
+        int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+        fired = false;
+        for (i = 0; i < MALI_GPU_NR_TIMERS; i++) {
+            QEMUTimer *t = s->timers[i].timer;
+
+            if (timer_pending(t) && timer_expired(t, now)) {
+                timer_del(t);
+                mali_model_timer(s->model, i);
+                fired = true;
+            }
+        }
+    }
+}
+
 static uint64_t mali_gpu_read(void *opaque, hwaddr addr, unsigned size)
 {
     MaliGPUState *s = opaque;
 
+    mali_gpu_catch_up(s);
     return mali_model_read(s->model, addr);
 }
 
@@ -112,6 +145,7 @@ static void mali_gpu_write(void *opaque, hwaddr addr, uint64_t val,
 {
     MaliGPUState *s = opaque;
 
+    mali_gpu_catch_up(s);
     mali_model_write(s->model, addr, val);
 }
 
@@ -140,6 +174,9 @@ static const MemoryRegionOps mali_gpu_ops = {
  *   "reports"        mali_model_nr_reports(), in decimal
  *   "pwr_override"   PWR_OVERRIDE0 and PWR_OVERRIDE1, in hex (what a
  *                    SoC quirk of the driver wrote)
+ *   "jobs"           what the job slots ran (mali_model_js_stats()):
+ *                    "jsN=CHAINS/DONE/FAILED/JOBS/BUSY_NS" for N = 0..2,
+ *                    then "busy_ns=NS", the time any slot ran a chain
  * On error RESULT holds the model's one-line message.
  */
 static void mali_gpu_ctl_exec(MaliGPUState *s)
@@ -169,13 +206,28 @@ static void mali_gpu_ctl_exec(MaliGPUState *s)
         mali_model_show_fault(s->model, res, len);
     } else if (!strcmp(cmd, "reports") && !arg) {
         snprintf(res, len, "%u", mali_model_nr_reports(s->model));
+    } else if (!strcmp(cmd, "jobs") && !arg) {
+        struct mali_model_js_stats st;
+        size_t n = 0;
+        unsigned int js;
+
+        for (js = 0; js < 3 && !mali_model_js_stats(s->model, js, &st); js++) {
+            n += snprintf(res + n, len - n, "js%u=%llu/%llu/%llu/%llu/%llu ", js,
+                          (unsigned long long)st.chains,
+                          (unsigned long long)st.done,
+                          (unsigned long long)st.failed,
+                          (unsigned long long)st.jobs,
+                          (unsigned long long)st.busy_ns);
+        }
+        snprintf(res + n, len - n, "busy_ns=%llu",
+                 (unsigned long long)mali_model_jobs_busy_ns(s->model));
     } else if (!strcmp(cmd, "pwr_override") && !arg) {
         snprintf(res, len, "0x%08x 0x%08x",
                  mali_model_read(s->model, MALI_HW_PWR_OVERRIDE0),
                  mali_model_read(s->model, MALI_HW_PWR_OVERRIDE1));
     } else {
         snprintf(res, len,
-                 "want workload [TEXT], fault [TEXT], reports or pwr_override");
+                 "want workload [TEXT], fault [TEXT], reports, jobs or pwr_override");
         ret = -1;
     }
     s->ctl_status = ret ? MALI_GPU_CTL_ERROR : MALI_GPU_CTL_OK;

@@ -17,7 +17,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(MaliGPUState, MALI_GPU)
 #define MALI_GPU_MMIO_SIZE 0x4000
 /* Interrupt outputs 0..2 in device-tree order: "job", "mmu", "gpu" */
 #define MALI_GPU_NR_IRQS 3
-#define MALI_GPU_NR_TIMERS 6
+#define MALI_GPU_NR_TIMERS 9
 
 /*
  * The test-control window, the device's second MMIO region (mali_gpu.c,

@@ -1,0 +1,211 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /mpc/run of a qemu-gpu Mesa VM (busybox sh): Debian's Mesa renders
+# through the kernel's own panfrost.ko on the emulated GPU of
+# -M virt,mali=PRODUCT, whose model runs the job chains (model/, "job
+# slots"). The image has Mesa and /mpc/gles-client, /mpc/pf-fault
+# (mkinitramfs.sh --mesa), panfrost (--in-tree panfrost), mpc_ctl
+# (--selftests), the tool (--user-dir, optional) and /mpc/mesa-expect
+# (shell assignments: product=, mhz= the model's clock, frames= per run,
+# default 20, ctl= the QEMU device's test-control window, default
+# 0x090c8000). The QEMU device runs with mali-gpu.workload=idle: every
+# count comes from the jobs.
+#
+# TAP sections:
+#  mesa_client  gles-client renders FRAMES frames (EGL surfaceless, GLES2,
+#               an FBO) with no job timeout, reset or fault in dmesg (nor
+#               a power or AS command that timed out); the
+#               jobs the kernel ran on each slot (dma_fence_init events of
+#               the timelines panfrost-js-N, tracefs) are the chains the
+#               model started, none failed
+#  mesa_stat    (with the tool) mali-perfcnt stat -- gles-client through
+#               panfrost's perfcnt: JS0_JOBS equals the fragment jobs the
+#               kernel ran (one fragment job a chain), JS1_JOBS at least
+#               its vertex/tiler chains, GPU_ACTIVE and JS0/JS1_ACTIVE
+#               within 2 % of the time the model says its slots were busy
+#  mesa_faults  hand-written chains (pf-fault): a JOB_CONFIG_FAULT, an
+#               unmapped head (MMU fault, the AS disabled), a job that
+#               outlives panfrost's 500 ms timeout (soft stop, GPU reset):
+#               each ends, dmesg says so, and gles-client renders again
+# Exit status: 0 when every section passed.
+
+# shellcheck disable=SC1091 # installed by mkinitramfs.sh
+. /mpc/lib.sh
+product='' mhz='' frames=20 ctl=0x090c8000
+# shellcheck disable=SC1091 # written by the harness
+. /mpc/mesa-expect
+export MPC_QEMU_CTL="$ctl"
+export LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu:/lib/aarch64-linux-gnu
+export EGL_PLATFORM=surfaceless
+ctl_tool=/mpc/selftests/mpc_ctl
+client=/mpc/gles-client
+tool=/mpc/user/mali-perfcnt
+tr=/sys/kernel/tracing
+tmp=/tmp/mesa
+mkdir -p $tmp
+rc=0
+
+n=0 fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+	n=$((n + 1)); fails=$((fails + 1))
+	echo "not ok $n - $1"
+	[ -n "${2:-}" ] && echo "# $2"
+	return 0
+}
+check() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else notok "$name"; fi
+}
+begin() { echo "=== BEGIN $1"; n=0 fails=0; sec=$1; }
+end() {
+	echo "1..$n"
+	echo "=== END $sec rc=$((fails > 0))"
+	[ "$fails" -eq 0 ] || rc=1
+}
+
+# jobs FIELD SLOT: one number of the model's "jobs" report in $tmp/jobs
+# (jsN=CHAINS/DONE/FAILED/JOBS/BUSY_NS ... busy_ns=NS); SLOT - for busy_ns
+jobs_snap() { "$ctl_tool" jobs >"$tmp/jobs.$1" 2>&1; }
+jobs_get() {
+	tr ' ' '\n' <"$tmp/jobs.$1" | awk -F'[=/]' -v f="$2" -v s="$3" '
+		s == "-" && $1 == "busy_ns" { print $2 }
+		$1 == "js" s { print $(f + 1) }'
+}
+# jobs_delta FIELD SLOT: after - before (fields: 1 chains, 2 done, 3 failed,
+# 4 jobs, 5 busy_ns)
+jobs_delta() { echo $(($(jobs_get after "$1" "$2") - $(jobs_get before "$1" "$2"))); }
+
+# The kernel's own count of the jobs it ran on slot N since trace_clear
+trace_clear() { : >"$tr/trace"; }
+kjobs() { grep -c "timeline=panfrost-js-$1 " "$tr/trace"; }
+
+# dmesg lines since the mark, and whether any says the GPU was in trouble
+dmesg_mark() { dmesg | wc -l >"$tmp/dmesg.mark"; }
+dmesg_new() { dmesg | tail -n +"$(($(cat "$tmp/dmesg.mark") + 1))"; }
+trouble='sched timeout|reset|fault|Fault|Unhandled|Soft-stop|js event|timed out|timeout|bit stuck'
+
+# within_pct A B PCT: A is within PCT % of B (B > 0)
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
+		exit !(b > 0 && d * 100 <= p * b) }'
+}
+
+# --- panfrost ------------------------------------------------------------------
+echo "=== BEGIN mesa_load"
+echo "1..1"
+if modprobe panfrost unstable_ioctls=1; then
+	echo "ok 1 modprobe_panfrost"
+	echo "=== END mesa_load rc=0"
+else
+	echo "not ok 1 modprobe_panfrost # modprobe panfrost unstable_ioctls=1 failed"
+	echo "=== END mesa_load rc=1"
+	exit 1
+fi
+dmesg | grep -i -E 'panfrost|mali' | sed 's/^/# /'
+echo "# $product at $mhz MHz, $frames frames a run, test control at $ctl"
+mount -t tracefs nodev $tr 2>/dev/null
+echo 1 >"$tr/events/dma_fence/dma_fence_init/enable" 2>/dev/null ||
+	echo "# no dma_fence_init trace event: the kernel's job counts are unknown"
+
+# --- the client ------------------------------------------------------------------
+begin mesa_client
+dmesg_mark
+jobs_snap before
+trace_clear
+if mpc_bounded 300 "$client" -n "$frames" >"$tmp/client.out" 2>&1; then
+	ok "gles-client renders $frames frames"
+else
+	notok "gles-client renders $frames frames" "$(head -n 5 "$tmp/client.out")"
+fi
+sed 's/^/# /' "$tmp/client.out"
+jobs_snap after
+check "GL_RENDERER is panfrost's Mali" grep -q 'renderer "Mali-[^"]*(Panfrost)"' "$tmp/client.out"
+dmesg_new >"$tmp/dmesg.client"
+if grep -E "$trouble" "$tmp/dmesg.client" >"$tmp/dmesg.bad"; then
+	notok "no job timeout, reset or fault in dmesg" "$(head -n 5 "$tmp/dmesg.bad")"
+else
+	ok "no job timeout, reset or fault in dmesg"
+fi
+k0=$(kjobs 0) k1=$(kjobs 1)
+c0=$(jobs_delta 1 0) c1=$(jobs_delta 1 1)
+echo "# kernel: $k0 fragment, $k1 vertex/tiler jobs; model: $c0 and $c1 chains; $(cat "$tmp/jobs.after")"
+check "the kernel ran at least $frames fragment and $frames vertex/tiler jobs" \
+	[ "$k0" -ge "$frames" -a "$k1" -ge "$frames" ]
+check "the model started a chain for each: JS0 $c0 = $k0, JS1 $c1 = $k1" \
+	[ "$c0" = "$k0" -a "$c1" = "$k1" ]
+check "each chain completed (DONE), none failed" \
+	[ "$(jobs_delta 2 0)" = "$c0" -a "$(jobs_delta 2 1)" = "$c1" -a \
+	  "$(jobs_delta 3 0)" = 0 -a "$(jobs_delta 3 1)" = 0 ]
+end
+
+# --- mali-perfcnt stat -- client ------------------------------------------------------
+if [ -x "$tool" ] && [ -n "$mhz" ]; then
+	begin mesa_stat
+	jobs_snap before
+	trace_clear
+	ev=GPU_ACTIVE,JS0_JOBS,JS1_JOBS,JS0_ACTIVE,JS1_ACTIVE
+	if mpc_bounded 300 "$tool" --backend panfrost stat --freq "$mhz" -e "$ev" \
+		--format csv -- "$client" -n "$frames" >"$tmp/stat.out" 2>"$tmp/stat.err"; then
+		ok "mali-perfcnt stat -- gles-client -n $frames"
+	else
+		notok "mali-perfcnt stat -- gles-client -n $frames" "$(head -n 3 "$tmp/stat.err")"
+	fi
+	jobs_snap after
+	grep -v '^gles-client' "$tmp/stat.out" | sed 's/^/# /'
+	val() { awk -F, -v c="$1" '$4 == "counter" && $6 == c { print $8 + 0 }' "$tmp/stat.out"; }
+	k0=$(kjobs 0) k1=$(kjobs 1)
+	j0=$(val JS0_JOBS) j1=$(val JS1_JOBS)
+	check "JS0_JOBS $j0 = the $k0 fragment jobs the kernel ran" [ "${j0:-x}" = "$k0" ]
+	check "JS1_JOBS $j1 >= the $k1 vertex/tiler jobs the kernel ran (> 0)" \
+		[ "$k1" -gt 0 -a "${j1:-0}" -ge "$k1" ]
+	for c in GPU_ACTIVE:- JS0_ACTIVE:0 JS1_ACTIVE:1; do
+		name=${c%:*} slot=${c#*:}
+		if [ "$slot" = - ]; then
+			busy=$(jobs_delta 0 -)
+		else
+			busy=$(jobs_delta 5 "$slot")
+		fi
+		cyc=$(val "$name")
+		ns=$(awk -v c="${cyc:-0}" -v m="$mhz" 'BEGIN { printf "%.0f", c * 1000 / m }')
+		check "$name ${cyc:-?} cycles = $ns ns, within 2 % of the model's $busy ns busy" \
+			within_pct "$ns" "$busy" 2
+	done
+	end
+else
+	echo "# no tool (--user-dir) or mhz: no mesa_stat section"
+fi
+
+# --- faults, each recovered ----------------------------------------------------------
+begin mesa_faults
+for f in ok:- config:"js fault" unmapped:"Unhandled Page fault" long:"sched timeout"; do
+	mode=${f%%:*} want=${f#*:}
+	dmesg_mark
+	if mpc_bounded 60 /mpc/pf-fault "$mode" >"$tmp/pf.out" 2>&1; then
+		ok "pf-fault $mode: the chain ended as it should"
+	else
+		notok "pf-fault $mode: the chain ended as it should" "$(cat "$tmp/pf.out")"
+	fi
+	sed 's/^/# /' "$tmp/pf.out"
+	dmesg_new >"$tmp/dmesg.pf"
+	sed -n '1,12s/^/#   /p' "$tmp/dmesg.pf"
+	if [ "$want" = - ]; then
+		if grep -E "$trouble" "$tmp/dmesg.pf" >/dev/null; then
+			notok "pf-fault ok: nothing in dmesg"
+		else
+			ok "pf-fault ok: nothing in dmesg"
+		fi
+	else
+		check "pf-fault $mode: dmesg says \"$want\"" grep -q "$want" "$tmp/dmesg.pf"
+	fi
+	if mpc_bounded 120 "$client" -n 2 >"$tmp/client.out" 2>&1; then
+		ok "after pf-fault $mode: gles-client renders again"
+	else
+		notok "after pf-fault $mode: gles-client renders again" "$(head -n 3 "$tmp/client.out")"
+	fi
+done
+end
+
+exit $rc
