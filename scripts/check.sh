@@ -137,6 +137,12 @@ done
 deps=()
 [ "$need_arm64" = 1 ] || deps=(--no-arm64)
 "$MPC_ROOT/scripts/deps.sh" "${deps[@]}" || die "scripts/deps.sh failed"
+# Debian's arm64 Mesa, for the rows whose guests render (mesa=yes)
+for r in "${wanted[@]}"; do
+	[ "$(key "$r" mesa)" = yes ] || continue
+	"$MPC_ROOT/scripts/deps.sh" --mesa || die "scripts/deps.sh --mesa failed"
+	break
+done
 mkdir -p "$MPC_BUILD"
 exec 9>"$MPC_BUILD/.check-$view.lock"
 flock -n 9 || { log "check: waiting for another $view run"; flock 9; }
@@ -451,7 +457,7 @@ run_boot() {
 		[[ $k == sect.* ]] && sects+=("${k#sect.}")
 	done
 	# The tool, for its e2e sections (the sim row's e2e: e2e.sh on sim=g52).
-	if [ ${#sects[@]} -gt 0 ] || [ "$guest" = debug ]; then
+	if [ ${#sects[@]} -gt 0 ] || [ "$guest" = debug ] || [ "$(key "$row" tool)" = yes ]; then
 		if [ "$arch" = arm64 ]; then
 			have user-arm64 build_user_arm64 && args+=(--user-dir "$ub")
 		else
@@ -481,6 +487,8 @@ run_boot() {
 		qargs+=(--qemu "$qemu_bin" --machine "mali=$gpu")
 		[ -z "$(key "$row" busy)" ] ||
 			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.workload=busy=$(key "$row" busy)")
+		[ -z "$(key "$row" workload)" ] ||
+			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.workload=$(key "$row" workload)")
 		for o in $(key "$row" dev); do
 			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
 		done
@@ -495,6 +503,7 @@ run_boot() {
 		echo "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" >"$gout/selftest-args"
 		args+=(--file "$gout/selftest-args:/mpc/selftest-args")
 	fi
+	[ "$(key "$row" mesa)" != yes ] || args+=(--mesa)
 	run=scripts/vm/guest-$guest.sh
 	if [ "$guest" = debug ]; then
 		run=$dk/guest-debug.sh

@@ -6,8 +6,8 @@
 # -M virt,mali=PRODUCT, whose model runs the job chains (model/, "job
 # slots"). The image has Mesa and /mpc/gles-client, /mpc/pf-fault
 # (mkinitramfs.sh --mesa), panfrost (--in-tree panfrost), mpc_ctl
-# (--selftests), the tool (--user-dir, optional) and /mpc/mesa-expect
-# (shell assignments: product=, mhz= the model's clock, frames= per run,
+# (--selftests), the tool (--user-dir, optional) and /mpc/target (its row
+# of scripts/targets: product=, mhz= the model's clock, frames= per run,
 # default 20, ctl= the QEMU device's test-control window, default
 # 0x090c8000). The QEMU device runs with mali-gpu.workload=idle: every
 # count comes from the jobs.
@@ -30,11 +30,10 @@
 #               each ends, dmesg says so, and gles-client renders again
 # Exit status: 0 when every section passed.
 
-# shellcheck disable=SC1091 # installed by mkinitramfs.sh
+# shellcheck source=guest-lib.sh
 . /mpc/lib.sh
-product='' mhz='' frames=20 ctl=0x090c8000
-# shellcheck disable=SC1091 # written by the harness
-. /mpc/mesa-expect
+product=$(mpc_key product) mhz=$(mpc_key mhz) frames=$(mpc_key frames) ctl=$(mpc_key ctl)
+frames=${frames:-20} ctl=${ctl:-0x090c8000}
 export MPC_QEMU_CTL="$ctl"
 export LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu:/lib/aarch64-linux-gnu
 export EGL_PLATFORM=surfaceless
