@@ -23,8 +23,10 @@
 
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
+#include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/hrtimer.h>
+#include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -537,6 +539,31 @@ static const struct file_operations mpc_stream_fops = {
 	.release = mpc_stream_release,
 };
 
+#ifdef MPC_SIM
+/* Test hook of simulator builds only; see mpc_stream_open_test_delay() */
+static unsigned int mpc_test_open_delay_ms;
+module_param_named(test_stream_open_delay_ms, mpc_test_open_delay_ms, uint, 0600);
+MODULE_PARM_DESC(test_stream_open_delay_ms,
+		 "Test hook (simulator builds): STREAM_OPEN waits this long before it installs the fd");
+
+/*
+ * STREAM_OPEN waits here, right before it installs the stream's fd, so that
+ * a test can close() the fd number it will get while the ioctl is in flight
+ * (the close must fail: the fd is not there yet).
+ */
+static void mpc_stream_open_test_delay(void)
+{
+	unsigned int ms = READ_ONCE(mpc_test_open_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+#else
+static inline void mpc_stream_open_test_delay(void)
+{
+}
+#endif
+
 #define MPC_STREAM_FLAGS (MALI_PERFCNT_STREAM_F_MASKS | MALI_PERFCNT_STREAM_F_DISABLED | \
 			  MALI_PERFCNT_STREAM_F_NONBLOCK | MALI_PERFCNT_STREAM_F_CLOEXEC)
 
@@ -548,6 +575,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 			 MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
 	struct mpc_perfcnt_config cfg;
 	struct mpc_stream *st;
+	struct file *filp;
 	int fd, ret;
 
 	if (args->flags & ~MPC_STREAM_FLAGS)
@@ -585,27 +613,46 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	if (mpc_perfcnt_stream_attach(mdev, st))
 		st->dead = true;	/* unbound since: no sample will be taken */
 
-	drm_dev_get(drm);
-	fd = anon_inode_getfd("[mali_perfcnt_stream]", &mpc_stream_fops, st,
-			      O_RDONLY |
-			      (args->flags & MALI_PERFCNT_STREAM_F_NONBLOCK ? O_NONBLOCK : 0) |
-			      (args->flags & MALI_PERFCNT_STREAM_F_CLOEXEC ? O_CLOEXEC : 0));
+	/*
+	 * The fd is installed last: from fd_install() on, another thread may
+	 * close() it (the number is predictable, the lowest free one) and
+	 * the release frees @st, so nothing here may touch @st after it.
+	 */
+	fd = get_unused_fd_flags(O_RDONLY |
+				 (args->flags & MALI_PERFCNT_STREAM_F_CLOEXEC ? O_CLOEXEC : 0));
 	if (fd < 0) {
 		ret = fd;
-		goto err_disable;
+		goto err_release;
+	}
+	drm_dev_get(drm);
+	filp = anon_inode_getfile("[mali_perfcnt_stream]", &mpc_stream_fops, st,
+				  O_RDONLY |
+				  (args->flags & MALI_PERFCNT_STREAM_F_NONBLOCK ? O_NONBLOCK : 0));
+	if (IS_ERR(filp)) {
+		ret = PTR_ERR(filp);
+		goto err_put_fd;
 	}
 	if (!(args->flags & MALI_PERFCNT_STREAM_F_DISABLED)) {
-		/* the file is live from here on: its release undoes the rest */
 		mutex_lock(&st->sample_lock);
 		mpc_stream_enable_locked(st, true);
 		mutex_unlock(&st->sample_lock);
 	}
 	args->fd = fd;
 	args->record_size = st->rec_size;
+	mpc_stream_open_test_delay();
+	/*
+	 * The file is live from here on: its release undoes the rest. v2
+	 * returns the fd in @args: should drm_ioctl() then fail to copy them
+	 * back (-EFAULT), the fd stays open, unknown to the caller, until it
+	 * exits.
+	 */
+	fd_install(fd, filp);
 	return 0;
 
-err_disable:
+err_put_fd:
+	put_unused_fd(fd);
 	drm_dev_put(drm);
+err_release:
 	mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
 err_free:
 	mpc_stream_free(st);

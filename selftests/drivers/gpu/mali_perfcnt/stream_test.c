@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 
 #include "mpc_fixture.h"
@@ -455,6 +456,72 @@ TEST_F(mpc, stream_permissions_and_unprivileged_minimum_period)
 	mpc_fixture_load(_metadata, self, variant, "unprivileged=1");
 	EXPECT_EQ(-EINVAL, without_caps(op_stream_100us, self));
 	EXPECT_EQ(0, without_caps(op_stream_1ms, self));
+}
+
+/* Simulator builds: STREAM_OPEN waits this many ms before it installs the fd */
+#define OPEN_DELAY_PARAM "/sys/module/mali_perfcnt/parameters/test_stream_open_delay_ms"
+
+struct racing_close {
+	int fd;			/* the fd number STREAM_OPEN is going to return */
+	uint64_t until_ns;	/* try until then (CLOCK_MONOTONIC_RAW) */
+	int closed;		/* a close() of it succeeded */
+};
+
+static void *racing_close(void *arg)
+{
+	struct racing_close *rc = arg;
+
+	while (mpc_now_ns() < rc->until_ns) {
+		if (!close(rc->fd)) {
+			rc->closed = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Review N1: STREAM_OPEN installs the fd as its very last step. Another
+ * thread close()s the fd number the open is going to return (the lowest
+ * free one) while the ioctl is in flight, held just before the install by
+ * the simulator build's test hook: the close must find no fd. When the fd
+ * was installed first, that close released the stream, which the ioctl
+ * then went on using (its mutex, its hrtimer) after the release freed it.
+ */
+TEST_F(mpc, stream_open_installs_the_fd_last)
+{
+	struct racing_close rc = { 0 };
+	struct drm_mali_perfcnt_stream_open o;
+	pthread_t thr;
+	char *buf;
+	int sfd;
+
+	if (access(OPEN_DELAY_PARAM, W_OK))
+		SKIP(return, "no %s: a module built without the simulator", OPEN_DELAY_PARAM);
+	rc.fd = dup(self->fd);
+	ASSERT_LE(0, rc.fd);
+	close(rc.fd);
+	ASSERT_EQ(0, mpc_write_file(OPEN_DELAY_PARAM, "500"));
+	/* half the hold: the fd must not exist during any of it */
+	rc.until_ns = mpc_now_ns() + 250000000ull;
+	ASSERT_EQ(0, pthread_create(&thr, NULL, racing_close, &rc));
+	sfd = stream_open(self->fd, 1000000, 8, 0, &o);
+	pthread_join(thr, NULL);
+	EXPECT_EQ(0, mpc_write_file(OPEN_DELAY_PARAM, "0"));
+	EXPECT_FALSE(rc.closed) {
+		TH_LOG("close(%d) succeeded while STREAM_OPEN was still in flight: the fd was installed before the stream was ready",
+		       rc.fd);
+	}
+	ASSERT_EQ(rc.fd, sfd);
+	ASSERT_EQ(sfd, o.fd);
+	/* the stream the open returned is whole: it records */
+	buf = malloc(2 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ((ssize_t)o.record_size, read_records(sfd, buf, o.record_size, 1));
+	EXPECT_EQ(MALI_PERFCNT_RECORD_SAMPLE, REC(buf, 0)->type);
+	close(sfd);
+	free(buf);
+	ASSERT_DEVICE_WORKS(self);
 }
 
 /*
