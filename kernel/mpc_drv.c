@@ -186,7 +186,10 @@ static int mpc_runtime_resume(struct device *dev)
  * System sleep with the counters enabled: the owner's runtime PM reference
  * would keep the GPU "active" while the SoC cuts its power domain anyway.
  * Stop the counters, power down as runtime suspend does, and on resume
- * power up, reset and program the owner's counters again.
+ * power up, reset and program the owner's counters again. Userspace is
+ * frozen by then and so is the streams' periodic work (a freezable
+ * workqueue, mpc_stream_init()); from mpc_perfcnt_suspend() to a
+ * successful resume the counter unit refuses any register access.
  */
 static int __maybe_unused mpc_system_suspend(struct device *dev)
 {
@@ -195,8 +198,11 @@ static int __maybe_unused mpc_system_suspend(struct device *dev)
 
 	mpc_perfcnt_suspend(mdev);
 	ret = pm_runtime_force_suspend(dev);
-	if (ret)
+	if (ret) {
+		/* Not suspended after all: no resume callback will come */
+		mpc_perfcnt_resume(mdev, 0);
 		return ret;
+	}
 	/* Supplies off, clocks gated, where the SoC's data allows it */
 	mpc_soc_power_down(mdev, MPC_SOC_SYSTEM);
 	return 0;
@@ -209,13 +215,11 @@ static int __maybe_unused mpc_system_resume(struct device *dev)
 
 	/* Back to runtime suspended; runtime resume does the rest */
 	ret = mpc_soc_power_up(mdev, MPC_SOC_RUNTIME);
-	if (ret)
-		return ret;
-	ret = pm_runtime_force_resume(dev);
-	if (ret)
-		return ret;
-	mpc_perfcnt_resume(mdev);
-	return 0;
+	if (!ret)
+		ret = pm_runtime_force_resume(dev);
+	/* On failure the counters are disabled, with no register access */
+	mpc_perfcnt_resume(mdev, ret);
+	return ret;
 }
 
 static const struct dev_pm_ops mpc_pm_ops = {
@@ -354,6 +358,9 @@ static int mpc_probe(struct platform_device *pdev)
 
 	/* Before mpc_gpu_init() installs the IRQ handlers that use it */
 	ret = mpc_perfcnt_init(mdev);
+	if (ret)
+		return ret;
+	ret = mpc_stream_init(mdev);
 	if (ret)
 		return ret;
 	ret = mpc_gpu_init(mdev);

@@ -299,6 +299,9 @@ struct mpc_perfcnt_status {
  * @live_allocs: allocations the module holds now (debugfs, leak tests).
  * @live_bytes: bytes of those allocations.
  * @perfcnt: counter state, private to mpc_perfcnt.c.
+ * @stream_wq: where the sampling streams' work runs (mpc_stream.c): a
+ *	freezable workqueue, so that no periodic sample runs while the
+ *	system sleeps.
  */
 struct mpc_device {
 	struct drm_device drm;
@@ -329,6 +332,7 @@ struct mpc_device {
 	atomic_t live_allocs;
 	atomic64_t live_bytes;
 	struct mpc_perfcnt *perfcnt;
+	struct workqueue_struct *stream_wq;
 };
 
 #define to_mpc_device(d) container_of(d, struct mpc_device, drm)
@@ -426,7 +430,7 @@ int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *ow
 				    void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
 void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
 void mpc_perfcnt_suspend(struct mpc_device *mdev);
-void mpc_perfcnt_resume(struct mpc_device *mdev);
+void mpc_perfcnt_resume(struct mpc_device *mdev, int err);
 int __must_check mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int __must_check mpc_perfcnt_unmap(struct mpc_device *mdev);
 void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st);
@@ -450,8 +454,13 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 int mpc_ioctl_config(struct mpc_device *mdev, const char *who, bool use_masks, u32 set,
 		     u32 jm, u32 tiler, u32 shader, u32 l2, struct mpc_perfcnt_config *cfg);
 
-/* mpc_stream.c: @st lost the counters; called with the counter unit's lock held. */
-void mpc_stream_counters_lost(struct mpc_stream *st);
+/*
+ * mpc_stream.c: @st lost the counters, @err says why (0: released, -ENODEV:
+ * unbound, -EIO: the GPU was not recovered); called with the counter
+ * unit's lock held.
+ */
+void mpc_stream_counters_lost(struct mpc_stream *st, int err);
+int __must_check mpc_stream_init(struct mpc_device *mdev);
 /* mpc_stream.c: the debugfs perfcnt_stream file */
 extern const struct file_operations mpc_stream_debugfs_fops;
 

@@ -90,6 +90,9 @@ enum mpc_wait {
  * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
  *	the device is unbound; written under @lock, read locklessly by
  *	debugfs.
+ * @hw_off: system sleep: from mpc_perfcnt_suspend() until a successful
+ *	mpc_perfcnt_resume() the GPU may be unpowered and unclocked, and
+ *	nothing here touches its registers (-EAGAIN).
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait, @result and @irq_gen, shared with
@@ -122,6 +125,7 @@ struct mpc_perfcnt {
 	void *kept;
 	struct mpc_sample_info kept_info;
 	bool dead;
+	bool hw_off;
 	struct mpc_stats stats;
 
 	/* protects stats, wait, result and irq_gen; taken in hard IRQs */
@@ -512,8 +516,12 @@ static void mpc_perfcnt_drop_kept_locked(struct mpc_device *mdev)
 	pc->kept = NULL;
 }
 
-/* @reset_first: the GPU's state is unknown, see mpc_perfcnt_stop_locked() */
-static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first)
+/*
+ * @reset_first: the GPU's state is unknown, see mpc_perfcnt_stop_locked().
+ * @err: why, for a stream that loses the counters: 0 (its owner let them
+ * go), -ENODEV (unbind) or -EIO (the GPU was not recovered).
+ */
+static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first, int err)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
@@ -531,7 +539,7 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	mpc_perfcnt_drop_kept_locked(mdev);
 	/* a stream that loses its counters (unbind, failed recovery) ends */
 	if (pc->stream) {
-		mpc_stream_counters_lost(pc->stream);
+		mpc_stream_counters_lost(pc->stream, err);
 		pc->stream = NULL;
 	}
 	pc->debugfs_period_us = 0;
@@ -589,6 +597,10 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	}
 	if (pc->owner == owner) {
 		ret = MPC_REJECT(mdev, -EALREADY, "counters already enabled by this file");
+		goto out_unlock;
+	}
+	if (pc->hw_off) {
+		ret = MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep: enable later");
 		goto out_unlock;
 	}
 	if (pc->owner) {
@@ -659,7 +671,7 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 	else if (pc->owner != owner)
 		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
 	else
-		mpc_perfcnt_disable_locked(mdev, false);
+		mpc_perfcnt_disable_locked(mdev, false, 0);
 	mutex_unlock(&pc->lock);
 	return ret;
 }
@@ -686,7 +698,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
 		return;
 	mutex_lock(&pc->lock);
 	if (pc->owner && (!owner || pc->owner == owner))
-		mpc_perfcnt_disable_locked(mdev, false);
+		mpc_perfcnt_disable_locked(mdev, false, owner ? 0 : -ENODEV);
 	mutex_unlock(&pc->lock);
 }
 
@@ -721,6 +733,9 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 		return 0;
 	}
 
+	if (pc->hw_off)
+		return MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep: sample later");
+
 	/* The GPU owns the buffer until the dump is in memory */
 	dma_sync_single_for_device(mdev->dev, pc->buf.dma_base, mpc_dump_buf_size(&pc->buf),
 				   DMA_FROM_DEVICE);
@@ -734,7 +749,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 			 * As a failed enable does: the next one starts afresh
 			 * (a dead GPU's pages are leaked, not freed)
 			 */
-			mpc_perfcnt_disable_locked(mdev, true);
+			mpc_perfcnt_disable_locked(mdev, true, -EIO);
 			ret = -EIO;
 		}
 		return ret;
@@ -860,7 +875,9 @@ out_free:
  *
  * The owner keeps the counters and the buffer; the GPU stops counting
  * and its address space is flushed and disabled, as the SoC may cut its
- * power. mpc_perfcnt_resume() programs it all again.
+ * power. From here until mpc_perfcnt_resume() succeeds no register is
+ * touched: a sample or an enable fails with -EAGAIN. mpc_perfcnt_resume()
+ * programs it all again.
  */
 void mpc_perfcnt_suspend(struct mpc_device *mdev)
 {
@@ -869,30 +886,57 @@ void mpc_perfcnt_suspend(struct mpc_device *mdev)
 	mutex_lock(&pc->lock);
 	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
 		drm_warn(&mdev->drm, "the GPU did not stop cleanly before system sleep\n");
+	pc->hw_off = true;
 	mutex_unlock(&pc->lock);
 }
 
 /**
  * mpc_perfcnt_resume() - system resume: restart enabled counters
- * @mdev: device, powered and reset (runtime resume ran).
+ * @mdev: device.
+ * @err: 0 when the GPU is powered and reset again (runtime resume ran),
+ *	else the error of the resume.
  *
  * Reprograms the address space, PERFCNT_BASE, PERFCNT_CFG and the block
  * masks of the owner's configuration, and marks the next sample as one
- * after a power loss. When that fails the GPU is reset and programmed
- * again; if even that fails, the next DUMP reports the error.
+ * after a power loss; its interval still starts where the last sample
+ * before the sleep ended, so it spans the sleep. When that fails the GPU
+ * is reset and programmed again, as after a fault; if even that fails the
+ * counters are disabled. When the resume itself failed (@err) the GPU
+ * may be unpowered or in any state: the counters are disabled without a
+ * register access, the device is marked dead (its pages are leaked, not
+ * freed) and a stream that owned them ends with an ERROR record.
  */
-void mpc_perfcnt_resume(struct mpc_device *mdev)
+void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
+	u64 start;
 	int ret;
 
 	mutex_lock(&pc->lock);
+	if (err) {
+		if (pc->owner && !pc->dead) {
+			drm_err(&mdev->drm, "GPU not resumed (%d): counters disabled, device dead; unbind it or reboot\n",
+				err);
+			WRITE_ONCE(pc->dead, true);
+			mpc_perfcnt_disable_locked(mdev, false, -EIO);
+		}
+		/* With no owner the next enable's runtime resume tries again */
+		pc->hw_off = !!pc->dead;
+		mutex_unlock(&pc->lock);
+		return;
+	}
+	pc->hw_off = false;
 	if (pc->owner && !pc->dead) {
+		start = pc->interval_start_ns;
 		ret = mpc_perfcnt_hw_setup_locked(mdev);
-		if (ret)
-			ret = mpc_perfcnt_recover_locked(mdev);
-		if (ret)
-			drm_err(&mdev->drm, "counters not restarted after resume (%d)\n", ret);
+		if (!ret) {
+			/* What the GPU counted before the sleep is lost, not the span */
+			pc->interval_start_ns = start;
+		} else if (mpc_perfcnt_recover_locked(mdev)) {
+			drm_err(&mdev->drm, "counters not restarted after resume (%d), disabled\n",
+				ret);
+			mpc_perfcnt_disable_locked(mdev, true, -EIO);
+		}
 		pc->data_flags |= MALI_PERFCNT_DATA_AFTER_POWER_LOSS;
 		spin_lock_irq(&pc->irq_lock);
 		pc->stats.power_losses++;
@@ -943,6 +987,8 @@ int mpc_perfcnt_unmap(struct mpc_device *mdev)
 	mutex_lock(&pc->lock);
 	if (!pc->owner) {
 		ret = MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
+	} else if (pc->hw_off) {
+		ret = MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep");
 	} else if (pc->buf.mapped) {
 		mpc_vm_unmap(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.nr_pages);
 		pc->buf.mapped = false;

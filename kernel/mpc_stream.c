@@ -34,6 +34,7 @@
 #include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
 #include "mpc_drv.h"
@@ -54,12 +55,16 @@
  *	and @last_seqno, and the slot at @head.
  * @read_lock: serialises readers; only a reader moves @tail; protects
  *	@rd_off.
- * @lock: protects @head, @tail, @enabled and @dead (taken in the timer).
+ * @lock: protects @head, @tail, @enabled, @dead and @end_error (taken in
+ *	the timer).
  * @head: free-running index of the next slot to publish.
  * @tail: free-running index of the oldest unread slot.
  * @enabled: the timer runs / SAMPLE is allowed.
  * @dead: the device is gone or the GPU could not be recovered: no more
  *	records.
+ * @end_error: the counter unit took the counters away with this error
+ *	(mpc_stream_counters_lost()): @work queues an ERROR record and ends
+ *	the stream; 0 when none is due.
  * @wq: readers and poll() wait here for a record.
  * @next_flags: data flags for the next SAMPLE record.
  * @lost: samples dropped since the last published record.
@@ -82,11 +87,12 @@ struct mpc_stream {
 	struct work_struct work;
 	struct mutex sample_lock;	/* producers; see @sample_lock above */
 	struct mutex read_lock;		/* readers; only they move @tail */
-	spinlock_t lock;		/* @head, @tail, @enabled, @dead */
+	spinlock_t lock;		/* @head, @tail, @enabled, @dead, @end_error */
 	u32 head;
 	u32 tail;
 	bool enabled;
 	bool dead;
+	int end_error;
 	wait_queue_head_t wq;
 	u32 next_flags;
 	u64 lost;
@@ -155,6 +161,7 @@ static void mpc_stream_end(struct mpc_stream *st)
 	spin_lock_irqsave(&st->lock, flags);
 	st->dead = true;
 	st->enabled = false;
+	st->end_error = 0;
 	spin_unlock_irqrestore(&st->lock, flags);
 	wake_up_interruptible(&st->wq);
 }
@@ -184,14 +191,31 @@ static void mpc_stream_emit_locked(struct mpc_stream *st,
 }
 
 /*
+ * The slot for the next record, NULL when the ring has no room for it
+ * (after a LOST record, in *@lost_rec, when samples were dropped).
+ */
+static struct drm_mali_perfcnt_record *
+mpc_stream_reserve_locked(struct mpc_stream *st, struct drm_mali_perfcnt_record **lost_rec)
+{
+	u32 need = st->lost ? 2 : 1;
+
+	lockdep_assert_held(&st->sample_lock);
+	*lost_rec = NULL;
+	if (mpc_stream_space(st) < need)
+		return NULL;
+	if (st->lost)
+		*lost_rec = mpc_stream_slot(st, st->head);
+	return mpc_stream_slot(st, st->head + need - 1);
+}
+
+/*
  * Take one sample and queue its record (or count it lost). Returns the
  * sample's error, 0 when it was taken.
  */
 static int mpc_stream_sample_locked(struct mpc_stream *st)
 {
 	struct mpc_device *mdev = st->mdev;
-	struct drm_mali_perfcnt_record *rec, *lost_rec = NULL, hdr;
-	u32 need = st->lost ? 2 : 1, space = mpc_stream_space(st);
+	struct drm_mali_perfcnt_record *rec, *lost_rec, hdr;
 	u32 dump_size = mdev->features.layout.dump_size;
 	struct mpc_sample_info si;
 	u64 start_ns;
@@ -205,17 +229,12 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	 * a resume), as a SAMPLE record's start is.
 	 */
 	start_ns = mpc_perfcnt_interval_start(mdev);
-	if (space >= need) {
-		if (st->lost)
-			lost_rec = mpc_stream_slot(st, st->head);
-		rec = mpc_stream_slot(st, st->head + need - 1);
-		dst = rec + 1;
-	} else {
-		rec = NULL;
-		dst = st->scratch;
-	}
+	rec = mpc_stream_reserve_locked(st, &lost_rec);
+	dst = rec ? (void *)(rec + 1) : st->scratch;
 
 	ret = mpc_perfcnt_sample(mdev, MPC_OWNER_STREAM, NULL, dst, &si);
+	if (ret == -EAGAIN)
+		return ret;	/* system sleep: the interval goes on */
 	if (ret == -ENODEV || ret == -ENODATA || ret == -EPERM) {
 		/* unplugged, or the counters were taken from us: the end */
 		mpc_stream_end(st);
@@ -268,10 +287,47 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 /*
  * Called by the counter unit under its lock (mpc_perfcnt_disable_locked()
  * asserts it). No sample_lock here: a producer holds it while it takes
- * the counter unit's lock.
+ * the counter unit's lock. A stream that ends on an error gets an ERROR
+ * record first, queued by its work item.
  */
-void mpc_stream_counters_lost(struct mpc_stream *st)
+void mpc_stream_counters_lost(struct mpc_stream *st, int err)
 {
+	unsigned long flags;
+
+	if (err != -EIO) {
+		mpc_stream_end(st);
+		return;
+	}
+	spin_lock_irqsave(&st->lock, flags);
+	st->enabled = false;
+	if (!st->dead)
+		st->end_error = err;
+	spin_unlock_irqrestore(&st->lock, flags);
+	queue_work(st->mdev->stream_wq, &st->work);
+}
+
+/* The counters were taken away with an error: say so, then end. */
+static void mpc_stream_error_end_locked(struct mpc_stream *st)
+{
+	struct drm_mali_perfcnt_record *rec, *lost_rec, hdr;
+	int err;
+
+	lockdep_assert_held(&st->sample_lock);
+	spin_lock_irq(&st->lock);
+	err = st->end_error;
+	spin_unlock_irq(&st->lock);
+	if (!err)
+		return;
+	hdr = (struct drm_mali_perfcnt_record) {
+		.type = MALI_PERFCNT_RECORD_ERROR,
+		.size = MPC_REC_HDR,
+		.seqno = st->last_seqno,
+		.start_ns = mpc_perfcnt_interval_start(st->mdev),
+		.end_ns = ktime_get_raw_ns(),
+		.error = err,
+	};
+	rec = mpc_stream_reserve_locked(st, &lost_rec);
+	mpc_stream_emit_locked(st, lost_rec, rec, &hdr);
 	mpc_stream_end(st);
 }
 
@@ -282,6 +338,8 @@ static void mpc_stream_work(struct work_struct *work)
 	mutex_lock(&st->sample_lock);
 	if (READ_ONCE(st->enabled))
 		mpc_stream_sample_locked(st);
+	else
+		mpc_stream_error_end_locked(st);
 	mutex_unlock(&st->sample_lock);
 }
 
@@ -297,7 +355,7 @@ static enum hrtimer_restart mpc_stream_timer(struct hrtimer *timer)
 	if (!on)
 		return HRTIMER_NORESTART;
 	/* still busy with the last one: this period folds into the next */
-	queue_work(system_highpri_wq, &st->work);
+	queue_work(st->mdev->stream_wq, &st->work);
 	hrtimer_forward_now(timer, ns_to_ktime(st->period_ns));
 	return HRTIMER_RESTART;
 }
@@ -496,6 +554,8 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 	} else {
 		mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
 	}
+	/* the counter unit may have queued an ERROR record until just now */
+	cancel_work_sync(&st->work);
 	mpc_stream_free(st);
 	drm_dev_put(&mdev->drm);
 	return 0;
@@ -528,6 +588,31 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns,
 		return NULL;
 	}
 	return st;
+}
+
+static void mpc_stream_wq_destroy(struct drm_device *drm, void *wq)
+{
+	destroy_workqueue(wq);
+}
+
+/**
+ * mpc_stream_init() - set up what the device's streams share
+ * @mdev: device.
+ *
+ * The streams' work runs on a freezable workqueue of the device's own: the
+ * freezer waits for a sample in progress and holds the rest until every
+ * device has resumed, so that no periodic sample reaches a GPU that system
+ * sleep powered down (userspace, and with it every ioctl, is frozen too).
+ * High priority, as a sample's interval should end when its timer fires.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_stream_init(struct mpc_device *mdev)
+{
+	mdev->stream_wq = alloc_workqueue("mali_perfcnt_stream", WQ_FREEZABLE | WQ_HIGHPRI, 0);
+	if (!mdev->stream_wq)
+		return -ENOMEM;
+	return drmm_add_action_or_reset(&mdev->drm, mpc_stream_wq_destroy, mdev->stream_wq);
 }
 
 static const struct file_operations mpc_stream_fops = {

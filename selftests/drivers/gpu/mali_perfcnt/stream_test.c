@@ -524,6 +524,103 @@ TEST_F(mpc, stream_open_installs_the_fd_last)
 	ASSERT_DEVICE_WORKS(self);
 }
 
+/* "mem" or "freeze" when system sleep can be tested (pm_test), else NULL. */
+static const char *suspend_state(void)
+{
+	char states[128] = "";
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, states, sizeof(states) - 1);
+		states[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	if (access("/sys/power/pm_test", W_OK))
+		return NULL;
+	return strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
+}
+
+/*
+ * Review N2: system sleep with a stream sampling every millisecond. pm_test
+ * "platform" runs every device phase, noirq included, where the
+ * simulator's power domain is cut, and waits 5 s there. No sample may
+ * reach the suspended GPU (the model reports a PERFCNT_SAMPLE with the L2
+ * off, and such a sample times out and resets the GPU): the stream pauses
+ * with the system and goes on after it, with no ERROR record and no
+ * timeout. Its records stay contiguous: the interval that spans the sleep
+ * is the one marked AFTER_POWER_LOSS.
+ */
+TEST_F(mpc, stream_across_system_suspend)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	unsigned int errors = 0, power_loss = 0, after = 0, n = 0;
+	uint64_t prev_end = 0, t_suspend, t_resume;
+	const char *state;
+	size_t len;
+	char *buf;
+	int sfd;
+
+	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
+	state = suspend_state();
+	if (!state)
+		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG)");
+	sfd = stream_open(self->fd, 1000000, 1024, 0, &o);
+	ASSERT_LE(0, sfd);
+	len = 64 * o.record_size;
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	ASSERT_LT(0, read_records(sfd, buf, len, 5));
+	prev_end = 0;
+
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "platform"));
+	t_suspend = mpc_now_ns();
+	EXPECT_EQ(0, mpc_write_file("/sys/power/state", state));
+	t_resume = mpc_now_ns();
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "none"));
+
+	/* What was recorded before the sleep, across it, and 20 after it */
+	while (n < 4096 && after < 20) {
+		ssize_t got = read(sfd, buf, len);
+		size_t off;
+
+		ASSERT_LT(0, got) TH_LOG("read: %s", strerror(errno));
+		for (off = 0; off < (size_t)got; off += REC(buf, off)->size, n++) {
+			struct drm_mali_perfcnt_record *r = REC(buf, off);
+
+			if (r->type == MALI_PERFCNT_RECORD_ERROR) {
+				errors++;
+				TH_LOG("ERROR record %u: error %d", n, r->error);
+				continue;
+			}
+			/* SAMPLE and LOST records tile the time */
+			if (prev_end)
+				EXPECT_EQ(prev_end, r->start_ns) TH_LOG("record %u", n);
+			prev_end = r->end_ns;
+			if (r->type != MALI_PERFCNT_RECORD_SAMPLE)
+				continue;
+			if (power_loss)
+				after++;
+			if (!(r->data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS))
+				continue;
+			power_loss++;
+			/* the sample after the sleep covers all of it */
+			EXPECT_GT(t_suspend, r->start_ns);
+			EXPECT_LT(t_resume, r->end_ns);
+		}
+	}
+	EXPECT_EQ(0, errors);
+	EXPECT_EQ(1, power_loss);
+	EXPECT_EQ(20, after);
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "resets"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "power_losses"));
+	close(sfd);
+	free(buf);
+	ASSERT_DEVICE_WORKS(self);
+}
+
 /*
  * debugfs perfcnt_stream: `echo period_us=N > perfcnt_enable; cat
  * perfcnt_stream` gives the stream's records; while it is open it owns the
