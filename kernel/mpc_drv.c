@@ -20,6 +20,7 @@
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
 #include <linux/reset.h>
+#include <linux/slab.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
@@ -99,9 +100,20 @@ void mpc_track_free(struct mpc_device *mdev, size_t bytes)
 	atomic64_sub(bytes, &mdev->live_bytes);
 }
 
+static int mpc_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct mpc_file *mf = kzalloc(sizeof(*mf), GFP_KERNEL_ACCOUNT);
+
+	if (!mf)
+		return -ENOMEM;
+	file->driver_priv = mf;
+	return 0;
+}
+
 static void mpc_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	mpc_perfcnt_release(to_mpc_device(drm), file);
+	mpc_perfcnt_release(to_mpc_device(drm), mpc_file_owner(file));
+	kfree(file->driver_priv);
 }
 
 #define MPC_IOCTL(n, func) \
@@ -130,6 +142,7 @@ static const struct file_operations mpc_fops = {
 
 static const struct drm_driver mpc_drm_driver = {
 	.driver_features = DRIVER_RENDER,
+	.open = mpc_open,
 	.postclose = mpc_postclose,
 	.ioctls = mpc_ioctls,
 	.num_ioctls = ARRAY_SIZE(mpc_ioctls),
@@ -361,6 +374,9 @@ static int mpc_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	ret = mpc_stream_init(mdev);
+	if (ret)
+		return ret;
+	ret = mpc_debugfs_setup(mdev);
 	if (ret)
 		return ret;
 	ret = mpc_gpu_init(mdev);

@@ -67,17 +67,14 @@ enum mpc_wait {
  * struct mpc_perfcnt - performance counter state
  * @lock: serialises enable, disable and sampling; protects every member
  *	below up to @stats.
- * @owner: drm_file that enabled the counters, %MPC_OWNER_DEBUGFS, or NULL.
+ * @owner: who enabled the counters (a render node, a stream, debugfs), or
+ *	NULL.
  * @owner_pid: thread group id of the process that enabled them.
  * @owner_comm: its command name.
  * @cfg: configuration applied at enable.
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
- * @stream: the sampling stream that owns the counters (@owner is then
- *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
- * @debugfs_period_us: the perfcnt_stream period given to perfcnt_enable
- *	("period_us=N"), 0 when none; valid while debugfs owns the counters.
  * @session: number of the current enable, to tell a kept sample's session.
  * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
  *	covers: the last sample, the enable or the last recovery.
@@ -110,15 +107,13 @@ struct mpc_perfcnt {
 	 * held across a user copy: samples are copied out after it is dropped.
 	 */
 	struct mutex lock;
-	struct drm_file *owner;
+	struct mpc_perfcnt_owner *owner;
 	pid_t owner_pid;
 	char owner_comm[TASK_COMM_LEN];
 	struct mpc_perfcnt_config cfg;
 	struct mpc_dump_buf buf;
 	u64 next_gpu_va;
 	u64 seqno;
-	struct mpc_stream *stream;
-	u32 debugfs_period_us;
 	u64 session;
 	u64 interval_start_ns;
 	u32 data_flags;
@@ -518,8 +513,8 @@ static void mpc_perfcnt_drop_kept_locked(struct mpc_device *mdev)
 
 /*
  * @reset_first: the GPU's state is unknown, see mpc_perfcnt_stop_locked().
- * @err: why, for a stream that loses the counters: 0 (its owner let them
- * go), -ENODEV (unbind) or -EIO (the GPU was not recovered).
+ * @err: why: 0 (the owner lets them go), -ENODEV (unbind) or -EIO (the GPU
+ * was not recovered); see &mpc_perfcnt_owner_ops.lost.
  */
 static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first, int err)
 {
@@ -537,12 +532,9 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	WARN_ON_ONCE(ret && !pc->dead);
 	mpc_dump_buf_release_locked(mdev);
 	mpc_perfcnt_drop_kept_locked(mdev);
-	/* a stream that loses its counters (unbind, failed recovery) ends */
-	if (pc->stream) {
-		mpc_stream_counters_lost(pc->stream, err);
-		pc->stream = NULL;
-	}
-	pc->debugfs_period_us = 0;
+	/* an owner that did not let them go itself is told (a stream ends) */
+	if (err && pc->owner->ops && pc->owner->ops->lost)
+		pc->owner->ops->lost(pc->owner, err);
 	/* Read without the lock by mpc_perfcnt_release() */
 	WRITE_ONCE(pc->owner, NULL);
 	pc->owner_pid = 0;
@@ -554,14 +546,14 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 /**
  * mpc_perfcnt_enable() - take the counters and start them
  * @mdev: device.
- * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @owner: the caller (a render node's, a stream's or debugfs's owner).
  * @cfg: counter set and block masks, validated here.
  *
  * Return: 0, -EALREADY (already enabled by @owner), -EBUSY (someone else
  * owns them), -EACCES, -EINVAL, -ENODEV (the device is unplugged), -EIO
  * (the GPU is dead: it answered no reset), or an error from the hardware.
  */
-int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+int mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		       const struct mpc_perfcnt_config *cfg)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -605,8 +597,7 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	}
 	if (pc->owner) {
 		ret = MPC_REJECT(mdev, -EBUSY, "counters owned by %s (pid %d)",
-				 pc->owner == MPC_OWNER_DEBUGFS ? "debugfs" : pc->owner_comm,
-				 pc->owner_pid);
+				 pc->owner->name ?: pc->owner_comm, pc->owner_pid);
 		goto out_unlock;
 	}
 
@@ -653,12 +644,12 @@ out_unlock:
 /**
  * mpc_perfcnt_disable() - stop the counters and release them
  * @mdev: device.
- * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @owner: the caller (a render node's, a stream's or debugfs's owner).
  *
  * Return: 0, -EALREADY when nothing is enabled, -EPERM when someone else
  * owns the counters.
  */
-int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
+int mpc_perfcnt_disable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
@@ -679,20 +670,21 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 /**
  * mpc_perfcnt_release() - an owner goes away
  * @mdev: device.
- * @owner: the closing drm_file, or NULL when the device itself goes away
+ * @owner: the owner that goes away, or NULL when the device itself does
  *	(whoever owns the counters then loses them).
  *
  * A file that does not own the counters returns at once, without the lock:
  * closing a render node must not wait for another file's DUMP.
  */
-void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
+void mpc_perfcnt_release(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	/*
 	 * Race-free without the lock: only @owner itself can become the
-	 * owner, and it is closing, so it has no ioctl in flight. If it is
-	 * the owner, only the lock holder can change that.
+	 * owner (an enable, or a transfer it asks for), and it is closing,
+	 * so it has nothing in flight. If it is the owner, only the lock
+	 * holder can change that.
 	 */
 	if (owner && READ_ONCE(pc->owner) != owner)
 		return;
@@ -707,7 +699,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
  * or return the kept sample: with @swap its buffer is exchanged with
  * *@data (the caller frees what it then holds), else it is copied.
  */
-static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *owner,
+static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 				     void **data, bool swap, struct mpc_sample_info *info)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -781,7 +773,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
  * is still the newest sample of the same enable. Return: @data if it was
  * not kept (the caller frees it), else NULL.
  */
-static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
+static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 			      void *data, const struct mpc_sample_info *info)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -804,7 +796,7 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
 /**
  * mpc_perfcnt_sample() - take one sample and copy it out
  * @mdev: device.
- * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @owner: the caller (a render node's, a stream's or debugfs's owner).
  * @ubuf: user destination, or NULL.
  * @kbuf: kernel destination when @ubuf is NULL.
  * @info: receives the sample's seqno, timestamps and data flags, on
@@ -825,7 +817,7 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
  * unplugged), -ETIMEDOUT, -EIO (also at once when the GPU is dead) or
  * -EINTR.
  */
-int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+int mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -1013,7 +1005,8 @@ void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st)
 
 	memset(st, 0, sizeof(*st));
 	mutex_lock(&pc->lock);
-	st->owner = pc->owner;
+	st->enabled = !!pc->owner;
+	st->owner_name = pc->owner ? pc->owner->name : NULL;
 	st->owner_pid = pc->owner_pid;
 	strscpy(st->owner_comm, pc->owner_comm, sizeof(st->owner_comm));
 	st->cfg = pc->cfg;
@@ -1060,113 +1053,46 @@ void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats)
 /**
  * mpc_perfcnt_owned_by() - do the counters belong to @owner now
  * @mdev: device.
- * @owner: a drm_file, %MPC_OWNER_DEBUGFS or %MPC_OWNER_STREAM.
+ * @owner: an owner.
  *
  * Lockless: only the owner itself, or the lock holder, can change the
  * answer, so it is stable for the owner asking about itself.
  *
  * Return: true when @owner owns the counters.
  */
-bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct drm_file *owner)
+bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner)
 {
 	return READ_ONCE(mdev->perfcnt->owner) == owner;
 }
 
 /**
- * mpc_perfcnt_set_debugfs_period() - the period perfcnt_stream samples at
+ * mpc_perfcnt_transfer() - hand running counters to another owner
  * @mdev: device.
- * @period_us: given to perfcnt_enable ("period_us=N"), 0 for none.
+ * @from: the owner now.
+ * @to: the owner from now on.
  *
- * Kept only while debugfs owns the counters; a later disable clears it.
+ * The counters keep running, configuration, buffer and sample sequence
+ * unchanged (debugfs lends them to its perfcnt_stream file and takes them
+ * back).
+ *
+ * Return: 0, -ENODATA when nobody owns the counters, -EBUSY when someone
+ * other than @from does.
  */
-void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us)
-{
-	struct mpc_perfcnt *pc = mdev->perfcnt;
-
-	mutex_lock(&pc->lock);
-	if (pc->owner == MPC_OWNER_DEBUGFS)
-		pc->debugfs_period_us = period_us;
-	mutex_unlock(&pc->lock);
-}
-
-/**
- * mpc_perfcnt_stream_attach() - tell the counters which stream owns them
- * @mdev: device.
- * @st: the stream that enabled them (as %MPC_OWNER_STREAM).
- *
- * From then on @st is told when it loses them (mpc_stream_counters_lost()).
- *
- * Return: 0, or -ENODEV when the stream no longer owns them (the device
- * was unbound since the enable).
- */
-int mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st)
+int mpc_perfcnt_transfer(struct mpc_device *mdev, struct mpc_perfcnt_owner *from,
+			 struct mpc_perfcnt_owner *to)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret = 0;
 
 	mutex_lock(&pc->lock);
-	if (pc->owner == MPC_OWNER_STREAM)
-		pc->stream = st;
+	if (!pc->owner)
+		ret = -ENODATA;
+	else if (pc->owner != from)
+		ret = -EBUSY;
 	else
-		ret = -ENODEV;
+		WRITE_ONCE(pc->owner, to);	/* read without the lock by mpc_perfcnt_release() */
 	mutex_unlock(&pc->lock);
 	return ret;
-}
-
-/**
- * mpc_perfcnt_stream_from_debugfs() - debugfs's counters go to a stream
- * @mdev: device.
- * @st: the debugfs perfcnt_stream file's stream.
- * @period_ns: receives the period given to perfcnt_enable.
- *
- * The counters keep running; @st owns them until
- * mpc_perfcnt_stream_to_debugfs().
- *
- * Return: 0, -EBUSY when someone else owns them, -ENODATA when they are
- * not enabled or were enabled with no period.
- */
-int mpc_perfcnt_stream_from_debugfs(struct mpc_device *mdev, struct mpc_stream *st,
-				    u64 *period_ns)
-{
-	struct mpc_perfcnt *pc = mdev->perfcnt;
-	int ret = 0;
-
-	mutex_lock(&pc->lock);
-	if (pc->owner != MPC_OWNER_DEBUGFS)
-		ret = MPC_REJECT(mdev, pc->owner ? -EBUSY : -ENODATA,
-				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
-				 pc->owner ? " (the counters are owned elsewhere)" : "");
-	else if (!pc->debugfs_period_us)
-		ret = MPC_REJECT(mdev, -ENODATA,
-				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
-	if (!ret) {
-		*period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
-		WRITE_ONCE(pc->owner, MPC_OWNER_STREAM);
-		pc->stream = st;
-	}
-	mutex_unlock(&pc->lock);
-	return ret;
-}
-
-/**
- * mpc_perfcnt_stream_to_debugfs() - give a stream's counters back to debugfs
- * @mdev: device.
- * @st: the stream that took them with mpc_perfcnt_stream_from_debugfs().
- *
- * They keep running, owned by debugfs again; nothing happens when @st lost
- * them in the meantime.
- */
-void mpc_perfcnt_stream_to_debugfs(struct mpc_device *mdev, struct mpc_stream *st)
-{
-	struct mpc_perfcnt *pc = mdev->perfcnt;
-
-	mutex_lock(&pc->lock);
-	if (pc->stream == st) {
-		pc->stream = NULL;
-		/* read without the lock by mpc_perfcnt_release() */
-		WRITE_ONCE(pc->owner, MPC_OWNER_DEBUGFS);
-	}
-	mutex_unlock(&pc->lock);
 }
 
 /* End the sampler's wait with @result; irq_lock held. */

@@ -42,6 +42,7 @@
 
 /**
  * struct mpc_stream - one sampling stream
+ * @owner: the stream as an owner of the counters; told when it loses them.
  * @mdev: the device; a drm_dev reference is held for the stream's life.
  * @period_ns: sampling period, 0 for manual sampling.
  * @nr: slots in @ring.
@@ -63,7 +64,7 @@
  * @dead: the device is gone or the GPU could not be recovered: no more
  *	records.
  * @end_error: the counter unit took the counters away with this error
- *	(mpc_stream_counters_lost()): @work queues an ERROR record and ends
+ *	(mpc_stream_lost()): @work queues an ERROR record and ends
  *	the stream; 0 when none is due.
  * @wq: readers and poll() wait here for a record.
  * @next_flags: data flags for the next SAMPLE record.
@@ -77,6 +78,7 @@
  *	split records).
  */
 struct mpc_stream {
+	struct mpc_perfcnt_owner owner;
 	struct mpc_device *mdev;
 	u64 period_ns;
 	u32 nr;
@@ -232,7 +234,7 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	rec = mpc_stream_reserve_locked(st, &lost_rec);
 	dst = rec ? (void *)(rec + 1) : st->scratch;
 
-	ret = mpc_perfcnt_sample(mdev, MPC_OWNER_STREAM, NULL, dst, &si);
+	ret = mpc_perfcnt_sample(mdev, &st->owner, NULL, dst, &si);
 	if (ret == -EAGAIN)
 		return ret;	/* system sleep: the interval goes on */
 	if (ret == -ENODEV || ret == -ENODATA || ret == -EPERM) {
@@ -242,7 +244,7 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 	}
 	if (ret) {
 		/* a failed recovery disables the counters: no more samples */
-		bool gone = !mpc_perfcnt_owned_by(mdev, MPC_OWNER_STREAM);
+		bool gone = !mpc_perfcnt_owned_by(mdev, &st->owner);
 		u64 now = ktime_get_raw_ns();
 
 		/*
@@ -285,13 +287,15 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 }
 
 /*
- * Called by the counter unit under its lock (mpc_perfcnt_disable_locked()
- * asserts it). No sample_lock here: a producer holds it while it takes
- * the counter unit's lock. A stream that ends on an error gets an ERROR
- * record first, queued by its work item.
+ * &mpc_perfcnt_owner_ops.lost: called by the counter unit under its lock
+ * (mpc_perfcnt_disable_locked() asserts it). No sample_lock here: a
+ * producer holds it while it takes the counter unit's lock. Unbound, the
+ * stream ends at once; on an error it gets an ERROR record first, queued
+ * by its work item.
  */
-void mpc_stream_counters_lost(struct mpc_stream *st, int err)
+static void mpc_stream_lost(struct mpc_perfcnt_owner *owner, int err)
 {
+	struct mpc_stream *st = container_of(owner, struct mpc_stream, owner);
 	unsigned long flags;
 
 	if (err != -EIO) {
@@ -305,6 +309,10 @@ void mpc_stream_counters_lost(struct mpc_stream *st, int err)
 	spin_unlock_irqrestore(&st->lock, flags);
 	queue_work(st->mdev->stream_wq, &st->work);
 }
+
+static const struct mpc_perfcnt_owner_ops mpc_stream_owner_ops = {
+	.lost = mpc_stream_lost,
+};
 
 /* The counters were taken away with an error: say so, then end. */
 static void mpc_stream_error_end_locked(struct mpc_stream *st)
@@ -371,7 +379,7 @@ static int mpc_stream_enable_locked(struct mpc_stream *st, bool first)
 	if (!first) {
 		/* the counters ran on while disabled: start afresh */
 		struct mpc_sample_info si;
-		int ret = mpc_perfcnt_sample(st->mdev, MPC_OWNER_STREAM, NULL, st->scratch, &si);
+		int ret = mpc_perfcnt_sample(st->mdev, &st->owner, NULL, st->scratch, &si);
 
 		if (ret)
 			return ret;
@@ -550,9 +558,9 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 	cancel_work_sync(&st->work);
 	if (st->from_debugfs) {
 		/* debugfs owns the counters again, still running */
-		mpc_perfcnt_stream_to_debugfs(mdev, st);
+		mpc_debugfs_stream_give_back(mdev, &st->owner);
 	} else {
-		mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
+		mpc_perfcnt_release(mdev, &st->owner);
 	}
 	/* the counter unit may have queued an ERROR record until just now */
 	cancel_work_sync(&st->work);
@@ -570,6 +578,7 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns,
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
 	if (!st)
 		return NULL;
+	st->owner.ops = &mpc_stream_owner_ops;
 	st->mdev = mdev;
 	st->period_ns = period_ns;
 	st->nr = nr;
@@ -690,13 +699,9 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 		return -ENOMEM;
 
 	/* the stream owns the counters: EBUSY for everyone else */
-	ret = mpc_perfcnt_enable(mdev, MPC_OWNER_STREAM, &cfg);
-	if (ret == -EALREADY)	/* owned by another stream: not ours */
-		ret = MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: counters owned by another stream");
+	ret = mpc_perfcnt_enable(mdev, &st->owner, &cfg);
 	if (ret)
 		goto err_free;
-	if (mpc_perfcnt_stream_attach(mdev, st))
-		st->dead = true;	/* unbound since: no sample will be taken */
 
 	/*
 	 * The fd is installed last: from fd_install() on, another thread may
@@ -738,7 +743,7 @@ err_put_fd:
 	put_unused_fd(fd);
 	drm_dev_put(drm);
 err_release:
-	mpc_perfcnt_release(mdev, MPC_OWNER_STREAM);
+	mpc_perfcnt_release(mdev, &st->owner);
 err_free:
 	mpc_stream_free(st);
 	return ret;
@@ -769,7 +774,8 @@ static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	st->from_debugfs = true;
-	ret = mpc_perfcnt_stream_from_debugfs(mdev, st, &st->period_ns);
+	st->owner.name = "debugfs perfcnt_stream";
+	ret = mpc_debugfs_stream_take(mdev, &st->owner, &st->period_ns);
 	if (ret) {
 		mpc_stream_free(st);
 		drm_dev_exit(idx);

@@ -621,6 +621,57 @@ TEST_F(mpc, stream_across_system_suspend)
 	ASSERT_DEVICE_WORKS(self);
 }
 
+/* Arms stuck_clean again while a SAMPLE waits out the clean it got stuck. */
+static void *rearm_stuck_clean(void *arg)
+{
+	const char *dbg = arg;
+
+	/* After that clean is stuck, well before the 1 s timeout ends */
+	mpc_sleep_ms(400);
+	mpc_set_fault(dbg, "stuck_clean\n");
+	return NULL;
+}
+
+/*
+ * Review N3: each stream owns the counters by itself. Stream S1's
+ * recovery fails (the clean that restarts the counters is stuck as well),
+ * which disables the counters and ends S1 with an ERROR record; S2 then
+ * takes them. Closing S1 must leave S2 alone: when every stream shared one
+ * owner token, S1's release tore S2's counters down.
+ */
+TEST_F(mpc, stream_close_of_a_dead_stream_spares_the_next)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	pthread_t thr;
+	char *buf;
+	int s1, s2;
+
+	s1 = stream_open(self->fd, 0, 4, 0, &o);
+	ASSERT_LE(0, s1);
+	buf = malloc(4 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	ARM_FAULT(self, "stuck_clean\n");
+	ASSERT_EQ(0, pthread_create(&thr, NULL, rearm_stuck_clean, self->dbg));
+	EXPECT_EQ(-1, ioctl(s1, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	EXPECT_EQ(EIO, errno);
+	pthread_join(thr, NULL);
+	ASSERT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	ASSERT_LT(0, read(s1, buf, 4 * o.record_size));
+	EXPECT_EQ(MALI_PERFCNT_RECORD_ERROR, REC(buf, 0)->type);
+
+	s2 = stream_open(self->fd, 0, 4, 0, NULL);
+	ASSERT_LE(0, s2);
+	close(s1);
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	EXPECT_EQ(0, ioctl(s2, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0)) {
+		TH_LOG("SAMPLE on the live stream: %s", strerror(errno));
+	}
+	EXPECT_EQ((ssize_t)o.record_size, read(s2, buf, 4 * o.record_size));
+	EXPECT_EQ(MALI_PERFCNT_RECORD_SAMPLE, REC(buf, 0)->type);
+	close(s2);
+	free(buf);
+}
+
 /*
  * debugfs perfcnt_stream: `echo period_us=N > perfcnt_enable; cat
  * perfcnt_stream` gives the stream's records; while it is open it owns the
