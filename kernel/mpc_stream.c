@@ -400,6 +400,8 @@ static void mpc_stream_disable_locked(struct mpc_stream *st)
 	spin_lock_irq(&st->lock);
 	st->enabled = false;
 	spin_unlock_irq(&st->lock);
+	/* a blocked reader of an empty ring gets -EIO */
+	wake_up_interruptible(&st->wq);
 	hrtimer_cancel(&st->timer);
 	/* a queued work item sees !enabled and does nothing */
 }
@@ -410,6 +412,14 @@ static long mpc_stream_ioctl(struct file *file, unsigned int cmd, unsigned long 
 	struct mpc_device *mdev = st->mdev;
 	int ret = 0;
 
+	switch (cmd) {
+	case MALI_PERFCNT_STREAM_IOCTL_ENABLE:
+	case MALI_PERFCNT_STREAM_IOCTL_DISABLE:
+	case MALI_PERFCNT_STREAM_IOCTL_SAMPLE:
+		break;
+	default:
+		return MPC_REJECT(mdev, -ENOTTY, "stream: unknown ioctl 0x%x", cmd);
+	}
 	if (arg)
 		return MPC_REJECT(mdev, -EINVAL, "stream ioctl 0x%x takes no argument", cmd);
 	if (mutex_lock_interruptible(&st->sample_lock))
@@ -429,11 +439,20 @@ static long mpc_stream_ioctl(struct file *file, unsigned int cmd, unsigned long 
 		else
 			ret = mpc_stream_sample_locked(st);
 		break;
-	default:
-		ret = MPC_REJECT(mdev, -ENOTTY, "stream: unknown ioctl 0x%x", cmd);
 	}
 	mutex_unlock(&st->sample_lock);
 	return ret;
+}
+
+/* What a blocked reader waits for: a record, the end, or a disable. */
+static bool mpc_stream_wake(struct mpc_stream *st)
+{
+	bool wake;
+
+	spin_lock_irq(&st->lock);
+	wake = st->head != st->tail || st->dead || (!st->enabled && !st->end_error);
+	spin_unlock_irq(&st->lock);
+	return wake;
 }
 
 static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
@@ -443,16 +462,21 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 	size_t done = 0;
 	int ret;
 
+	if (!len)
+		return 0;
 	if (mutex_lock_interruptible(&st->read_lock))
 		return -EINTR;
 	for (;;) {
 		u32 head, tail;
-		bool dead;
+		bool dead, enabled;
+		int end_error;
 
 		spin_lock_irq(&st->lock);
 		head = st->head;
 		tail = st->tail;
 		dead = st->dead;
+		enabled = st->enabled;
+		end_error = st->end_error;
 		spin_unlock_irq(&st->lock);
 		if (head != tail)
 			break;
@@ -464,9 +488,14 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 			ret = -EAGAIN;
 			goto out;
 		}
+		/* as i915's perf streams: no record would ever come */
+		if (!enabled && !end_error) {
+			ret = MPC_REJECT(st->mdev, -EIO,
+					 "stream: blocking read of a disabled stream; ENABLE it first");
+			goto out;
+		}
 		mutex_unlock(&st->read_lock);
-		ret = wait_event_interruptible(st->wq, READ_ONCE(st->head) != READ_ONCE(st->tail) ||
-					       READ_ONCE(st->dead));
+		ret = wait_event_interruptible(st->wq, mpc_stream_wake(st));
 		if (ret)
 			return ret;
 		if (mutex_lock_interruptible(&st->read_lock))

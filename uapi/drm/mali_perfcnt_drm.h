@@ -322,8 +322,10 @@ struct drm_mali_perfcnt_dump {
  * %MALI_PERFCNT_STREAM_IOCTL_SAMPLE when @period_ns is 0, into a ring of
  * @ring_records records. read() on the stream returns whole records (struct
  * drm_mali_perfcnt_record, then the dump for a SAMPLE record), as many as fit
- * in the buffer (-ENOSPC if not even one fits); it blocks until one is ready
- * unless the fd is non-blocking (-EAGAIN). poll() reports EPOLLIN when a
+ * in the buffer (-ENOSPC if not even one fits; 0 for a read of 0 bytes); it
+ * blocks until one is ready unless the fd is non-blocking (-EAGAIN), and
+ * fails with -EIO instead when the stream is disabled (%MALI_PERFCNT_STREAM_F_DISABLED,
+ * %MALI_PERFCNT_STREAM_IOCTL_DISABLE) and its ring empty. poll() reports EPOLLIN when a
  * record is ready, and EPOLLHUP once the device is gone and the ring empty.
  * Memory: @ring_records * @record_size bytes, plus a constant.
  *

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
 
@@ -327,6 +328,9 @@ TEST_F(mpc, stream_bad_arguments_einval)
 	EXPECT_EQ(-1, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 1));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ioctl(sfd, _IO('M', 0x4f), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	/* an unknown command is unknown whatever its argument (review N12) */
+	EXPECT_EQ(-1, ioctl(sfd, _IO('M', 0x4f), 1));
 	EXPECT_EQ(ENOTTY, errno);
 	EXPECT_EQ(-1, lseek(sfd, 0, SEEK_SET));
 	EXPECT_EQ(ESPIPE, errno);
@@ -670,6 +674,48 @@ TEST_F(mpc, stream_close_of_a_dead_stream_spares_the_next)
 	EXPECT_EQ(MALI_PERFCNT_RECORD_SAMPLE, REC(buf, 0)->type);
 	close(s2);
 	free(buf);
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * Review N9: read() of 0 bytes returns 0, as for any file; a blocking read
+ * of an empty stream that is disabled fails with EIO, as i915's perf
+ * streams do, where it used to sleep until a signal (no record would ever
+ * come), also right after a DISABLE.
+ */
+TEST_F(mpc, stream_read_corner_cases)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct drm_mali_perfcnt_stream_open o;
+	char *buf;
+	int sfd;
+
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	sfd = stream_open(self->fd, 0, 4, MALI_PERFCNT_STREAM_F_DISABLED, &o);
+	ASSERT_LE(0, sfd);
+	buf = malloc(4 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(0, read(sfd, buf, 0));
+	alarm(2);
+	EXPECT_EQ(-1, read(sfd, buf, 4 * o.record_size));
+	EXPECT_EQ(EIO, errno) TH_LOG("blocking read of a disabled stream: %s", strerror(errno));
+	alarm(0);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	/* a record pending: 0 bytes still reads 0, and the record stays */
+	EXPECT_EQ(0, read(sfd, buf, 0));
+	EXPECT_EQ((ssize_t)o.record_size, read(sfd, buf, 4 * o.record_size));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_DISABLE, 0));
+	alarm(2);
+	EXPECT_EQ(-1, read(sfd, buf, 4 * o.record_size));
+	EXPECT_EQ(EIO, errno);
+	alarm(0);
+	close(sfd);
+	free(buf);
+	signal(SIGALRM, SIG_DFL);
 }
 
 /*
