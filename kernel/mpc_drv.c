@@ -292,6 +292,21 @@ static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 }
 
 #ifdef MPC_SIM
+/*
+ * Is @pdev the module's own simulator device? It matched the id table's
+ * simulator entry (driver_override matches leave no id entry) and carries
+ * the simulator instance as its platform data. Any other device that has
+ * platform data (root may point driver_override at one) is hardware.
+ */
+static bool mpc_is_sim_device(struct platform_device *pdev)
+{
+	const struct platform_device_id *id = platform_get_device_id(pdev);
+	struct mpc_sim **pdata = dev_get_platdata(&pdev->dev);
+
+	return mpc_sim_instance && id && !strcmp(id->name, MPC_SIM_DEVICE_NAME) && pdata &&
+	       *pdata == mpc_sim_instance;
+}
+
 /* Simulated GPU: the same two register calls and two IRQ lines, no DT. */
 static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 {
@@ -315,7 +330,11 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	return mpc_sim_attach_pm_domain(sim, &pdev->dev);
 }
 #else
-/* Only the module's own simulator device has platform data */
+static bool mpc_is_sim_device(struct platform_device *pdev)
+{
+	return false;
+}
+
 static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 {
 	return -ENODEV;
@@ -350,7 +369,7 @@ static int mpc_probe(struct platform_device *pdev)
 
 	mdev->coherent = device_get_dma_attr(&pdev->dev) == DEV_DMA_COHERENT;
 	mdev->soc_down = MPC_SOC_DOWN_ALL;
-	if (dev_get_platdata(&pdev->dev))
+	if (mpc_is_sim_device(pdev))
 		ret = mpc_probe_sim(pdev, mdev);
 	else
 		ret = mpc_probe_hw(pdev, mdev);
