@@ -370,7 +370,8 @@ static const struct file_operations mpc_dump_fops = {
 	.release = mpc_dump_release,
 };
 
-static void mpc_print_block(struct seq_file *m, const u32 *blk, const char *kind,
+/* @blk: one block of a dump, little-endian words as the GPU wrote them. */
+static void mpc_print_block(struct seq_file *m, const __le32 *blk, const char *kind,
 			    unsigned int instance)
 {
 	unsigned int i;
@@ -380,11 +381,12 @@ static void mpc_print_block(struct seq_file *m, const u32 *blk, const char *kind
 	else
 		seq_printf(m, "%s.%u", kind, instance);
 	seq_printf(m, " timestamp=0x%016llx enable=0x%08x\n",
-		   blk[MPC_HDR_TIMESTAMP_LO] | ((u64)blk[MPC_HDR_TIMESTAMP_HI] << 32),
-		   blk[MPC_HDR_ENABLE]);
+		   le32_to_cpu(blk[MPC_HDR_TIMESTAMP_LO]) |
+		   ((u64)le32_to_cpu(blk[MPC_HDR_TIMESTAMP_HI]) << 32),
+		   le32_to_cpu(blk[MPC_HDR_ENABLE]));
 	for (i = MPC_HDR_WORDS; i < MPC_COUNTERS_PER_BLOCK; i++)
 		if (blk[i])
-			seq_printf(m, "  %u %u\n", i, blk[i]);
+			seq_printf(m, "  %u %u\n", i, le32_to_cpu(blk[i]));
 }
 
 /*
@@ -413,7 +415,8 @@ static int mpc_counters_show(struct seq_file *m, void *unused)
 
 		if (off < 0)
 			continue;
-		mpc_print_block(m, df->data + off / MPC_BYTES_PER_COUNTER, kind, instance);
+		mpc_print_block(m, (const __le32 *)df->data + off / MPC_BYTES_PER_COUNTER, kind,
+				instance);
 	}
 	return 0;
 }
