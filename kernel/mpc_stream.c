@@ -26,6 +26,7 @@
 #include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/hrtimer.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
@@ -58,7 +59,8 @@
  *	@rd_off.
  * @lock: protects @head, @tail, @enabled, @dead and @end_error (taken in
  *	the timer).
- * @head: free-running index of the next slot to publish.
+ * @head: free-running index of the next slot to publish (64-bit: never
+ *	wraps).
  * @tail: free-running index of the oldest unread slot.
  * @enabled: the timer runs / SAMPLE is allowed.
  * @dead: the device is gone or the GPU could not be recovered: no more
@@ -90,8 +92,8 @@ struct mpc_stream {
 	struct mutex sample_lock;	/* producers; see @sample_lock above */
 	struct mutex read_lock;		/* readers; only they move @tail */
 	spinlock_t lock;		/* @head, @tail, @enabled, @dead, @end_error */
-	u32 head;
-	u32 tail;
+	u64 head;
+	u64 tail;
 	bool enabled;
 	bool dead;
 	int end_error;
@@ -107,20 +109,28 @@ struct mpc_stream {
 
 #define MPC_REC_HDR	sizeof(struct drm_mali_perfcnt_record)
 
-static struct drm_mali_perfcnt_record *mpc_stream_slot(struct mpc_stream *st, u32 idx)
+/*
+ * The slot of free-running index @idx. The indices are 64-bit so that they
+ * never wrap: with u32 ones, any @nr that is not a power of two put
+ * 2^32 - 1 and 0 in slots that do not follow each other (review 2, N7).
+ */
+static struct drm_mali_perfcnt_record *mpc_stream_slot(struct mpc_stream *st, u64 idx)
 {
-	return (struct drm_mali_perfcnt_record *)(st->ring + (size_t)(idx % st->nr) * st->rec_size);
+	u32 slot;
+
+	div_u64_rem(idx, st->nr, &slot);
+	return (struct drm_mali_perfcnt_record *)(st->ring + (size_t)slot * st->rec_size);
 }
 
 /* Slots the producer may fill now. */
 static u32 mpc_stream_space(struct mpc_stream *st)
 {
-	u32 used;
+	u64 used;
 
 	spin_lock_irq(&st->lock);
 	used = st->head - st->tail;
 	spin_unlock_irq(&st->lock);
-	return st->nr - used;
+	return st->nr - (u32)used;
 }
 
 static void mpc_stream_publish(struct mpc_stream *st, u32 n)
@@ -467,7 +477,7 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 	if (mutex_lock_interruptible(&st->read_lock))
 		return -EINTR;
 	for (;;) {
-		u32 head, tail;
+		u64 head, tail;
 		bool dead, enabled;
 		int end_error;
 
@@ -504,7 +514,7 @@ static ssize_t mpc_stream_read(struct file *file, char __user *ubuf, size_t len,
 	for (;;) {
 		struct drm_mali_perfcnt_record *rec;
 		size_t n;
-		u32 head;
+		u64 head;
 
 		/*
 		 * The producer fills a slot and then moves the head under
