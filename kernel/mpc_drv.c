@@ -552,15 +552,18 @@ static int __init mpc_init(void)
 {
 	int ret;
 
+	ret = mpc_perfcnt_policy_init();
+	if (ret)
+		return ret;
 	if (mpc_bind_name && *mpc_bind_name) {
 		ret = mpc_bind_prepare();
 		if (ret)
-			return ret;
+			goto err_policy;
 	}
 	ret = platform_driver_register(&mpc_platform_driver);
 	if (ret) {
 		mpc_bind_release();
-		return ret;
+		goto err_policy;
 	}
 	/* A probe failure leaves no driver data: fail the load, not silently */
 	if (mpc_bind_pdev && !platform_get_drvdata(mpc_bind_pdev)) {
@@ -568,7 +571,8 @@ static int __init mpc_init(void)
 		       mpc_bind_name);
 		platform_driver_unregister(&mpc_platform_driver);
 		mpc_bind_release();
-		return -ENODEV;
+		ret = -ENODEV;
+		goto err_policy;
 	}
 
 	if (mpc_sim_product && *mpc_sim_product) {
@@ -576,10 +580,14 @@ static int __init mpc_init(void)
 		if (ret) {
 			platform_driver_unregister(&mpc_platform_driver);
 			mpc_bind_release();
-			return ret;
+			goto err_policy;
 		}
 	}
 	return 0;
+
+err_policy:
+	mpc_perfcnt_policy_exit();
+	return ret;
 }
 
 static void __exit mpc_exit(void)
@@ -587,6 +595,7 @@ static void __exit mpc_exit(void)
 	mpc_sim_stop();
 	platform_driver_unregister(&mpc_platform_driver);
 	mpc_bind_release();
+	mpc_perfcnt_policy_exit();
 }
 
 module_init(mpc_init);

@@ -476,6 +476,9 @@ int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
 int __must_check mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
 
 /* mpc_perfcnt.c */
+int __must_check mpc_perfcnt_policy_init(void);
+void mpc_perfcnt_policy_exit(void);
+int __must_check mpc_perfcnt_check_access(struct mpc_device *mdev);
 int __must_check mpc_perfcnt_init(struct mpc_device *mdev);
 int __must_check mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 				    const struct mpc_perfcnt_config *cfg);

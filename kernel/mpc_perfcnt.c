@@ -40,6 +40,7 @@
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysctl.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -47,14 +48,73 @@
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
+#include "mpc_compat.h"
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
 
-/* Who may take the counters is this file's policy (mpc_perfcnt_enable()) */
+/*
+ * Who may take the counters is this file's policy (mpc_perfcnt_check_access()),
+ * set by root at run time through the sysctl dev.mali_perfcnt.perf_stream_paranoid,
+ * as i915 and xe do with dev.i915.perf_stream_paranoid: 1 (the default), the
+ * counters need CAP_PERFMON; 0, any user who can open the render node may take
+ * them. The load-time parameter unprivileged=1 starts it at 0 (deprecated: the
+ * sysctl is the interface); it is read-only, so no writable module parameter
+ * holds a security policy.
+ */
 static bool mpc_unprivileged;
-module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
+module_param_named(unprivileged, mpc_unprivileged, bool, 0444);
 MODULE_PARM_DESC(unprivileged,
-		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
+		 "Deprecated: start sysctl dev.mali_perfcnt.perf_stream_paranoid at 0 (users without CAP_PERFMON may read the counters, which reveal other processes' GPU activity)");
+
+static int mpc_paranoid = 1;
+static struct ctl_table_header *mpc_sysctl_header;
+static struct ctl_table mpc_sysctl_table[] = {
+	{
+		.procname = "perf_stream_paranoid",
+		.data = &mpc_paranoid,
+		.maxlen = sizeof(mpc_paranoid),
+		.mode = 0644,
+		.proc_handler = proc_dointvec_minmax,
+		.extra1 = SYSCTL_ZERO,
+		.extra2 = SYSCTL_ONE,
+	},
+	MPC_SYSCTL_TABLE_END
+};
+
+/**
+ * mpc_perfcnt_policy_init() - register the counter access sysctl
+ *
+ * Called once at module load, before any device probes.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_perfcnt_policy_init(void)
+{
+	if (mpc_unprivileged)
+		mpc_paranoid = 0;
+	mpc_sysctl_header = register_sysctl("dev/mali_perfcnt", mpc_sysctl_table);
+	return mpc_sysctl_header ? 0 : -ENOMEM;
+}
+
+/** mpc_perfcnt_policy_exit() - unregister it, at module unload */
+void mpc_perfcnt_policy_exit(void)
+{
+	unregister_sysctl_table(mpc_sysctl_header);
+}
+
+/**
+ * mpc_perfcnt_check_access() - may the calling task take the counters
+ * @mdev: device, for the message.
+ *
+ * Return: 0, or -EACCES without CAP_PERFMON while perf_stream_paranoid is 1.
+ */
+int mpc_perfcnt_check_access(struct mpc_device *mdev)
+{
+	if (READ_ONCE(mpc_paranoid) && !perfmon_capable())
+		return MPC_REJECT(mdev, -EACCES,
+				  "counters need CAP_PERFMON, or sysctl dev.mali_perfcnt.perf_stream_paranoid=0");
+	return 0;
+}
 
 /* What the IRQ handler is waiting for on behalf of the sampler. */
 enum mpc_wait {
@@ -242,7 +302,7 @@ err:
 /* A sample on its way to userspace, or kept for the next DUMP. */
 static void *mpc_sample_buf_alloc(struct mpc_device *mdev)
 {
-	void *buf = kvmalloc(mdev->features.layout.dump_size, GFP_KERNEL);
+	void *buf = kvmalloc(mdev->features.layout.dump_size, GFP_KERNEL_ACCOUNT);
 
 	if (buf)
 		mpc_track_alloc(mdev, mdev->features.layout.dump_size);
@@ -559,9 +619,9 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret, idx;
 
-	if (!perfmon_capable() && !mpc_unprivileged)
-		return MPC_REJECT(mdev, -EACCES,
-				  "counters need CAP_PERFMON, or load the module with unprivileged=1");
+	ret = mpc_perfcnt_check_access(mdev);
+	if (ret)
+		return ret;
 	if (cfg->set >= mdev->features.product->nr_sets)
 		return MPC_REJECT(mdev, -EINVAL, "counter set %u: %s has %u set(s)",
 				  cfg->set, mdev->features.product->name,

@@ -614,7 +614,8 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns,
 	u32 dump_size = mdev->features.layout.dump_size;
 	struct mpc_stream *st;
 
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	/* charged to the caller's memory cgroup, as all of its memory */
+	st = kzalloc(sizeof(*st), GFP_KERNEL_ACCOUNT);
 	if (!st)
 		return NULL;
 	st->owner.ops = &mpc_stream_owner_ops;
@@ -629,8 +630,8 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns,
 	INIT_WORK(&st->work, mpc_stream_work);
 	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	st->timer.function = mpc_stream_timer;
-	st->ring = vzalloc(array_size(st->nr, st->rec_size));
-	st->scratch = kzalloc(dump_size, GFP_KERNEL);
+	st->ring = __vmalloc(array_size(st->nr, st->rec_size), GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	st->scratch = kzalloc(dump_size, GFP_KERNEL_ACCOUNT);
 	if (!st->ring || !st->scratch) {
 		mpc_stream_free(st);
 		return NULL;
@@ -732,6 +733,16 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 			       args->shader_mask, args->mmu_l2_mask, &cfg);
 	if (ret)
 		return ret;
+	/*
+	 * Before the ring is allocated (up to tens of MiB): no caller that
+	 * cannot have the counters makes the kernel zero it for nothing. The
+	 * enable below checks both again, under the counter unit's lock.
+	 */
+	ret = mpc_perfcnt_check_access(mdev);
+	if (ret)
+		return ret;
+	if (!mpc_perfcnt_owned_by(mdev, NULL))
+		return MPC_REJECT(mdev, -EBUSY, "STREAM_OPEN: the counters are owned elsewhere");
 
 	st = mpc_stream_new(mdev, args->period_ns, args->ring_records);
 	if (!st)

@@ -157,8 +157,9 @@ struct drm_mali_perfcnt_get_info {
  * Only one owner at a time: the open file description (struct file) that
  * enabled the counters. dup()ed descriptors and fork()ed children share it;
  * the counters are released when it is closed for the last time. Others
- * get -EBUSY. Enabling needs CAP_PERFMON (or CAP_SYS_ADMIN) unless the module
- * was loaded with unprivileged=1 (-EACCES otherwise). Enabling twice, or
+ * get -EBUSY. Enabling needs CAP_PERFMON (or CAP_SYS_ADMIN) unless root set
+ * the sysctl dev.mali_perfcnt.perf_stream_paranoid to 0 (-EACCES otherwise;
+ * the module parameter unprivileged=1 starts it at 0). Enabling twice, or
  * disabling counters that are not enabled, gives -EALREADY. Once the device
  * is gone (unbound), -ENODEV.
  */
@@ -305,7 +306,7 @@ struct drm_mali_perfcnt_dump {
 #define MALI_PERFCNT_STREAM_MIN_PERIOD_NS	100000ULL
 /**
  * MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS - shortest period for a caller
- * without CAP_PERFMON (module parameter unprivileged=1), 1 ms.
+ * without CAP_PERFMON (dev.mali_perfcnt.perf_stream_paranoid 0), 1 ms.
  */
 #define MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS 1000000ULL
 /** MALI_PERFCNT_STREAM_MAX_PERIOD_NS - longest period, 10 s. */
@@ -330,7 +331,8 @@ struct drm_mali_perfcnt_dump {
  * Memory: @ring_records * @record_size bytes, plus a constant.
  *
  * Errors: -EINVAL (a bad field; see the kernel log with drm.debug), -EBUSY,
- * -EACCES (no CAP_PERFMON and not unprivileged=1), -ENOMEM, -ENODEV.
+ * -EACCES (no CAP_PERFMON and perf_stream_paranoid 1; checked before the
+ * ring is allocated, as -EBUSY first is), -ENOMEM, -ENODEV.
  */
 struct drm_mali_perfcnt_stream_open {
 	/** @counter_set: in, as for ENABLE. */
