@@ -53,8 +53,8 @@
  * @timer: fires every @period_ns while enabled, queues @work.
  * @work: takes one sample (process context: sampling sleeps).
  * @sample_lock: serialises producers (@work, the SAMPLE ioctl) with enable
- *	and disable; protects @next_flags, @lost, @lost_start, @lost_end
- *	and @last_seqno, and the slot at @head.
+ *	and disable; protects @next_flags, @lost, @lost_start, @lost_end,
+ *	@lost_flags, @lost_error and @last_seqno, and the slot at @head.
  * @read_lock: serialises readers; only a reader moves @tail; protects
  *	@rd_off.
  * @lock: protects @head, @tail, @enabled, @dead and @end_error (taken in
@@ -73,6 +73,8 @@
  * @lost: samples dropped since the last published record.
  * @lost_start: start of the first dropped sample's interval.
  * @lost_end: end of the last dropped sample's interval.
+ * @lost_flags: data flags of the dropped samples, ORed.
+ * @lost_error: error of the first dropped ERROR record, 0 for none.
  * @last_seqno: sequence number of the last sample taken.
  * @from_debugfs: opened through debugfs perfcnt_stream: it took the
  *	counters over from debugfs and gives them back when closed.
@@ -102,6 +104,8 @@ struct mpc_stream {
 	u64 lost;
 	u64 lost_start;
 	u64 lost_end;
+	u32 lost_flags;
+	int lost_error;
 	u64 last_seqno;
 	bool from_debugfs;
 	u32 rd_off;
@@ -152,18 +156,28 @@ static void mpc_stream_fill_lost_locked(struct mpc_stream *st,
 		.seqno = st->last_seqno,
 		.start_ns = st->lost_start,
 		.end_ns = st->lost_end,
+		.data_flags = st->lost_flags,
+		.error = st->lost_error,
 		.lost = st->lost,
 	};
 	st->lost = 0;
+	st->lost_flags = 0;
+	st->lost_error = 0;
 }
 
-/* Account one record that had no room. */
-static void mpc_stream_drop_locked(struct mpc_stream *st, u64 start_ns, u64 end_ns)
+/*
+ * Account one record @hdr that had no room: the LOST record that stands for
+ * it keeps its interval, its data flags and, for an ERROR, its error.
+ */
+static void mpc_stream_drop_locked(struct mpc_stream *st, const struct drm_mali_perfcnt_record *hdr)
 {
 	lockdep_assert_held(&st->sample_lock);
 	if (!st->lost++)
-		st->lost_start = start_ns;
-	st->lost_end = end_ns;
+		st->lost_start = hdr->start_ns;
+	st->lost_end = hdr->end_ns;
+	st->lost_flags |= hdr->data_flags;
+	if (!st->lost_error)
+		st->lost_error = hdr->error;
 }
 
 static void mpc_stream_end(struct mpc_stream *st)
@@ -192,7 +206,7 @@ static void mpc_stream_emit_locked(struct mpc_stream *st,
 {
 	lockdep_assert_held(&st->sample_lock);
 	if (!rec) {
-		mpc_stream_drop_locked(st, hdr->start_ns, hdr->end_ns);
+		mpc_stream_drop_locked(st, hdr);
 		return;
 	}
 	if (lost_rec)

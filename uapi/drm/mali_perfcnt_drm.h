@@ -368,9 +368,10 @@ struct drm_mali_perfcnt_stream_open {
 /**
  * enum drm_mali_perfcnt_record_type - what a stream record is
  * @MALI_PERFCNT_RECORD_SAMPLE: one sample; the dump follows the header.
- * @MALI_PERFCNT_RECORD_LOST: the reader fell behind: @lost samples taken
- *	between @start_ns and @end_ns were dropped. The next SAMPLE's interval
- *	starts at @end_ns.
+ * @MALI_PERFCNT_RECORD_LOST: the reader fell behind: @lost records (samples
+ *	and errors) between @start_ns and @end_ns were dropped; @data_flags
+ *	holds their data flags ORed, @error the error of the first dropped
+ *	ERROR record (0: none). The next SAMPLE's interval starts at @end_ns.
  * @MALI_PERFCNT_RECORD_ERROR: a sample failed with @error (-ETIMEDOUT,
  *	-EIO); the GPU was recovered and the stream goes on (the next SAMPLE
  *	has %MALI_PERFCNT_DATA_AFTER_RECOVERY), or, if it could not be, this is
@@ -396,16 +397,22 @@ struct drm_mali_perfcnt_record {
 	__u32 size;
 	/**
 	 * @seqno: SAMPLE: the sample's sequence number, +1 for every sample
-	 * taken (dropped ones too); LOST and ERROR: the last one taken.
+	 * taken (dropped ones too, and the one ENABLE takes to start a fresh
+	 * interval after a DISABLE, which no record stands for: the next
+	 * record has %MALI_PERFCNT_DATA_FIRST); LOST and ERROR: the last one
+	 * taken.
 	 */
 	__u64 seqno;
 	/** @start_ns: CLOCK_MONOTONIC_RAW start of the interval covered. */
 	__u64 start_ns;
 	/** @end_ns: CLOCK_MONOTONIC_RAW end: when the sample was taken. */
 	__u64 end_ns;
-	/** @data_flags: MALI_PERFCNT_DATA_* bits (SAMPLE records). */
+	/** @data_flags: MALI_PERFCNT_DATA_* bits (SAMPLE and LOST records). */
 	__u32 data_flags;
-	/** @error: ERROR records: the negative errno of the failed sample. */
+	/**
+	 * @error: ERROR records: the negative errno of the failed sample;
+	 * LOST records: that of the first dropped ERROR record, or 0.
+	 */
 	__s32 error;
 	/** @lost: LOST records: samples dropped. */
 	__u64 lost;

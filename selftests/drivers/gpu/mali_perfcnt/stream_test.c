@@ -719,6 +719,48 @@ TEST_F(mpc, stream_read_corner_cases)
 }
 
 /*
+ * Review N8: a LOST record stands for what it replaces. With the ring full,
+ * an ERROR record (a GPU fault) and the SAMPLE after it (recovered:
+ * AFTER_RECOVERY) are dropped; the LOST record that follows counts both
+ * and keeps the fault's error and the sample's flag, which used to vanish.
+ */
+TEST_F(mpc, stream_lost_record_keeps_flags_and_error)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	struct drm_mali_perfcnt_record *r;
+	char *buf;
+	int sfd;
+
+	sfd = stream_open(self->fd, 0, 2, MALI_PERFCNT_STREAM_F_NONBLOCK, &o);
+	ASSERT_LE(0, sfd);
+	buf = malloc(2 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	/* the ring is full: these two are dropped */
+	ARM_FAULT(self, "gpu_fault\n");
+	EXPECT_EQ(-1, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_EQ(2 * (ssize_t)o.record_size, read(sfd, buf, 2 * o.record_size));
+	/* room again: LOST, then this SAMPLE */
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_LT(0, read(sfd, buf, 2 * o.record_size));
+	r = REC(buf, 0);
+	ASSERT_EQ(MALI_PERFCNT_RECORD_LOST, r->type);
+	EXPECT_EQ(2, r->lost);
+	EXPECT_EQ(-EIO, r->error);
+	EXPECT_TRUE(r->data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY) {
+		TH_LOG("LOST data_flags 0x%x", r->data_flags);
+	}
+	r = REC(buf, r->size);
+	EXPECT_EQ(MALI_PERFCNT_RECORD_SAMPLE, r->type);
+	EXPECT_FALSE(r->data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	close(sfd);
+	free(buf);
+}
+
+/*
  * debugfs perfcnt_stream: `echo period_us=N > perfcnt_enable; cat
  * perfcnt_stream` gives the stream's records; while it is open it owns the
  * counters, and closing it gives them back to debugfs.
