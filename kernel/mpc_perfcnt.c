@@ -334,9 +334,12 @@ static bool mpc_dump_saturated(struct mpc_device *mdev, const u32 *dump)
  * @issued_ns, if not NULL, receives the CPU time the command was written:
  * the GPU latches its counters when it receives PERFCNT_SAMPLE, so this is
  * the instant a sample describes (the dump itself lands later).
- * @killable: a fatal signal ends the wait (the GPU state is then unknown,
- * as after a timeout).
- * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT, -EINTR when killed.
+ * @killable: the caller may be killed meanwhile. A dying process is not a
+ * hung GPU (review 2, N10): after a fatal signal the wait goes on, no
+ * longer killable, for the rest of the same timeout, so that the GPU ends
+ * the command and is found idle rather than reset; the process still dies
+ * within the timeout.
+ * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT.
  */
 static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 						u32 cmd, u64 *issued_ns, bool killable)
@@ -360,20 +363,25 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
 		*issued_ns = ktime_get_raw_ns();
 	gpu_write(mdev, GPU_CMD, cmd);
 
-	if (killable)
+	if (killable) {
+		unsigned long deadline = jiffies + timeout;
+
 		left = wait_for_completion_killable_timeout(&pc->done, timeout);
-	else
+		if (left < 0) {
+			/* killed: the rest of the timeout, for the GPU to finish */
+			left = time_before(jiffies, deadline) ? deadline - jiffies : 0;
+			left = wait_for_completion_timeout(&pc->done, left);
+		}
+	} else {
 		left = wait_for_completion_timeout(&pc->done, timeout);
+	}
 
 	spin_lock_irq(&pc->irq_lock);
 	if (left > 0) {
 		ret = pc->result;
 	} else if (pc->wait == MPC_WAIT_NONE) {
-		/* Completed between the timeout (or signal) and taking the lock */
+		/* Completed between the timeout and taking the lock */
 		ret = pc->result;
-	} else if (left < 0) {
-		pc->wait = MPC_WAIT_NONE;
-		ret = -EINTR;
 	} else {
 		pc->wait = MPC_WAIT_NONE;
 		pc->stats.timeouts++;
@@ -866,10 +874,11 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct mpc_perfcnt_owner 
  * a kernel buffer under pc->lock and copied to @ubuf after the lock and
  * the drm_dev_enter() section are dropped. When that copy fails, the
  * sample is kept and the next call returns it (see the uAPI header).
- * The wait for the GPU ends on a fatal signal (-EINTR).
+ * A fatal signal ends the wait for the counter unit's lock (-EINTR); a
+ * sample already issued is let finish, within the sample timeout.
  *
- * After a timeout, a fault or a fatal signal the GPU is reset and the
- * counters restarted for the next sample. When that fails too, the
+ * After a timeout or a fault the GPU is reset and the counters restarted
+ * for the next sample. When that fails too, the
  * counters are disabled as if the owner had done it: later samples fail at
  * once with -ENODATA.
  *

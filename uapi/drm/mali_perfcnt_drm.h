@@ -242,9 +242,11 @@ struct drm_mali_perfcnt_enable {
  * are not enabled, -ENOSPC when @buf_size is smaller than the dump (the
  * needed size is written back to @buf_size), -EFAULT for a bad pointer,
  * -ETIMEDOUT when the GPU did not finish the sample in time, -EIO when the
- * GPU faulted, -EINTR when a fatal signal ended the wait, -ENODEV once the
- * device is gone (unbound). The counters stay enabled after -ETIMEDOUT,
- * -EIO and -EINTR: the GPU is reset and the counters restarted, and the
+ * GPU faulted, -EINTR when a fatal signal ended the wait for another
+ * file's sample (a sample already issued is let finish, within the
+ * timeout, and the GPU is not reset for it), -ENODEV once the device is
+ * gone (unbound). The counters stay enabled after -ETIMEDOUT and -EIO: the
+ * GPU is reset and the counters restarted, and the
  * next sample has %MALI_PERFCNT_DATA_AFTER_RECOVERY. If the GPU could not
  * be recovered, the counters are disabled and later dumps get -ENODATA
  * until the next ENABLE. The out fields are written only on success.
