@@ -351,8 +351,15 @@ static void mpc_unplug_action(void *data)
 {
 	struct mpc_device *mdev = data;
 
+	/*
+	 * Whoever owns the counters loses them: the GPU is going away. First
+	 * before drm_dev_unplug(), which waits for debugfs readers: a
+	 * perfcnt_stream reader blocked for its next record (up to a 10 s
+	 * period) wakes to the stream's end instead of holding the unbind.
+	 * Then again after it, for an enable that came in between.
+	 */
+	mpc_perfcnt_release(mdev, NULL);
 	drm_dev_unplug(&mdev->drm);
-	/* Whoever still owns the counters loses them: the GPU is going away */
 	mpc_perfcnt_release(mdev, NULL);
 }
 

@@ -760,6 +760,62 @@ TEST_F(mpc, stream_lost_record_keeps_flags_and_error)
 	free(buf);
 }
 
+struct blocked_read {
+	int fd;
+	size_t len;
+	ssize_t ret;
+	int err;
+};
+
+static void *blocked_read(void *arg)
+{
+	struct blocked_read *br = arg;
+	char *buf = malloc(br->len);
+
+	br->ret = buf ? read(br->fd, buf, br->len) : -1;
+	br->err = errno;
+	free(buf);
+	return NULL;
+}
+
+/*
+ * Review N13: a reader of debugfs perfcnt_stream blocked for its next
+ * record, 10 s away, does not hold an unbind up: the unbind ends the
+ * stream first, the reader wakes with ENODEV, and drm_dev_unplug(), which
+ * waits for debugfs readers, goes on at once.
+ */
+TEST_F(mpc, stream_unbind_does_not_wait_for_a_debugfs_reader)
+{
+	static const char drv[] = "/sys/bus/platform/drivers/mali_perfcnt";
+	const char *dev = mpc_device_name();
+	struct blocked_read br = { .len = 4096 };
+	char path[PATH_MAX];
+	pthread_t thr;
+	uint64_t t0, dt;
+
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "period_us=10000000\n"));
+	snprintf(path, sizeof(path), "%s/perfcnt_stream", self->dbg);
+	br.fd = open(path, O_RDONLY);
+	ASSERT_LE(0, br.fd);
+	ASSERT_EQ(0, pthread_create(&thr, NULL, blocked_read, &br));
+	mpc_sleep_ms(200);
+	t0 = mpc_now_ns();
+	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", dev));
+	dt = mpc_now_ns() - t0;
+	pthread_join(thr, NULL);
+	EXPECT_GT(3000000000ULL, dt) TH_LOG("the unbind took %llu ms", (unsigned long long)(dt / 1000000));
+	EXPECT_EQ(-1, br.ret);
+	EXPECT_EQ(ENODEV, br.err);
+	close(br.fd);
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", dev));
+	self->fd = mpc_open_render();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, mpc_find_debugfs(self->dbg, sizeof(self->dbg)));
+	ASSERT_DEVICE_WORKS(self);
+}
+
 /*
  * debugfs perfcnt_stream: `echo period_us=N > perfcnt_enable; cat
  * perfcnt_stream` gives the stream's records; while it is open it owns the
