@@ -396,6 +396,30 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
 	return ret;
 }
 
+/*
+ * Wait for GPU_STATUS.PRFCNT_ACTIVE to clear, as kbase's JM counter
+ * backend does before it reconfigures the counter unit or issues a sample
+ * (review 2, N15): a GPU never takes a PERFCNT_SAMPLE while one is still
+ * being written, and a dump still on its way would land in the next one's
+ * buffer. Nothing here leaves a sample behind (every wait ends in the
+ * sample's completion or in a reset), so this normally returns at the
+ * first read.
+ * Return: 0, or -ETIMEDOUT (the GPU then needs a reset).
+ */
+static int __must_check mpc_perfcnt_wait_inactive_locked(struct mpc_device *mdev)
+{
+	u64 status;
+	int ret;
+
+	lockdep_assert_held(&mdev->perfcnt->lock);
+	ret = mpc_gpu_poll(mdev, GPU_STATUS, false, GPU_STATUS_PRFCNT_ACTIVE, 0, 10,
+			   MPC_SAMPLE_TIMEOUT_MS * USEC_PER_MSEC, &status);
+	if (ret)
+		drm_err(&mdev->drm, "GPU_STATUS 0x%llx: PRFCNT_ACTIVE did not clear in %d ms\n",
+			status, MPC_SAMPLE_TIMEOUT_MS);
+	return ret;
+}
+
 /* Program the GPU for the current owner: power, AS, buffer, counter mode. */
 static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 {
@@ -420,6 +444,9 @@ static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	if (ret)
 		return ret;
 
+	ret = mpc_perfcnt_wait_inactive_locked(mdev);
+	if (ret)
+		return ret;
 	cfg_reg = PERFCNT_CFG_AS(MPC_PERFCNT_AS) | PERFCNT_CFG_SETSEL(cfg->set);
 	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
 	gpu_write(mdev, GPU_PRFCNT_JM_EN, cfg->jm);
@@ -796,11 +823,15 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct mpc_perfcnt
 	if (pc->hw_off)
 		return MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep: sample later");
 
-	/* The GPU owns the buffer until the dump is in memory */
-	dma_sync_single_for_device(mdev->dev, pc->buf.dma_base, mpc_dump_buf_size(&pc->buf),
-				   DMA_FROM_DEVICE);
-	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
-	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE, &ts, true);
+	ret = mpc_perfcnt_wait_inactive_locked(mdev);
+	if (!ret) {
+		/* The GPU owns the buffer until the dump is in memory */
+		dma_sync_single_for_device(mdev->dev, pc->buf.dma_base,
+					   mpc_dump_buf_size(&pc->buf), DMA_FROM_DEVICE);
+		gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
+		ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE, &ts,
+					      true);
+	}
 	if (ret) {
 		/* Keep the owner's counters running for the next sample */
 		if (mpc_perfcnt_recover_locked(mdev)) {
