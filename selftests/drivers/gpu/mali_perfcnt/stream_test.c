@@ -505,9 +505,13 @@ TEST_F(mpc, stream_open_installs_the_fd_last)
 	rc.fd = dup(self->fd);
 	ASSERT_LE(0, rc.fd);
 	close(rc.fd);
-	ASSERT_EQ(0, mpc_write_file(OPEN_DELAY_PARAM, "500"));
-	/* half the hold: the fd must not exist during any of it */
-	rc.until_ns = mpc_now_ns() + 250000000ull;
+	ASSERT_EQ(0, mpc_write_file(OPEN_DELAY_PARAM, "1000"));
+	/*
+	 * Less than the hold: the fd must not exist during any of it. Where
+	 * the fd was installed before the hold, it existed from the enable
+	 * on, well inside this window.
+	 */
+	rc.until_ns = mpc_now_ns() + 900000000ull;
 	ASSERT_EQ(0, pthread_create(&thr, NULL, racing_close, &rc));
 	sfd = stream_open(self->fd, 1000000, 8, 0, &o);
 	pthread_join(thr, NULL);
