@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -191,13 +192,20 @@ struct mpc_perfcnt_owner;
  * struct mpc_perfcnt_owner_ops - what the counter unit tells an owner
  * @lost: the counters were taken from @owner, which did not let them go
  *	itself: @err is -ENODEV (the device is unbound) or -EIO (the GPU
- *	was not recovered, or did not resume). Called with the counter
- *	unit's lock held: it must not sleep nor wait for anything that
- *	calls into the counter unit (a stream only flags itself and queues
- *	its work). Optional.
+ *	was not recovered, or did not resume). Called after the counter
+ *	unit dropped its lock, holding a reference to @owner; but possibly
+ *	from inside the owner's own call into the unit (a sample that
+ *	failed), so it must not take a lock the owner holds around such
+ *	calls (a stream only flags itself and queues its work).
+ * @release: the last reference to @owner is gone (&mpc_perfcnt_owner.ref):
+ *	free it.
+ *
+ * Both or neither: an owner without ops is never told anything and its
+ * reference count is not used (an open render node, debugfs).
  */
 struct mpc_perfcnt_owner_ops {
 	void (*lost)(struct mpc_perfcnt_owner *owner, int err);
+	void (*release)(struct mpc_perfcnt_owner *owner);
 };
 
 /**
@@ -205,16 +213,21 @@ struct mpc_perfcnt_owner_ops {
  * @ops: its callbacks, or NULL.
  * @name: what gpu_info and -EBUSY messages call it (static storage), or
  *	NULL for the process that enabled the counters.
+ * @ref: with @ops: held by the owner itself, and by the counter unit from
+ *	the moment it takes the counters away until it has called
+ *	@ops->lost, so that a close in between cannot free the owner under
+ *	that call.
  *
  * Embedded in what owns the counters: an open render node (&struct
  * mpc_file), a sampling stream, debugfs (&struct mpc_debugfs). The
- * counter unit only compares owners and calls @ops; each owner must stay
- * alive until it has released the counters (mpc_perfcnt_release()) or
- * been told it lost them.
+ * counter unit only compares owners and calls @ops, never under its lock.
+ * An owner without @ops must stay alive until it has released the
+ * counters (mpc_perfcnt_release()).
  */
 struct mpc_perfcnt_owner {
 	const struct mpc_perfcnt_owner_ops *ops;
 	const char *name;
+	struct kref ref;
 };
 
 /**
@@ -494,6 +507,7 @@ void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st);
 void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats);
 u64 mpc_perfcnt_interval_start(struct mpc_device *mdev);
 bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
+void mpc_perfcnt_owner_put(struct mpc_perfcnt_owner *owner);
 int __must_check mpc_perfcnt_transfer(struct mpc_device *mdev, struct mpc_perfcnt_owner *from,
 				      struct mpc_perfcnt_owner *to);
 u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);

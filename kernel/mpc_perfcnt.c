@@ -136,6 +136,10 @@ enum mpc_wait {
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
  * @session: number of the current enable, to tell a kept sample's session.
+ * @lost_owner: an owner the counters were taken from under @lock, with a
+ *	reference held, to be told (&mpc_perfcnt_owner_ops.lost) once the
+ *	lock is dropped (mpc_perfcnt_unlock()); or NULL.
+ * @lost_err: the error @lost_owner is told.
  * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
  *	covers: the last sample, the enable or the last recovery.
  * @data_flags: MALI_PERFCNT_DATA_* bits the next sample gets (FIRST,
@@ -175,6 +179,8 @@ struct mpc_perfcnt {
 	u64 next_gpu_va;
 	u64 seqno;
 	u64 session;
+	struct mpc_perfcnt_owner *lost_owner;
+	int lost_err;
 	u64 interval_start_ns;
 	u32 data_flags;
 	void *kept;
@@ -627,15 +633,57 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	WARN_ON_ONCE(ret && !pc->dead);
 	mpc_dump_buf_release_locked(mdev);
 	mpc_perfcnt_drop_kept_locked(mdev);
-	/* an owner that did not let them go itself is told (a stream ends) */
-	if (err && pc->owner->ops && pc->owner->ops->lost)
-		pc->owner->ops->lost(pc->owner, err);
+	/*
+	 * An owner that did not let them go itself is told, once the lock is
+	 * dropped (a stream ends): mpc_perfcnt_unlock().
+	 */
+	if (err && pc->owner->ops && !WARN_ON_ONCE(pc->lost_owner)) {
+		kref_get(&pc->owner->ref);
+		pc->lost_owner = pc->owner;
+		pc->lost_err = err;
+	}
 	/* Read without the lock by mpc_perfcnt_release() */
 	WRITE_ONCE(pc->owner, NULL);
 	pc->owner_pid = 0;
 	pc->owner_comm[0] = '\0';
 	pm_runtime_mark_last_busy(mdev->dev);
 	pm_runtime_put_autosuspend(mdev->dev);
+}
+
+static void mpc_perfcnt_owner_release(struct kref *ref)
+{
+	struct mpc_perfcnt_owner *owner = container_of(ref, struct mpc_perfcnt_owner, ref);
+
+	owner->ops->release(owner);
+}
+
+/**
+ * mpc_perfcnt_owner_put() - drop a reference to an owner with ops
+ * @owner: the owner; &mpc_perfcnt_owner_ops.release frees it with the last.
+ */
+void mpc_perfcnt_owner_put(struct mpc_perfcnt_owner *owner)
+{
+	kref_put(&owner->ref, mpc_perfcnt_owner_release);
+}
+
+/*
+ * Drop pc->lock, then tell the owner the counters were taken from meanwhile,
+ * if any: the unit never calls an owner under its lock. Every path that
+ * may take the counters away (mpc_perfcnt_disable_locked() with an error)
+ * unlocks through here.
+ */
+static void mpc_perfcnt_unlock(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	struct mpc_perfcnt_owner *owner = pc->lost_owner;
+	int err = pc->lost_err;
+
+	pc->lost_owner = NULL;
+	mutex_unlock(&pc->lock);
+	if (owner) {
+		owner->ops->lost(owner, err);
+		mpc_perfcnt_owner_put(owner);
+	}
 }
 
 /**
@@ -786,7 +834,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct mpc_perfcnt_owner *owne
 	mutex_lock(&pc->lock);
 	if (pc->owner && (!owner || pc->owner == owner))
 		mpc_perfcnt_disable_locked(mdev, false, owner ? 0 : -ENODEV);
-	mutex_unlock(&pc->lock);
+	mpc_perfcnt_unlock(mdev);
 }
 
 /*
@@ -939,7 +987,7 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 	ret = mutex_lock_killable(&pc->lock);
 	if (!ret) {
 		ret = mpc_perfcnt_sample_locked(mdev, owner, &data, !!ubuf, &si);
-		mutex_unlock(&pc->lock);
+		mpc_perfcnt_unlock(mdev);
 	}
 	drm_dev_exit(idx);
 	if (ret)
@@ -1014,7 +1062,7 @@ void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 		}
 		/* With no owner the next enable's runtime resume tries again */
 		pc->hw_off = !!pc->dead;
-		mutex_unlock(&pc->lock);
+		mpc_perfcnt_unlock(mdev);
 		return;
 	}
 	pc->hw_off = false;
@@ -1034,7 +1082,7 @@ void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 		pc->stats.power_losses++;
 		spin_unlock_irq(&pc->irq_lock);
 	}
-	mutex_unlock(&pc->lock);
+	mpc_perfcnt_unlock(mdev);
 }
 
 /**

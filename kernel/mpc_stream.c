@@ -311,11 +311,11 @@ static int mpc_stream_sample_locked(struct mpc_stream *st)
 }
 
 /*
- * &mpc_perfcnt_owner_ops.lost: called by the counter unit under its lock
- * (mpc_perfcnt_disable_locked() asserts it). No sample_lock here: a
- * producer holds it while it takes the counter unit's lock. Unbound, the
- * stream ends at once; on an error it gets an ERROR record first, queued
- * by its work item.
+ * &mpc_perfcnt_owner_ops.lost: called by the counter unit once it dropped
+ * its lock, with a reference to the stream. No sample_lock here: it may be
+ * called from inside the stream's own sample (which holds it). Unbound,
+ * the stream ends at once; on an error it gets an ERROR record first,
+ * queued by its work item.
  */
 static void mpc_stream_lost(struct mpc_perfcnt_owner *owner, int err)
 {
@@ -334,9 +334,39 @@ static void mpc_stream_lost(struct mpc_perfcnt_owner *owner, int err)
 	queue_work(st->mdev->stream_wq, &st->work);
 }
 
+static void mpc_stream_free(struct mpc_stream *st)
+{
+	vfree(st->ring);
+	kfree(st->scratch);
+	mutex_destroy(&st->sample_lock);
+	mutex_destroy(&st->read_lock);
+	kfree(st);
+}
+
+/*
+ * &mpc_perfcnt_owner_ops.release: the file is closed (or was never made)
+ * and the counter unit has nothing more to tell the stream. Its timer is
+ * stopped; the work item the last lost() may have queued is cancelled.
+ */
+static void mpc_stream_destroy(struct mpc_perfcnt_owner *owner)
+{
+	struct mpc_stream *st = container_of(owner, struct mpc_stream, owner);
+	struct mpc_device *mdev = st->mdev;
+
+	cancel_work_sync(&st->work);
+	mpc_stream_free(st);
+	drm_dev_put(&mdev->drm);
+}
+
 static const struct mpc_perfcnt_owner_ops mpc_stream_owner_ops = {
 	.lost = mpc_stream_lost,
+	.release = mpc_stream_destroy,
 };
+
+static void mpc_stream_put(struct mpc_stream *st)
+{
+	mpc_perfcnt_owner_put(&st->owner);
+}
 
 /* The counters were taken away with an error: say so, then end. */
 static void mpc_stream_error_end_locked(struct mpc_stream *st)
@@ -591,15 +621,6 @@ static __poll_t mpc_stream_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-static void mpc_stream_free(struct mpc_stream *st)
-{
-	vfree(st->ring);
-	kfree(st->scratch);
-	mutex_destroy(&st->sample_lock);
-	mutex_destroy(&st->read_lock);
-	kfree(st);
-}
-
 static int mpc_stream_release(struct inode *inode, struct file *file)
 {
 	struct mpc_stream *st = file->private_data;
@@ -615,14 +636,15 @@ static int mpc_stream_release(struct inode *inode, struct file *file)
 	} else {
 		mpc_perfcnt_release(mdev, &st->owner);
 	}
-	/* the counter unit may have queued an ERROR record until just now */
-	cancel_work_sync(&st->work);
-	mpc_stream_free(st);
-	drm_dev_put(&mdev->drm);
+	/* freed once the counter unit, too, is done with it */
+	mpc_stream_put(st);
 	return 0;
 }
 
-/* A stream, stopped, owning nothing yet; NULL when out of memory. */
+/*
+ * A stream, stopped, owning nothing yet, holding a reference to the DRM
+ * device; NULL when out of memory. mpc_stream_put() frees it.
+ */
 static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns, u32 nr)
 {
 	u32 dump_size = mdev->features.layout.dump_size;
@@ -650,6 +672,8 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns,
 		mpc_stream_free(st);
 		return NULL;
 	}
+	kref_init(&st->owner.ref);
+	drm_dev_get(&mdev->drm);
 	return st;
 }
 
@@ -778,7 +802,6 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 		ret = fd;
 		goto err_release;
 	}
-	drm_dev_get(drm);
 	filp = anon_inode_getfile("[mali_perfcnt_stream]", &mpc_stream_fops, st,
 				  O_RDONLY |
 				  (args->flags & MALI_PERFCNT_STREAM_F_NONBLOCK ? O_NONBLOCK : 0));
@@ -805,11 +828,10 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 
 err_put_fd:
 	put_unused_fd(fd);
-	drm_dev_put(drm);
 err_release:
 	mpc_perfcnt_release(mdev, &st->owner);
 err_free:
-	mpc_stream_free(st);
+	mpc_stream_put(st);
 	return ret;
 }
 
@@ -841,11 +863,10 @@ static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
 	st->owner.name = "debugfs perfcnt_stream";
 	ret = mpc_debugfs_stream_take(mdev, &st->owner, &st->period_ns);
 	if (ret) {
-		mpc_stream_free(st);
+		mpc_stream_put(st);
 		drm_dev_exit(idx);
 		return ret;
 	}
-	drm_dev_get(&mdev->drm);
 	file->private_data = st;
 	/* the counters ran before: a first sample starts the interval */
 	mutex_lock(&st->sample_lock);
