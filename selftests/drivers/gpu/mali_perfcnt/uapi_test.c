@@ -556,6 +556,8 @@ TEST_F(mpc, paranoid_sysctl_decides_access)
 	EXPECT_EQ(-EACCES, without_caps(op_enable_dump, self));
 	ASSERT_EQ(0, mpc_write_file(PARANOID, "0"));
 	EXPECT_EQ(0, without_caps(op_enable_dump, self));
+	/* the child enabled on the shared file description */
+	EXPECT_EQ(0, mpc_disable(self->fd));
 	EXPECT_EQ(-EINVAL, mpc_write_file(PARANOID, "2"));
 	EXPECT_EQ(-EINVAL, mpc_write_file(PARANOID, "-1"));
 	ASSERT_EQ(0, mpc_write_file(PARANOID, "1"));
