@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/platform_device.h>
 #include <linux/string.h>
+#include <linux/sysctl.h>
 
 /*
  * 6.12's drm_open() warns and fails unless the file declares unsigned
@@ -67,5 +68,16 @@ static inline void mpc_get_driver_override(struct platform_device *pdev,
 	device_unlock(&pdev->dev);
 #endif
 }
+
+/*
+ * 6.1's register_sysctl() walks a table up to an empty entry; from 6.6 on it
+ * takes the table's ARRAY_SIZE() and an empty entry would be one too many.
+ * register_sysctl_sz() came with that change.
+ */
+#ifdef register_sysctl
+#define MPC_SYSCTL_TABLE_END
+#else
+#define MPC_SYSCTL_TABLE_END	{ }
+#endif
 
 #endif /* MPC_COMPAT_H */

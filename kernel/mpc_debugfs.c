@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_managed.h>
 
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
@@ -177,17 +178,17 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	mpc_perfcnt_status(mdev, &st);
 	seq_printf(m, "dead: %d\n", st.dead);
 	seq_printf(m, "power_lost: %d\n", st.power_lost);
-	seq_printf(m, "enabled: %d\n", !!st.owner);
-	seq_printf(m, "counter_set: %u\n", st.owner ? st.cfg.set : 0);
-	if (st.owner)
+	seq_printf(m, "enabled: %d\n", st.enabled);
+	seq_printf(m, "counter_set: %u\n", st.enabled ? st.cfg.set : 0);
+	if (st.enabled)
 		seq_printf(m, "masks: jm=0x%x tiler=0x%x shader=0x%x l2=0x%x\n",
 			   st.cfg.jm, st.cfg.tiler, st.cfg.shader, st.cfg.mmu_l2);
 	else
 		seq_puts(m, "masks: none\n");
-	if (!st.owner)
+	if (!st.enabled)
 		seq_puts(m, "owner: none\n");
-	else if (st.owner == MPC_OWNER_DEBUGFS)
-		seq_puts(m, "owner: debugfs\n");
+	else if (st.owner_name)
+		seq_printf(m, "owner: %s\n", st.owner_name);
 	else
 		seq_printf(m, "owner: pid %d (%s)\n", st.owner_pid, st.owner_comm);
 	return 0;
@@ -225,7 +226,7 @@ static ssize_t mpc_enable_read(struct file *file, char __user *ubuf,
 	char text[3];
 
 	mpc_perfcnt_status(mdev, &st);
-	snprintf(text, sizeof(text), "%d\n", !!st.owner);
+	snprintf(text, sizeof(text), "%d\n", st.enabled);
 	return simple_read_from_buffer(ubuf, count, ppos, text, 2);
 }
 
@@ -250,14 +251,17 @@ static ssize_t mpc_enable_write(struct file *file, const char __user *ubuf,
 		return MPC_REJECT(mdev, ret,
 				  "perfcnt_enable: want 0, 1 or \"set=N jm=0x.. tiler=0x.. shader=0x.. l2=0x.. period_us=N\"");
 
+	if (mutex_lock_interruptible(&mdev->debugfs.lock))
+		return -EINTR;
 	if (enable) {
-		ret = mpc_perfcnt_enable(mdev, MPC_OWNER_DEBUGFS, &cfg);
+		ret = mpc_perfcnt_enable(mdev, &mdev->debugfs.owner, &cfg);
 		/* the period perfcnt_stream samples at */
 		if (!ret)
-			mpc_perfcnt_set_debugfs_period(mdev, period_us);
+			mdev->debugfs.period_us = period_us;
 	} else {
-		ret = mpc_perfcnt_disable(mdev, MPC_OWNER_DEBUGFS);
+		ret = mpc_perfcnt_disable(mdev, &mdev->debugfs.owner);
 	}
+	mutex_unlock(&mdev->debugfs.lock);
 	return ret ? mpc_debugfs_errno(ret) : count;
 }
 
@@ -324,7 +328,7 @@ static int mpc_dump_file_sample(struct mpc_dump_file *df)
 {
 	if (!df->taken) {
 		df->taken = true;
-		df->status = mpc_perfcnt_sample(df->mdev, MPC_OWNER_DEBUGFS, NULL,
+		df->status = mpc_perfcnt_sample(df->mdev, &df->mdev->debugfs.owner, NULL,
 						df->data, &df->info);
 	}
 	return df->status;
@@ -366,7 +370,8 @@ static const struct file_operations mpc_dump_fops = {
 	.release = mpc_dump_release,
 };
 
-static void mpc_print_block(struct seq_file *m, const u32 *blk, const char *kind,
+/* @blk: one block of a dump, little-endian words as the GPU wrote them. */
+static void mpc_print_block(struct seq_file *m, const __le32 *blk, const char *kind,
 			    unsigned int instance)
 {
 	unsigned int i;
@@ -376,11 +381,12 @@ static void mpc_print_block(struct seq_file *m, const u32 *blk, const char *kind
 	else
 		seq_printf(m, "%s.%u", kind, instance);
 	seq_printf(m, " timestamp=0x%016llx enable=0x%08x\n",
-		   blk[MPC_HDR_TIMESTAMP_LO] | ((u64)blk[MPC_HDR_TIMESTAMP_HI] << 32),
-		   blk[MPC_HDR_ENABLE]);
+		   le32_to_cpu(blk[MPC_HDR_TIMESTAMP_LO]) |
+		   ((u64)le32_to_cpu(blk[MPC_HDR_TIMESTAMP_HI]) << 32),
+		   le32_to_cpu(blk[MPC_HDR_ENABLE]));
 	for (i = MPC_HDR_WORDS; i < MPC_COUNTERS_PER_BLOCK; i++)
 		if (blk[i])
-			seq_printf(m, "  %u %u\n", i, blk[i]);
+			seq_printf(m, "  %u %u\n", i, le32_to_cpu(blk[i]));
 }
 
 /*
@@ -409,7 +415,8 @@ static int mpc_counters_show(struct seq_file *m, void *unused)
 
 		if (off < 0)
 			continue;
-		mpc_print_block(m, df->data + off / MPC_BYTES_PER_COUNTER, kind, instance);
+		mpc_print_block(m, (const __le32 *)df->data + off / MPC_BYTES_PER_COUNTER, kind,
+				instance);
 	}
 	return 0;
 }
@@ -485,6 +492,73 @@ static const struct file_operations mpc_va_fops = {
 	.write = mpc_va_write,
 	.llseek = default_llseek,
 };
+
+/**
+ * mpc_debugfs_stream_take() - lend debugfs's counters to perfcnt_stream
+ * @mdev: device.
+ * @to: the perfcnt_stream file's stream, as an owner.
+ * @period_ns: receives the period given to perfcnt_enable.
+ *
+ * The counters keep running; @to owns them until
+ * mpc_debugfs_stream_give_back().
+ *
+ * Return: 0, -EBUSY when someone else owns them, -ENODATA when they are
+ * not enabled or were enabled with no period, -EINTR.
+ */
+int mpc_debugfs_stream_take(struct mpc_device *mdev, struct mpc_perfcnt_owner *to,
+			    u64 *period_ns)
+{
+	struct mpc_debugfs *dbg = &mdev->debugfs;
+	int ret;
+
+	if (mutex_lock_interruptible(&dbg->lock))
+		return -EINTR;
+	ret = mpc_perfcnt_transfer(mdev, &dbg->owner, to);
+	if (ret) {
+		ret = MPC_REJECT(mdev, ret,
+				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
+				 ret == -EBUSY ? " (the counters are owned elsewhere)" : "");
+	} else if (!dbg->period_us) {
+		/* back to debugfs, still running */
+		WARN_ON_ONCE(mpc_perfcnt_transfer(mdev, to, &dbg->owner));
+		ret = MPC_REJECT(mdev, -ENODATA,
+				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
+	} else {
+		*period_ns = (u64)dbg->period_us * NSEC_PER_USEC;
+	}
+	mutex_unlock(&dbg->lock);
+	return ret;
+}
+
+/**
+ * mpc_debugfs_stream_give_back() - perfcnt_stream is closed
+ * @mdev: device.
+ * @from: the stream that took the counters with mpc_debugfs_stream_take().
+ *
+ * They keep running, owned by debugfs again; nothing happens when @from
+ * lost them in the meantime.
+ */
+void mpc_debugfs_stream_give_back(struct mpc_device *mdev, struct mpc_perfcnt_owner *from)
+{
+	struct mpc_debugfs *dbg = &mdev->debugfs;
+
+	mutex_lock(&dbg->lock);
+	if (mpc_perfcnt_transfer(mdev, from, &dbg->owner))
+		dbg->period_us = 0;
+	mutex_unlock(&dbg->lock);
+}
+
+/**
+ * mpc_debugfs_setup() - debugfs's state, before any file exists
+ * @mdev: device.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_debugfs_setup(struct mpc_device *mdev)
+{
+	mdev->debugfs.owner.name = "debugfs";
+	return drmm_mutex_init(&mdev->drm, &mdev->debugfs.lock);
+}
 
 /**
  * mpc_debugfs_init() - create the debugfs files of a DRM minor

@@ -20,6 +20,7 @@
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
 #include <linux/reset.h>
+#include <linux/slab.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
@@ -99,9 +100,20 @@ void mpc_track_free(struct mpc_device *mdev, size_t bytes)
 	atomic64_sub(bytes, &mdev->live_bytes);
 }
 
+static int mpc_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct mpc_file *mf = kzalloc(sizeof(*mf), GFP_KERNEL_ACCOUNT);
+
+	if (!mf)
+		return -ENOMEM;
+	file->driver_priv = mf;
+	return 0;
+}
+
 static void mpc_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	mpc_perfcnt_release(to_mpc_device(drm), file);
+	mpc_perfcnt_release(to_mpc_device(drm), mpc_file_owner(file));
+	kfree(file->driver_priv);
 }
 
 #define MPC_IOCTL(n, func) \
@@ -130,6 +142,7 @@ static const struct file_operations mpc_fops = {
 
 static const struct drm_driver mpc_drm_driver = {
 	.driver_features = DRIVER_RENDER,
+	.open = mpc_open,
 	.postclose = mpc_postclose,
 	.ioctls = mpc_ioctls,
 	.num_ioctls = ARRAY_SIZE(mpc_ioctls),
@@ -186,7 +199,10 @@ static int mpc_runtime_resume(struct device *dev)
  * System sleep with the counters enabled: the owner's runtime PM reference
  * would keep the GPU "active" while the SoC cuts its power domain anyway.
  * Stop the counters, power down as runtime suspend does, and on resume
- * power up, reset and program the owner's counters again.
+ * power up, reset and program the owner's counters again. Userspace is
+ * frozen by then and so is the streams' periodic work (a freezable
+ * workqueue, mpc_stream_init()); from mpc_perfcnt_suspend() to a
+ * successful resume the counter unit refuses any register access.
  */
 static int __maybe_unused mpc_system_suspend(struct device *dev)
 {
@@ -195,8 +211,11 @@ static int __maybe_unused mpc_system_suspend(struct device *dev)
 
 	mpc_perfcnt_suspend(mdev);
 	ret = pm_runtime_force_suspend(dev);
-	if (ret)
+	if (ret) {
+		/* Not suspended after all: no resume callback will come */
+		mpc_perfcnt_resume(mdev, 0);
 		return ret;
+	}
 	/* Supplies off, clocks gated, where the SoC's data allows it */
 	mpc_soc_power_down(mdev, MPC_SOC_SYSTEM);
 	return 0;
@@ -209,13 +228,11 @@ static int __maybe_unused mpc_system_resume(struct device *dev)
 
 	/* Back to runtime suspended; runtime resume does the rest */
 	ret = mpc_soc_power_up(mdev, MPC_SOC_RUNTIME);
-	if (ret)
-		return ret;
-	ret = pm_runtime_force_resume(dev);
-	if (ret)
-		return ret;
-	mpc_perfcnt_resume(mdev);
-	return 0;
+	if (!ret)
+		ret = pm_runtime_force_resume(dev);
+	/* On failure the counters are disabled, with no register access */
+	mpc_perfcnt_resume(mdev, ret);
+	return ret;
 }
 
 static const struct dev_pm_ops mpc_pm_ops = {
@@ -275,6 +292,21 @@ static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 }
 
 #ifdef MPC_SIM
+/*
+ * Is @pdev the module's own simulator device? It matched the id table's
+ * simulator entry (driver_override matches leave no id entry) and carries
+ * the simulator instance as its platform data. Any other device that has
+ * platform data (root may point driver_override at one) is hardware.
+ */
+static bool mpc_is_sim_device(struct platform_device *pdev)
+{
+	const struct platform_device_id *id = platform_get_device_id(pdev);
+	struct mpc_sim **pdata = dev_get_platdata(&pdev->dev);
+
+	return mpc_sim_instance && id && !strcmp(id->name, MPC_SIM_DEVICE_NAME) && pdata &&
+	       *pdata == mpc_sim_instance;
+}
+
 /* Simulated GPU: the same two register calls and two IRQ lines, no DT. */
 static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 {
@@ -298,7 +330,11 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	return mpc_sim_attach_pm_domain(sim, &pdev->dev);
 }
 #else
-/* Only the module's own simulator device has platform data */
+static bool mpc_is_sim_device(struct platform_device *pdev)
+{
+	return false;
+}
+
 static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 {
 	return -ENODEV;
@@ -315,8 +351,15 @@ static void mpc_unplug_action(void *data)
 {
 	struct mpc_device *mdev = data;
 
+	/*
+	 * Whoever owns the counters loses them: the GPU is going away. First
+	 * before drm_dev_unplug(), which waits for debugfs readers: a
+	 * perfcnt_stream reader blocked for its next record (up to a 10 s
+	 * period) wakes to the stream's end instead of holding the unbind.
+	 * Then again after it, for an enable that came in between.
+	 */
+	mpc_perfcnt_release(mdev, NULL);
 	drm_dev_unplug(&mdev->drm);
-	/* Whoever still owns the counters loses them: the GPU is going away */
 	mpc_perfcnt_release(mdev, NULL);
 }
 
@@ -333,7 +376,7 @@ static int mpc_probe(struct platform_device *pdev)
 
 	mdev->coherent = device_get_dma_attr(&pdev->dev) == DEV_DMA_COHERENT;
 	mdev->soc_down = MPC_SOC_DOWN_ALL;
-	if (dev_get_platdata(&pdev->dev))
+	if (mpc_is_sim_device(pdev))
 		ret = mpc_probe_sim(pdev, mdev);
 	else
 		ret = mpc_probe_hw(pdev, mdev);
@@ -354,6 +397,12 @@ static int mpc_probe(struct platform_device *pdev)
 
 	/* Before mpc_gpu_init() installs the IRQ handlers that use it */
 	ret = mpc_perfcnt_init(mdev);
+	if (ret)
+		return ret;
+	ret = mpc_stream_init(mdev);
+	if (ret)
+		return ret;
+	ret = mpc_debugfs_setup(mdev);
 	if (ret)
 		return ret;
 	ret = mpc_gpu_init(mdev);
@@ -510,15 +559,18 @@ static int __init mpc_init(void)
 {
 	int ret;
 
+	ret = mpc_perfcnt_policy_init();
+	if (ret)
+		return ret;
 	if (mpc_bind_name && *mpc_bind_name) {
 		ret = mpc_bind_prepare();
 		if (ret)
-			return ret;
+			goto err_policy;
 	}
 	ret = platform_driver_register(&mpc_platform_driver);
 	if (ret) {
 		mpc_bind_release();
-		return ret;
+		goto err_policy;
 	}
 	/* A probe failure leaves no driver data: fail the load, not silently */
 	if (mpc_bind_pdev && !platform_get_drvdata(mpc_bind_pdev)) {
@@ -526,7 +578,8 @@ static int __init mpc_init(void)
 		       mpc_bind_name);
 		platform_driver_unregister(&mpc_platform_driver);
 		mpc_bind_release();
-		return -ENODEV;
+		ret = -ENODEV;
+		goto err_policy;
 	}
 
 	if (mpc_sim_product && *mpc_sim_product) {
@@ -534,10 +587,14 @@ static int __init mpc_init(void)
 		if (ret) {
 			platform_driver_unregister(&mpc_platform_driver);
 			mpc_bind_release();
-			return ret;
+			goto err_policy;
 		}
 	}
 	return 0;
+
+err_policy:
+	mpc_perfcnt_policy_exit();
+	return ret;
 }
 
 static void __exit mpc_exit(void)
@@ -545,6 +602,7 @@ static void __exit mpc_exit(void)
 	mpc_sim_stop();
 	platform_driver_unregister(&mpc_platform_driver);
 	mpc_bind_release();
+	mpc_perfcnt_policy_exit();
 }
 
 module_init(mpc_init);

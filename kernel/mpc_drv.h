@@ -7,11 +7,13 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <drm/drm_device.h>
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
 #include "mpc_regs.h"
@@ -23,7 +25,6 @@ struct mpc_soc_data;
 struct drm_file;
 struct mpc_sim;
 struct mpc_perfcnt;
-struct mpc_stream;
 
 #define MPC_DRIVER_NAME		"mali_perfcnt"
 #define MPC_SIM_DEVICE_NAME	"mali-perfcnt-sim"
@@ -185,14 +186,77 @@ struct mpc_dump_buf {
 	struct mpc_vm vm;
 };
 
-/* Owner of the counters when they were enabled through debugfs. */
-#define MPC_OWNER_DEBUGFS	((struct drm_file *)-1L)
-/*
- * Owner of the counters when a sampling stream (mpc_stream.c) holds them;
- * there is at most one, since it owns them. Like MPC_OWNER_DEBUGFS only
- * ever compared, never dereferenced.
+struct mpc_perfcnt_owner;
+
+/**
+ * struct mpc_perfcnt_owner_ops - what the counter unit tells an owner
+ * @lost: the counters were taken from @owner, which did not let them go
+ *	itself: @err is -ENODEV (the device is unbound) or -EIO (the GPU
+ *	was not recovered, or did not resume). Called after the counter
+ *	unit dropped its lock, holding a reference to @owner; but possibly
+ *	from inside the owner's own call into the unit (a sample that
+ *	failed), so it must not take a lock the owner holds around such
+ *	calls (a stream only flags itself and queues its work).
+ * @release: the last reference to @owner is gone (&mpc_perfcnt_owner.ref):
+ *	free it.
+ *
+ * Both or neither: an owner without ops is never told anything and its
+ * reference count is not used (an open render node, debugfs).
  */
-#define MPC_OWNER_STREAM	((struct drm_file *)-2L)
+struct mpc_perfcnt_owner_ops {
+	void (*lost)(struct mpc_perfcnt_owner *owner, int err);
+	void (*release)(struct mpc_perfcnt_owner *owner);
+};
+
+/**
+ * struct mpc_perfcnt_owner - one client of the counter unit
+ * @ops: its callbacks, or NULL.
+ * @name: what gpu_info and -EBUSY messages call it (static storage), or
+ *	NULL for the process that enabled the counters.
+ * @ref: with @ops: held by the owner itself, and by the counter unit from
+ *	the moment it takes the counters away until it has called
+ *	@ops->lost, so that a close in between cannot free the owner under
+ *	that call.
+ *
+ * Embedded in what owns the counters: an open render node (&struct
+ * mpc_file), a sampling stream, debugfs (&struct mpc_debugfs). The
+ * counter unit only compares owners and calls @ops, never under its lock.
+ * An owner without @ops must stay alive until it has released the
+ * counters (mpc_perfcnt_release()).
+ */
+struct mpc_perfcnt_owner {
+	const struct mpc_perfcnt_owner_ops *ops;
+	const char *name;
+	struct kref ref;
+};
+
+/**
+ * struct mpc_file - what the driver keeps per open render node
+ * @owner: the file as an owner of the counters (ENABLE, DUMP).
+ */
+struct mpc_file {
+	struct mpc_perfcnt_owner owner;
+};
+
+/* The counter owner of an open render node. */
+static inline struct mpc_perfcnt_owner *mpc_file_owner(struct drm_file *file)
+{
+	return &((struct mpc_file *)file->driver_priv)->owner;
+}
+
+/**
+ * struct mpc_debugfs - debugfs as an owner of the counters
+ * @owner: what perfcnt_enable enables the counters as.
+ * @lock: serialises perfcnt_enable writes with the hand-over to and from
+ *	perfcnt_stream; protects @period_us.
+ * @period_us: the perfcnt_stream period given with the last enable
+ *	("period_us=N"), 0 for none.
+ */
+struct mpc_debugfs {
+	struct mpc_perfcnt_owner owner;
+	struct mutex lock;	/* perfcnt_enable vs perfcnt_stream; @period_us */
+	u32 period_us;
+};
 
 /**
  * struct mpc_stats - counts of events, for debugfs and the tests
@@ -247,12 +311,12 @@ struct mpc_sample_info {
 
 /**
  * struct mpc_perfcnt_status - a snapshot of the counter unit's state
- * @owner: who owns the counters (%MPC_OWNER_DEBUGFS, %MPC_OWNER_STREAM or
- *	a drm_file; only ever compared), or NULL.
+ * @enabled: someone owns the counters.
+ * @owner_name: the owner's &mpc_perfcnt_owner.name, NULL for a process.
  * @owner_pid: thread group id of the process that enabled them.
  * @owner_comm: its command name.
- * @cfg: configuration applied at enable, valid while @owner is set.
- * @gpu_va: GPU VA the buffer is mapped at while @owner is set, else the
+ * @cfg: configuration applied at enable, valid while @enabled.
+ * @gpu_va: GPU VA the buffer is mapped at while @enabled, else the
  *	one the next enable maps it at.
  * @dead: the GPU answered no reset.
  * @power_lost: the GPU lost power since the last sample.
@@ -262,7 +326,8 @@ struct mpc_sample_info {
  * to mpc_perfcnt.c.
  */
 struct mpc_perfcnt_status {
-	struct drm_file *owner;
+	bool enabled;
+	const char *owner_name;
 	pid_t owner_pid;
 	char owner_comm[TASK_COMM_LEN];
 	struct mpc_perfcnt_config cfg;
@@ -299,6 +364,10 @@ struct mpc_perfcnt_status {
  * @live_allocs: allocations the module holds now (debugfs, leak tests).
  * @live_bytes: bytes of those allocations.
  * @perfcnt: counter state, private to mpc_perfcnt.c.
+ * @debugfs: debugfs's share of it (mpc_debugfs.c).
+ * @stream_wq: where the sampling streams' work runs (mpc_stream.c): a
+ *	freezable workqueue, so that no periodic sample runs while the
+ *	system sleeps.
  */
 struct mpc_device {
 	struct drm_device drm;
@@ -329,6 +398,8 @@ struct mpc_device {
 	atomic_t live_allocs;
 	atomic64_t live_bytes;
 	struct mpc_perfcnt *perfcnt;
+	struct mpc_debugfs debugfs;
+	struct workqueue_struct *stream_wq;
 };
 
 #define to_mpc_device(d) container_of(d, struct mpc_device, drm)
@@ -418,26 +489,27 @@ int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
 int __must_check mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
 
 /* mpc_perfcnt.c */
+int __must_check mpc_perfcnt_policy_init(void);
+void mpc_perfcnt_policy_exit(void);
+int __must_check mpc_perfcnt_check_access(struct mpc_device *mdev);
 int __must_check mpc_perfcnt_init(struct mpc_device *mdev);
-int __must_check mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+int __must_check mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 				    const struct mpc_perfcnt_config *cfg);
-int __must_check mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner);
-int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+int __must_check mpc_perfcnt_disable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
+int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 				    void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
-void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner);
+void mpc_perfcnt_release(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
 void mpc_perfcnt_suspend(struct mpc_device *mdev);
-void mpc_perfcnt_resume(struct mpc_device *mdev);
+void mpc_perfcnt_resume(struct mpc_device *mdev, int err);
 int __must_check mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int __must_check mpc_perfcnt_unmap(struct mpc_device *mdev);
 void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st);
 void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats);
 u64 mpc_perfcnt_interval_start(struct mpc_device *mdev);
-bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct drm_file *owner);
-void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us);
-int __must_check mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st);
-int __must_check mpc_perfcnt_stream_from_debugfs(struct mpc_device *mdev, struct mpc_stream *st,
-						 u64 *period_ns);
-void mpc_perfcnt_stream_to_debugfs(struct mpc_device *mdev, struct mpc_stream *st);
+bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
+void mpc_perfcnt_owner_put(struct mpc_perfcnt_owner *owner);
+int __must_check mpc_perfcnt_transfer(struct mpc_device *mdev, struct mpc_perfcnt_owner *from,
+				      struct mpc_perfcnt_owner *to);
 u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);
 void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen);
 void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen);
@@ -450,13 +522,17 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 int mpc_ioctl_config(struct mpc_device *mdev, const char *who, bool use_masks, u32 set,
 		     u32 jm, u32 tiler, u32 shader, u32 l2, struct mpc_perfcnt_config *cfg);
 
-/* mpc_stream.c: @st lost the counters; called with the counter unit's lock held. */
-void mpc_stream_counters_lost(struct mpc_stream *st);
+/* mpc_stream.c */
+int __must_check mpc_stream_init(struct mpc_device *mdev);
 /* mpc_stream.c: the debugfs perfcnt_stream file */
 extern const struct file_operations mpc_stream_debugfs_fops;
 
 /* mpc_debugfs.c */
+int __must_check mpc_debugfs_setup(struct mpc_device *mdev);
 void mpc_debugfs_init(struct drm_minor *minor);
+int __must_check mpc_debugfs_stream_take(struct mpc_device *mdev, struct mpc_perfcnt_owner *to,
+					 u64 *period_ns);
+void mpc_debugfs_stream_give_back(struct mpc_device *mdev, struct mpc_perfcnt_owner *from);
 char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
 		       size_t count, const loff_t *ppos);
 int mpc_parse_enable_text(const char *text, struct mpc_perfcnt_config *cfg,

@@ -103,7 +103,7 @@ int mpc_ioctl_enable(struct drm_device *drm, void *data,
 		if (args->counter_set || masks || args->flags)
 			return MPC_REJECT(mdev, -EINVAL,
 					  "ENABLE: disabling takes no set, masks or flags");
-		return mpc_perfcnt_disable(mdev, file);
+		return mpc_perfcnt_disable(mdev, mpc_file_owner(file));
 	}
 
 	ret = mpc_ioctl_config(mdev, "ENABLE", args->flags & MALI_PERFCNT_ENABLE_F_MASKS,
@@ -111,7 +111,7 @@ int mpc_ioctl_enable(struct drm_device *drm, void *data,
 			       args->shader_mask, args->mmu_l2_mask, &cfg);
 	if (ret)
 		return ret;
-	return mpc_perfcnt_enable(mdev, file, &cfg);
+	return mpc_perfcnt_enable(mdev, mpc_file_owner(file), &cfg);
 }
 
 /*
@@ -154,7 +154,8 @@ int mpc_ioctl_dump(struct drm_device *drm, void *data,
 		return MPC_REJECT(mdev, -EFAULT, "DUMP: buf_ptr 0x%llx does not fit in a pointer",
 				  args->buf_ptr);
 
-	ret = mpc_perfcnt_sample(mdev, file, u64_to_user_ptr(args->buf_ptr), NULL, &info);
+	ret = mpc_perfcnt_sample(mdev, mpc_file_owner(file), u64_to_user_ptr(args->buf_ptr),
+				 NULL, &info);
 	if (ret)
 		return ret;
 	/* drm_ioctl() copies the struct back even on errors: outputs only here */

@@ -40,6 +40,7 @@
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysctl.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -47,14 +48,73 @@
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
+#include "mpc_compat.h"
 #include "mpc_drv.h"
 #include "mali_perfcnt_drm.h"
 
-/* Who may take the counters is this file's policy (mpc_perfcnt_enable()) */
+/*
+ * Who may take the counters is this file's policy (mpc_perfcnt_check_access()),
+ * set by root at run time through the sysctl dev.mali_perfcnt.perf_stream_paranoid,
+ * as i915 and xe do with dev.i915.perf_stream_paranoid: 1 (the default), the
+ * counters need CAP_PERFMON; 0, any user who can open the render node may take
+ * them. The load-time parameter unprivileged=1 starts it at 0 (deprecated: the
+ * sysctl is the interface); it is read-only, so no writable module parameter
+ * holds a security policy.
+ */
 static bool mpc_unprivileged;
-module_param_named(unprivileged, mpc_unprivileged, bool, 0644);
+module_param_named(unprivileged, mpc_unprivileged, bool, 0444);
 MODULE_PARM_DESC(unprivileged,
-		 "Let users without CAP_PERFMON read the counters (they reveal other processes' GPU activity)");
+		 "Deprecated: start sysctl dev.mali_perfcnt.perf_stream_paranoid at 0 (users without CAP_PERFMON may read the counters, which reveal other processes' GPU activity)");
+
+static int mpc_paranoid = 1;
+static struct ctl_table_header *mpc_sysctl_header;
+static struct ctl_table mpc_sysctl_table[] = {
+	{
+		.procname = "perf_stream_paranoid",
+		.data = &mpc_paranoid,
+		.maxlen = sizeof(mpc_paranoid),
+		.mode = 0644,
+		.proc_handler = proc_dointvec_minmax,
+		.extra1 = SYSCTL_ZERO,
+		.extra2 = SYSCTL_ONE,
+	},
+	MPC_SYSCTL_TABLE_END
+};
+
+/**
+ * mpc_perfcnt_policy_init() - register the counter access sysctl
+ *
+ * Called once at module load, before any device probes.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_perfcnt_policy_init(void)
+{
+	if (mpc_unprivileged)
+		mpc_paranoid = 0;
+	mpc_sysctl_header = register_sysctl("dev/mali_perfcnt", mpc_sysctl_table);
+	return mpc_sysctl_header ? 0 : -ENOMEM;
+}
+
+/** mpc_perfcnt_policy_exit() - unregister it, at module unload */
+void mpc_perfcnt_policy_exit(void)
+{
+	unregister_sysctl_table(mpc_sysctl_header);
+}
+
+/**
+ * mpc_perfcnt_check_access() - may the calling task take the counters
+ * @mdev: device, for the message.
+ *
+ * Return: 0, or -EACCES without CAP_PERFMON while perf_stream_paranoid is 1.
+ */
+int mpc_perfcnt_check_access(struct mpc_device *mdev)
+{
+	if (READ_ONCE(mpc_paranoid) && !perfmon_capable())
+		return MPC_REJECT(mdev, -EACCES,
+				  "counters need CAP_PERFMON, or sysctl dev.mali_perfcnt.perf_stream_paranoid=0");
+	return 0;
+}
 
 /* What the IRQ handler is waiting for on behalf of the sampler. */
 enum mpc_wait {
@@ -67,18 +127,19 @@ enum mpc_wait {
  * struct mpc_perfcnt - performance counter state
  * @lock: serialises enable, disable and sampling; protects every member
  *	below up to @stats.
- * @owner: drm_file that enabled the counters, %MPC_OWNER_DEBUGFS, or NULL.
+ * @owner: who enabled the counters (a render node, a stream, debugfs), or
+ *	NULL.
  * @owner_pid: thread group id of the process that enabled them.
  * @owner_comm: its command name.
  * @cfg: configuration applied at enable.
  * @buf: dump buffer and address space, valid while @owner is set.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
- * @stream: the sampling stream that owns the counters (@owner is then
- *	%MPC_OWNER_STREAM), told when it loses them; or NULL.
- * @debugfs_period_us: the perfcnt_stream period given to perfcnt_enable
- *	("period_us=N"), 0 when none; valid while debugfs owns the counters.
  * @session: number of the current enable, to tell a kept sample's session.
+ * @lost_owner: an owner the counters were taken from under @lock, with a
+ *	reference held, to be told (&mpc_perfcnt_owner_ops.lost) once the
+ *	lock is dropped (mpc_perfcnt_unlock()); or NULL.
+ * @lost_err: the error @lost_owner is told.
  * @interval_start_ns: CLOCK_MONOTONIC_RAW start of what the next sample
  *	covers: the last sample, the enable or the last recovery.
  * @data_flags: MALI_PERFCNT_DATA_* bits the next sample gets (FIRST,
@@ -90,6 +151,9 @@ enum mpc_wait {
  * @dead: the GPU answered no reset: ENABLE and DUMP fail with -EIO until
  *	the device is unbound; written under @lock, read locklessly by
  *	debugfs.
+ * @hw_off: system sleep: from mpc_perfcnt_suspend() until a successful
+ *	mpc_perfcnt_resume() the GPU may be unpowered and unclocked, and
+ *	nothing here touches its registers (-EAGAIN).
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait, @result and @irq_gen, shared with
@@ -107,21 +171,22 @@ struct mpc_perfcnt {
 	 * held across a user copy: samples are copied out after it is dropped.
 	 */
 	struct mutex lock;
-	struct drm_file *owner;
+	struct mpc_perfcnt_owner *owner;
 	pid_t owner_pid;
 	char owner_comm[TASK_COMM_LEN];
 	struct mpc_perfcnt_config cfg;
 	struct mpc_dump_buf buf;
 	u64 next_gpu_va;
 	u64 seqno;
-	struct mpc_stream *stream;
-	u32 debugfs_period_us;
 	u64 session;
+	struct mpc_perfcnt_owner *lost_owner;
+	int lost_err;
 	u64 interval_start_ns;
 	u32 data_flags;
 	void *kept;
 	struct mpc_sample_info kept_info;
 	bool dead;
+	bool hw_off;
 	struct mpc_stats stats;
 
 	/* protects stats, wait, result and irq_gen; taken in hard IRQs */
@@ -243,7 +308,7 @@ err:
 /* A sample on its way to userspace, or kept for the next DUMP. */
 static void *mpc_sample_buf_alloc(struct mpc_device *mdev)
 {
-	void *buf = kvmalloc(mdev->features.layout.dump_size, GFP_KERNEL);
+	void *buf = kvmalloc(mdev->features.layout.dump_size, GFP_KERNEL_ACCOUNT);
 
 	if (buf)
 		mpc_track_alloc(mdev, mdev->features.layout.dump_size);
@@ -275,9 +340,12 @@ static bool mpc_dump_saturated(struct mpc_device *mdev, const u32 *dump)
  * @issued_ns, if not NULL, receives the CPU time the command was written:
  * the GPU latches its counters when it receives PERFCNT_SAMPLE, so this is
  * the instant a sample describes (the dump itself lands later).
- * @killable: a fatal signal ends the wait (the GPU state is then unknown,
- * as after a timeout).
- * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT, -EINTR when killed.
+ * @killable: the caller may be killed meanwhile. A dying process is not a
+ * hung GPU (review 2, N10): after a fatal signal the wait goes on, no
+ * longer killable, for the rest of the same timeout, so that the GPU ends
+ * the command and is found idle rather than reset; the process still dies
+ * within the timeout.
+ * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT.
  */
 static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 						u32 cmd, u64 *issued_ns, bool killable)
@@ -301,20 +369,25 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
 		*issued_ns = ktime_get_raw_ns();
 	gpu_write(mdev, GPU_CMD, cmd);
 
-	if (killable)
+	if (killable) {
+		unsigned long deadline = jiffies + timeout;
+
 		left = wait_for_completion_killable_timeout(&pc->done, timeout);
-	else
+		if (left < 0) {
+			/* killed: the rest of the timeout, for the GPU to finish */
+			left = time_before(jiffies, deadline) ? deadline - jiffies : 0;
+			left = wait_for_completion_timeout(&pc->done, left);
+		}
+	} else {
 		left = wait_for_completion_timeout(&pc->done, timeout);
+	}
 
 	spin_lock_irq(&pc->irq_lock);
 	if (left > 0) {
 		ret = pc->result;
 	} else if (pc->wait == MPC_WAIT_NONE) {
-		/* Completed between the timeout (or signal) and taking the lock */
+		/* Completed between the timeout and taking the lock */
 		ret = pc->result;
-	} else if (left < 0) {
-		pc->wait = MPC_WAIT_NONE;
-		ret = -EINTR;
 	} else {
 		pc->wait = MPC_WAIT_NONE;
 		pc->stats.timeouts++;
@@ -326,6 +399,30 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
 		drm_err(&mdev->drm, "%s did not complete in %d ms, resetting the GPU\n",
 			wait == MPC_WAIT_SAMPLE ? "counter sample" : "cache clean",
 			MPC_SAMPLE_TIMEOUT_MS);
+	return ret;
+}
+
+/*
+ * Wait for GPU_STATUS.PRFCNT_ACTIVE to clear, as kbase's JM counter
+ * backend does before it reconfigures the counter unit or issues a sample
+ * (review 2, N15): a GPU never takes a PERFCNT_SAMPLE while one is still
+ * being written, and a dump still on its way would land in the next one's
+ * buffer. Nothing here leaves a sample behind (every wait ends in the
+ * sample's completion or in a reset), so this normally returns at the
+ * first read.
+ * Return: 0, or -ETIMEDOUT (the GPU then needs a reset).
+ */
+static int __must_check mpc_perfcnt_wait_inactive_locked(struct mpc_device *mdev)
+{
+	u64 status;
+	int ret;
+
+	lockdep_assert_held(&mdev->perfcnt->lock);
+	ret = mpc_gpu_poll(mdev, GPU_STATUS, false, GPU_STATUS_PRFCNT_ACTIVE, 0, 10,
+			   MPC_SAMPLE_TIMEOUT_MS * USEC_PER_MSEC, &status);
+	if (ret)
+		drm_err(&mdev->drm, "GPU_STATUS 0x%llx: PRFCNT_ACTIVE did not clear in %d ms\n",
+			status, MPC_SAMPLE_TIMEOUT_MS);
 	return ret;
 }
 
@@ -353,6 +450,9 @@ static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	if (ret)
 		return ret;
 
+	ret = mpc_perfcnt_wait_inactive_locked(mdev);
+	if (ret)
+		return ret;
 	cfg_reg = PERFCNT_CFG_AS(MPC_PERFCNT_AS) | PERFCNT_CFG_SETSEL(cfg->set);
 	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
 	gpu_write(mdev, GPU_PRFCNT_JM_EN, cfg->jm);
@@ -512,8 +612,12 @@ static void mpc_perfcnt_drop_kept_locked(struct mpc_device *mdev)
 	pc->kept = NULL;
 }
 
-/* @reset_first: the GPU's state is unknown, see mpc_perfcnt_stop_locked() */
-static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first)
+/*
+ * @reset_first: the GPU's state is unknown, see mpc_perfcnt_stop_locked().
+ * @err: why: 0 (the owner lets them go), -ENODEV (unbind) or -EIO (the GPU
+ * was not recovered); see &mpc_perfcnt_owner_ops.lost.
+ */
+static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first, int err)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
@@ -529,12 +633,15 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	WARN_ON_ONCE(ret && !pc->dead);
 	mpc_dump_buf_release_locked(mdev);
 	mpc_perfcnt_drop_kept_locked(mdev);
-	/* a stream that loses its counters (unbind, failed recovery) ends */
-	if (pc->stream) {
-		mpc_stream_counters_lost(pc->stream);
-		pc->stream = NULL;
+	/*
+	 * An owner that did not let them go itself is told, once the lock is
+	 * dropped (a stream ends): mpc_perfcnt_unlock().
+	 */
+	if (err && pc->owner->ops && !WARN_ON_ONCE(pc->lost_owner)) {
+		kref_get(&pc->owner->ref);
+		pc->lost_owner = pc->owner;
+		pc->lost_err = err;
 	}
-	pc->debugfs_period_us = 0;
 	/* Read without the lock by mpc_perfcnt_release() */
 	WRITE_ONCE(pc->owner, NULL);
 	pc->owner_pid = 0;
@@ -543,25 +650,61 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	pm_runtime_put_autosuspend(mdev->dev);
 }
 
+static void mpc_perfcnt_owner_release(struct kref *ref)
+{
+	struct mpc_perfcnt_owner *owner = container_of(ref, struct mpc_perfcnt_owner, ref);
+
+	owner->ops->release(owner);
+}
+
+/**
+ * mpc_perfcnt_owner_put() - drop a reference to an owner with ops
+ * @owner: the owner; &mpc_perfcnt_owner_ops.release frees it with the last.
+ */
+void mpc_perfcnt_owner_put(struct mpc_perfcnt_owner *owner)
+{
+	kref_put(&owner->ref, mpc_perfcnt_owner_release);
+}
+
+/*
+ * Drop pc->lock, then tell the owner the counters were taken from meanwhile,
+ * if any: the unit never calls an owner under its lock. Every path that
+ * may take the counters away (mpc_perfcnt_disable_locked() with an error)
+ * unlocks through here.
+ */
+static void mpc_perfcnt_unlock(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	struct mpc_perfcnt_owner *owner = pc->lost_owner;
+	int err = pc->lost_err;
+
+	pc->lost_owner = NULL;
+	mutex_unlock(&pc->lock);
+	if (owner) {
+		owner->ops->lost(owner, err);
+		mpc_perfcnt_owner_put(owner);
+	}
+}
+
 /**
  * mpc_perfcnt_enable() - take the counters and start them
  * @mdev: device.
- * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @owner: the caller (a render node's, a stream's or debugfs's owner).
  * @cfg: counter set and block masks, validated here.
  *
  * Return: 0, -EALREADY (already enabled by @owner), -EBUSY (someone else
  * owns them), -EACCES, -EINVAL, -ENODEV (the device is unplugged), -EIO
  * (the GPU is dead: it answered no reset), or an error from the hardware.
  */
-int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+int mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		       const struct mpc_perfcnt_config *cfg)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret, idx;
 
-	if (!perfmon_capable() && !mpc_unprivileged)
-		return MPC_REJECT(mdev, -EACCES,
-				  "counters need CAP_PERFMON, or load the module with unprivileged=1");
+	ret = mpc_perfcnt_check_access(mdev);
+	if (ret)
+		return ret;
 	if (cfg->set >= mdev->features.product->nr_sets)
 		return MPC_REJECT(mdev, -EINVAL, "counter set %u: %s has %u set(s)",
 				  cfg->set, mdev->features.product->name,
@@ -591,10 +734,13 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 		ret = MPC_REJECT(mdev, -EALREADY, "counters already enabled by this file");
 		goto out_unlock;
 	}
+	if (pc->hw_off) {
+		ret = MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep: enable later");
+		goto out_unlock;
+	}
 	if (pc->owner) {
 		ret = MPC_REJECT(mdev, -EBUSY, "counters owned by %s (pid %d)",
-				 pc->owner == MPC_OWNER_DEBUGFS ? "debugfs" : pc->owner_comm,
-				 pc->owner_pid);
+				 pc->owner->name ?: pc->owner_comm, pc->owner_pid);
 		goto out_unlock;
 	}
 
@@ -641,12 +787,12 @@ out_unlock:
 /**
  * mpc_perfcnt_disable() - stop the counters and release them
  * @mdev: device.
- * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @owner: the caller (a render node's, a stream's or debugfs's owner).
  *
  * Return: 0, -EALREADY when nothing is enabled, -EPERM when someone else
  * owns the counters.
  */
-int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
+int mpc_perfcnt_disable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
@@ -659,7 +805,7 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 	else if (pc->owner != owner)
 		ret = MPC_REJECT(mdev, -EPERM, "counters are owned by someone else");
 	else
-		mpc_perfcnt_disable_locked(mdev, false);
+		mpc_perfcnt_disable_locked(mdev, false, 0);
 	mutex_unlock(&pc->lock);
 	return ret;
 }
@@ -667,27 +813,28 @@ int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
 /**
  * mpc_perfcnt_release() - an owner goes away
  * @mdev: device.
- * @owner: the closing drm_file, or NULL when the device itself goes away
+ * @owner: the owner that goes away, or NULL when the device itself does
  *	(whoever owns the counters then loses them).
  *
  * A file that does not own the counters returns at once, without the lock:
  * closing a render node must not wait for another file's DUMP.
  */
-void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
+void mpc_perfcnt_release(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	/*
 	 * Race-free without the lock: only @owner itself can become the
-	 * owner, and it is closing, so it has no ioctl in flight. If it is
-	 * the owner, only the lock holder can change that.
+	 * owner (an enable, or a transfer it asks for), and it is closing,
+	 * so it has nothing in flight. If it is the owner, only the lock
+	 * holder can change that.
 	 */
 	if (owner && READ_ONCE(pc->owner) != owner)
 		return;
 	mutex_lock(&pc->lock);
 	if (pc->owner && (!owner || pc->owner == owner))
-		mpc_perfcnt_disable_locked(mdev, false);
-	mutex_unlock(&pc->lock);
+		mpc_perfcnt_disable_locked(mdev, false, owner ? 0 : -ENODEV);
+	mpc_perfcnt_unlock(mdev);
 }
 
 /*
@@ -695,7 +842,7 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct drm_file *owner)
  * or return the kept sample: with @swap its buffer is exchanged with
  * *@data (the caller frees what it then holds), else it is copied.
  */
-static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *owner,
+static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 				     void **data, bool swap, struct mpc_sample_info *info)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -721,11 +868,18 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 		return 0;
 	}
 
-	/* The GPU owns the buffer until the dump is in memory */
-	dma_sync_single_for_device(mdev->dev, pc->buf.dma_base, mpc_dump_buf_size(&pc->buf),
-				   DMA_FROM_DEVICE);
-	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
-	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE, &ts, true);
+	if (pc->hw_off)
+		return MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep: sample later");
+
+	ret = mpc_perfcnt_wait_inactive_locked(mdev);
+	if (!ret) {
+		/* The GPU owns the buffer until the dump is in memory */
+		dma_sync_single_for_device(mdev->dev, pc->buf.dma_base,
+					   mpc_dump_buf_size(&pc->buf), DMA_FROM_DEVICE);
+		gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
+		ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE, &ts,
+					      true);
+	}
 	if (ret) {
 		/* Keep the owner's counters running for the next sample */
 		if (mpc_perfcnt_recover_locked(mdev)) {
@@ -734,7 +888,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
 			 * As a failed enable does: the next one starts afresh
 			 * (a dead GPU's pages are leaked, not freed)
 			 */
-			mpc_perfcnt_disable_locked(mdev, true);
+			mpc_perfcnt_disable_locked(mdev, true, -EIO);
 			ret = -EIO;
 		}
 		return ret;
@@ -766,7 +920,7 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct drm_file *o
  * is still the newest sample of the same enable. Return: @data if it was
  * not kept (the caller frees it), else NULL.
  */
-static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
+static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 			      void *data, const struct mpc_sample_info *info)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -789,7 +943,7 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
 /**
  * mpc_perfcnt_sample() - take one sample and copy it out
  * @mdev: device.
- * @owner: the caller's drm_file, or %MPC_OWNER_DEBUGFS.
+ * @owner: the caller (a render node's, a stream's or debugfs's owner).
  * @ubuf: user destination, or NULL.
  * @kbuf: kernel destination when @ubuf is NULL.
  * @info: receives the sample's seqno, timestamps and data flags, on
@@ -799,10 +953,11 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
  * a kernel buffer under pc->lock and copied to @ubuf after the lock and
  * the drm_dev_enter() section are dropped. When that copy fails, the
  * sample is kept and the next call returns it (see the uAPI header).
- * The wait for the GPU ends on a fatal signal (-EINTR).
+ * A fatal signal ends the wait for the counter unit's lock (-EINTR); a
+ * sample already issued is let finish, within the sample timeout.
  *
- * After a timeout, a fault or a fatal signal the GPU is reset and the
- * counters restarted for the next sample. When that fails too, the
+ * After a timeout or a fault the GPU is reset and the counters restarted
+ * for the next sample. When that fails too, the
  * counters are disabled as if the owner had done it: later samples fail at
  * once with -ENODATA.
  *
@@ -810,7 +965,7 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct drm_file *owner,
  * unplugged), -ETIMEDOUT, -EIO (also at once when the GPU is dead) or
  * -EINTR.
  */
-int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+int mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -832,7 +987,7 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
 	ret = mutex_lock_killable(&pc->lock);
 	if (!ret) {
 		ret = mpc_perfcnt_sample_locked(mdev, owner, &data, !!ubuf, &si);
-		mutex_unlock(&pc->lock);
+		mpc_perfcnt_unlock(mdev);
 	}
 	drm_dev_exit(idx);
 	if (ret)
@@ -860,7 +1015,9 @@ out_free:
  *
  * The owner keeps the counters and the buffer; the GPU stops counting
  * and its address space is flushed and disabled, as the SoC may cut its
- * power. mpc_perfcnt_resume() programs it all again.
+ * power. From here until mpc_perfcnt_resume() succeeds no register is
+ * touched: a sample or an enable fails with -EAGAIN. mpc_perfcnt_resume()
+ * programs it all again.
  */
 void mpc_perfcnt_suspend(struct mpc_device *mdev)
 {
@@ -869,36 +1026,63 @@ void mpc_perfcnt_suspend(struct mpc_device *mdev)
 	mutex_lock(&pc->lock);
 	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
 		drm_warn(&mdev->drm, "the GPU did not stop cleanly before system sleep\n");
+	pc->hw_off = true;
 	mutex_unlock(&pc->lock);
 }
 
 /**
  * mpc_perfcnt_resume() - system resume: restart enabled counters
- * @mdev: device, powered and reset (runtime resume ran).
+ * @mdev: device.
+ * @err: 0 when the GPU is powered and reset again (runtime resume ran),
+ *	else the error of the resume.
  *
  * Reprograms the address space, PERFCNT_BASE, PERFCNT_CFG and the block
  * masks of the owner's configuration, and marks the next sample as one
- * after a power loss. When that fails the GPU is reset and programmed
- * again; if even that fails, the next DUMP reports the error.
+ * after a power loss; its interval still starts where the last sample
+ * before the sleep ended, so it spans the sleep. When that fails the GPU
+ * is reset and programmed again, as after a fault; if even that fails the
+ * counters are disabled. When the resume itself failed (@err) the GPU
+ * may be unpowered or in any state: the counters are disabled without a
+ * register access, the device is marked dead (its pages are leaked, not
+ * freed) and a stream that owned them ends with an ERROR record.
  */
-void mpc_perfcnt_resume(struct mpc_device *mdev)
+void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
+	u64 start;
 	int ret;
 
 	mutex_lock(&pc->lock);
+	if (err) {
+		if (pc->owner && !pc->dead) {
+			drm_err(&mdev->drm, "GPU not resumed (%d): counters disabled, device dead; unbind it or reboot\n",
+				err);
+			WRITE_ONCE(pc->dead, true);
+			mpc_perfcnt_disable_locked(mdev, false, -EIO);
+		}
+		/* With no owner the next enable's runtime resume tries again */
+		pc->hw_off = !!pc->dead;
+		mpc_perfcnt_unlock(mdev);
+		return;
+	}
+	pc->hw_off = false;
 	if (pc->owner && !pc->dead) {
+		start = pc->interval_start_ns;
 		ret = mpc_perfcnt_hw_setup_locked(mdev);
-		if (ret)
-			ret = mpc_perfcnt_recover_locked(mdev);
-		if (ret)
-			drm_err(&mdev->drm, "counters not restarted after resume (%d)\n", ret);
+		if (!ret) {
+			/* What the GPU counted before the sleep is lost, not the span */
+			pc->interval_start_ns = start;
+		} else if (mpc_perfcnt_recover_locked(mdev)) {
+			drm_err(&mdev->drm, "counters not restarted after resume (%d), disabled\n",
+				ret);
+			mpc_perfcnt_disable_locked(mdev, true, -EIO);
+		}
 		pc->data_flags |= MALI_PERFCNT_DATA_AFTER_POWER_LOSS;
 		spin_lock_irq(&pc->irq_lock);
 		pc->stats.power_losses++;
 		spin_unlock_irq(&pc->irq_lock);
 	}
-	mutex_unlock(&pc->lock);
+	mpc_perfcnt_unlock(mdev);
 }
 
 /**
@@ -943,6 +1127,8 @@ int mpc_perfcnt_unmap(struct mpc_device *mdev)
 	mutex_lock(&pc->lock);
 	if (!pc->owner) {
 		ret = MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
+	} else if (pc->hw_off) {
+		ret = MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep");
 	} else if (pc->buf.mapped) {
 		mpc_vm_unmap(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.nr_pages);
 		pc->buf.mapped = false;
@@ -967,7 +1153,8 @@ void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st)
 
 	memset(st, 0, sizeof(*st));
 	mutex_lock(&pc->lock);
-	st->owner = pc->owner;
+	st->enabled = !!pc->owner;
+	st->owner_name = pc->owner ? pc->owner->name : NULL;
 	st->owner_pid = pc->owner_pid;
 	strscpy(st->owner_comm, pc->owner_comm, sizeof(st->owner_comm));
 	st->cfg = pc->cfg;
@@ -1014,113 +1201,46 @@ void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats)
 /**
  * mpc_perfcnt_owned_by() - do the counters belong to @owner now
  * @mdev: device.
- * @owner: a drm_file, %MPC_OWNER_DEBUGFS or %MPC_OWNER_STREAM.
+ * @owner: an owner.
  *
  * Lockless: only the owner itself, or the lock holder, can change the
  * answer, so it is stable for the owner asking about itself.
  *
  * Return: true when @owner owns the counters.
  */
-bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct drm_file *owner)
+bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner)
 {
 	return READ_ONCE(mdev->perfcnt->owner) == owner;
 }
 
 /**
- * mpc_perfcnt_set_debugfs_period() - the period perfcnt_stream samples at
+ * mpc_perfcnt_transfer() - hand running counters to another owner
  * @mdev: device.
- * @period_us: given to perfcnt_enable ("period_us=N"), 0 for none.
+ * @from: the owner now.
+ * @to: the owner from now on.
  *
- * Kept only while debugfs owns the counters; a later disable clears it.
+ * The counters keep running, configuration, buffer and sample sequence
+ * unchanged (debugfs lends them to its perfcnt_stream file and takes them
+ * back).
+ *
+ * Return: 0, -ENODATA when nobody owns the counters, -EBUSY when someone
+ * other than @from does.
  */
-void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us)
-{
-	struct mpc_perfcnt *pc = mdev->perfcnt;
-
-	mutex_lock(&pc->lock);
-	if (pc->owner == MPC_OWNER_DEBUGFS)
-		pc->debugfs_period_us = period_us;
-	mutex_unlock(&pc->lock);
-}
-
-/**
- * mpc_perfcnt_stream_attach() - tell the counters which stream owns them
- * @mdev: device.
- * @st: the stream that enabled them (as %MPC_OWNER_STREAM).
- *
- * From then on @st is told when it loses them (mpc_stream_counters_lost()).
- *
- * Return: 0, or -ENODEV when the stream no longer owns them (the device
- * was unbound since the enable).
- */
-int mpc_perfcnt_stream_attach(struct mpc_device *mdev, struct mpc_stream *st)
+int mpc_perfcnt_transfer(struct mpc_device *mdev, struct mpc_perfcnt_owner *from,
+			 struct mpc_perfcnt_owner *to)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret = 0;
 
 	mutex_lock(&pc->lock);
-	if (pc->owner == MPC_OWNER_STREAM)
-		pc->stream = st;
+	if (!pc->owner)
+		ret = -ENODATA;
+	else if (pc->owner != from)
+		ret = -EBUSY;
 	else
-		ret = -ENODEV;
+		WRITE_ONCE(pc->owner, to);	/* read without the lock by mpc_perfcnt_release() */
 	mutex_unlock(&pc->lock);
 	return ret;
-}
-
-/**
- * mpc_perfcnt_stream_from_debugfs() - debugfs's counters go to a stream
- * @mdev: device.
- * @st: the debugfs perfcnt_stream file's stream.
- * @period_ns: receives the period given to perfcnt_enable.
- *
- * The counters keep running; @st owns them until
- * mpc_perfcnt_stream_to_debugfs().
- *
- * Return: 0, -EBUSY when someone else owns them, -ENODATA when they are
- * not enabled or were enabled with no period.
- */
-int mpc_perfcnt_stream_from_debugfs(struct mpc_device *mdev, struct mpc_stream *st,
-				    u64 *period_ns)
-{
-	struct mpc_perfcnt *pc = mdev->perfcnt;
-	int ret = 0;
-
-	mutex_lock(&pc->lock);
-	if (pc->owner != MPC_OWNER_DEBUGFS)
-		ret = MPC_REJECT(mdev, pc->owner ? -EBUSY : -ENODATA,
-				 "perfcnt_stream: enable with \"period_us=N\" > perfcnt_enable first%s",
-				 pc->owner ? " (the counters are owned elsewhere)" : "");
-	else if (!pc->debugfs_period_us)
-		ret = MPC_REJECT(mdev, -ENODATA,
-				 "perfcnt_stream: perfcnt_enable was given no period_us=N");
-	if (!ret) {
-		*period_ns = (u64)pc->debugfs_period_us * NSEC_PER_USEC;
-		WRITE_ONCE(pc->owner, MPC_OWNER_STREAM);
-		pc->stream = st;
-	}
-	mutex_unlock(&pc->lock);
-	return ret;
-}
-
-/**
- * mpc_perfcnt_stream_to_debugfs() - give a stream's counters back to debugfs
- * @mdev: device.
- * @st: the stream that took them with mpc_perfcnt_stream_from_debugfs().
- *
- * They keep running, owned by debugfs again; nothing happens when @st lost
- * them in the meantime.
- */
-void mpc_perfcnt_stream_to_debugfs(struct mpc_device *mdev, struct mpc_stream *st)
-{
-	struct mpc_perfcnt *pc = mdev->perfcnt;
-
-	mutex_lock(&pc->lock);
-	if (pc->stream == st) {
-		pc->stream = NULL;
-		/* read without the lock by mpc_perfcnt_release() */
-		WRITE_ONCE(pc->owner, MPC_OWNER_DEBUGFS);
-	}
-	mutex_unlock(&pc->lock);
 }
 
 /* End the sampler's wait with @result; irq_lock held. */

@@ -246,7 +246,8 @@ static int mpc_soc_attach_pm_domains(struct device *dev, const struct mpc_soc_da
 		return 0;
 	if (n != soc->nr_pm_domains) {
 		dev_err(dev, "%s: the node lists %d power domain(s), the SoC's GPU has %u (power-domain-names \"%s\"...): fix the node's power-domains\n",
-			soc->name, n, soc->nr_pm_domains, soc->pm_domains[0]);
+			soc->name, n, soc->nr_pm_domains,
+			soc->nr_pm_domains ? soc->pm_domains[0] : "");
 		return -EINVAL;
 	}
 	for (i = 0; i < soc->nr_pm_domains; i++) {

@@ -47,8 +47,10 @@ void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 }
 
-void mpc_perfcnt_set_debugfs_period(struct mpc_device *mdev, u32 period_us)
+int mpc_perfcnt_transfer(struct mpc_device *mdev, struct mpc_perfcnt_owner *from,
+			 struct mpc_perfcnt_owner *to)
 {
+	return -ENODATA;
 }
 
 const char *mpc_vm_backend_name(struct mpc_device *mdev)

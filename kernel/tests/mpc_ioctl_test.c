@@ -15,12 +15,12 @@
 static struct {
 	unsigned int enables, disables, samples;
 	struct mpc_perfcnt_config cfg;
-	struct drm_file *owner;
+	struct mpc_perfcnt_owner *owner;
 	unsigned long ubuf;
 	int ret;
 } mpc_fake;
 
-int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
+int mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		       const struct mpc_perfcnt_config *cfg)
 {
 	mpc_fake.enables++;
@@ -29,14 +29,14 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct drm_file *owner,
 	return mpc_fake.ret;
 }
 
-int mpc_perfcnt_disable(struct mpc_device *mdev, struct drm_file *owner)
+int mpc_perfcnt_disable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner)
 {
 	mpc_fake.disables++;
 	mpc_fake.owner = owner;
 	return mpc_fake.ret;
 }
 
-int mpc_perfcnt_sample(struct mpc_device *mdev, struct drm_file *owner,
+int mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
 {
 	mpc_fake.samples++;
@@ -84,6 +84,9 @@ static struct drm_file *mpc_test_file(struct kunit *test)
 	struct drm_file *file = kunit_kzalloc(test, sizeof(*file), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, file);
+	/* what mpc_open() gives every file */
+	file->driver_priv = kunit_kzalloc(test, sizeof(struct mpc_file), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, file->driver_priv);
 	return file;
 }
 
@@ -214,12 +217,13 @@ static void mpc_test_enable(struct kunit *test)
 		if (!c->args.enable) {
 			KUNIT_EXPECT_EQ_MSG(test, mpc_fake.disables, 1, "%s", c->what);
 			KUNIT_EXPECT_EQ_MSG(test, mpc_fake.enables, 0, "%s", c->what);
-			KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, file, "%s", c->what);
+			KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, mpc_file_owner(file), "%s",
+						c->what);
 			continue;
 		}
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.enables, 1, "%s", c->what);
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.disables, 0, "%s", c->what);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, file, "%s", c->what);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, mpc_file_owner(file), "%s", c->what);
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.cfg.set, c->args.counter_set, "%s", c->what);
 		/* Without F_MASKS every counter of every block is enabled */
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.cfg.jm,
@@ -263,7 +267,7 @@ static void mpc_test_dump(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), 0);
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, 1);
-	KUNIT_EXPECT_PTR_EQ(test, mpc_fake.owner, file);
+	KUNIT_EXPECT_PTR_EQ(test, mpc_fake.owner, mpc_file_owner(file));
 	KUNIT_EXPECT_EQ(test, mpc_fake.ubuf, 0x10000);
 	/* The dump size, not the buffer size, is written back */
 	KUNIT_EXPECT_EQ(test, args.buf_size, 2048);

@@ -157,8 +157,9 @@ struct drm_mali_perfcnt_get_info {
  * Only one owner at a time: the open file description (struct file) that
  * enabled the counters. dup()ed descriptors and fork()ed children share it;
  * the counters are released when it is closed for the last time. Others
- * get -EBUSY. Enabling needs CAP_PERFMON (or CAP_SYS_ADMIN) unless the module
- * was loaded with unprivileged=1 (-EACCES otherwise). Enabling twice, or
+ * get -EBUSY. Enabling needs CAP_PERFMON (or CAP_SYS_ADMIN) unless root set
+ * the sysctl dev.mali_perfcnt.perf_stream_paranoid to 0 (-EACCES otherwise;
+ * the module parameter unprivileged=1 starts it at 0). Enabling twice, or
  * disabling counters that are not enabled, gives -EALREADY. Once the device
  * is gone (unbound), -ENODEV.
  */
@@ -241,9 +242,11 @@ struct drm_mali_perfcnt_enable {
  * are not enabled, -ENOSPC when @buf_size is smaller than the dump (the
  * needed size is written back to @buf_size), -EFAULT for a bad pointer,
  * -ETIMEDOUT when the GPU did not finish the sample in time, -EIO when the
- * GPU faulted, -EINTR when a fatal signal ended the wait, -ENODEV once the
- * device is gone (unbound). The counters stay enabled after -ETIMEDOUT,
- * -EIO and -EINTR: the GPU is reset and the counters restarted, and the
+ * GPU faulted, -EINTR when a fatal signal ended the wait for another
+ * file's sample (a sample already issued is let finish, within the
+ * timeout, and the GPU is not reset for it), -ENODEV once the device is
+ * gone (unbound). The counters stay enabled after -ETIMEDOUT and -EIO: the
+ * GPU is reset and the counters restarted, and the
  * next sample has %MALI_PERFCNT_DATA_AFTER_RECOVERY. If the GPU could not
  * be recovered, the counters are disabled and later dumps get -ENODATA
  * until the next ENABLE. The out fields are written only on success.
@@ -305,7 +308,7 @@ struct drm_mali_perfcnt_dump {
 #define MALI_PERFCNT_STREAM_MIN_PERIOD_NS	100000ULL
 /**
  * MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS - shortest period for a caller
- * without CAP_PERFMON (module parameter unprivileged=1), 1 ms.
+ * without CAP_PERFMON (dev.mali_perfcnt.perf_stream_paranoid 0), 1 ms.
  */
 #define MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS 1000000ULL
 /** MALI_PERFCNT_STREAM_MAX_PERIOD_NS - longest period, 10 s. */
@@ -322,13 +325,16 @@ struct drm_mali_perfcnt_dump {
  * %MALI_PERFCNT_STREAM_IOCTL_SAMPLE when @period_ns is 0, into a ring of
  * @ring_records records. read() on the stream returns whole records (struct
  * drm_mali_perfcnt_record, then the dump for a SAMPLE record), as many as fit
- * in the buffer (-ENOSPC if not even one fits); it blocks until one is ready
- * unless the fd is non-blocking (-EAGAIN). poll() reports EPOLLIN when a
+ * in the buffer (-ENOSPC if not even one fits; 0 for a read of 0 bytes); it
+ * blocks until one is ready unless the fd is non-blocking (-EAGAIN), and
+ * fails with -EIO instead when the stream is disabled (%MALI_PERFCNT_STREAM_F_DISABLED,
+ * %MALI_PERFCNT_STREAM_IOCTL_DISABLE) and its ring empty. poll() reports EPOLLIN when a
  * record is ready, and EPOLLHUP once the device is gone and the ring empty.
  * Memory: @ring_records * @record_size bytes, plus a constant.
  *
  * Errors: -EINVAL (a bad field; see the kernel log with drm.debug), -EBUSY,
- * -EACCES (no CAP_PERFMON and not unprivileged=1), -ENOMEM, -ENODEV.
+ * -EACCES (no CAP_PERFMON and perf_stream_paranoid 1; checked before the
+ * ring is allocated, as -EBUSY first is), -ENOMEM, -ENODEV.
  */
 struct drm_mali_perfcnt_stream_open {
 	/** @counter_set: in, as for ENABLE. */
@@ -364,9 +370,10 @@ struct drm_mali_perfcnt_stream_open {
 /**
  * enum drm_mali_perfcnt_record_type - what a stream record is
  * @MALI_PERFCNT_RECORD_SAMPLE: one sample; the dump follows the header.
- * @MALI_PERFCNT_RECORD_LOST: the reader fell behind: @lost samples taken
- *	between @start_ns and @end_ns were dropped. The next SAMPLE's interval
- *	starts at @end_ns.
+ * @MALI_PERFCNT_RECORD_LOST: the reader fell behind: @lost records (samples
+ *	and errors) between @start_ns and @end_ns were dropped; @data_flags
+ *	holds their data flags ORed, @error the error of the first dropped
+ *	ERROR record (0: none). The next SAMPLE's interval starts at @end_ns.
  * @MALI_PERFCNT_RECORD_ERROR: a sample failed with @error (-ETIMEDOUT,
  *	-EIO); the GPU was recovered and the stream goes on (the next SAMPLE
  *	has %MALI_PERFCNT_DATA_AFTER_RECOVERY), or, if it could not be, this is
@@ -392,16 +399,22 @@ struct drm_mali_perfcnt_record {
 	__u32 size;
 	/**
 	 * @seqno: SAMPLE: the sample's sequence number, +1 for every sample
-	 * taken (dropped ones too); LOST and ERROR: the last one taken.
+	 * taken (dropped ones too, and the one ENABLE takes to start a fresh
+	 * interval after a DISABLE, which no record stands for: the next
+	 * record has %MALI_PERFCNT_DATA_FIRST); LOST and ERROR: the last one
+	 * taken.
 	 */
 	__u64 seqno;
 	/** @start_ns: CLOCK_MONOTONIC_RAW start of the interval covered. */
 	__u64 start_ns;
 	/** @end_ns: CLOCK_MONOTONIC_RAW end: when the sample was taken. */
 	__u64 end_ns;
-	/** @data_flags: MALI_PERFCNT_DATA_* bits (SAMPLE records). */
+	/** @data_flags: MALI_PERFCNT_DATA_* bits (SAMPLE and LOST records). */
 	__u32 data_flags;
-	/** @error: ERROR records: the negative errno of the failed sample. */
+	/**
+	 * @error: ERROR records: the negative errno of the failed sample;
+	 * LOST records: that of the first dropped ERROR record, or 0.
+	 */
 	__s32 error;
 	/** @lost: LOST records: samples dropped. */
 	__u64 lost;

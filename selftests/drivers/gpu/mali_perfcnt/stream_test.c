@@ -9,6 +9,8 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 
 #include "mpc_fixture.h"
@@ -327,6 +329,9 @@ TEST_F(mpc, stream_bad_arguments_einval)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ioctl(sfd, _IO('M', 0x4f), 0));
 	EXPECT_EQ(ENOTTY, errno);
+	/* an unknown command is unknown whatever its argument (review N12) */
+	EXPECT_EQ(-1, ioctl(sfd, _IO('M', 0x4f), 1));
+	EXPECT_EQ(ENOTTY, errno);
 	EXPECT_EQ(-1, lseek(sfd, 0, SEEK_SET));
 	EXPECT_EQ(ESPIPE, errno);
 	close(sfd);
@@ -455,6 +460,372 @@ TEST_F(mpc, stream_permissions_and_unprivileged_minimum_period)
 	mpc_fixture_load(_metadata, self, variant, "unprivileged=1");
 	EXPECT_EQ(-EINVAL, without_caps(op_stream_100us, self));
 	EXPECT_EQ(0, without_caps(op_stream_1ms, self));
+}
+
+/* Simulator builds: STREAM_OPEN waits this many ms before it installs the fd */
+#define OPEN_DELAY_PARAM "/sys/module/mali_perfcnt/parameters/test_stream_open_delay_ms"
+
+struct racing_close {
+	int fd;			/* the fd number STREAM_OPEN is going to return */
+	uint64_t until_ns;	/* try until then (CLOCK_MONOTONIC_RAW) */
+	int closed;		/* a close() of it succeeded */
+};
+
+static void *racing_close(void *arg)
+{
+	struct racing_close *rc = arg;
+
+	while (mpc_now_ns() < rc->until_ns) {
+		if (!close(rc->fd)) {
+			rc->closed = 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Review N1: STREAM_OPEN installs the fd as its very last step. Another
+ * thread close()s the fd number the open is going to return (the lowest
+ * free one) while the ioctl is in flight, held just before the install by
+ * the simulator build's test hook: the close must find no fd. When the fd
+ * was installed first, that close released the stream, which the ioctl
+ * then went on using (its mutex, its hrtimer) after the release freed it.
+ */
+TEST_F(mpc, stream_open_installs_the_fd_last)
+{
+	struct racing_close rc = { 0 };
+	struct drm_mali_perfcnt_stream_open o;
+	pthread_t thr;
+	char *buf;
+	int sfd;
+
+	if (access(OPEN_DELAY_PARAM, W_OK))
+		SKIP(return, "no %s: a module built without the simulator", OPEN_DELAY_PARAM);
+	rc.fd = dup(self->fd);
+	ASSERT_LE(0, rc.fd);
+	close(rc.fd);
+	ASSERT_EQ(0, mpc_write_file(OPEN_DELAY_PARAM, "1000"));
+	/*
+	 * Less than the hold: the fd must not exist during any of it. Where
+	 * the fd was installed before the hold, it existed from the enable
+	 * on, well inside this window.
+	 */
+	rc.until_ns = mpc_now_ns() + 900000000ull;
+	ASSERT_EQ(0, pthread_create(&thr, NULL, racing_close, &rc));
+	sfd = stream_open(self->fd, 1000000, 8, 0, &o);
+	pthread_join(thr, NULL);
+	EXPECT_EQ(0, mpc_write_file(OPEN_DELAY_PARAM, "0"));
+	EXPECT_FALSE(rc.closed) {
+		TH_LOG("close(%d) succeeded while STREAM_OPEN was still in flight: the fd was installed before the stream was ready",
+		       rc.fd);
+	}
+	ASSERT_EQ(rc.fd, sfd);
+	ASSERT_EQ(sfd, o.fd);
+	/* the stream the open returned is whole: it records */
+	buf = malloc(2 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ((ssize_t)o.record_size, read_records(sfd, buf, o.record_size, 1));
+	EXPECT_EQ(MALI_PERFCNT_RECORD_SAMPLE, REC(buf, 0)->type);
+	close(sfd);
+	free(buf);
+	ASSERT_DEVICE_WORKS(self);
+}
+
+/* "mem" or "freeze" when system sleep can be tested (pm_test), else NULL. */
+static const char *suspend_state(void)
+{
+	char states[128] = "";
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, states, sizeof(states) - 1);
+		states[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	if (access("/sys/power/pm_test", W_OK))
+		return NULL;
+	return strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
+}
+
+/*
+ * Review N2: system sleep with a stream sampling every millisecond. pm_test
+ * "platform" runs every device phase, noirq included, where the
+ * simulator's power domain is cut, and waits 5 s there. No sample may
+ * reach the suspended GPU (the model reports a PERFCNT_SAMPLE with the L2
+ * off, and such a sample times out and resets the GPU): the stream pauses
+ * with the system and goes on after it, with no ERROR record and no
+ * timeout. Its records stay contiguous: the interval that spans the sleep
+ * is the one marked AFTER_POWER_LOSS.
+ */
+TEST_F(mpc, stream_across_system_suspend)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	unsigned int errors = 0, power_loss = 0, after = 0, n = 0;
+	uint64_t prev_end = 0, t_suspend, t_resume;
+	const char *state;
+	size_t len;
+	char *buf;
+	int sfd;
+
+	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
+	state = suspend_state();
+	if (!state)
+		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG)");
+	sfd = stream_open(self->fd, 1000000, 1024, 0, &o);
+	ASSERT_LE(0, sfd);
+	len = 64 * o.record_size;
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	ASSERT_LT(0, read_records(sfd, buf, len, 5));
+	prev_end = 0;
+
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "platform"));
+	t_suspend = mpc_now_ns();
+	EXPECT_EQ(0, mpc_write_file("/sys/power/state", state));
+	t_resume = mpc_now_ns();
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "none"));
+
+	/* What was recorded before the sleep, across it, and 20 after it */
+	while (n < 4096 && after < 20) {
+		ssize_t got = read(sfd, buf, len);
+		size_t off;
+
+		ASSERT_LT(0, got) TH_LOG("read: %s", strerror(errno));
+		for (off = 0; off < (size_t)got; off += REC(buf, off)->size, n++) {
+			struct drm_mali_perfcnt_record *r = REC(buf, off);
+
+			if (r->type == MALI_PERFCNT_RECORD_ERROR) {
+				errors++;
+				TH_LOG("ERROR record %u: error %d", n, r->error);
+				continue;
+			}
+			/* SAMPLE and LOST records tile the time */
+			if (prev_end)
+				EXPECT_EQ(prev_end, r->start_ns) TH_LOG("record %u", n);
+			prev_end = r->end_ns;
+			if (r->type != MALI_PERFCNT_RECORD_SAMPLE)
+				continue;
+			if (power_loss)
+				after++;
+			if (!(r->data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS))
+				continue;
+			power_loss++;
+			/*
+			 * The sample after the sleep covers all of it: it
+			 * starts where the last one before the freezer
+			 * stopped the stream ended (a few ms after t_suspend;
+			 * the contiguity check above), not at the resume.
+			 * How long the sleep lasted is not the test's to
+			 * know: pm_test's 5 s wait ends early when a wakeup
+			 * event is pending.
+			 */
+			EXPECT_LT(t_suspend - 100000000ULL, r->start_ns);
+			EXPECT_GT(t_resume, r->start_ns);
+		}
+	}
+	EXPECT_EQ(0, errors);
+	EXPECT_EQ(1, power_loss);
+	EXPECT_EQ(20, after);
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "resets"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "power_losses"));
+	close(sfd);
+	free(buf);
+	ASSERT_DEVICE_WORKS(self);
+}
+
+/* Arms stuck_clean again while a SAMPLE waits out the clean it got stuck. */
+static void *rearm_stuck_clean(void *arg)
+{
+	const char *dbg = arg;
+
+	/* After that clean is stuck, well before the 1 s timeout ends */
+	mpc_sleep_ms(400);
+	mpc_set_fault(dbg, "stuck_clean\n");
+	return NULL;
+}
+
+/*
+ * Review N3: each stream owns the counters by itself. Stream S1's
+ * recovery fails (the clean that restarts the counters is stuck as well),
+ * which disables the counters and ends S1 with an ERROR record; S2 then
+ * takes them. Closing S1 must leave S2 alone: when every stream shared one
+ * owner token, S1's release tore S2's counters down.
+ */
+TEST_F(mpc, stream_close_of_a_dead_stream_spares_the_next)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	pthread_t thr;
+	char *buf;
+	int s1, s2;
+
+	s1 = stream_open(self->fd, 0, 4, 0, &o);
+	ASSERT_LE(0, s1);
+	buf = malloc(4 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	ARM_FAULT(self, "stuck_clean\n");
+	ASSERT_EQ(0, pthread_create(&thr, NULL, rearm_stuck_clean, self->dbg));
+	EXPECT_EQ(-1, ioctl(s1, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	EXPECT_EQ(EIO, errno);
+	pthread_join(thr, NULL);
+	ASSERT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	ASSERT_LT(0, read(s1, buf, 4 * o.record_size));
+	EXPECT_EQ(MALI_PERFCNT_RECORD_ERROR, REC(buf, 0)->type);
+
+	s2 = stream_open(self->fd, 0, 4, 0, NULL);
+	ASSERT_LE(0, s2);
+	close(s1);
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	EXPECT_EQ(0, ioctl(s2, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0)) {
+		TH_LOG("SAMPLE on the live stream: %s", strerror(errno));
+	}
+	EXPECT_EQ((ssize_t)o.record_size, read(s2, buf, 4 * o.record_size));
+	EXPECT_EQ(MALI_PERFCNT_RECORD_SAMPLE, REC(buf, 0)->type);
+	close(s2);
+	free(buf);
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * Review N9: read() of 0 bytes returns 0, as for any file; a blocking read
+ * of an empty stream that is disabled fails with EIO, as i915's perf
+ * streams do, where it used to sleep until a signal (no record would ever
+ * come), also right after a DISABLE.
+ */
+TEST_F(mpc, stream_read_corner_cases)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct drm_mali_perfcnt_stream_open o;
+	char *buf;
+	int sfd;
+
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	sfd = stream_open(self->fd, 0, 4, MALI_PERFCNT_STREAM_F_DISABLED, &o);
+	ASSERT_LE(0, sfd);
+	buf = malloc(4 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(0, read(sfd, buf, 0));
+	alarm(2);
+	EXPECT_EQ(-1, read(sfd, buf, 4 * o.record_size));
+	EXPECT_EQ(EIO, errno) TH_LOG("blocking read of a disabled stream: %s", strerror(errno));
+	alarm(0);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	/* a record pending: 0 bytes still reads 0, and the record stays */
+	EXPECT_EQ(0, read(sfd, buf, 0));
+	EXPECT_EQ((ssize_t)o.record_size, read(sfd, buf, 4 * o.record_size));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_DISABLE, 0));
+	alarm(2);
+	EXPECT_EQ(-1, read(sfd, buf, 4 * o.record_size));
+	EXPECT_EQ(EIO, errno);
+	alarm(0);
+	close(sfd);
+	free(buf);
+	signal(SIGALRM, SIG_DFL);
+}
+
+/*
+ * Review N8: a LOST record stands for what it replaces. With the ring full,
+ * an ERROR record (a GPU fault) and the SAMPLE after it (recovered:
+ * AFTER_RECOVERY) are dropped; the LOST record that follows counts both
+ * and keeps the fault's error and the sample's flag, which used to vanish.
+ */
+TEST_F(mpc, stream_lost_record_keeps_flags_and_error)
+{
+	struct drm_mali_perfcnt_stream_open o;
+	struct drm_mali_perfcnt_record *r;
+	char *buf;
+	int sfd;
+
+	sfd = stream_open(self->fd, 0, 2, MALI_PERFCNT_STREAM_F_NONBLOCK, &o);
+	ASSERT_LE(0, sfd);
+	buf = malloc(2 * o.record_size);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	/* the ring is full: these two are dropped */
+	ARM_FAULT(self, "gpu_fault\n");
+	EXPECT_EQ(-1, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_EQ(2 * (ssize_t)o.record_size, read(sfd, buf, 2 * o.record_size));
+	/* room again: LOST, then this SAMPLE */
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
+	ASSERT_LT(0, read(sfd, buf, 2 * o.record_size));
+	r = REC(buf, 0);
+	ASSERT_EQ(MALI_PERFCNT_RECORD_LOST, r->type);
+	EXPECT_EQ(2, r->lost);
+	EXPECT_EQ(-EIO, r->error);
+	EXPECT_TRUE(r->data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY) {
+		TH_LOG("LOST data_flags 0x%x", r->data_flags);
+	}
+	r = REC(buf, r->size);
+	EXPECT_EQ(MALI_PERFCNT_RECORD_SAMPLE, r->type);
+	EXPECT_FALSE(r->data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	close(sfd);
+	free(buf);
+}
+
+struct blocked_read {
+	int fd;
+	size_t len;
+	ssize_t ret;
+	int err;
+};
+
+static void *blocked_read(void *arg)
+{
+	struct blocked_read *br = arg;
+	char *buf = malloc(br->len);
+
+	br->ret = buf ? read(br->fd, buf, br->len) : -1;
+	br->err = errno;
+	free(buf);
+	return NULL;
+}
+
+/*
+ * Review N13: a reader of debugfs perfcnt_stream blocked for its next
+ * record, 10 s away, does not hold an unbind up: the unbind ends the
+ * stream first, the reader wakes with ENODEV, and drm_dev_unplug(), which
+ * waits for debugfs readers, goes on at once.
+ */
+TEST_F(mpc, stream_unbind_does_not_wait_for_a_debugfs_reader)
+{
+	static const char drv[] = "/sys/bus/platform/drivers/mali_perfcnt";
+	const char *dev = mpc_device_name();
+	struct blocked_read br = { .len = 4096 };
+	char path[PATH_MAX];
+	pthread_t thr;
+	uint64_t t0, dt;
+
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_enable", "period_us=10000000\n"));
+	snprintf(path, sizeof(path), "%s/perfcnt_stream", self->dbg);
+	br.fd = open(path, O_RDONLY);
+	ASSERT_LE(0, br.fd);
+	ASSERT_EQ(0, pthread_create(&thr, NULL, blocked_read, &br));
+	mpc_sleep_ms(200);
+	t0 = mpc_now_ns();
+	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", dev));
+	dt = mpc_now_ns() - t0;
+	pthread_join(thr, NULL);
+	EXPECT_GT(3000000000ULL, dt) TH_LOG("the unbind took %llu ms", (unsigned long long)(dt / 1000000));
+	EXPECT_EQ(-1, br.ret);
+	EXPECT_EQ(ENODEV, br.err);
+	close(br.fd);
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", dev));
+	self->fd = mpc_open_render();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, mpc_find_debugfs(self->dbg, sizeof(self->dbg)));
+	ASSERT_DEVICE_WORKS(self);
 }
 
 /*

@@ -267,6 +267,47 @@ TEST_F(mpc, killed_owner_releases)
 	close(pipefd[0]);
 }
 
+/*
+ * Review N10: a process killed while its DUMP waits for the GPU is not a
+ * hung GPU. The sample is delayed by 400 ms and the owner killed 100 ms
+ * in: the driver lets the sample finish (within the sample timeout)
+ * instead of resetting the GPU, and the process still dies at once after.
+ */
+TEST_F(mpc, killed_during_dump_does_not_reset)
+{
+	int status, pipefd[2];
+	uint64_t t0;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = mpc_open_render();
+
+		if (fd < 0 || mpc_enable_all(fd) || mpc_set_fault(self->dbg, "delay=400\n"))
+			_exit(1);
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(1);
+		mpc_dump(fd, self->buf, self->info.dump_size, NULL, NULL);
+		_exit(2);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	mpc_sleep_ms(100);
+	t0 = mpc_now_ns();
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	EXPECT_GT(1500000000ULL, mpc_now_ns() - t0);
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "resets"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	EXPECT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	close(pipefd[0]);
+}
+
 /* 10. Lifecycle */
 
 TEST_F(mpc, rmmod_while_open_is_safe)

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -530,6 +531,40 @@ TEST_F(mpc, unprivileged_param_allows_enable)
 {
 	mpc_fixture_load(_metadata, self, variant, "unprivileged=1");
 	EXPECT_EQ(0, without_caps(op_enable_dump, self));
+}
+
+#define PARANOID "/proc/sys/dev/mali_perfcnt/perf_stream_paranoid"
+
+/*
+ * Review 2, L3: who may read the counters is a sysctl root sets at run
+ * time, as i915's dev.i915.perf_stream_paranoid, not a writable module
+ * parameter: 1 (the default) needs CAP_PERFMON, 0 lets any user with the
+ * render node in; nothing else is accepted. unprivileged=1 only sets the
+ * start value, read-only afterwards.
+ */
+TEST_F(mpc, paranoid_sysctl_decides_access)
+{
+	char val[8] = "";
+	struct stat sb;
+	int fd;
+
+	fd = open(PARANOID, O_RDONLY);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", PARANOID, strerror(errno));
+	EXPECT_LT(0, read(fd, val, sizeof(val) - 1));
+	close(fd);
+	EXPECT_STREQ("1\n", val);
+	EXPECT_EQ(-EACCES, without_caps(op_enable_dump, self));
+	ASSERT_EQ(0, mpc_write_file(PARANOID, "0"));
+	EXPECT_EQ(0, without_caps(op_enable_dump, self));
+	/* the child enabled on the shared file description */
+	EXPECT_EQ(0, mpc_disable(self->fd));
+	EXPECT_EQ(-EINVAL, mpc_write_file(PARANOID, "2"));
+	EXPECT_EQ(-EINVAL, mpc_write_file(PARANOID, "-1"));
+	ASSERT_EQ(0, mpc_write_file(PARANOID, "1"));
+	EXPECT_EQ(-EACCES, without_caps(op_enable_dump, self));
+	ASSERT_EQ(0, stat("/sys/module/mali_perfcnt/parameters/unprivileged", &sb));
+	EXPECT_EQ(0, sb.st_mode & 0222) TH_LOG("unprivileged is writable: mode 0%o", sb.st_mode & 0777);
+	ASSERT_DEVICE_WORKS(self);
 }
 
 /* 7. Rejected input, one case per test; the device works afterwards. */
