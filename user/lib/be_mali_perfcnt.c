@@ -187,7 +187,8 @@ static int enable_error(const struct mpc_dev *d, const struct mpc_enable *cfg, i
 		return mpc_fail(err, -EACCES, "enabling the counters of %s was refused: they reveal "
 				"the GPU activity of every process, so this needs "
 				"CAP_PERFMON (run as root, or 'setcap cap_perfmon+ep' on "
-				"the tool), or the module loaded with unprivileged=1", d->path);
+				"the tool), or, as root, 'sysctl dev.mali_perfcnt.perf_stream_paranoid=0'",
+				d->path);
 	case EBUSY:
 		return busy_error(d, err);
 	case EALREADY:
