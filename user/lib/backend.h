@@ -88,6 +88,15 @@ int mpc_dev_gpu_info_key(const struct mpc_dev *d, const char *key, char *out, si
 int mpc_drm_open(const char *path, const char *want, char *version, size_t vn,
 		 struct mpc_err *err);
 
+/*
+ * devfreq's current rate of the device behind /dev/<node> (@path), found
+ * under /sys/class/@class (drm, misc), when the platform has an OPP table;
+ * else 0
+ */
+uint64_t mpc_devfreq_hz(const char *class, const char *path);
+/* @d's product name from the database by its GPU_ID, else "Mali (id 0x....)" */
+void mpc_desc_name_gpu(struct mpc_desc *d);
+
 static inline uint64_t mpc_now_raw_ns(void)
 {
 	struct timespec ts;

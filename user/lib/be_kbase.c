@@ -349,53 +349,6 @@ static int legacy_version(const struct kb *kb)
 	return kb->csf ? kb->major == 1 && kb->minor < 21 : kb->major == 11 && kb->minor < 40;
 }
 
-/* devfreq's current rate of the misc device, when the platform has an OPP table */
-static uint64_t devfreq_hz(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	char dir[300];
-	uint64_t hz = 0;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "/sys/class/misc/%s/device/devfreq", base ? base + 1 : path);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (!hz && (e = readdir(d))) {
-		char p[600];
-		unsigned long long v;
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s/cur_freq", dir, e->d_name);
-		f = fopen(p, "re");
-		if (f) {
-			if (fscanf(f, "%llu", &v) == 1)
-				hz = v;
-			fclose(f);
-		}
-	}
-	closedir(d);
-	return hz;
-}
-
-static void name_gpu(struct mpc_desc *d)
-{
-	struct mpc_db *db;
-	const struct mpc_gpu_def *g = NULL;
-
-	if (!mpc_db_new_builtin(&db, NULL)) {
-		g = mpc_db_match_gpu_id(db, d->gpu_id);
-		if (g)
-			snprintf(d->product, sizeof(d->product), "%s", g->name);
-		mpc_db_free(db);
-	}
-	if (!g)
-		snprintf(d->product, sizeof(d->product), "Mali (id 0x%04x)", d->gpu_id >> 16);
-}
-
 static void kb_close(struct mpc_dev *d);
 
 static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct mpc_err *err)
@@ -474,11 +427,11 @@ static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 	desc->l2_present = desc->l2_present ? desc->l2_present : 1;
 	/* the build's default set only; the tool checks --set against this */
 	desc->nr_counter_sets = kb->iface == KB_KINSTR ? kb->blk[MPC_KB_BLOCK_SHADER].set + 1 : 1;
-	desc->gpu_freq_hz = devfreq_hz(path);
+	desc->gpu_freq_hz = mpc_devfreq_hz("misc", path);
 	for (unsigned i = 0; i < 64 && kb->ncores < ARRAY_SIZE(kb->core_of); i++)
 		if ((desc->shader_present >> i) & 1)
 			kb->core_of[kb->ncores++] = (uint16_t)i;
-	name_gpu(desc);
+	mpc_desc_name_gpu(desc);
 	{
 		struct mpc_err e;
 

@@ -10,7 +10,6 @@
  * every info.max_sample_interval_ns and add them up in 64 bits.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -68,53 +67,6 @@ static int kernel_is_v4(uint32_t prod)
 	return prod == 0x0600 || prod == 0x6956 || prod == 0x0620 || prod == 0x0720;
 }
 
-/* devfreq's current rate, when the platform has an OPP table */
-static uint64_t devfreq_hz(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	char dir[300];
-	uint64_t hz = 0;
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "/sys/class/drm/%s/device/devfreq", base ? base + 1 : path);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (!hz && (e = readdir(d))) {
-		char p[600];
-		unsigned long long v;
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s/cur_freq", dir, e->d_name);
-		f = fopen(p, "re");
-		if (f) {
-			if (fscanf(f, "%llu", &v) == 1)
-				hz = v;
-			fclose(f);
-		}
-	}
-	closedir(d);
-	return hz;
-}
-
-static void name_gpu(struct mpc_desc *d)
-{
-	struct mpc_db *db;
-	const struct mpc_gpu_def *g = NULL;
-
-	if (!mpc_db_new_builtin(&db, NULL)) {
-		g = mpc_db_match_gpu_id(db, d->gpu_id);
-		if (g)
-			snprintf(d->product, sizeof(d->product), "%s", g->name);
-		mpc_db_free(db);
-	}
-	if (!g)
-		snprintf(d->product, sizeof(d->product), "Mali (id 0x%04x)", d->gpu_id >> 16);
-}
-
 static int pf_open(struct mpc_dev *d, const char *path, unsigned flags, struct mpc_err *err)
 {
 	static const struct { uint32_t id; const char *name; int optional; } params[] = {
@@ -162,14 +114,14 @@ static int pf_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 	desc->layout = kernel_is_v4((uint32_t)v[0]) ? MPC_LAYOUT_V4 : MPC_LAYOUT_V5;
 	desc->counters_per_block = 64;
 	desc->nr_counter_sets = model_id((uint32_t)v[0]) >= 0x1000 ? 2 : 1;
-	desc->gpu_freq_hz = devfreq_hz(path);
+	desc->gpu_freq_hz = mpc_devfreq_hz("drm", path);
 	if (desc->layout == MPC_LAYOUT_V4 && v[5] != (uint64_t)mpc_popcount64(v[3])) {
 		close(fd);
 		return mpc_fail(err, -EPROTO, "%s: NR_CORE_GROUPS %llu but L2_PRESENT 0x%llx; panfrost "
 				"and this tool disagree on the v4 layout", path,
 				(unsigned long long)v[5], (unsigned long long)v[3]);
 	}
-	name_gpu(desc);
+	mpc_desc_name_gpu(desc);
 	{
 		struct mpc_err e;
 

@@ -511,3 +511,50 @@ int mpc_dev_dump(struct mpc_dev *d, void *buf, size_t len, uint64_t *seqno,
 		*timestamp_ns = di.timestamp_ns;
 	return 0;
 }
+
+uint64_t mpc_devfreq_hz(const char *class, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char dir[300];
+	uint64_t hz = 0;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/sys/class/%s/%s/device/devfreq", class,
+		 base ? base + 1 : path);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!hz && (e = readdir(d))) {
+		char p[600];
+		unsigned long long v;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/cur_freq", dir, e->d_name);
+		f = fopen(p, "re");
+		if (f) {
+			if (fscanf(f, "%llu", &v) == 1)
+				hz = v;
+			fclose(f);
+		}
+	}
+	closedir(d);
+	return hz;
+}
+
+void mpc_desc_name_gpu(struct mpc_desc *d)
+{
+	struct mpc_db *db;
+	const struct mpc_gpu_def *g = NULL;
+
+	if (!mpc_db_new_builtin(&db, NULL)) {
+		g = mpc_db_match_gpu_id(db, d->gpu_id);
+		if (g)
+			snprintf(d->product, sizeof(d->product), "%s", g->name);
+		mpc_db_free(db);
+	}
+	if (!g)
+		snprintf(d->product, sizeof(d->product), "Mali (id 0x%04x)", d->gpu_id >> 16);
+}
