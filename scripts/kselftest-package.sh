@@ -23,6 +23,7 @@
 #                        window, then the binary TEST, or skips with why
 #     soc_test, ...      the selftest binaries (static), mpc_ctl
 #     ktap-cases.awk     the runner's log as one case a line (LAVA's cases)
+#     lava-cases.sh      those cases as LAVA test cases (lava-test-case)
 #     modules/KREL/      mali_perfcnt.ko for each Debian kernel of ARCH
 #                        (arm64: the production build, MPC_SIM=0, with
 #                        mpc_test_pd.ko; x86_64: with the simulator)
@@ -134,6 +135,7 @@ for arch in "${arches[@]}"; do
 	install -m 0644 "$st/settings" "$st/config" "$cd_/"
 	install -m 0755 "$MPC_ROOT/scripts/kselftest/mpc_ksft.sh" "$cd_/"
 	install -m 0644 "$MPC_ROOT/scripts/kselftest/ktap-cases.awk" "$cd_/"
+	install -m 0755 "$MPC_ROOT/scripts/kselftest/lava-cases.sh" "$cd_/"
 	for t in "${tests[@]}"; do
 		printf '#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0-only\n# %s of mali_perfcnt (mpc_ksft.sh says what it needs)\nexec "$(dirname "$0")/mpc_ksft.sh" %s "$@"\n' \
 			"$t" "$t" >"$cd_/$t.sh"

@@ -55,9 +55,14 @@ fi
 	skip "no mali_perfcnt.ko for kernel $krel: build it for this kernel (make KDIR=...) or install mali-perfcnt-dkms, or set MPC_MODULE"
 export MPC_MODULE
 
-# modinfo of a file (busybox modinfo wants the file, as kmod's does)
+# modinfo_of FIELD: the .ko's FIELD= strings (read from the file itself:
+# busybox's modinfo wants a modules.dep, a board may have no binutils)
+modinfo_of() {
+	tr '\0' '\n' <"$MPC_MODULE" | sed -n "s/^$1=//p"
+}
+
 has_param() {
-	modinfo -F parm "$MPC_MODULE" 2>/dev/null | grep -q "^$1:"
+	modinfo_of parm | grep -q "^$1:"
 }
 
 # ---- the GPU -------------------------------------------------------------------
@@ -73,7 +78,7 @@ fi
 export MPC_BIND_DEVICE
 if [ -n "$MPC_BIND_DEVICE" ]; then
 	mode=hw
-elif has_param sim; then
+elif has_param sim_cores; then
 	mode=sim
 else
 	skip "no device-tree Mali GPU on this machine, and $MPC_MODULE has no simulator (a production build, MPC_SIM=0)"
@@ -112,7 +117,7 @@ unload() {
 # load PARAMS...: mali_perfcnt.ko bound to the GPU (hw) or with PARAMS
 # (sim), its in-tree dependencies first.
 load() {
-	for dep in $(modinfo -F depends "$MPC_MODULE" 2>/dev/null | tr ',' ' '); do
+	for dep in $(modinfo_of depends | tr ',' ' '); do
 		modprobe -q "$dep" 2>/dev/null
 	done
 	unload
