@@ -7,7 +7,8 @@
 #
 #   lava-render.py [--templates DIR]... [--job] [-D NAME=VALUE]...
 #                  [-L NAME=VALUE]... TEMPLATE OUT
-#     --templates DIR  more template directories (Debian's lava-server
+#     --templates DIR  more template directories, searched before lava/
+#                      (Debian's lava-server
 #                      device types, for a device dictionary)
 #     --job            OUT is a job: validate it with LAVA's schema
 #     -D NAME=VALUE    a variable; -L NAME=VALUE appends VALUE to the list NAME
@@ -45,7 +46,7 @@ def main():
         ctx.setdefault(k, []).append(v)
 
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([top] + a.templates),
+        loader=jinja2.FileSystemLoader(a.templates + [top]),
         trim_blocks=True,
         autoescape=False,
         undefined=jinja2.StrictUndefined if a.job else jinja2.Undefined,
