@@ -35,8 +35,8 @@ while [ $# -gt 0 ]; do
 	*)		die "unknown option $1 (usage: $0 [--krel KREL]... [--no-install])" ;;
 	esac
 done
-# shellcheck disable=SC2207 # one release per line
-[ ${#krels[@]} -gt 0 ] || krels=(${MPC_LAVA_KERNELS:-$(mpc_arm64_kernels)})
+[ ${#krels[@]} -gt 0 ] ||
+	read -ra krels <<<"${MPC_LAVA_KERNELS:-$(mpc_arm64_kernels | tr '\n' ' ')}"
 [ ${#krels[@]} -gt 0 ] || die "no arm64 kernel in $MPC_ARM64_ROOT: run scripts/deps.sh"
 
 out=$MPC_BUILD/lava

@@ -8,8 +8,8 @@
 #   lava-render.py [--templates DIR]... [--job] [-D NAME=VALUE]...
 #                  [-L NAME=VALUE]... TEMPLATE OUT
 #     --templates DIR  more template directories, searched before lava/
-#                      (Debian's lava-server
-#                      device types, for a device dictionary)
+#                      (Debian's lava-server device types, for a device
+#                      dictionary)
 #     --job            OUT is a job: validate it with LAVA's schema
 #     -D NAME=VALUE    a variable; -L NAME=VALUE appends VALUE to the list NAME
 #
