@@ -138,6 +138,21 @@ fi
 grep -q '^debugfs ' /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
+# The test power providers of the QEMU board (-global mali-gpu.power-domains=,
+# test-clock=, supplies=), if it has them: their driver (mpc_test_pd.ko,
+# next to the module) before mali_perfcnt.ko can take them.
+if [ "$mode" = hw ]; then
+	for n in /proc/device-tree/mpc-test-pd /proc/device-tree/mpc-test-clk \
+		 /proc/device-tree/mpc-test-vreg-*; do
+		[ -d "$n" ] || continue
+		grep -q '^mpc_test_pd ' /proc/modules ||
+			insmod "$(dirname "$MPC_MODULE")/mpc_test_pd.ko" 2>/dev/null ||
+			modprobe -q mpc_test_pd ||
+			echo "# mpc_test_pd.ko not loaded: the test-provider cases fail"
+		break
+	done
+fi
+
 # The fixture variant of the GPU (hw): the product gpu_info names, if the
 # module takes the node at all (soc_test checks a refusal's reason).
 variant=''
@@ -194,16 +209,6 @@ soc_test|bind_test)
 		modinfo panfrost >/dev/null 2>&1 ||
 			skip "bind_test needs the kernel's panfrost module (CONFIG_DRM_PANFROST=m)"
 	fi
-	# The test power providers of the QEMU board, if it has them.
-	for n in /proc/device-tree/mpc-test-pd /proc/device-tree/mpc-test-clk \
-		 /proc/device-tree/mpc-test-vreg-*; do
-		[ -d "$n" ] || continue
-		grep -q '^mpc_test_pd ' /proc/modules ||
-			insmod "$(dirname "$MPC_MODULE")/mpc_test_pd.ko" 2>/dev/null ||
-			modprobe -q mpc_test_pd ||
-			echo "# mpc_test_pd.ko not loaded: the test-provider cases fail"
-		break
-	done
 	"$here/$name" "$@"
 	rc=$?
 	unload
