@@ -89,6 +89,7 @@ BEGIN { prog = ""; planned = -1; reported = 0 }
 	if (r_status == "skip" || (r_status == "fail" && nfail == 0))
 		printf "%s\t%s\t%s\n", r_status, clean(name),
 			why != "" ? why : r_reason != "" ? r_reason :
+			r_status == "skip" ? "the program skipped, giving no reason" :
 			"the program failed with no failing case"
 	prog = ""
 	nfail = 0
