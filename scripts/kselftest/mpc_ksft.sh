@@ -164,7 +164,9 @@ if [ "$mode" = hw ] && [ "$name" != soc_test ] && [ "$name" != panfrost_test ]; 
 		sleep 1
 		i=$((i + 1))
 	done
-	variant=$(sed -n 's/^product: //p' "$dbg/gpu_info" 2>/dev/null | tr 'A-Z' 'a-z')
+	# "product: mali-g52": the fixture's variant is g52
+	variant=$(sed -n 's/^product: *//p' "$dbg/gpu_info" 2>/dev/null | tr 'A-Z' 'a-z')
+	variant=${variant#mali-}
 	unload
 	[ -n "$variant" ] || fail "mali_perfcnt bound $MPC_BIND_DEVICE but gpu_info names no product"
 fi
