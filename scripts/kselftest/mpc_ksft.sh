@@ -172,11 +172,11 @@ if [ "$mode" = hw ] && [ "$name" != soc_test ] && [ "$name" != panfrost_test ]; 
 fi
 
 # variant_args TEST: args= -v VARIANT when the fixture has one for this
-# GPU (hw), else skips
+# GPU (hw), else skips (the harness lists its tests on stderr)
 variant_args() {
 	args=''
 	[ -n "$variant" ] || return 0
-	"$here/$1" -l 2>/dev/null | grep -qw -- "$variant" ||
+	"$here/$1" -l 2>&1 | grep -qw -- "$variant" ||
 		skip "the fixture has no variant for this GPU ($variant)"
 	args="-v $variant"
 }
