@@ -136,6 +136,12 @@ for krel in "${krels[@]}"; do
 		-D mali=g52 -D "kernel_url=file://$MPC_ARM64_ROOT/boot/vmlinuz-$krel" \
 		-D "ramdisk_url=file://$d/initramfs.cpio.gz" -D "kselftest_url=file://$tarball" \
 		jobs/qemu-mali.yaml.jinja2 "$d/job.yaml" || continue
+	# Ours, not Debian's (which PATH would find if the cached binary went
+	# away): the machine's mali= property exists only in ours.
+	if [ ! -x "$(readlink -f "$out/bin/qemu-system-aarch64")" ]; then
+		ok 1 "$krel/qemu" "$qemu is gone (the QEMU cache dropped it?): run scripts/qemu/build.sh"
+		continue
+	fi
 	t=$(date +%s)
 	PATH=$out/bin:$PATH timeout -k 30 4500 lava-run --job-id "$jobid" --output-dir "$d/out" \
 		--device "$d/device.yaml" "$d/job.yaml" >"$d/lava-run.log" 2>&1
