@@ -23,6 +23,10 @@
 #                        DESTDIR/usr/src/mali-perfcnt-VERSION
 #   make dkms-install    dkms-src, then dkms add, build and install for KREL
 #                        (root; DKMS_FLAGS= more dkms options)
+#   make kselftest-package  the suite as a kernel kselftest package (the
+#                        kernel's run_kselftest.sh, our tests, module and
+#                        tool), x86_64 and arm64, in build/kselftest-package
+#                        (scripts/kselftest-package.sh, Documentation/lab.rst)
 #   make deb             the Debian packages (dpkg-buildpackage -us -uc -b) of a
 #                        copy of the tree, into build/deb (DEB_HOST_ARCH=arm64:
 #                        cross-built)
@@ -38,7 +42,7 @@ DKMS_SRCS := Kbuild COPYING $(wildcard kernel/*.[ch] kernel/sim/*.[ch] kernel/te
 	$(wildcard model/mali_*.[ch]) uapi/drm/mali_perfcnt_drm.h
 
 .PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch qemu \
-	install uninstall dkms-src dkms-install dkms-uninstall deb
+	install uninstall dkms-src dkms-install dkms-uninstall deb kselftest-package
 
 all: modules
 
@@ -114,3 +118,6 @@ dkms-uninstall:
 
 deb:
 	./scripts/deb.sh
+
+kselftest-package:
+	./scripts/kselftest-package.sh

@@ -9,7 +9,11 @@
 #                     (kernel/tests/mpc_test_pd.c, arm64 kernels) goes too
 #     --in-tree MOD   also ship the kernel's own module MOD (e.g. panfrost)
 #                     with its dependencies; /mpc/run loads it (repeatable)
-#     --run SCRIPT    becomes /mpc/run, started by /init (required)
+#     --run SCRIPT    becomes /mpc/run, started by /init (required, but
+#                     with --lava)
+#     --lava          a LAVA guest: /init loads the DRM modules and starts
+#                     a shell on the serial console (ttyAMA0, ttyS0), for
+#                     LAVA's boot and test actions (lava/, scripts/lava-check.sh)
 #     --selftests DIR copy the executables of DIR to /mpc/selftests
 #     --user          add user/build/mali-perfcnt (+ its shared libraries),
 #                     user/build/mpc-fmtcheck and user/tests/ if they exist
@@ -45,13 +49,14 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
-module='' run='' selftests='' user=0 files=() in_tree='' elfs=() mesa=0
+module='' run='' selftests='' user=0 files=() in_tree='' elfs=() mesa=0 lava=0
 ub=$MPC_ROOT/user/build
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module)	module=$2; shift 2 ;;
 	--in-tree)	in_tree+=" $2"; shift 2 ;;
 	--run)		run=$2; shift 2 ;;
+	--lava)		lava=1; shift ;;
 	--selftests)	selftests=$2; shift 2 ;;
 	--user)		user=1; shift ;;
 	--user-dir)	user=1; ub=$2; shift 2 ;;
@@ -64,7 +69,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 2 ] || die "usage: $0 [options] KREL OUT"
 krel=$1 out=$2
-[ -n "$run" ] || die "--run is required"
+[ -n "$run" ] || [ "$lava" = 1 ] || die "--run is required"
 arch=$(mpc_arch "$krel")
 # The kernel's modules come from its root (the arm64 or the debug kernel's
 # cache, or the host's own), the userland from the architecture's.
@@ -85,7 +90,8 @@ mkdir -p "$stage/lib/modules/$krel/extra"
 
 cp "$uroot/bin/busybox" "$stage/bin/busybox"
 install -m 0755 "$MPC_ROOT/scripts/vm/init" "$stage/init"
-install -m 0755 "$run" "$stage/mpc/run"
+[ -z "$run" ] || install -m 0755 "$run" "$stage/mpc/run"
+[ "$lava" = 0 ] || : >"$stage/mpc/lava"
 install -m 0644 "$MPC_ROOT/scripts/vm/guest-lib.sh" "$stage/mpc/lib.sh"
 echo "$krel" > "$stage/mpc/krel"
 
