@@ -328,6 +328,14 @@ build_module() {
 	fi
 	warnings "$scope" build/module-warnings "$log" "$what"
 }
+# The suite as a kernel kselftest package (scripts/kselftest-package.sh) for ARCH
+build_kselftest() {
+	log "== $1: scripts/kselftest-package.sh"
+	scripts/kselftest-package.sh --arch "$1" >"$out/kselftest-package-$1.log" 2>&1 && return 0
+	fail_case "$1" build/kselftest-package "the kselftest package does not build" \
+		"$out/kselftest-package-$1.log"
+	return 1
+}
 build_qemu() {
 	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
 	qemu_bin=$(scripts/qemu/build.sh 2>"$out/qemu-build.log" | tail -n 1)
@@ -385,6 +393,7 @@ run_host() {
 	done
 	read -ra cmd <<<"$(key "$row" cmd)"
 	cmd=("${cmd[@]/@qemu@/${qemu_bin:-}}")
+	cmd=("${cmd[@]/@arm64-newest@/$(mpc_arm64_kernels | tail -n 1)}")
 	[ ${#cmd[@]} -eq 0 ] || run_host_cmd "$scope" "$row" "${cmd[@]}"
 	# each=GLOB: every script it matches, a section of its own
 	for c in $(key "$row" each); do
@@ -504,6 +513,10 @@ run_boot() {
 		args+=(--file "$gout/selftest-args:/mpc/selftest-args")
 	fi
 	[ "$(key "$row" mesa)" != yes ] || args+=(--mesa)
+	if [ "$(key "$row" kselftest)" = yes ]; then
+		have "ksft-$arch" build_kselftest "$arch" || return
+		args+=(--file "$MPC_BUILD/kselftest-package/mali-perfcnt-kselftest-$arch.tar.gz:/mpc/kselftest.tar.gz")
+	fi
 	run=scripts/vm/guest-$guest.sh
 	if [ "$guest" = debug ]; then
 		run=$dk/guest-debug.sh
