@@ -185,13 +185,13 @@ if ! cp "$work/build/qemu-system-aarch64" "$bin.tmp" || ! mv "$bin.tmp" "$bin"; 
 fi
 log "qemu: $bin ($(($(date +%s) - t0))s)"
 
-# 5. The cache keeps what trees can still use: this binary and the two used
-# last (other work trees, a branch switched back to), and the work tree of
-# this source version only (52 MB a binary, 500 MB a work tree).
-# shellcheck disable=SC2012 # our own directory names, no odd characters
-ls -1dt "$MPC_QEMU_CACHE"/[0-9]*/ 2>/dev/null | sed 's|/$||' |
-	grep -vxF "$(dirname "$bin")" | tail -n +3 | while read -r d; do
-	log "qemu: pruning $d"
+# 5. The cache keeps what trees can still use: this binary, and the others
+# used in the last day (other work trees on this machine, a branch switched
+# back to; a cache hit touches its directory); the work tree of this source
+# version only (52 MB a binary, 500 MB a work tree).
+find "$MPC_QEMU_CACHE" -mindepth 1 -maxdepth 1 -type d -name '[0-9]*' -mtime +0 \
+	! -path "$(dirname "$bin")" -print | while read -r d; do
+	log "qemu: pruning $d (unused for a day)"
 	rm -rf "$d"
 done
 for d in "$MPC_QEMU_CACHE"/work-*; do
