@@ -394,7 +394,12 @@ run_host() {
 	read -ra cmd <<<"$(key "$row" cmd)"
 	cmd=("${cmd[@]/@qemu@/${qemu_bin:-}}")
 	cmd=("${cmd[@]/@arm64-newest@/$(mpc_arm64_kernels | tail -n 1)}")
-	[ ${#cmd[@]} -eq 0 ] || run_host_cmd "$scope" "$row" "${cmd[@]}"
+	# slot=yes: a command that boots a guest itself takes a guest's job slot
+	if [ "$(key "$row" slot)" = yes ]; then
+		vm_job arm64 run_host_cmd "$scope" "$row" "${cmd[@]}"
+	elif [ ${#cmd[@]} -gt 0 ]; then
+		run_host_cmd "$scope" "$row" "${cmd[@]}"
+	fi
 	# each=GLOB: every script it matches, a section of its own
 	for c in $(key "$row" each); do
 		[ -f "$c" ] && run_host_cmd "$scope" "$row/$(basename "$c" .sh)" bash "$c"
