@@ -332,13 +332,14 @@ static void mpc_test_dump_error(struct kunit *test)
 {
 	static const int errs[] = { -ETIMEDOUT, -EIO, -EFAULT, -EINTR, -ENODATA, -EPERM };
 	struct mpc_device *mdev = mpc_test_device(test);
+	struct drm_file *file = mpc_test_file(test);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		struct drm_mali_perfcnt_dump args = { .buf_ptr = 0x10000, .buf_size = 4096 };
 
 		mpc_fake.ret = errs[i];
-		KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), errs[i]);
+		KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), errs[i]);
 		KUNIT_EXPECT_EQ(test, args.buf_size, 4096);
 		KUNIT_EXPECT_EQ(test, args.seqno, 0);
 		KUNIT_EXPECT_EQ(test, args.timestamp_ns, 0);
@@ -354,6 +355,7 @@ static void mpc_test_dump_error(struct kunit *test)
 static void mpc_test_dump_pointer_width(struct kunit *test)
 {
 	struct mpc_device *mdev = mpc_test_device(test);
+	struct drm_file *file = mpc_test_file(test);
 	struct drm_mali_perfcnt_dump args = {
 		.buf_ptr = (1ULL << 32) | 0x10000, .buf_size = 4096,
 	};
@@ -363,7 +365,7 @@ static void mpc_test_dump_pointer_width(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(0xfffff000), true);
 	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(1ULL << 32), fits);
 	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(~0ULL), fits);
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), fits ? 0 : -EFAULT);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), fits ? 0 : -EFAULT);
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, fits ? 1 : 0);
 	if (fits)
 		KUNIT_EXPECT_EQ(test, mpc_fake.ubuf, (unsigned long)args.buf_ptr);
@@ -376,10 +378,11 @@ static void mpc_test_dump_pointer_width(struct kunit *test)
 static void mpc_test_dump_unplugged(struct kunit *test)
 {
 	struct mpc_device *mdev = mpc_test_device(test);
+	struct drm_file *file = mpc_test_file(test);
 	struct drm_mali_perfcnt_dump args = { .buf_ptr = 0x10000, .buf_size = 4096 };
 
 	mpc_fake.ret = -ENODEV;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -ENODEV);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), -ENODEV);
 	KUNIT_EXPECT_EQ(test, args.buf_size, 4096);
 }
 
