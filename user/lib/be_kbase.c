@@ -861,6 +861,22 @@ static int legacy_fetch(struct mpc_dev *d, void *buf, uint64_t *ts, struct mpc_e
 	return 0;
 }
 
+/* One manual sample of the legacy reader into @buf: DUMP, then its buffer. */
+static int legacy_dump(struct mpc_dev *d, void *buf, uint64_t *ts, struct mpc_err *err)
+{
+	struct kb *kb = d->priv;
+	uint32_t zero = 0;
+	int r;
+
+	r = xioctl(kb->rfd, MPC_KB_READER_DUMP, &zero);
+	if (r < 0)
+		return mpc_fail(err, r, "kbase DUMP failed on %s: %s", d->path, strerror(-r));
+	r = wait_readable(d, kb->rfd, WAIT_MS, err);
+	if (r == -EINTR)
+		r = wait_readable(d, kb->rfd, WAIT_MS, err);
+	return r ? r : legacy_fetch(d, buf, ts, err);
+}
+
 /*
  * The legacy reader counts from somewhere inside its setup and says nothing
  * of when: one dump right after it, thrown away, starts the first interval at
@@ -869,7 +885,6 @@ static int legacy_fetch(struct mpc_dev *d, void *buf, uint64_t *ts, struct mpc_e
 static int legacy_first_dump(struct mpc_dev *d, struct mpc_err *err)
 {
 	struct kb *kb = d->priv;
-	uint32_t zero = 0;
 	uint64_t end = 0;
 	void *scratch;
 	int r;
@@ -877,19 +892,9 @@ static int legacy_first_dump(struct mpc_dev *d, struct mpc_err *err)
 	scratch = malloc(d->desc.dump_size);
 	if (!scratch)
 		return mpc_fail(err, -ENOMEM, "out of memory for a dump of %s", d->path);
-	r = xioctl(kb->rfd, MPC_KB_READER_DUMP, &zero);
-	if (r < 0) {
-		r = mpc_fail(err, r, "kbase DUMP failed on %s: %s", d->path, strerror(-r));
-		goto out;
-	}
-	r = wait_readable(d, kb->rfd, WAIT_MS, err);
-	if (r == -EINTR)
-		r = wait_readable(d, kb->rfd, WAIT_MS, err);
-	if (!r)
-		r = legacy_fetch(d, scratch, &end, err);
+	r = legacy_dump(d, scratch, &end, err);
 	if (!r)
 		kb->last_ns = end;
-out:
 	free(scratch);
 	return r;
 }
@@ -948,16 +953,7 @@ static int kb_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 		di->timestamp_ns = end;
 		di->interval_start_ns = start;
 	} else {
-		uint32_t zero = 0;
-
-		r = xioctl(kb->rfd, MPC_KB_READER_DUMP, &zero);
-		if (r < 0)
-			return mpc_fail(err, r, "kbase DUMP failed on %s: %s", d->path, strerror(-r));
-		r = wait_readable(d, kb->rfd, WAIT_MS, err);
-		if (r == -EINTR)
-			r = wait_readable(d, kb->rfd, WAIT_MS, err);
-		if (!r)
-			r = legacy_fetch(d, buf, &end, err);
+		r = legacy_dump(d, buf, &end, err);
 		if (r)
 			return r;
 		di->timestamp_ns = end;
