@@ -465,7 +465,6 @@ run_boot() {
 	scope=$krel${R[$row.line]:+ $(key "$row" line)}
 	gout=$out/$krel/${row//\//-}
 	mkdir -p "$gout"
-	[ "$(key "$row" kernels)" = debug ] && arch=x86_64 scope=$krel
 	have "st-$arch" build_selftests "$arch" && args+=(--selftests "${st_dir[$arch]}")
 	for k in $(key "$row" keys); do
 		[[ $k == sect.* ]] && sects+=("${k#sect.}")
