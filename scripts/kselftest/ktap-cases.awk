@@ -86,11 +86,18 @@ BEGIN { prog = ""; planned = -1; reported = 0 }
 	name = r_name
 	sub(/^selftests: [^:]*: */, "", name)
 	sub(/\.sh$/, "", name)
-	if (r_status == "skip" || (r_status == "fail" && nfail == 0))
-		printf "%s\t%s\t%s\n", r_status, clean(name),
-			why != "" ? why : r_reason != "" ? r_reason :
-			r_status == "skip" ? "the program skipped, giving no reason" :
-			"the program failed with no failing case"
+	if (r_status == "skip" || (r_status == "fail" && nfail == 0)) {
+		# POSIX awk (mawk, busybox) takes no newline inside ?:
+		if (why != "")
+			r = why
+		else if (r_reason != "")
+			r = r_reason
+		else if (r_status == "skip")
+			r = "the program skipped, giving no reason"
+		else
+			r = "the program failed with no failing case"
+		printf "%s\t%s\t%s\n", r_status, clean(name), r
+	}
 	prog = ""
 	nfail = 0
 	why = ""

@@ -65,6 +65,17 @@ ok "$([ "$(cat "$tmp/cases")" = "$want" ]; echo $?)" \
 	"every case, and each program's skip, crash and timeout, as a case" \
 	"$(diff <(echo "$want") "$tmp/cases"; sed 's/^/log: /' "$tmp/run.log")"
 
+# The awks a board or a guest may have: the script is POSIX awk.
+for a in mawk gawk "busybox awk"; do
+	if ! command -v "${a%% *}" >/dev/null || ! $a 'BEGIN { exit 0 }' 2>/dev/null; then
+		skip "ktap-cases.awk under $a" "$a is not installed"
+		continue
+	fi
+	got=$($a -f "$awkf" "$tmp/run.log" 2>&1)
+	ok "$([ "$got" = "$want" ]; echo $?)" "ktap-cases.awk under $a gives the same cases" \
+		"$(diff <(echo "$want") <(echo "$got"))"
+done
+
 # A program the plan names but the log never reports (the guest died).
 head -n "$(grep -n '^# selftests: c/d: e2e.sh' "$tmp/run.log" | cut -d: -f1)" "$tmp/run.log" \
 	>"$tmp/cut.log"
