@@ -89,14 +89,14 @@ BEGIN { prog = ""; planned = -1; reported = 0 }
 	if (r_status == "skip" || (r_status == "fail" && nfail == 0)) {
 		# POSIX awk (mawk, busybox) takes no newline inside ?:
 		if (why != "")
-			r = why
+			reason = why
 		else if (r_reason != "")
-			r = r_reason
+			reason = r_reason
 		else if (r_status == "skip")
-			r = "the program skipped, giving no reason"
+			reason = "the program skipped, giving no reason"
 		else
-			r = "the program failed with no failing case"
-		printf "%s\t%s\t%s\n", r_status, clean(name), r
+			reason = "the program failed with no failing case"
+		printf "%s\t%s\t%s\n", r_status, clean(name), reason
 	}
 	prog = ""
 	nfail = 0
