@@ -419,6 +419,7 @@ struct mpc_prog {
 	double *reg;
 	uint64_t *sum;		/* MPC_BLK_KINDS * cpb */
 	unsigned cst_cap, in_cap;
+	const struct mpc_evalgen *gen;	/* generated code for this program, or NULL */
 };
 
 /*
@@ -818,6 +819,134 @@ out:
 	return r;
 }
 
+/*
+ * The key of a program: everything its generated code depends on. Constants
+ * and config values are read from their registers, so they are not in it.
+ *   nreg, cpb, nin, (offset, shift) per input, ncode, (op, d, a, b, c) per
+ *   scheduled instruction
+ */
+uint32_t *mpc_prog_key(const struct mpc_prog *p, unsigned *n)
+{
+	unsigned len = 4 + 2 * p->nin + 5 * p->ncode, k = 0;
+	uint32_t *key = malloc(len * sizeof(*key));
+
+	*n = 0;
+	if (!key)
+		return NULL;
+	key[k++] = p->nreg;
+	key[k++] = p->cpb;
+	key[k++] = p->nin;
+	for (unsigned i = 0; i < p->nin; i++) {
+		key[k++] = p->in[i].off;
+		key[k++] = p->in[i].shift;
+	}
+	key[k++] = p->ncode;
+	for (unsigned b = 0; b < p->nbatch; b++)
+		for (unsigned i = p->batch[b].first; i < p->batch[b].first + p->batch[b].n; i++) {
+			key[k++] = p->batch[b].op;
+			key[k++] = p->sd[i];
+			key[k++] = p->sa[i];
+			key[k++] = p->sb[i];
+			key[k++] = p->sc[i];
+		}
+	*n = k;
+	return key;
+}
+
+static void find_gen(struct mpc_prog *p)
+{
+	unsigned n;
+	uint32_t *key = mpc_prog_key(p, &n);
+
+	p->gen = NULL;
+	for (unsigned i = 0; key && i < mpc_nevalgen; i++)
+		if (mpc_evalgen[i].nkey == n && !memcmp(mpc_evalgen[i].key, key, n * sizeof(*key))) {
+			p->gen = &mpc_evalgen[i];
+			break;
+		}
+	free(key);
+}
+
+int mpc_prog_compiled(const struct mpc_prog *p)
+{
+	return p->gen != NULL;
+}
+
+/*
+ * The generated code does what run() and load_inputs() do, in the same
+ * order, with the same operations: the results are bit for bit the
+ * interpreter's (the file is compiled with -ffp-contract=off). Two divisions
+ * of one batch are done as one two-lane division: each lane is rounded as a
+ * scalar division is, and a zero divisor gives the scalar code's NaN.
+ */
+int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix)
+{
+	fprintf(f, "static void %s_load(double *restrict R, const uint64_t *restrict S)\n{\n"
+		"\t(void)R;\n\t(void)S;\n", prefix);
+	for (unsigned i = 0; i < p->nin; i++)
+		if (p->in[i].shift)
+			fprintf(f, "\tR[%u] = (double)(int64_t)(S[%u] << %u);\n", i, p->in[i].off,
+				p->in[i].shift);
+		else
+			fprintf(f, "\tR[%u] = (double)(int64_t)S[%u];\n", i, p->in[i].off);
+	fprintf(f, "}\n\nstatic void %s_run(double *restrict R)\n{\n\t(void)R;\n", prefix);
+	for (unsigned bi = 0; bi < p->nbatch; bi++) {
+		const struct batch *bt = &p->batch[bi];
+		unsigned end = bt->first + bt->n;
+
+		for (unsigned k = bt->first; k < end; k++) {
+			unsigned d = p->sd[k], a = p->sa[k], b = p->sb[k], c = p->sc[k];
+
+			switch (bt->op) {
+			case OP_ADD:
+				fprintf(f, "\tR[%u] = R[%u] + R[%u];\n", d, a, b);
+				break;
+			case OP_SUB:
+				fprintf(f, "\tR[%u] = R[%u] - R[%u];\n", d, a, b);
+				break;
+			case OP_MUL:
+				fprintf(f, "\tR[%u] = R[%u] * R[%u];\n", d, a, b);
+				break;
+			case OP_DIV:
+			case OP_DIVK:
+				if (k + 1 < end) {
+					unsigned d1 = p->sd[k + 1], a1 = p->sa[k + 1];
+					unsigned b1 = p->sb[k + 1], c1 = p->sc[k + 1];
+
+					if (bt->op == OP_DIV)
+						fprintf(f, "\tdiv2(R, %u, %u, %u, %u, %u, %u);\n",
+							d, a, b, d1, a1, b1);
+					else
+						fprintf(f, "\tdivk2(R, %u, %u, %u, %u, %u, %u, %u, %u);\n",
+							d, a, b, c, d1, a1, b1, c1);
+					k++;
+				} else if (bt->op == OP_DIV) {
+					fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u];\n",
+						d, b, a, b);
+				} else {
+					fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u] * R[%u];\n",
+						d, b, a, b, c);
+				}
+				break;
+			case OP_MIN:
+			case OP_MAX:
+				fprintf(f, "\tR[%u] = (R[%u] != R[%u] || R[%u] != R[%u]) ? NAN : "
+					"(R[%u] %c R[%u] ? R[%u] : R[%u]);\n", d, a, a, b, b, a,
+					bt->op == OP_MIN ? '<' : '>', b, a, b);
+				break;
+			case OP_NEG:
+				fprintf(f, "\tR[%u] = -R[%u];\n", d, a);
+				break;
+			default:
+				fprintf(f, "\tR[%u] = R[%u];\n", d, a);
+				break;
+			}
+		}
+	}
+	fprintf(f, "}\n\n");
+	return ferror(f) ? -EIO : 0;
+}
+
 int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
 		 const struct mpc_layout *l, struct mpc_prog **out, struct mpc_err *err)
 {
@@ -924,6 +1053,7 @@ int mpc_prog_new(const struct mpc_db *db, const struct mpc_gpu_def *gpu,
 	for (unsigned i = 0; i < p->nin; i++)
 		if (p->in[i].shift)
 			p->shifted[p->nshifted++] = (uint16_t)i;
+	find_gen(p);
 	*out = p;
 	return 0;
 }
@@ -952,6 +1082,8 @@ unsigned mpc_prog_ninsns(const struct mpc_prog *p)
 }
 
 /* -------------------------------------------------------------- evaluation */
+
+int mpc_prog_reference;
 
 static void run(struct mpc_prog *p, const struct mpc_config *c, double *out)
 {
@@ -1091,9 +1223,44 @@ static void load_inputs_instance(struct mpc_prog *p, const struct mpc_sample *s,
 	}
 }
 
+/* counters outside an enable mask have no value */
+static void mask_inputs(struct mpc_prog *p, const struct mpc_sample *s)
+{
+	if ((s->kind_enable[0] & s->kind_enable[1] & s->kind_enable[2] & s->kind_enable[3]) !=
+	    p->full_mask)
+		for (unsigned i = 0; i < p->nin; i++) {
+			const struct input *in = &p->in[i];
+
+			if (!((s->kind_enable[in->kind] >> (in->idx >> 2)) & 1))
+				p->reg[i] = NAN;
+		}
+}
+
+/* run() with the generated code in place of the interpreter's loops */
+static void run_gen(struct mpc_prog *p, const struct mpc_config *c, double *out)
+{
+	double *R = p->reg;
+
+	memcpy(R + p->nin, c->v, sizeof(c->v));
+	p->gen->run(R);
+	memcpy(out, R + p->met_base, p->nmet * sizeof(double));
+	for (unsigned i = 0; i < p->nfix; i++)
+		out[p->fix[i].met] = R[p->fix[i].reg];
+}
+
 void mpc_prog_eval(struct mpc_prog *p, const struct mpc_sample *s,
 		   const struct mpc_config *c, double *out)
 {
+	if (p->gen && !mpc_prog_reference) {
+		if (!s->nsamples || s->layout->counters_per_block != p->cpb)
+			load_inputs(p, s);
+		else {
+			p->gen->load(p->reg, s->kind_sum);
+			mask_inputs(p, s);
+		}
+		run_gen(p, c, out);
+		return;
+	}
 	load_inputs(p, s);
 	run(p, c, out);
 }
@@ -1102,9 +1269,13 @@ void mpc_prog_eval_instance(struct mpc_prog *p, const struct mpc_sample *s,
 			    const struct mpc_config *c, unsigned kind, int instance,
 			    double *out)
 {
-	if (instance < 0)
-		load_inputs(p, s);
+	if (instance < 0) {
+		mpc_prog_eval(p, s, c, out);
+		return;
+	}
+	load_inputs_instance(p, s, kind, instance);
+	if (p->gen && !mpc_prog_reference)
+		run_gen(p, c, out);
 	else
-		load_inputs_instance(p, s, kind, instance);
-	run(p, c, out);
+		run(p, c, out);
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "maliperfcnt.h"
 
 struct drm_mali_perfcnt_get_info;
@@ -155,6 +157,31 @@ char *mpc_arena_strdup(struct mpc_arena *a, const char *s);
 char *mpc_arena_strndup(struct mpc_arena *a, const char *s, size_t n);
 void *mpc_arena_alloc(struct mpc_arena *a, size_t n);
 void mpc_arena_free(struct mpc_arena *a);
+
+/*
+ * Metric programs compiled to C at build time (db/gen/mpc-evalgen.c writes
+ * build/eval_gen.c): for each distinct program of the built-in database, its
+ * key (mpc_prog_key()) and two straight-line functions doing exactly what
+ * the interpreter does: load() the inputs from the per-kind sums and run()
+ * the scheduled instructions over the same registers. mpc_prog_new() uses
+ * them when its program's key is one of these.
+ */
+struct mpc_evalgen {
+	const uint32_t *key;
+	unsigned nkey;
+	void (*load)(double *restrict R, const uint64_t *restrict sum);
+	void (*run)(double *restrict R);
+};
+extern const struct mpc_evalgen mpc_evalgen[];
+extern const unsigned mpc_nevalgen;
+/* nonzero: mpc_prog_eval() runs the interpreter only (tests compare the two) */
+extern int mpc_prog_reference;
+/* the key of @p's program (malloc'ed) and its length; NULL on failure */
+uint32_t *mpc_prog_key(const struct mpc_prog *p, unsigned *n);
+/* write @p's load and run functions as C, named <prefix>_load, <prefix>_run */
+int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix);
+/* does @p evaluate through generated code? */
+int mpc_prog_compiled(const struct mpc_prog *p);
 
 /* Expression internals shared by db.c and expr.c */
 struct mpc_expr *mpc_metric_expr(const struct mpc_db *db, unsigned i);

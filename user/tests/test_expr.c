@@ -248,10 +248,108 @@ static void test_parse_valid(void)
 	CHECK(names, "symbol table: %u names", n);
 }
 
+/*
+ * The generated code (build/eval_gen.c) against the interpreter, bit for bit,
+ * on every product of the built-in database: random counters with many zeros
+ * (divisions by zero), a disabled counter group, a second accumulated dump,
+ * no time span (NaN config), the whole GPU and one shader core.
+ */
+static void test_generated_matches_interpreter(void)
+{
+	struct mpc_db *db;
+	struct mpc_err err = { 0 };
+	unsigned ng, compiled = 0, evals = 0, bad = 0;
+	char first_bad[128] = "";
+
+	CHECK_OK(mpc_db_new_builtin(&db, &err), err);
+	ng = mpc_db_gpu_count(db);
+	srand(26);
+	for (unsigned g = 0; g < ng; g++) {
+		const struct mpc_gpu_def *gpu = mpc_db_gpu(db, g);
+		struct mpc_desc d;
+		struct mpc_layout *l = NULL;
+		struct mpc_sample *s = NULL;
+		struct mpc_prog *p = NULL;
+		uint32_t *dump = NULL;
+		double *ref = NULL, *gen = NULL;
+		unsigned n;
+
+		if (mpc_desc_from_gpu(&d, gpu, 0xf, 1, &err) || mpc_layout_new(&d, &l, &err) ||
+		    mpc_sample_new(l, &s, &err) || mpc_prog_new(db, gpu, l, &p, &err)) {
+			CHECK(0, "%s: %s", gpu->name, err.msg);
+			goto next;
+		}
+		compiled += mpc_prog_compiled(p) != 0;
+		CHECK(mpc_prog_compiled(p), "%s: no generated code for the built-in program",
+		      gpu->name);
+		n = mpc_prog_count(p);
+		dump = calloc(l->dump_size / 4, sizeof(*dump));
+		ref = calloc(n + 1, sizeof(double));
+		gen = calloc(n + 1, sizeof(double));
+		if (!dump || !ref || !gen)
+			goto next;
+		d.gpu_freq_hz = 800000000;
+		for (unsigned round = 0; round < 24; round++) {
+			struct mpc_config c;
+			int ndumps = 1 + (round & 1);
+
+			mpc_sample_reset(s);
+			for (int k = 0; k < ndumps; k++) {
+				for (unsigned i = 0; i < l->dump_size / 4; i++) {
+					unsigned r = (unsigned)rand();
+
+					dump[i] = r % 3 == 0 ? 0 : r % 7 == 0 ? 1 : r >> (r & 15);
+				}
+				for (unsigned b = 0; b < l->nslots; b++) {
+					uint32_t *h = dump + (size_t)b * l->counters_per_block;
+
+					h[0] = 0x1000;
+					h[1] = 0;
+					h[2] = round % 6 == 5 ? 0xfffffffeu : 0xffffffffu;
+					h[3] = 0;
+				}
+				if (mpc_decode(s, dump, l->dump_size, &err)) {
+					CHECK(0, "%s: %s", gpu->name, err.msg);
+					goto next;
+				}
+			}
+			mpc_config_init(&c, &d, l, gpu, round % 4 == 3 ? 0 : 0.25);
+			for (int inst = -1; inst < 1; inst++) {
+				mpc_prog_reference = 1;
+				mpc_prog_eval_instance(p, s, &c, MPC_BLK_SHADER, inst, ref);
+				mpc_prog_reference = 0;
+				mpc_prog_eval_instance(p, s, &c, MPC_BLK_SHADER, inst, gen);
+				evals++;
+				for (unsigned i = 0; i < n; i++)
+					if (memcmp(&ref[i], &gen[i], sizeof(double))) {
+						if (!bad++)
+							snprintf(first_bad, sizeof(first_bad),
+								 "%s %s: %.17g vs %.17g", gpu->name,
+								 mpc_prog_metric(p, i)->def->name,
+								 ref[i], gen[i]);
+					}
+			}
+		}
+next:
+		free(dump);
+		free(ref);
+		free(gen);
+		mpc_prog_free(p);
+		mpc_sample_free(s);
+		mpc_layout_free(l);
+	}
+	mpc_db_free(db);
+	CHECK(ng > 20 && compiled == ng, "%u of %u products compiled", compiled, ng);
+	CHECK(bad == 0, "%u metric values differ in %u evaluations; first: %s", bad, evals,
+	      first_bad);
+}
+
 TESTS(tests_expr) = {
 	{ "expr: hand-computed results (precedence, clamp, div0, sums, shift)", test_hand_computed },
 	{ "expr: MALI_CONFIG constants (cores, L2, bus from L2_FEATURES, time)", test_config_constants },
 	{ "expr: accumulation, per-instance view, reset", test_accumulate_and_instance },
 	{ "expr: valid formulas parse", test_parse_valid },
+	{ "expr: generated code = interpreter, bit for bit, every product",
+	  test_generated_matches_interpreter },
 	END_TESTS
 };
