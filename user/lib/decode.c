@@ -237,9 +237,11 @@ static void fold_c(uint64_t *restrict acc, const uint32_t *restrict w, unsigned 
 #define MPC_HAVE_AVX2 1
 
 /*
- * 32 words (4 vectors of 8) from word c0 of each of n blocks: each word's
- * 16-bit halves are summed in 32-bit lanes (n <= MPC_MAX_RUN blocks: no
- * overflow), which needs no widening shuffle per load; the halves are joined
+ * 32 words (4 vectors of 8) from word c0 of each of n blocks: the words and
+ * their high 16-bit halves are summed in 32-bit lanes. The high halves' sum
+ * does not overflow (n <= MPC_MAX_RUN blocks), nor does the low halves',
+ * which is the words' sum less 2^16 times the high halves' (mod 2^32): no
+ * mask, no widening shuffle per load. The halves are joined
  * into the 64-bit totals once per run. The running unsigned maximum tells
  * whether any counter read 0xffffffff. Header lanes (words 0-3) are zeroed
  * before they are summed and not stored over the header the decoder wrote.
@@ -248,7 +250,6 @@ __attribute__((target("avx2"), always_inline))
 static inline __m256i ksum32_avx2(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
 				  unsigned n, unsigned c0, int add, __m256i mx)
 {
-	const __m256i m16 = _mm256_set1_epi32(0xffff);
 	const __m256i hdr = _mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1);
 	__m256i lo0 = _mm256_setzero_si256(), lo1 = lo0, lo2 = lo0, lo3 = lo0;
 	__m256i hi0 = lo0, hi1 = lo0, hi2 = lo0, hi3 = lo0;
@@ -274,18 +275,21 @@ static inline __m256i ksum32_avx2(uint64_t *ks, const uint32_t *const *w, uint32
 		}
 		mx = _mm256_max_epu32(mx, _mm256_max_epu32(_mm256_max_epu32(x0, x1),
 							   _mm256_max_epu32(x2, x3)));
-		lo0 = _mm256_add_epi32(lo0, _mm256_and_si256(x0, m16));
+		lo0 = _mm256_add_epi32(lo0, x0);
 		hi0 = _mm256_add_epi32(hi0, _mm256_srli_epi32(x0, 16));
-		lo1 = _mm256_add_epi32(lo1, _mm256_and_si256(x1, m16));
+		lo1 = _mm256_add_epi32(lo1, x1);
 		hi1 = _mm256_add_epi32(hi1, _mm256_srli_epi32(x1, 16));
-		lo2 = _mm256_add_epi32(lo2, _mm256_and_si256(x2, m16));
+		lo2 = _mm256_add_epi32(lo2, x2);
 		hi2 = _mm256_add_epi32(hi2, _mm256_srli_epi32(x2, 16));
-		lo3 = _mm256_add_epi32(lo3, _mm256_and_si256(x3, m16));
+		lo3 = _mm256_add_epi32(lo3, x3);
 		hi3 = _mm256_add_epi32(hi3, _mm256_srli_epi32(x3, 16));
 	}
 	{
 		__m256i lo[4] = { lo0, lo1, lo2, lo3 }, hi[4] = { hi0, hi1, hi2, hi3 };
 
+		/* the low halves' sums: the words' sums (mod 2^32) less the high halves' */
+		for (unsigned v = 0; v < 4; v++)
+			lo[v] = _mm256_sub_epi32(lo[v], _mm256_slli_epi32(hi[v], 16));
 		for (unsigned v = 0; v < 4; v++)
 			for (unsigned h = 0; h < 2; h++) {
 				__m128i l = h ? _mm256_extracti128_si256(lo[v], 1) : _mm256_castsi256_si128(lo[v]);
