@@ -84,6 +84,14 @@ struct pf_trace {
 	uint8_t *declared;
 	/* each declared id's varint (3 bytes a slot) and its length */
 	uint8_t *idvar, *idlen;
+	/*
+	 * Each declared id's bytes before its value in an event, as a
+	 * little-endian word: GpuCounter's tag and length, counter_id's tag
+	 * and the id, the value's tag (int: the length without the value's;
+	 * double: all of it); and their count, 0 for an undeclared id.
+	 */
+	uint64_t *pre_int, *pre_dbl;
+	uint8_t *prelen;
 	uint32_t max_id;
 	/* reused per packet: the packet, the message inside it, one level below */
 	struct pf_buf pkt, msg, sub, leaf;
@@ -146,6 +154,40 @@ static inline uint8_t *wvar(uint8_t *p, uint64_t v)
 	}
 	*p++ = (uint8_t)v;
 	return p;
+}
+
+/*
+ * wvar() without a branch per byte, for the counter values of a sample:
+ * below 2^56 the 7-bit groups are spread over 8 bytes, the continuation
+ * bits set on all but the last, and the 8 bytes stored at once (the caller
+ * has room for them); the pointer moves by the varint's length only.
+ */
+/* vlen() by the count of leading zeros */
+static const uint8_t vlen_clz[64] = {
+	10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
+	6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4,
+	3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+};
+
+static inline unsigned int vlen_fast(uint64_t v)
+{
+	return vlen_clz[__builtin_clzll(v | 1)];
+}
+
+/* @n is vlen_fast(@v) */
+static inline uint8_t *wvar_fast(uint8_t *p, uint64_t v, unsigned int n)
+{
+	uint64_t x, more;
+
+	if (v >> 56)
+		return wvar(p, v);
+	x = (v & 0x7f) | (v << 1 & 0x7f00) | (v << 2 & 0x7f0000) | (v << 3 & 0x7f000000) |
+	    (v << 4 & 0x7f00000000ull) | (v << 5 & 0x7f0000000000ull) |
+	    (v << 6 & 0x7f000000000000ull) | (v << 7 & 0x7f00000000000000ull);
+	more = 0x8080808080808080ull & ((1ull << (8 * (n - 1))) - 1);
+	x = htole64(x | more);
+	memcpy(p, &x, 8);
+	return p + n;
 }
 
 /* tag of field @f with wire type @wt; both fit two bytes for our fields */
@@ -300,15 +342,34 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 	}
 	t->idvar = calloc((size_t)t->max_id + 1, 3);
 	t->idlen = calloc((size_t)t->max_id + 1, 1);
-	if (!t->idvar || !t->idlen) {
+	t->pre_int = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
+	t->pre_dbl = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
+	t->prelen = calloc((size_t)t->max_id + 1, 1);
+	if (!t->idvar || !t->idlen || !t->pre_int || !t->pre_dbl || !t->prelen) {
 		t->failed = 1;
 		return -1;
 	}
 	for (unsigned int i = 0; i < t->nspec; i++) {
 		uint32_t id = t->spec[i].id;
+		uint8_t b[8] = { 0 };
+		unsigned int il;
+		uint64_t w;
 
 		t->declared[id] = 1;
 		t->idlen[id] = (uint8_t)(wvar(t->idvar + 3 * (size_t)id, id) - (t->idvar + 3 * (size_t)id));
+		il = t->idlen[id];
+		b[0] = (uint8_t)(EVENT_COUNTERS << 3 | WT_LEN);
+		b[2] = (uint8_t)(COUNTER_ID << 3 | WT_VARINT);
+		memcpy(b + 3, t->idvar + 3 * (size_t)id, il);
+		b[1] = (uint8_t)(1 + il + 1);
+		b[3 + il] = (uint8_t)(COUNTER_INT << 3 | WT_VARINT);
+		memcpy(&w, b, 8);
+		t->pre_int[id] = le64toh(w);
+		b[1] = (uint8_t)(1 + il + 9);
+		b[3 + il] = (uint8_t)(COUNTER_DOUBLE << 3 | WT_FIXED64);
+		memcpy(&w, b, 8);
+		t->pre_dbl[id] = le64toh(w);
+		t->prelen[id] = (uint8_t)(4 + il);
 	}
 
 	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
@@ -366,12 +427,9 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 
 	if (!t->started)
 		return -1;
-	for (unsigned int i = 0; i < n; i++)
-		if (v[i].id > t->max_id || !t->declared[v[i].id])
-			return -1;
-	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter */
+	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter, and 8 for wvar_fast()'s store */
 	t->msg.len = 0;
-	buf_reserve(&t->msg, SAMPLE_HEADROOM + 2 + (size_t)n * 29);
+	buf_reserve(&t->msg, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 8);
 	if (t->msg.oom) {
 		t->failed = 1;
 		return -1;
@@ -379,35 +437,35 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 	body = t->msg.p + SAMPLE_HEADROOM;
 	p = wtag(body, EVENT_DESCRIPTOR_IID, WT_VARINT);
 	p = wvar(p, DESCRIPTOR_IID);
+	/* (in locals: the stores through p could otherwise alias *t) */
+	const uint64_t *pre_int = t->pre_int, *pre_dbl = t->pre_dbl;
+	const uint8_t *prelen = t->prelen;
+	uint32_t max_id = t->max_id;
+
 	for (unsigned int i = 0; i < n; i++) {
-		const uint8_t *id = t->idvar + 3 * (size_t)v[i].id;
-		unsigned int il = t->idlen[v[i].id];
+		uint32_t id = v[i].id;
+		unsigned int pl;
 
+		/* an undeclared id: nothing is written (the event is not sent) */
+		if (id > max_id || !(pl = prelen[id]))
+			return -1;
 		if (v[i].is_int) {
-			uint64_t u = (uint64_t)v[i].i;
+			uint64_t u = (uint64_t)v[i].i, w;
+			unsigned int vl = vlen_fast(u);
 
-			/* GpuCounter { counter_id, int_value }, inline */
-			*p++ = (uint8_t)(EVENT_COUNTERS << 3 | WT_LEN);
-			*p++ = (uint8_t)(1 + il + 1 + vlen(u));
-			*p++ = (uint8_t)(COUNTER_ID << 3 | WT_VARINT);
-			memcpy(p, id, 3);
-			p += il;
-			*p++ = (uint8_t)(COUNTER_INT << 3 | WT_VARINT);
-			p = wvar(p, u);
+			/* GpuCounter { counter_id, int_value }, inline: the length byte gains vl */
+			w = htole64(pre_int[id] + ((uint64_t)vl << 8));
+			memcpy(p, &w, 8);
+			p = wvar_fast(p + pl, u, vl);
 		} else if (isfinite(v[i].d)) {
-			uint64_t u;
+			uint64_t u, w = htole64(pre_dbl[id]);
 
 			/* unavailable is never a value: no counter rather than a 0 */
 			memcpy(&u, &v[i].d, sizeof(u));
 			u = htole64(u);
-			*p++ = (uint8_t)(EVENT_COUNTERS << 3 | WT_LEN);
-			*p++ = (uint8_t)(1 + il + 9);
-			*p++ = (uint8_t)(COUNTER_ID << 3 | WT_VARINT);
-			memcpy(p, id, 3);
-			p += il;
-			*p++ = (uint8_t)(COUNTER_DOUBLE << 3 | WT_FIXED64);
-			memcpy(p, &u, 8);
-			p += 8;
+			memcpy(p, &w, 8);
+			memcpy(p + pl, &u, 8);
+			p += pl + 8;
 		}
 	}
 	blen = (size_t)(p - body);
@@ -452,6 +510,9 @@ int pf_trace_end(struct pf_trace *t)
 	free(t->declared);
 	free(t->idvar);
 	free(t->idlen);
+	free(t->pre_int);
+	free(t->pre_dbl);
+	free(t->prelen);
 	free(t->pkt.p);
 	free(t->msg.p);
 	free(t->sub.p);
