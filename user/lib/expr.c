@@ -879,17 +879,11 @@ int mpc_prog_compiled(const struct mpc_prog *p)
  * of one batch are done as one two-lane division: each lane is rounded as a
  * scalar division is, and a zero divisor gives the scalar code's NaN.
  */
-int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix)
+/* the division batches @w at a time (w = 4, 2), the rest one by one */
+static void emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, const char *sfx,
+		     const char *attr, unsigned w)
 {
-	fprintf(f, "static void %s_load(double *restrict R, const uint64_t *restrict S)\n{\n"
-		"\t(void)R;\n\t(void)S;\n", prefix);
-	for (unsigned i = 0; i < p->nin; i++)
-		if (p->in[i].shift)
-			fprintf(f, "\tR[%u] = (double)(int64_t)(S[%u] << %u);\n", i, p->in[i].off,
-				p->in[i].shift);
-		else
-			fprintf(f, "\tR[%u] = (double)(int64_t)S[%u];\n", i, p->in[i].off);
-	fprintf(f, "}\n\nstatic void %s_run(double *restrict R)\n{\n\t(void)R;\n", prefix);
+	fprintf(f, "%sstatic void %s_%s(double *restrict R)\n{\n\t(void)R;\n", attr, prefix, sfx);
 	for (unsigned bi = 0; bi < p->nbatch; bi++) {
 		const struct batch *bt = &p->batch[bi];
 		unsigned end = bt->first + bt->n;
@@ -908,26 +902,26 @@ int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix)
 				fprintf(f, "\tR[%u] = R[%u] * R[%u];\n", d, a, b);
 				break;
 			case OP_DIV:
-			case OP_DIVK:
-				if (k + 1 < end) {
-					unsigned d1 = p->sd[k + 1], a1 = p->sa[k + 1];
-					unsigned b1 = p->sb[k + 1], c1 = p->sc[k + 1];
+			case OP_DIVK: {
+				unsigned m = w == 4 && k + 3 < end ? 4 : k + 1 < end ? 2 : 1;
 
+				if (m == 1) {
 					if (bt->op == OP_DIV)
-						fprintf(f, "\tdiv2(R, %u, %u, %u, %u, %u, %u);\n",
-							d, a, b, d1, a1, b1);
+						fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u];\n",
+							d, b, a, b);
 					else
-						fprintf(f, "\tdivk2(R, %u, %u, %u, %u, %u, %u, %u, %u);\n",
-							d, a, b, c, d1, a1, b1, c1);
-					k++;
-				} else if (bt->op == OP_DIV) {
-					fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u];\n",
-						d, b, a, b);
-				} else {
-					fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u] * R[%u];\n",
-						d, b, a, b, c);
+						fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u] * "
+							"R[%u];\n", d, b, a, b, c);
+					break;
 				}
+				fprintf(f, "\tdiv%u(R, %d", m, bt->op == OP_DIVK);
+				for (unsigned j = k; j < k + m; j++)
+					fprintf(f, ", %u, %u, %u, %u", p->sd[j], p->sa[j], p->sb[j],
+						bt->op == OP_DIVK ? p->sc[j] : 0);
+				fprintf(f, ");\n");
+				k += m - 1;
 				break;
+			}
 			case OP_MIN:
 			case OP_MAX:
 				fprintf(f, "\tR[%u] = (R[%u] != R[%u] || R[%u] != R[%u]) ? NAN : "
@@ -944,6 +938,31 @@ int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix)
 		}
 	}
 	fprintf(f, "}\n\n");
+}
+
+/*
+ * The generated code does what run() and load_inputs() do, in the same
+ * order, with the same operations: the results are bit for bit the
+ * interpreter's (the file is compiled with -ffp-contract=off). Divisions of
+ * one batch are done two (or, on x86-64 with AVX2, four) in the lanes of one
+ * division: each lane is rounded as a scalar division is, and a zero
+ * divisor gives the scalar code's NaN.
+ */
+int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix)
+{
+	fprintf(f, "static void %s_load(double *restrict R, const uint64_t *restrict S)\n{\n"
+		"\t(void)R;\n\t(void)S;\n", prefix);
+	for (unsigned i = 0; i < p->nin; i++)
+		if (p->in[i].shift)
+			fprintf(f, "\tR[%u] = (double)(int64_t)(S[%u] << %u);\n", i, p->in[i].off,
+				p->in[i].shift);
+		else
+			fprintf(f, "\tR[%u] = (double)(int64_t)S[%u];\n", i, p->in[i].off);
+	fprintf(f, "}\n\n");
+	emit_run(p, f, prefix, "run", "", 2);
+	fprintf(f, "#ifdef MPC_HAVE_RUN4\n");
+	emit_run(p, f, prefix, "run4", "MPC_AVX2 ", 4);
+	fprintf(f, "#endif\n\n");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -1236,13 +1255,29 @@ static void mask_inputs(struct mpc_prog *p, const struct mpc_sample *s)
 		}
 }
 
+static int have_avx2(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+	return cached;
+#else
+	return 0;
+#endif
+}
+
 /* run() with the generated code in place of the interpreter's loops */
 static void run_gen(struct mpc_prog *p, const struct mpc_config *c, double *out)
 {
 	double *R = p->reg;
 
 	memcpy(R + p->nin, c->v, sizeof(c->v));
-	p->gen->run(R);
+	if (p->gen->run4 && mpc_prog_reference != 2 && have_avx2())
+		p->gen->run4(R);
+	else
+		p->gen->run(R);
 	memcpy(out, R + p->met_base, p->nmet * sizeof(double));
 	for (unsigned i = 0; i < p->nfix; i++)
 		out[p->fix[i].met] = R[p->fix[i].reg];

@@ -171,10 +171,12 @@ struct mpc_evalgen {
 	unsigned nkey;
 	void (*load)(double *restrict R, const uint64_t *restrict sum);
 	void (*run)(double *restrict R);
+	void (*run4)(double *restrict R);	/* x86-64 with AVX2, or NULL */
 };
 extern const struct mpc_evalgen mpc_evalgen[];
 extern const unsigned mpc_nevalgen;
-/* nonzero: mpc_prog_eval() runs the interpreter only (tests compare the two) */
+/* 1: mpc_prog_eval() runs the interpreter only; 2: the generated code without
+ * AVX2 (tests compare them) */
 extern int mpc_prog_reference;
 /* the key of @p's program (malloc'ed) and its length; NULL on failure */
 uint32_t *mpc_prog_key(const struct mpc_prog *p, unsigned *n);

@@ -314,11 +314,15 @@ static void test_generated_matches_interpreter(void)
 				}
 			}
 			mpc_config_init(&c, &d, l, gpu, round % 4 == 3 ? 0 : 0.25);
-			for (int inst = -1; inst < 1; inst++) {
+			/* mode 2: the two-lane code, 0: the one this CPU gets (four lanes) */
+			for (int im = 0; im < 4; im++) {
+				int inst = im / 2 - 1, mode = im & 1 ? 0 : 2;
+
 				mpc_prog_reference = 1;
 				mpc_prog_eval_instance(p, s, &c, MPC_BLK_SHADER, inst, ref);
-				mpc_prog_reference = 0;
+				mpc_prog_reference = mode;
 				mpc_prog_eval_instance(p, s, &c, MPC_BLK_SHADER, inst, gen);
+				mpc_prog_reference = 0;
 				evals++;
 				for (unsigned i = 0; i < n; i++)
 					if (memcmp(&ref[i], &gen[i], sizeof(double))) {
