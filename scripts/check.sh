@@ -29,47 +29,15 @@ esac
 t_start=$(date +%s)
 
 # ---- the table -------------------------------------------------------------
-# R[ROW.KEY]=VALUE for each row, rows in table order.
+# R[ROW.KEY]=VALUE for each row (scripts/targets.awk reads the table), rows
+# in table order.
 declare -A R=()
 rows=()
-targets_load() {
-	local line row=''
-
-	while IFS= read -r line || [ -n "$line" ]; do
-		case $line in
-		'#'*|'') continue ;;
-		[[:space:]]*) row+=" $line"; continue ;;
-		esac
-		[ -z "$row" ] || targets_row "$row"
-		row=$line
-	done <"$MPC_ROOT/scripts/targets"
-	[ -z "$row" ] || targets_row "$row"
-}
-declare -a defaults=()	# "GLOB word..." of each "defaults" row
-targets_row() {
-	local -a words dw
-	local name w d
-
-	mapfile -t words < <(xargs -n 1 printf '%s\n' <<<"$1")
-	name=${words[0]}
-	if [ "$name" = defaults ]; then
-		defaults+=("$1")
-		return
-	fi
-	rows+=("$name")
-	R[$name.keys]=''
-	# The defaults whose glob matches the name, then the row's own words.
-	for d in "${defaults[@]}"; do
-		mapfile -t dw < <(xargs -n 1 printf '%s\n' <<<"$d")
-		# shellcheck disable=SC2053 # a glob on purpose
-		[[ $name == ${dw[1]} ]] && words=("$name" "${dw[@]:2}" "${words[@]:1}")
-	done
-	for w in "${words[@]:1}"; do
-		[[ $w == *=* ]] || die "scripts/targets: $name: '$w' is not KEY=VALUE"
-		[[ " ${R[$name.keys]} " == *" ${w%%=*} "* ]] || R[$name.keys]+=" ${w%%=*}"
-		R[$name.${w%%=*}]=${w#*=}
-	done
-}
+targets=$(awk -f "$MPC_ROOT/scripts/targets.awk" "$MPC_ROOT/scripts/targets") || exit 1
+while IFS=$'\t' read -r r k v; do
+	R[$r.$k]=$v
+	[ "$k" != keys ] || rows+=("$r")
+done <<<"$targets"
 key() { echo "${R[$1.$2]:-${3:-}}"; }
 
 # The kernels of a row: one release per line.
@@ -109,18 +77,8 @@ selected() {
 	return 1
 }
 
-targets_load
 if [ "${T:-}" = list ]; then
-	printf '%-22s %-6s %-7s %-7s %-16s %s\n' ROW VIEW KIND KERNELS DRIVER "RESULT LINE"
-	for r in "${rows[@]}"; do
-		l=$(key "$r" line)
-		[ "$(key "$r" kind boot)" = host ] || l="<release>${l:+ $l}"
-		v=$(key "$r" view)
-		[ "$(key "$r" default yes)" = yes ] || v="($v)"
-		printf '%-22s %-6s %-7s %-7s %-16s %s\n' "$r" "$v" "$(key "$r" kind boot)" \
-			"$(key "$r" kernels -)" "$(key "$r" driver -)" "$l"
-	done
-	echo "(VIEW): only when T= names the row"
+	awk -v list=1 -f scripts/targets.awk scripts/targets
 	echo "kernels: x86_64 $(mpc_kernels | tr '\n' ' '); arm64 $(mpc_arm64_kernels | tr '\n' ' ')"
 	exit 0
 fi
