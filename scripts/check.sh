@@ -554,24 +554,14 @@ boot_job() {
 	fi
 }
 
-# The instruments' figures of the debug guests: KUnit per suite, fail-nth,
-# kmemleak, the fuzzers.
+# The instruments' figures of the debug guests (scripts/debug-kernel/report.awk).
 debug_report() {
-	local d
+	local d logs=()
 
-	awk -F'\t' '{ t = $3; sub(/^debug\/[^\/]*\//, "", t) }
-		t ~ /^kunit-/ { split(t, a, "/"); n[a[1]]++; if ($2 == "pass") p[a[1]]++ }
-		END { for (s in n) printf "KUnit %s: %d/%d cases passed\n", substr(s, 7), p[s], n[s] }' \
-		"$res" | sort
-	for d in "$out"/*/debug-*/vm; do
-		[ -f "$d/output.log" ] || continue
-		sed -n 's/^# fail-nth summary: \([^ ]*\) \([0-9]*\) points \([0-9]*\) driver-sites\(.*\)$/fail-nth \1: \2 allocations failed one at a time, \3 distinct call sites in mali_perfcnt\4/p' \
-			"$d/output.log"
-		grep -h -o 'kmemleak_empty ([0-9]* unreferenced objects)' "$d/output.log" |
-			sed "s|^|$(basename "$(dirname "$d")"): |" || true
-		sed -n 's/^# \(fuzz: .*\)$/\1/p; s/^# \(fuzz-race: .*\)$/\1/p; s/^# \(trinity: .*\)$/\1/p' \
-			"$d/output.log"
+	for d in "$out"/*/debug-*/vm/output.log; do
+		[ -f "$d" ] && logs+=("$d")
 	done
+	awk -f "$dk/report.awk" "$res" ${logs[@]+"${logs[@]}"}
 }
 
 # ---- the run ----------------------------------------------------------------------
