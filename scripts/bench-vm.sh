@@ -21,8 +21,8 @@ mkdir -p "$out"
 log "== bench: build mali_perfcnt.ko and stream_bench for $krel"
 mpc_build_module "$krel" "$kdir" "$out/build.log" ||
 	{ cat "$out/build.log"; die "module build failed"; }
-make -C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="$out/selftests" \
-	>"$out/selftests.log" 2>&1 || { cat "$out/selftests.log"; die "selftests build failed"; }
+mpc_make_selftests x86_64 "$out/selftests" >"$out/selftests.log" 2>&1 ||
+	{ cat "$out/selftests.log"; die "selftests build failed"; }
 echo "MPC_BENCH_SECONDS=${MPC_BENCH_SECONDS:-10}" >"$out/env"
 scripts/vm/mkinitramfs.sh --module "$kdir/mali_perfcnt.ko" --selftests "$out/selftests" \
 	--file "$out/env:/mpc/bench-env" --run scripts/vm/guest-bench.sh "$krel" "$out/initramfs.cpio.gz" >"$out/initramfs.log" 2>&1 ||

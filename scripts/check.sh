@@ -212,6 +212,11 @@ have() { # have KEY CMD...: run CMD once, remember its status
 	[ -n "${built[$1]+x}" ] || { "${@:2}"; built[$1]=$?; }
 	return "${built[$1]}"
 }
+step() { # step SCOPE CASE REASON LOG CMD...: CMD >LOG; a failed case if it fails
+	"${@:5}" >"$4" 2>&1 && return 0
+	fail_case "$1" "$2" "$3" "$4"
+	return 1
+}
 warnings() { # warnings SCOPE CASE LOG WHAT: a build's warnings fail
 	grep -q 'warning:' "$3" || return 0
 	grep -A3 'warning:' "$3" >"$3.warnings"
@@ -219,43 +224,25 @@ warnings() { # warnings SCOPE CASE LOG WHAT: a build's warnings fail
 }
 build_user() {
 	log "== host: make -C user"
-	make -C user -j2 >"$out/user-build.log" 2>&1 && return 0
-	fail_case host build/user "make -C user failed" "$out/user-build.log"
-	return 1
+	step host build/user "make -C user failed" "$out/user-build.log" mpc_make_user x86_64 ""
 }
 declare -A st_dir=([x86_64]=$MPC_BUILD/selftests [arm64]=$MPC_BUILD/selftests-arm64)
 build_selftests() { # ARCH
-	local mk=(-C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="${st_dir[$1]}")
-
-	[ "$1" = arm64 ] && mk+=(CC="${MPC_ARM64_CROSS}gcc"
-		LIBDRM_CFLAGS="-I$MPC_ARM64_ROOT/usr/include/libdrm")
 	log "== $1: make selftests"
-	make "${mk[@]}" >"$out/selftests-build-$1.log" 2>&1 && return 0
-	fail_case "$1" build/selftests "selftests do not build" "$out/selftests-build-$1.log"
-	return 1
+	step "$1" build/selftests "selftests do not build" "$out/selftests-build-$1.log" \
+		mpc_make_selftests "$1" "${st_dir[$1]}"
 }
 # The tool for arm64 guests: cross-built (a warning fails), installed in the
 # guests from its arm64 packages (mkinitramfs.sh finds them in $ub/debs).
 ub=$MPC_BUILD/user-arm64
 build_user_arm64() {
-	local a=$MPC_ARM64_ROOT
-
 	log "== arm64: make -C user (cross), make deb (cross)"
 	rm -rf "$ub"
-	if ! PKG_CONFIG_SYSROOT_DIR=$a \
-	     PKG_CONFIG_LIBDIR=$a/usr/lib/aarch64-linux-gnu/pkgconfig:$a/usr/share/pkgconfig \
-	     make -C user -j2 O="$ub" CC="${MPC_ARM64_CROSS}gcc" AR="${MPC_ARM64_CROSS}ar" \
-		LDFLAGS="-L$a/usr/lib/aarch64-linux-gnu -Wl,-rpath-link,$a/lib/aarch64-linux-gnu:$a/usr/lib/aarch64-linux-gnu" \
-		all >"$out/user-build-arm64.log" 2>&1; then
-		fail_case arm64 build/user "make -C user (arm64) failed" "$out/user-build-arm64.log"
-		return 1
-	fi
+	step arm64 build/user "make -C user (arm64) failed" "$out/user-build-arm64.log" \
+		mpc_make_user arm64 "$ub" all || return
 	warnings arm64 build/user-warnings "$out/user-build-arm64.log" ""
-	if ! DEB_HOST_ARCH=arm64 MPC_LINTIAN=0 DEB_BUILD_OPTIONS=parallel=2 \
-	     scripts/deb.sh >"$out/deb-arm64.log" 2>&1; then
-		fail_case arm64 build/deb "make deb (arm64) failed" "$out/deb-arm64.log"
-		return 1
-	fi
+	step arm64 build/deb "make deb (arm64) failed" "$out/deb-arm64.log" \
+		env DEB_HOST_ARCH=arm64 MPC_LINTIAN=0 DEB_BUILD_OPTIONS=parallel=2 scripts/deb.sh || return
 	mkdir -p "$ub/debs"
 	cp "$MPC_BUILD"/deb/arm64/mali-perfcnt_*_arm64.deb \
 	   "$MPC_BUILD"/deb/arm64/libmaliperfcnt1_*_arm64.deb "$ub/debs/"
@@ -289,10 +276,8 @@ build_module() {
 # The suite as a kernel kselftest package (scripts/kselftest-package.sh) for ARCH
 build_kselftest() {
 	log "== $1: scripts/kselftest-package.sh"
-	scripts/kselftest-package.sh --arch "$1" >"$out/kselftest-package-$1.log" 2>&1 && return 0
-	fail_case "$1" build/kselftest-package "the kselftest package does not build" \
-		"$out/kselftest-package-$1.log"
-	return 1
+	step "$1" build/kselftest-package "the kselftest package does not build" \
+		"$out/kselftest-package-$1.log" scripts/kselftest-package.sh --arch "$1"
 }
 build_qemu() {
 	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
@@ -314,10 +299,8 @@ build_debug() {
 	export MPC_DEBUG_KERNEL_LOCKED=1
 	log "== debug kernel"
 	t=$(date +%s)
-	if ! "$dk/build.sh" >"$out/kernel.log" 2>&1; then
-		fail_case debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log"
-		return 1
-	fi
+	step debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log" \
+		"$dk/build.sh" || return
 	env=$("$dk/build.sh" --env)
 	MPC_DEBUG_KREL=$(sed -n 's/^KREL=//p' <<<"$env")
 	MPC_DEBUG_KDIR=$(sed -n 's/^KDIR=//p' <<<"$env")
@@ -326,9 +309,8 @@ build_debug() {
 	log "   $MPC_DEBUG_KREL ($(grep -m1 -o 'reusing\|building from scratch\|resuming' \
 		"$out/kernel.log" || echo built), $(($(date +%s) - t))s)"
 	for t in fail-nth fuzz; do
-		make -C "tools/$t" OUTPUT="$out/$t" >"$out/$t-build.log" 2>&1 && continue
-		fail_case debug "build/$t" "tools/$t does not build" "$out/$t-build.log"
-		return 1
+		step debug "build/$t" "tools/$t does not build" "$out/$t-build.log" \
+			make -C "tools/$t" OUTPUT="$out/$t" || return
 	done
 	# The suites the KUnit module must report: every one its sources define.
 	sed -n 's/^[[:space:]]*\.name = "\(mali_perfcnt_[a-z0-9_]*\)",$/\1/p' \
@@ -456,15 +438,11 @@ run_boot() {
 	if [ "$gpu" != sim ]; then
 		have qemu build_qemu || return
 		qargs+=(--qemu "$qemu_bin" --machine "mali=$gpu")
-		[ -z "$(key "$row" busy)" ] ||
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.workload=busy=$(key "$row" busy)")
-		[ -z "$(key "$row" workload)" ] ||
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.workload=$(key "$row" workload)")
-		for o in $(key "$row" dev); do
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
+		# the device's options (-global mali-gpu.OPTION), those of empty keys left out
+		for o in "workload=busy=$(key "$row" busy)" "workload=$(key "$row" workload)" \
+			 $(key "$row" dev) "fault=$(key "$row" fault)"; do
+			[[ $o == *= ]] || qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
 		done
-		[ -z "$(key "$row" fault)" ] ||
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.fault=$(key "$row" fault)")
 	fi
 	[ -z "$(key "$row" append)" ] || qargs+=(--append "$(key "$row" append)")
 	[ -z "$(key "$row" parts)" ] || qargs+=(--append "mpc_parts=$(key "$row" parts)")

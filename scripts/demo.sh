@@ -22,7 +22,7 @@ mpc_build_module "$krel" "$kdir" "$out/build.log" ||
 user=()
 if [ -f user/Makefile ]; then
 	log "== build user/"
-	if make -C user -j2 >"$out/user-build.log" 2>&1; then
+	if mpc_make_user x86_64 "" >"$out/user-build.log" 2>&1; then
 		user=(--user)
 	else
 		log "user/ does not build, demo without the tool (see $out/user-build.log)"
