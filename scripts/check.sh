@@ -113,6 +113,7 @@ res=$out/results.tsv
 faillog=$out/failures.log
 : >"$res"
 : >"$faillog"
+: >"$out/lines.tsv"
 tap=$MPC_ROOT/scripts/tap-parse.awk
 
 # ---- results ----------------------------------------------------------------
@@ -129,36 +130,11 @@ count() { # count SCOPE STATUS (SCOPE "" for all)
 	awk -F'\t' -v s="$1" -v st="$2" \
 		'($1 == s || s == "") && $2 == st { n++ } END { print n + 0 }' "$res"
 }
-# Result lines in the order their scopes first appear: line SCOPE NAME
-# [DIR [DESC]] adds NAME (a row) to SCOPE's line, DIR the guest's log
-# directory whose seconds it shows, DESC what the line's section runs.
-lines=()
-declare -A line_names=() line_dirs=() line_desc=()
+# line SCOPE ROW [DIR [DESC]]: ROW counts in SCOPE's result line, DIR the
+# guest's log directory whose seconds it shows, DESC what the line's section
+# runs (scripts/results.awk prints the lines).
 line() {
-	[ -n "${line_names[$1]+x}" ] || lines+=("$1")
-	line_names[$1]+=" $2"
-	[ -z "${3:-}" ] || line_dirs[$1]+=" $3"
-	[ -z "${4:-}" ] || line_desc[$1]="$4 "
-}
-lines_print() {
-	local s d n text
-
-	for s in "${lines[@]}"; do
-		n=0 text="${line_desc[$s]:-}${line_names[$s]# }"
-		for d in ${line_dirs[$s]:-}; do
-			[ -f "$d/secs" ] && n=$((n + $(cat "$d/secs")))
-		done
-		d=${line_dirs[$s]:-}
-		d=${d# } d=${d%% *}
-		[ -z "$d" ] || text+="; VMs ${n}s, logs in $(dirname "${d%/vm}" | sed "s|^$MPC_ROOT/||")"
-		echo "$s: $(count "$s" pass) passed, $(count "$s" fail) failed," \
-			"$(count "$s" skip) skipped ($text)"
-	done
-	# Cases of no row's line (a build of an architecture, say) in one of their own.
-	cut -f1 "$res" | awk '!seen[$0]++' | while IFS= read -r s; do
-		[ -n "${line_names[$s]+x}" ] ||
-			echo "$s: $(count "$s" pass) passed, $(count "$s" fail) failed (builds)"
-	done
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "${3:-}" "${4:-}" >>"$out/lines.tsv"
 }
 
 # ---- guests in the background -------------------------------------------------
@@ -581,7 +557,7 @@ while [ $i -lt ${#wanted[@]} ]; do
 	done
 done
 vm_jobs_wait
-lines_print
+awk -F'\t' -v root="$MPC_ROOT" -f scripts/results.awk "$out/lines.tsv" "$res"
 [ "$view" = debug ] && debug_report
 
 if [ -s "$faillog" ]; then
