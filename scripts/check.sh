@@ -114,6 +114,7 @@ faillog=$out/failures.log
 : >"$res"
 : >"$faillog"
 : >"$out/lines.tsv"
+: >"$out/jobs.tsv"
 tap=$MPC_ROOT/scripts/tap-parse.awk
 
 # ---- results ----------------------------------------------------------------
@@ -170,17 +171,9 @@ vm_jobs_wait() {
 		cat "$d/failures.log" >>"$faillog" 2>/dev/null
 		[ -f "$d/secs" ] || fail_case "$(cat "$d/arch")" "vm/job-$(basename "$d")" \
 			"a VM job ended without finishing (see its logs)"
+		printf '%s\t%s\n' "$(cat "$d/arch")" "$(cat "$d/secs" 2>/dev/null)" >>"$out/jobs.tsv"
 	done
 }
-guest_secs() { # guest_secs ARCH: the seconds of its jobs, added up
-	local d n=0
-
-	for d in "$out"/jobs/*/; do
-		[ -f "$d/secs" ] && [ "$(cat "$d/arch")" = "$1" ] && n=$((n + $(cat "$d/secs")))
-	done
-	echo "$n"
-}
-
 # ---- builds, each once ---------------------------------------------------------
 # build_X: build X; status 1, and a failed case, when it does not build.
 declare -A built=()
@@ -557,24 +550,8 @@ while [ $i -lt ${#wanted[@]} ]; do
 	done
 done
 vm_jobs_wait
-awk -F'\t' -v root="$MPC_ROOT" -f scripts/results.awk "$out/lines.tsv" "$res"
+awk -F'\t' -v part=lines -v root="$MPC_ROOT" -f scripts/results.awk "$out/lines.tsv" "$res"
 [ "$view" = debug ] && debug_report
-
-if [ -s "$faillog" ]; then
-	echo
-	echo "==== failures"
-	cat "$faillog"
-fi
-if [ "$(count "" skip)" -gt 0 ]; then
-	echo
-	echo "==== skipped"
-	awk -F'\t' '$2 == "skip" { printf "%s: %s: %s\n", $1, $3, $4 }' "$res"
-fi
-echo
-times=''
-for arch in x86_64 arm64; do
-	[ "$(guest_secs "$arch")" = 0 ] || times+=", $arch $(guest_secs "$arch")s"
-done
-echo "time: $(($(date +%s) - t_start))s in all; guests ($vm_jobs at a time)${times#,}; logs in ${out#"$MPC_ROOT"/}"
-echo "$(count "" pass) passed, $(count "" fail) failed"
+awk -F'\t' -v part=summary -v faillog="$faillog" -v secs=$(($(date +%s) - t_start)) \
+	-v vm_jobs="$vm_jobs" -v out="${out#"$MPC_ROOT"/}" -f scripts/results.awk "$res" "$out/jobs.tsv"
 [ "$(count "" fail)" -eq 0 ]
