@@ -327,16 +327,15 @@ run_host_cmd() { # SCOPE SECTION CMD...
 }
 
 # ---- boot rows --------------------------------------------------------------------
-qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT
-qemu_hw_ctl=0x090c8000		# its test-control window (qemu/virt-mali.patch)
 # target_file ROW FILE: every key of ROW as a shell assignment, the device's
-# options one by one (- as _), and the facts of its GPU host.
+# options one by one (- as _), and the facts of its GPU host (the QEMU
+# board's: scripts/vm/qemu-gpu.target).
 target_file() {
 	local row=$1 k o
 
 	{
 		for k in $(key "$row" keys); do
-			[[ $k == sect.* ]] || [ "$k" = dev ] && continue
+			[[ $k == sect.* || $k == dev || $k == files ]] && continue
 			printf '%s=%s\n' "$k" "$(shq "$(key "$row" "$k")")"
 		done
 		for o in $(key "$row" dev); do
@@ -346,11 +345,7 @@ target_file() {
 		if [ "$(key "$row" gpu sim)" != sim ]; then
 			echo "product=$(key "$row" gpu)"
 			echo "variant=$(key "$row" gpu)"
-			echo "l2_present=0x1"
-			# The model's TIMESTAMP (block headers) runs at 24 MHz.
-			echo "timestamp_hz=24000000"
-			echo "device=$qemu_hw_device"
-			echo "ctl=$qemu_hw_ctl"
+			grep -v -e '^#' -e '^$' scripts/vm/qemu-gpu.target
 			echo "module_params=$(shq "$(key "$row" params)")"
 			[ -z "$(key "$row" sect.e2e)" ] && echo "e2e=0" || echo "e2e=1"
 		fi
@@ -415,6 +410,11 @@ run_boot() {
 	fi
 	[ -z "$(key "$row" append)" ] || qargs+=(--append "$(key "$row" append)")
 	[ -z "$(key "$row" parts)" ] || qargs+=(--append "mpc_parts=$(key "$row" parts)")
+	# files=SRC:DEST...: @out@ is this run's output, @kmod@ the row's module build
+	for o in $(key "$row" files); do
+		o=${o//@out@/$out}
+		args+=(--file "${o//@kmod@/$MPC_BUILD/kmod/$krel}")
+	done
 	target_file "$row" "$gout/target"
 	args+=(--file "$gout/target:/mpc/target")
 	if [ -n "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" ]; then
@@ -429,13 +429,6 @@ run_boot() {
 	run=scripts/vm/guest-$guest.sh
 	if [ "$guest" = debug ]; then
 		run=$dk/guest-debug.sh
-		args+=(--file "$MPC_ROOT/scripts/vm/guest-check.sh:/mpc/check-run"
-		       --file "$MPC_BUILD/kmod/$krel/mali_perfcnt_kunit.ko:/mpc/debug/mali_perfcnt_kunit.ko"
-		       --file "$out/fail-nth/mpc-fail-nth:/mpc/debug/mpc-fail-nth"
-		       --file "$dk/bad-patterns:/mpc/debug/bad-patterns"
-		       --file "$out/kunit-suites:/mpc/debug/kunit-suites"
-		       --file "$out/fuzz/mpc-fuzz:/mpc/debug/mpc-fuzz"
-		       --file "$out/fuzz-args:/mpc/debug/fuzz-args")
 		[ -x /usr/bin/trinity ] &&
 			args+=(--elf /usr/bin/trinity
 			       --file "$dk/guest-trinity.sh:/mpc/debug/trinity.sh"
