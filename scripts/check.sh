@@ -127,10 +127,6 @@ fail_case() { # fail_case SCOPE CASE REASON [LOG]: LOG's tail in the failure log
 		[ -n "${4:-}" ] && [ -f "$4" ] && tail -n 60 "$4"
 	} >>"$faillog"
 }
-count() { # count SCOPE STATUS (SCOPE "" for all)
-	awk -F'\t' -v s="$1" -v st="$2" \
-		'($1 == s || s == "") && $2 == st { n++ } END { print n + 0 }' "$res"
-}
 # line SCOPE ROW [DIR [DESC]]: ROW counts in SCOPE's result line, DIR the
 # guest's log directory whose seconds it shows, DESC what the line's section
 # runs (scripts/results.awk prints the lines).
@@ -449,13 +445,14 @@ run_boot() {
 	done
 }
 
-# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] (a VM job):
+# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] (a VM job,
+# whose results.tsv is its own):
 # the guest's TAP cases as SCOPE's "ROW/section/case", those of each SECTION
 # as the line of sect.SECTION; a SECTION that reported nothing from a guest
 # that finished fails there. The guest's exit status and the driver errors
 # the model saw (mali_model_host_ops.report) are SCOPE's.
 boot_job() {
-	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo nf0 s t map=''
+	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo s t map=''
 	local -a sects=()
 
 	shift 4
@@ -468,7 +465,6 @@ boot_job() {
 	mkdir -p "$gout/vm"
 	echo $(($(date +%s) - t)) >"$gout/vm/secs"
 	for s in "${sects[@]}"; do map+="$s=$krel $(key "$row" "sect.$s");"; done
-	nf0=$(count "" fail)
 	awk -v scope="$scope" -v prefix="$row/" -v map="$map" -v faillog="$faillog" \
 		-f "$tap" "$gout/vm/output.log" >>"$res"
 	case $rc in
@@ -478,7 +474,7 @@ boot_job() {
 	126)	fail_case "$scope" "$row/vm/qemu-error" \
 			"QEMU failed before the guest printed anything: $(head -n 1 "$gout/vm/qemu.out")" \
 			"$gout/vm/qemu.out" ;;
-	*)	[ "$rc" = 0 ] || [ "$(count "" fail)" -gt "$nf0" ] ||
+	*)	[ "$rc" = 0 ] || grep -q $'\tfail\t' "$res" ||
 			fail_case "$scope" "$row/vm/exit-status" \
 				"the guest reported status $rc but no failing test" "$gout/vm/output.log"
 		for s in "${sects[@]}"; do
@@ -492,16 +488,6 @@ boot_job() {
 			"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
 			"$gout/vm/qemu.log"
 	fi
-}
-
-# The instruments' figures of the debug guests (scripts/debug-kernel/report.awk).
-debug_report() {
-	local d logs=()
-
-	for d in "$out"/*/debug-*/vm/output.log; do
-		[ -f "$d" ] && logs+=("$d")
-	done
-	awk -f "$dk/report.awk" "$res" ${logs[@]+"${logs[@]}"}
 }
 
 # ---- the run ----------------------------------------------------------------------
@@ -544,7 +530,8 @@ while [ $i -lt ${#wanted[@]} ]; do
 done
 vm_jobs_wait
 awk -F'\t' -v part=lines -v root="$MPC_ROOT" -f scripts/results.awk "$out/lines.tsv" "$res"
-[ "$view" = debug ] && debug_report
+# the debug guests' instruments: KUnit per suite, fail-nth, kmemleak, the fuzzers
+[ "$view" != debug ] || find "$out" -mindepth 4 -maxdepth 4 -path '*/debug-*/vm/output.log' -print0 |
+	sort -z | xargs -0 awk -f "$dk/report.awk" "$res"
 awk -F'\t' -v part=summary -v faillog="$faillog" -v secs=$(($(date +%s) - t_start)) \
 	-v vm_jobs="$vm_jobs" -v out="${out#"$MPC_ROOT"/}" -f scripts/results.awk "$res" "$out/jobs.tsv"
-[ "$(count "" fail)" -eq 0 ]

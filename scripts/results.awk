@@ -11,7 +11,8 @@
 # one per scope no row names (a build's cases): SCOPE: N passed, N failed
 # (builds). part=summary: the failure log (faillog=), the skipped cases
 # with their reasons, the time line (secs= of the run, vm_jobs= at a time,
-# logs in out=) and the last line, "N passed, N failed".
+# logs in out=) and the last line, "N passed, N failed"; status 1 when a
+# case failed.
 #
 #   awk -F'\t' -v part=lines -v root=MPC_ROOT -f scripts/results.awk lines.tsv results.tsv
 #   awk -F'\t' -v part=summary -v faillog=F -v secs=N -v vm_jobs=N -v out=DIR \
@@ -37,7 +38,7 @@ FILENAME ~ /jobs\.tsv$/ {
 END {
 	if (part == "summary") {
 		summary()
-		exit
+		exit total["fail"] ? 1 : 0
 	}
 	for (i = 1; i <= n; i++) {
 		s = order[i]
