@@ -51,10 +51,7 @@ row_kernels() {
 	debug)	echo "${MPC_DEBUG_KREL:-debug}" ;;
 	esac | while read -r krel; do
 		series=$(echo "$krel" | cut -d. -f1-2 | cut -d- -f1)
-		[ -z "$since" ] ||
-			[ "$(printf '%s\n%s\n' "$since" "$series" | sort -V | head -n 1)" = "$since" ] ||
-			continue
-		echo "$krel"
+		{ [ -z "$since" ] || printf '%s\n' "$since" "$series" | sort -CV; } && echo "$krel"
 	done
 }
 
@@ -95,12 +92,6 @@ done
 deps=()
 [ "$need_arm64" = 1 ] || deps=(--no-arm64)
 "$MPC_ROOT/scripts/deps.sh" "${deps[@]}" || die "scripts/deps.sh failed"
-# Debian's arm64 Mesa, for the rows whose guests render (mesa=yes)
-for r in "${wanted[@]}"; do
-	[ "$(key "$r" mesa)" = yes ] || continue
-	"$MPC_ROOT/scripts/deps.sh" --mesa || die "scripts/deps.sh --mesa failed"
-	break
-done
 mkdir -p "$MPC_BUILD"
 exec 9>"$MPC_BUILD/.check-$view.lock"
 flock -n 9 || { log "check: waiting for another $view run"; flock 9; }
@@ -111,10 +102,7 @@ rm -rf "$out"
 mkdir -p "$out"
 res=$out/results.tsv
 faillog=$out/failures.log
-: >"$res"
-: >"$faillog"
-: >"$out/lines.tsv"
-: >"$out/jobs.tsv"
+touch "$res" "$faillog" "$out/lines.tsv" "$out/jobs.tsv"
 tap=$MPC_ROOT/scripts/tap-parse.awk
 
 # ---- results ----------------------------------------------------------------
@@ -150,8 +138,7 @@ vm_job() { # vm_job ARCH CMD...: the function CMD in a job with its own files
 	(
 		res=$d/results.tsv
 		faillog=$d/failures.log
-		: >"$res"
-		: >"$faillog"
+		touch "$res" "$faillog"
 		t=$(date +%s)
 		"$@"
 		echo $(($(date +%s) - t)) >"$d/secs"
@@ -255,7 +242,7 @@ build_qemu() {
 # more kernel (scripts/lib.sh), and the test tools its guests run.
 dk=$MPC_ROOT/scripts/debug-kernel
 build_debug() {
-	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} t env
+	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} t k v
 
 	mkdir -p "$(dirname "$cache")"
 	# One at a time: the cache must not be rebuilt under a running VM.
@@ -266,11 +253,9 @@ build_debug() {
 	t=$(date +%s)
 	step debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log" \
 		"$dk/build.sh" || return
-	env=$("$dk/build.sh" --env)
-	MPC_DEBUG_KREL=$(sed -n 's/^KREL=//p' <<<"$env")
-	MPC_DEBUG_KDIR=$(sed -n 's/^KDIR=//p' <<<"$env")
-	MPC_DEBUG_ROOT=$(sed -n 's/^ROOT=//p' <<<"$env")
-	export MPC_DEBUG_KREL MPC_DEBUG_KDIR MPC_DEBUG_ROOT
+	while IFS='=' read -r k v; do # KREL=, KDIR=, ROOT=: MPC_DEBUG_KREL, ...
+		export "MPC_DEBUG_$k=$v"
+	done < <("$dk/build.sh" --env)
 	log "   $MPC_DEBUG_KREL ($(grep -m1 -o 'reusing\|building from scratch\|resuming' \
 		"$out/kernel.log" || echo built), $(($(date +%s) - t))s)"
 	for t in fail-nth fuzz; do
@@ -417,7 +402,12 @@ run_boot() {
 		echo "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" >"$gout/selftest-args"
 		args+=(--file "$gout/selftest-args:/mpc/selftest-args")
 	fi
-	[ "$(key "$row" mesa)" != yes ] || args+=(--mesa)
+	# mesa=yes: Debian's arm64 Mesa and the GLES client (scripts/deps.sh --mesa, once)
+	if [ "$(key "$row" mesa)" = yes ]; then
+		have mesa step arm64 deps/mesa "scripts/deps.sh --mesa failed" "$out/deps-mesa.log" \
+			scripts/deps.sh --mesa || return
+		args+=(--mesa)
+	fi
 	if [ "$(key "$row" kselftest)" = yes ]; then
 		have "ksft-$arch" build_kselftest "$arch" || return
 		args+=(--file "$MPC_BUILD/kselftest-package/mali-perfcnt-kselftest-$arch.tar.gz:/mpc/kselftest.tar.gz")
@@ -432,11 +422,8 @@ run_boot() {
 		[ -z "${MPC_TRINITY_ARGS:-}" ] ||
 			args+=(--file "$out/trinity-args:/mpc/debug/trinity-args")
 	fi
-	if ! scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" \
-			"$gout/initramfs.cpio.gz" >"$gout/initramfs.log" 2>&1; then
-		fail_case "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log"
-		return
-	fi
+	step "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log" \
+		scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz" || return
 	log "== $krel: $row ($driver on ${gpu/sim/the simulator}, in the background)"
 	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${sects[@]}" -- "${qargs[@]}"
 	line "$scope" "${row##*/}" "$gout/vm"
