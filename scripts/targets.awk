@@ -5,8 +5,9 @@
 # applied, as "ROW <TAB> KEY <TAB> VALUE" lines, a key once (the last value
 # given wins, in the place it was first given), then "ROW <TAB> keys <TAB>
 # KEY..." ending the row. With -v list=1 the table instead, as
-# `make check T=list` prints it. A word that is not KEY=VALUE is an error
-# (status 1).
+# `make check T=list` prints it. Words are split as xargs splits them, but
+# without backslash escapes: "..." and '...' quote. A word that is not
+# KEY=VALUE is an error (status 1).
 #
 #   awk [-v list=1] -f scripts/targets.awk scripts/targets
 
@@ -35,6 +36,7 @@ function glob_re(g,    i, c, re) {
 		c = substr(g, i, 1)
 		if (c == "*") re = re ".*"
 		else if (c == "?") re = re "."
+		else if (c == "[" && substr(g, i + 1, 1) == "!") { re = re "[^"; i++ }
 		else if (index(".+^$(){}|\\/", c)) re = re "\\" c
 		else re = re c
 	}
