@@ -187,6 +187,17 @@ mpc_make_selftests() {
 	make "${mk[@]}"
 }
 
+# mpc_guest_module KREL OUT: mali_perfcnt.ko for a script that boots one
+# guest on KREL (make demo, make bench) in $MPC_BUILD/kmod/KREL, the build's
+# output in OUT/build.log; the script ends, with that output, if it fails.
+mpc_guest_module() {
+	[ -n "$1" ] || die "no Debian x86_64 kernel installed"
+	mkdir -p "$2"
+	log "== build mali_perfcnt.ko for $1"
+	mpc_build_module "$1" "$MPC_BUILD/kmod/$1" "$2/build.log" ||
+		{ cat "$2/build.log"; die "module build failed"; }
+}
+
 # mpc_boot_show KREL INITRD DIR TIMEOUT: boot a guest (scripts/vm/boot.sh,
 # logs in DIR) and print what it printed, without the section framing;
 # exits with one line saying what went wrong unless it ran to the end.
