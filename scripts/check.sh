@@ -29,47 +29,15 @@ esac
 t_start=$(date +%s)
 
 # ---- the table -------------------------------------------------------------
-# R[ROW.KEY]=VALUE for each row, rows in table order.
+# R[ROW.KEY]=VALUE for each row (scripts/targets.awk reads the table), rows
+# in table order.
 declare -A R=()
 rows=()
-targets_load() {
-	local line row=''
-
-	while IFS= read -r line || [ -n "$line" ]; do
-		case $line in
-		'#'*|'') continue ;;
-		[[:space:]]*) row+=" $line"; continue ;;
-		esac
-		[ -z "$row" ] || targets_row "$row"
-		row=$line
-	done <"$MPC_ROOT/scripts/targets"
-	[ -z "$row" ] || targets_row "$row"
-}
-declare -a defaults=()	# "GLOB word..." of each "defaults" row
-targets_row() {
-	local -a words dw
-	local name w d
-
-	mapfile -t words < <(xargs -n 1 printf '%s\n' <<<"$1")
-	name=${words[0]}
-	if [ "$name" = defaults ]; then
-		defaults+=("$1")
-		return
-	fi
-	rows+=("$name")
-	R[$name.keys]=''
-	# The defaults whose glob matches the name, then the row's own words.
-	for d in "${defaults[@]}"; do
-		mapfile -t dw < <(xargs -n 1 printf '%s\n' <<<"$d")
-		# shellcheck disable=SC2053 # a glob on purpose
-		[[ $name == ${dw[1]} ]] && words=("$name" "${dw[@]:2}" "${words[@]:1}")
-	done
-	for w in "${words[@]:1}"; do
-		[[ $w == *=* ]] || die "scripts/targets: $name: '$w' is not KEY=VALUE"
-		[[ " ${R[$name.keys]} " == *" ${w%%=*} "* ]] || R[$name.keys]+=" ${w%%=*}"
-		R[$name.${w%%=*}]=${w#*=}
-	done
-}
+targets=$(awk -f "$MPC_ROOT/scripts/targets.awk" "$MPC_ROOT/scripts/targets") || exit 1
+while IFS=$'\t' read -r r k v; do
+	R[$r.$k]=$v
+	[ "$k" != keys ] || rows+=("$r")
+done <<<"$targets"
 key() { echo "${R[$1.$2]:-${3:-}}"; }
 
 # The kernels of a row: one release per line.
@@ -83,10 +51,7 @@ row_kernels() {
 	debug)	echo "${MPC_DEBUG_KREL:-debug}" ;;
 	esac | while read -r krel; do
 		series=$(echo "$krel" | cut -d. -f1-2 | cut -d- -f1)
-		[ -z "$since" ] ||
-			[ "$(printf '%s\n%s\n' "$since" "$series" | sort -V | head -n 1)" = "$since" ] ||
-			continue
-		echo "$krel"
+		{ [ -z "$since" ] || printf '%s\n' "$since" "$series" | sort -CV; } && echo "$krel"
 	done
 }
 
@@ -109,18 +74,8 @@ selected() {
 	return 1
 }
 
-targets_load
 if [ "${T:-}" = list ]; then
-	printf '%-22s %-6s %-7s %-7s %-16s %s\n' ROW VIEW KIND KERNELS DRIVER "RESULT LINE"
-	for r in "${rows[@]}"; do
-		l=$(key "$r" line)
-		[ "$(key "$r" kind boot)" = host ] || l="<release>${l:+ $l}"
-		v=$(key "$r" view)
-		[ "$(key "$r" default yes)" = yes ] || v="($v)"
-		printf '%-22s %-6s %-7s %-7s %-16s %s\n' "$r" "$v" "$(key "$r" kind boot)" \
-			"$(key "$r" kernels -)" "$(key "$r" driver -)" "$l"
-	done
-	echo "(VIEW): only when T= names the row"
+	awk -v list=1 -f scripts/targets.awk scripts/targets
 	echo "kernels: x86_64 $(mpc_kernels | tr '\n' ' '); arm64 $(mpc_arm64_kernels | tr '\n' ' ')"
 	exit 0
 fi
@@ -137,12 +92,6 @@ done
 deps=()
 [ "$need_arm64" = 1 ] || deps=(--no-arm64)
 "$MPC_ROOT/scripts/deps.sh" "${deps[@]}" || die "scripts/deps.sh failed"
-# Debian's arm64 Mesa, for the rows whose guests render (mesa=yes)
-for r in "${wanted[@]}"; do
-	[ "$(key "$r" mesa)" = yes ] || continue
-	"$MPC_ROOT/scripts/deps.sh" --mesa || die "scripts/deps.sh --mesa failed"
-	break
-done
 mkdir -p "$MPC_BUILD"
 exec 9>"$MPC_BUILD/.check-$view.lock"
 flock -n 9 || { log "check: waiting for another $view run"; flock 9; }
@@ -153,8 +102,7 @@ rm -rf "$out"
 mkdir -p "$out"
 res=$out/results.tsv
 faillog=$out/failures.log
-: >"$res"
-: >"$faillog"
+touch "$res" "$faillog" "$out/lines.tsv" "$out/jobs.tsv"
 tap=$MPC_ROOT/scripts/tap-parse.awk
 
 # ---- results ----------------------------------------------------------------
@@ -167,40 +115,11 @@ fail_case() { # fail_case SCOPE CASE REASON [LOG]: LOG's tail in the failure log
 		[ -n "${4:-}" ] && [ -f "$4" ] && tail -n 60 "$4"
 	} >>"$faillog"
 }
-count() { # count SCOPE STATUS (SCOPE "" for all)
-	awk -F'\t' -v s="$1" -v st="$2" \
-		'($1 == s || s == "") && $2 == st { n++ } END { print n + 0 }' "$res"
-}
-# Result lines in the order their scopes first appear: line SCOPE NAME
-# [DIR [DESC]] adds NAME (a row) to SCOPE's line, DIR the guest's log
-# directory whose seconds it shows, DESC what the line's section runs.
-lines=()
-declare -A line_names=() line_dirs=() line_desc=()
+# line SCOPE ROW [DIR [DESC]]: ROW counts in SCOPE's result line, DIR the
+# guest's log directory whose seconds it shows, DESC what the line's section
+# runs (scripts/results.awk prints the lines).
 line() {
-	[ -n "${line_names[$1]+x}" ] || lines+=("$1")
-	line_names[$1]+=" $2"
-	[ -z "${3:-}" ] || line_dirs[$1]+=" $3"
-	[ -z "${4:-}" ] || line_desc[$1]="$4 "
-}
-lines_print() {
-	local s d n text
-
-	for s in "${lines[@]}"; do
-		n=0 text="${line_desc[$s]:-}${line_names[$s]# }"
-		for d in ${line_dirs[$s]:-}; do
-			[ -f "$d/secs" ] && n=$((n + $(cat "$d/secs")))
-		done
-		d=${line_dirs[$s]:-}
-		d=${d# } d=${d%% *}
-		[ -z "$d" ] || text+="; VMs ${n}s, logs in $(dirname "${d%/vm}" | sed "s|^$MPC_ROOT/||")"
-		echo "$s: $(count "$s" pass) passed, $(count "$s" fail) failed," \
-			"$(count "$s" skip) skipped ($text)"
-	done
-	# Cases of no row's line (a build of an architecture, say) in one of their own.
-	cut -f1 "$res" | awk '!seen[$0]++' | while IFS= read -r s; do
-		[ -n "${line_names[$s]+x}" ] ||
-			echo "$s: $(count "$s" pass) passed, $(count "$s" fail) failed (builds)"
-	done
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "${3:-}" "${4:-}" >>"$out/lines.tsv"
 }
 
 # ---- guests in the background -------------------------------------------------
@@ -219,8 +138,7 @@ vm_job() { # vm_job ARCH CMD...: the function CMD in a job with its own files
 	(
 		res=$d/results.tsv
 		faillog=$d/failures.log
-		: >"$res"
-		: >"$faillog"
+		touch "$res" "$faillog"
 		t=$(date +%s)
 		"$@"
 		echo $(($(date +%s) - t)) >"$d/secs"
@@ -236,23 +154,20 @@ vm_jobs_wait() {
 		cat "$d/failures.log" >>"$faillog" 2>/dev/null
 		[ -f "$d/secs" ] || fail_case "$(cat "$d/arch")" "vm/job-$(basename "$d")" \
 			"a VM job ended without finishing (see its logs)"
+		printf '%s\t%s\n' "$(cat "$d/arch")" "$(cat "$d/secs" 2>/dev/null)" >>"$out/jobs.tsv"
 	done
 }
-guest_secs() { # guest_secs ARCH: the seconds of its jobs, added up
-	local d n=0
-
-	for d in "$out"/jobs/*/; do
-		[ -f "$d/secs" ] && [ "$(cat "$d/arch")" = "$1" ] && n=$((n + $(cat "$d/secs")))
-	done
-	echo "$n"
-}
-
 # ---- builds, each once ---------------------------------------------------------
 # build_X: build X; status 1, and a failed case, when it does not build.
 declare -A built=()
 have() { # have KEY CMD...: run CMD once, remember its status
 	[ -n "${built[$1]+x}" ] || { "${@:2}"; built[$1]=$?; }
 	return "${built[$1]}"
+}
+step() { # step SCOPE CASE REASON LOG CMD...: CMD >LOG; a failed case if it fails
+	"${@:5}" >"$4" 2>&1 && return 0
+	fail_case "$1" "$2" "$3" "$4"
+	return 1
 }
 warnings() { # warnings SCOPE CASE LOG WHAT: a build's warnings fail
 	grep -q 'warning:' "$3" || return 0
@@ -261,43 +176,25 @@ warnings() { # warnings SCOPE CASE LOG WHAT: a build's warnings fail
 }
 build_user() {
 	log "== host: make -C user"
-	make -C user -j2 >"$out/user-build.log" 2>&1 && return 0
-	fail_case host build/user "make -C user failed" "$out/user-build.log"
-	return 1
+	step host build/user "make -C user failed" "$out/user-build.log" mpc_make_user x86_64 ""
 }
 declare -A st_dir=([x86_64]=$MPC_BUILD/selftests [arm64]=$MPC_BUILD/selftests-arm64)
 build_selftests() { # ARCH
-	local mk=(-C selftests/drivers/gpu/mali_perfcnt -j2 OUTPUT="${st_dir[$1]}")
-
-	[ "$1" = arm64 ] && mk+=(CC="${MPC_ARM64_CROSS}gcc"
-		LIBDRM_CFLAGS="-I$MPC_ARM64_ROOT/usr/include/libdrm")
 	log "== $1: make selftests"
-	make "${mk[@]}" >"$out/selftests-build-$1.log" 2>&1 && return 0
-	fail_case "$1" build/selftests "selftests do not build" "$out/selftests-build-$1.log"
-	return 1
+	step "$1" build/selftests "selftests do not build" "$out/selftests-build-$1.log" \
+		mpc_make_selftests "$1" "${st_dir[$1]}"
 }
 # The tool for arm64 guests: cross-built (a warning fails), installed in the
 # guests from its arm64 packages (mkinitramfs.sh finds them in $ub/debs).
 ub=$MPC_BUILD/user-arm64
 build_user_arm64() {
-	local a=$MPC_ARM64_ROOT
-
 	log "== arm64: make -C user (cross), make deb (cross)"
 	rm -rf "$ub"
-	if ! PKG_CONFIG_SYSROOT_DIR=$a \
-	     PKG_CONFIG_LIBDIR=$a/usr/lib/aarch64-linux-gnu/pkgconfig:$a/usr/share/pkgconfig \
-	     make -C user -j2 O="$ub" CC="${MPC_ARM64_CROSS}gcc" AR="${MPC_ARM64_CROSS}ar" \
-		LDFLAGS="-L$a/usr/lib/aarch64-linux-gnu -Wl,-rpath-link,$a/lib/aarch64-linux-gnu:$a/usr/lib/aarch64-linux-gnu" \
-		all >"$out/user-build-arm64.log" 2>&1; then
-		fail_case arm64 build/user "make -C user (arm64) failed" "$out/user-build-arm64.log"
-		return 1
-	fi
+	step arm64 build/user "make -C user (arm64) failed" "$out/user-build-arm64.log" \
+		mpc_make_user arm64 "$ub" all || return
 	warnings arm64 build/user-warnings "$out/user-build-arm64.log" ""
-	if ! DEB_HOST_ARCH=arm64 MPC_LINTIAN=0 DEB_BUILD_OPTIONS=parallel=2 \
-	     scripts/deb.sh >"$out/deb-arm64.log" 2>&1; then
-		fail_case arm64 build/deb "make deb (arm64) failed" "$out/deb-arm64.log"
-		return 1
-	fi
+	step arm64 build/deb "make deb (arm64) failed" "$out/deb-arm64.log" \
+		env DEB_HOST_ARCH=arm64 MPC_LINTIAN=0 DEB_BUILD_OPTIONS=parallel=2 scripts/deb.sh || return
 	mkdir -p "$ub/debs"
 	cp "$MPC_BUILD"/deb/arm64/mali-perfcnt_*_arm64.deb \
 	   "$MPC_BUILD"/deb/arm64/libmaliperfcnt1_*_arm64.deb "$ub/debs/"
@@ -331,10 +228,8 @@ build_module() {
 # The suite as a kernel kselftest package (scripts/kselftest-package.sh) for ARCH
 build_kselftest() {
 	log "== $1: scripts/kselftest-package.sh"
-	scripts/kselftest-package.sh --arch "$1" >"$out/kselftest-package-$1.log" 2>&1 && return 0
-	fail_case "$1" build/kselftest-package "the kselftest package does not build" \
-		"$out/kselftest-package-$1.log"
-	return 1
+	step "$1" build/kselftest-package "the kselftest package does not build" \
+		"$out/kselftest-package-$1.log" scripts/kselftest-package.sh --arch "$1"
 }
 build_qemu() {
 	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
@@ -347,7 +242,7 @@ build_qemu() {
 # more kernel (scripts/lib.sh), and the test tools its guests run.
 dk=$MPC_ROOT/scripts/debug-kernel
 build_debug() {
-	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} t env
+	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} t k v
 
 	mkdir -p "$(dirname "$cache")"
 	# One at a time: the cache must not be rebuilt under a running VM.
@@ -356,21 +251,16 @@ build_debug() {
 	export MPC_DEBUG_KERNEL_LOCKED=1
 	log "== debug kernel"
 	t=$(date +%s)
-	if ! "$dk/build.sh" >"$out/kernel.log" 2>&1; then
-		fail_case debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log"
-		return 1
-	fi
-	env=$("$dk/build.sh" --env)
-	MPC_DEBUG_KREL=$(sed -n 's/^KREL=//p' <<<"$env")
-	MPC_DEBUG_KDIR=$(sed -n 's/^KDIR=//p' <<<"$env")
-	MPC_DEBUG_ROOT=$(sed -n 's/^ROOT=//p' <<<"$env")
-	export MPC_DEBUG_KREL MPC_DEBUG_KDIR MPC_DEBUG_ROOT
+	step debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log" \
+		"$dk/build.sh" || return
+	while IFS='=' read -r k v; do # KREL=, KDIR=, ROOT=: MPC_DEBUG_KREL, ...
+		export "MPC_DEBUG_$k=$v"
+	done < <("$dk/build.sh" --env)
 	log "   $MPC_DEBUG_KREL ($(grep -m1 -o 'reusing\|building from scratch\|resuming' \
 		"$out/kernel.log" || echo built), $(($(date +%s) - t))s)"
 	for t in fail-nth fuzz; do
-		make -C "tools/$t" OUTPUT="$out/$t" >"$out/$t-build.log" 2>&1 && continue
-		fail_case debug "build/$t" "tools/$t does not build" "$out/$t-build.log"
-		return 1
+		step debug "build/$t" "tools/$t does not build" "$out/$t-build.log" \
+			make -C "tools/$t" OUTPUT="$out/$t" || return
 	done
 	# The suites the KUnit module must report: every one its sources define.
 	sed -n 's/^[[:space:]]*\.name = "\(mali_perfcnt_[a-z0-9_]*\)",$/\1/p' \
@@ -418,16 +308,15 @@ run_host_cmd() { # SCOPE SECTION CMD...
 }
 
 # ---- boot rows --------------------------------------------------------------------
-qemu_hw_device=90c0000.gpu	# /gpu@90c0000 of -M virt,mali=PRODUCT
-qemu_hw_ctl=0x090c8000		# its test-control window (qemu/virt-mali.patch)
 # target_file ROW FILE: every key of ROW as a shell assignment, the device's
-# options one by one (- as _), and the facts of its GPU host.
+# options one by one (- as _), and the facts of its GPU host (the QEMU
+# board's: scripts/vm/qemu-gpu.target).
 target_file() {
 	local row=$1 k o
 
 	{
 		for k in $(key "$row" keys); do
-			[[ $k == sect.* ]] || [ "$k" = dev ] && continue
+			[[ $k == sect.* || $k == dev || $k == files ]] && continue
 			printf '%s=%s\n' "$k" "$(shq "$(key "$row" "$k")")"
 		done
 		for o in $(key "$row" dev); do
@@ -437,11 +326,7 @@ target_file() {
 		if [ "$(key "$row" gpu sim)" != sim ]; then
 			echo "product=$(key "$row" gpu)"
 			echo "variant=$(key "$row" gpu)"
-			echo "l2_present=0x1"
-			# The model's TIMESTAMP (block headers) runs at 24 MHz.
-			echo "timestamp_hz=24000000"
-			echo "device=$qemu_hw_device"
-			echo "ctl=$qemu_hw_ctl"
+			grep -v -e '^#' -e '^$' scripts/vm/qemu-gpu.target
 			echo "module_params=$(shq "$(key "$row" params)")"
 			[ -z "$(key "$row" sect.e2e)" ] && echo "e2e=0" || echo "e2e=1"
 		fi
@@ -498,25 +383,31 @@ run_boot() {
 	if [ "$gpu" != sim ]; then
 		have qemu build_qemu || return
 		qargs+=(--qemu "$qemu_bin" --machine "mali=$gpu")
-		[ -z "$(key "$row" busy)" ] ||
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.workload=busy=$(key "$row" busy)")
-		[ -z "$(key "$row" workload)" ] ||
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.workload=$(key "$row" workload)")
-		for o in $(key "$row" dev); do
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
+		# the device's options (-global mali-gpu.OPTION), those of empty keys left out
+		for o in "workload=busy=$(key "$row" busy)" "workload=$(key "$row" workload)" \
+			 $(key "$row" dev) "fault=$(key "$row" fault)"; do
+			[[ $o == *= ]] || qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.$o")
 		done
-		[ -z "$(key "$row" fault)" ] ||
-			qargs+=(--qemu-arg -global --qemu-arg "mali-gpu.fault=$(key "$row" fault)")
 	fi
 	[ -z "$(key "$row" append)" ] || qargs+=(--append "$(key "$row" append)")
 	[ -z "$(key "$row" parts)" ] || qargs+=(--append "mpc_parts=$(key "$row" parts)")
+	# files=SRC:DEST...: @out@ is this run's output, @kmod@ the row's module build
+	for o in $(key "$row" files); do
+		o=${o//@out@/$out}
+		args+=(--file "${o//@kmod@/$MPC_BUILD/kmod/$krel}")
+	done
 	target_file "$row" "$gout/target"
 	args+=(--file "$gout/target:/mpc/target")
 	if [ -n "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" ]; then
 		echo "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" >"$gout/selftest-args"
 		args+=(--file "$gout/selftest-args:/mpc/selftest-args")
 	fi
-	[ "$(key "$row" mesa)" != yes ] || args+=(--mesa)
+	# mesa=yes: Debian's arm64 Mesa and the GLES client (scripts/deps.sh --mesa, once)
+	if [ "$(key "$row" mesa)" = yes ]; then
+		have mesa step arm64 deps/mesa "scripts/deps.sh --mesa failed" "$out/deps-mesa.log" \
+			scripts/deps.sh --mesa || return
+		args+=(--mesa)
+	fi
 	if [ "$(key "$row" kselftest)" = yes ]; then
 		have "ksft-$arch" build_kselftest "$arch" || return
 		args+=(--file "$MPC_BUILD/kselftest-package/mali-perfcnt-kselftest-$arch.tar.gz:/mpc/kselftest.tar.gz")
@@ -524,13 +415,6 @@ run_boot() {
 	run=scripts/vm/guest-$guest.sh
 	if [ "$guest" = debug ]; then
 		run=$dk/guest-debug.sh
-		args+=(--file "$MPC_ROOT/scripts/vm/guest-check.sh:/mpc/check-run"
-		       --file "$MPC_BUILD/kmod/$krel/mali_perfcnt_kunit.ko:/mpc/debug/mali_perfcnt_kunit.ko"
-		       --file "$out/fail-nth/mpc-fail-nth:/mpc/debug/mpc-fail-nth"
-		       --file "$dk/bad-patterns:/mpc/debug/bad-patterns"
-		       --file "$out/kunit-suites:/mpc/debug/kunit-suites"
-		       --file "$out/fuzz/mpc-fuzz:/mpc/debug/mpc-fuzz"
-		       --file "$out/fuzz-args:/mpc/debug/fuzz-args")
 		[ -x /usr/bin/trinity ] &&
 			args+=(--elf /usr/bin/trinity
 			       --file "$dk/guest-trinity.sh:/mpc/debug/trinity.sh"
@@ -538,11 +422,8 @@ run_boot() {
 		[ -z "${MPC_TRINITY_ARGS:-}" ] ||
 			args+=(--file "$out/trinity-args:/mpc/debug/trinity-args")
 	fi
-	if ! scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" \
-			"$gout/initramfs.cpio.gz" >"$gout/initramfs.log" 2>&1; then
-		fail_case "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log"
-		return
-	fi
+	step "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log" \
+		scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz" || return
 	log "== $krel: $row ($driver on ${gpu/sim/the simulator}, in the background)"
 	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${sects[@]}" -- "${qargs[@]}"
 	line "$scope" "${row##*/}" "$gout/vm"
@@ -551,13 +432,14 @@ run_boot() {
 	done
 }
 
-# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] (a VM job):
+# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] (a VM job,
+# whose results.tsv is its own):
 # the guest's TAP cases as SCOPE's "ROW/section/case", those of each SECTION
 # as the line of sect.SECTION; a SECTION that reported nothing from a guest
 # that finished fails there. The guest's exit status and the driver errors
 # the model saw (mali_model_host_ops.report) are SCOPE's.
 boot_job() {
-	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo nf0 s t map=''
+	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo s t map=''
 	local -a sects=()
 
 	shift 4
@@ -570,7 +452,6 @@ boot_job() {
 	mkdir -p "$gout/vm"
 	echo $(($(date +%s) - t)) >"$gout/vm/secs"
 	for s in "${sects[@]}"; do map+="$s=$krel $(key "$row" "sect.$s");"; done
-	nf0=$(count "" fail)
 	awk -v scope="$scope" -v prefix="$row/" -v map="$map" -v faillog="$faillog" \
 		-f "$tap" "$gout/vm/output.log" >>"$res"
 	case $rc in
@@ -580,7 +461,7 @@ boot_job() {
 	126)	fail_case "$scope" "$row/vm/qemu-error" \
 			"QEMU failed before the guest printed anything: $(head -n 1 "$gout/vm/qemu.out")" \
 			"$gout/vm/qemu.out" ;;
-	*)	[ "$rc" = 0 ] || [ "$(count "" fail)" -gt "$nf0" ] ||
+	*)	[ "$rc" = 0 ] || grep -q $'\tfail\t' "$res" ||
 			fail_case "$scope" "$row/vm/exit-status" \
 				"the guest reported status $rc but no failing test" "$gout/vm/output.log"
 		for s in "${sects[@]}"; do
@@ -594,26 +475,6 @@ boot_job() {
 			"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
 			"$gout/vm/qemu.log"
 	fi
-}
-
-# The instruments' figures of the debug guests: KUnit per suite, fail-nth,
-# kmemleak, the fuzzers.
-debug_report() {
-	local d
-
-	awk -F'\t' '{ t = $3; sub(/^debug\/[^\/]*\//, "", t) }
-		t ~ /^kunit-/ { split(t, a, "/"); n[a[1]]++; if ($2 == "pass") p[a[1]]++ }
-		END { for (s in n) printf "KUnit %s: %d/%d cases passed\n", substr(s, 7), p[s], n[s] }' \
-		"$res" | sort
-	for d in "$out"/*/debug-*/vm; do
-		[ -f "$d/output.log" ] || continue
-		sed -n 's/^# fail-nth summary: \([^ ]*\) \([0-9]*\) points \([0-9]*\) driver-sites\(.*\)$/fail-nth \1: \2 allocations failed one at a time, \3 distinct call sites in mali_perfcnt\4/p' \
-			"$d/output.log"
-		grep -h -o 'kmemleak_empty ([0-9]* unreferenced objects)' "$d/output.log" |
-			sed "s|^|$(basename "$(dirname "$d")"): |" || true
-		sed -n 's/^# \(fuzz: .*\)$/\1/p; s/^# \(fuzz-race: .*\)$/\1/p; s/^# \(trinity: .*\)$/\1/p' \
-			"$d/output.log"
-	done
 }
 
 # ---- the run ----------------------------------------------------------------------
@@ -655,24 +516,9 @@ while [ $i -lt ${#wanted[@]} ]; do
 	done
 done
 vm_jobs_wait
-lines_print
-[ "$view" = debug ] && debug_report
-
-if [ -s "$faillog" ]; then
-	echo
-	echo "==== failures"
-	cat "$faillog"
-fi
-if [ "$(count "" skip)" -gt 0 ]; then
-	echo
-	echo "==== skipped"
-	awk -F'\t' '$2 == "skip" { printf "%s: %s: %s\n", $1, $3, $4 }' "$res"
-fi
-echo
-times=''
-for arch in x86_64 arm64; do
-	[ "$(guest_secs "$arch")" = 0 ] || times+=", $arch $(guest_secs "$arch")s"
-done
-echo "time: $(($(date +%s) - t_start))s in all; guests ($vm_jobs at a time)${times#,}; logs in ${out#"$MPC_ROOT"/}"
-echo "$(count "" pass) passed, $(count "" fail) failed"
-[ "$(count "" fail)" -eq 0 ]
+awk -F'\t' -v part=lines -v root="$MPC_ROOT" -f scripts/results.awk "$out/lines.tsv" "$res"
+# the debug guests' instruments: KUnit per suite, fail-nth, kmemleak, the fuzzers
+[ "$view" != debug ] || find "$out" -mindepth 4 -maxdepth 4 -path '*/debug-*/vm/output.log' -print0 |
+	sort -z | xargs -0 awk -f "$dk/report.awk" "$res"
+awk -F'\t' -v part=summary -v faillog="$faillog" -v secs=$(($(date +%s) - t_start)) \
+	-v vm_jobs="$vm_jobs" -v out="${out#"$MPC_ROOT"/}" -f scripts/results.awk "$res" "$out/jobs.tsv"

@@ -11,18 +11,13 @@ cd "$MPC_ROOT"
 "$MPC_ROOT/scripts/deps.sh"
 mpc_accel
 krel=${MPC_DEMO_KERNEL:-$(mpc_kernels | sed -n 1p)}
-[ -n "$krel" ] || die "no Debian 6.1 kernel installed"
 out=$MPC_BUILD/demo
 kdir=$MPC_BUILD/kmod/$krel
-mkdir -p "$out"
-
-log "== build mali_perfcnt.ko for $krel"
-mpc_build_module "$krel" "$kdir" "$out/build.log" ||
-	{ cat "$out/build.log"; die "module build failed"; }
+mpc_guest_module "$krel" "$out"
 user=()
 if [ -f user/Makefile ]; then
 	log "== build user/"
-	if make -C user -j2 >"$out/user-build.log" 2>&1; then
+	if mpc_make_user x86_64 "" >"$out/user-build.log" 2>&1; then
 		user=(--user)
 	else
 		log "user/ does not build, demo without the tool (see $out/user-build.log)"

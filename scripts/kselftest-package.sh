@@ -95,19 +95,8 @@ build_modules() {
 
 # build_user ARCH O: the tool and mpc-fmtcheck into O
 build_user() {
-	local arch=$1 o=$2 a=$MPC_ARM64_ROOT
-
-	log "== $arch: make -C user"
-	if [ "$arch" = arm64 ]; then
-		PKG_CONFIG_SYSROOT_DIR=$a \
-		PKG_CONFIG_LIBDIR=$a/usr/lib/aarch64-linux-gnu/pkgconfig:$a/usr/share/pkgconfig \
-		make -C "$MPC_ROOT/user" -j2 O="$o" CC="${MPC_ARM64_CROSS}gcc" AR="${MPC_ARM64_CROSS}ar" \
-			LDFLAGS="-L$a/usr/lib/aarch64-linux-gnu -Wl,-rpath-link,$a/lib/aarch64-linux-gnu:$a/usr/lib/aarch64-linux-gnu" \
-			all >"$o.log" 2>&1 || die "make -C user ($arch) failed (see $o.log)"
-	else
-		make -C "$MPC_ROOT/user" -j2 O="$o" all >"$o.log" 2>&1 ||
-			die "make -C user failed (see $o.log)"
-	fi
+	log "== $1: make -C user"
+	mpc_make_user "$1" "$2" all >"$2.log" 2>&1 || die "make -C user ($1) failed (see $2.log)"
 }
 
 for arch in "${arches[@]}"; do
@@ -125,10 +114,7 @@ for arch in "${arches[@]}"; do
 
 	log "== $arch: selftests"
 	st=$out/obj/selftests-$arch
-	mk=(-C "$MPC_ROOT/selftests/$coll" -j2 OUTPUT="$st")
-	[ "$arch" = arm64 ] && mk+=(CC="${MPC_ARM64_CROSS}gcc"
-		LIBDRM_CFLAGS="-I$MPC_ARM64_ROOT/usr/include/libdrm")
-	make "${mk[@]}" >"$st.log" 2>&1 || die "selftests do not build for $arch (see $st.log)"
+	mpc_make_selftests "$arch" "$st" >"$st.log" 2>&1 || die "selftests do not build for $arch (see $st.log)"
 	for f in soc_test bind_test uapi_test sim_test stress_test stream_test panfrost_test mpc_ctl; do
 		install -m 0755 "$st/$f" "$cd_/"
 	done

@@ -161,6 +161,43 @@ mpc_build_module() {
 		>"$log" 2>&1 && [ -f "$dir/mali_perfcnt.ko" ]
 }
 
+# mpc_make_user ARCH O [TARGET...]: make -C user for ARCH into O ("": the
+# tree's user/build), arm64 cross-built against $MPC_ARM64_ROOT.
+mpc_make_user() {
+	local arch=$1 o=$2 a=$MPC_ARM64_ROOT
+
+	shift 2
+	if [ "$arch" != arm64 ]; then
+		make -C "$MPC_ROOT/user" -j2 ${o:+"O=$o"} "$@"
+		return
+	fi
+	PKG_CONFIG_SYSROOT_DIR=$a \
+	PKG_CONFIG_LIBDIR=$a/usr/lib/aarch64-linux-gnu/pkgconfig:$a/usr/share/pkgconfig \
+	make -C "$MPC_ROOT/user" -j2 O="$o" CC="${MPC_ARM64_CROSS}gcc" AR="${MPC_ARM64_CROSS}ar" \
+		LDFLAGS="-L$a/usr/lib/aarch64-linux-gnu -Wl,-rpath-link,$a/lib/aarch64-linux-gnu:$a/usr/lib/aarch64-linux-gnu" \
+		"$@"
+}
+
+# mpc_make_selftests ARCH OUTPUT: the kselftest suite for ARCH into OUTPUT.
+mpc_make_selftests() {
+	local mk=(-C "$MPC_ROOT/selftests/drivers/gpu/mali_perfcnt" -j2 OUTPUT="$2")
+
+	[ "$1" = arm64 ] && mk+=(CC="${MPC_ARM64_CROSS}gcc"
+		LIBDRM_CFLAGS="-I$MPC_ARM64_ROOT/usr/include/libdrm")
+	make "${mk[@]}"
+}
+
+# mpc_guest_module KREL OUT: mali_perfcnt.ko for a script that boots one
+# guest on KREL (make demo, make bench) in $MPC_BUILD/kmod/KREL, the build's
+# output in OUT/build.log; the script ends, with that output, if it fails.
+mpc_guest_module() {
+	[ -n "$1" ] || die "no Debian x86_64 kernel installed"
+	mkdir -p "$2"
+	log "== build mali_perfcnt.ko for $1"
+	mpc_build_module "$1" "$MPC_BUILD/kmod/$1" "$2/build.log" ||
+		{ cat "$2/build.log"; die "module build failed"; }
+}
+
 # mpc_boot_show KREL INITRD DIR TIMEOUT: boot a guest (scripts/vm/boot.sh,
 # logs in DIR) and print what it printed, without the section framing;
 # exits with one line saying what went wrong unless it ran to the end.

@@ -324,6 +324,8 @@ static void test_errors_one_line(void)
 		{ "stat -f chrome-trace -I 100", "--format chrome-trace is a trace; 'stat'" },
 		{ "sample --format perfetto", "--format perfetto is a trace; 'sample'" },
 		{ "top --format perfetto", "--format perfetto is a trace; 'top'" },
+		{ "info --format perfetto", "--format perfetto is a trace; 'info' writes text, csv or json" },
+		{ "info -f chrome-trace --gpu-info @/gpu_info", "--format chrome-trace is a trace; 'info'" },
 		{ "record --format text", "record writes perfetto, chrome-trace" },
 		{ "decode " EXPLICIT " -f json -o x.json @/dump.bin", "-o is for --format perfetto or chrome-trace" },
 		{ "decode " EXPLICIT " -f perfetto --sum @/dump.bin", "drop it for --format perfetto" },

@@ -39,23 +39,15 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	struct mpc_err e;
 	const struct mpc_gpu_def *g;
 	char b[160], owner[96] = "";
-	int c;
+	int c, r = 0;
 
-	while ((c = getopt_long(argc, argv, "+:f:h", opts, NULL)) != -1) {
-		int x = tool_common_opt(t, c, optarg);
-
-		if (x > 0)
-			return 1;
-		if (x == 0)
-			continue;
-		if (c == 'h')
-			return help(t, "info", stdout);
-		if (c == OPT_GPU_INFO) {
-			gpu_info = optarg;
-			continue;
-		}
-		return tool_bad_option(t, "info", c, argv);
+	while ((c = tool_next_opt(t, "info", 0, argc, argv, "", opts, &r)) > 0) {
+		if (c != OPT_GPU_INFO)
+			return tool_bad_option(t, "info", c, argv);
+		gpu_info = optarg;
 	}
+	if (c == TOOL_OPTS_EXIT)
+		return r;
 	if (optind < argc)
 		return tool_error(t, "'info' takes no arguments (got '%s')", argv[optind]);
 	if (tool_load_db(t))
