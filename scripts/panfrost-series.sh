@@ -245,7 +245,11 @@ for b in "${bases[@]}"; do
 		elif grep -E "^(${touched%|}):[0-9]+:[0-9]+: warning" <(sed "s|^$am/$pdir/||; s|^\\./||" "$lg") >/dev/null; then
 			notok "$b patch $i builds for $krel # W=1 warnings in the series' files, see $lg"
 		else
-			ok "$b patch $i builds for $krel (W=1)"
+			if [ "$check" = 1 ]; then
+				ok "$b patch $i builds for $krel (W=1)"
+			else
+				ok "$b the series builds for $krel (W=1)"
+			fi
 		fi
 	done
 	cp "$am/$pdir/panfrost.ko" "$o/panfrost.ko"
