@@ -19,7 +19,7 @@
 #             DIR/BASE/series/*.patch with a cover letter (format-patch)
 #   check     the series applied with git am on a fresh clean tree; each
 #             patch checkpatch --strict clean; after each patch panfrost.ko
-#             builds (W=1) against the base's arm64 kernel headers with no
+#             builds (W=1, sparse) against the base's arm64 kernel headers with no
 #             warning from a file the series touches; the kselftests built
 #             and run with make run_tests on this machine (they skip: no
 #             panfrost here); the arm64 kselftest install tree packed as
@@ -154,13 +154,13 @@ krel_of() {
 	mpc_arm64_kernels | grep -E "^$(echo "$1" | sed 's/\./\\./')[.-]" | head -n 1
 }
 
-# build TREE KREL LOG: panfrost.ko of TREE for KREL (W=1), the tree's uAPI
-# headers ahead of the installed ones
+# build TREE KREL LOG: panfrost.ko of TREE for KREL (W=1, sparse on every
+# file compiled), the tree's uAPI headers ahead of the installed ones
 build() {
 	local t=$1 krel=$2 lg=$3
 
 	make -C "$(mpc_kdir "$krel")" M="$t/$pdir" ARCH=arm64 CROSS_COMPILE="$MPC_ARM64_CROSS" \
-		CONFIG_DRM_PANFROST=m W=1 NOSTDINC_FLAGS="-nostdinc -I$t/include/uapi" \
+		CONFIG_DRM_PANFROST=m W=1 C=1 NOSTDINC_FLAGS="-nostdinc -I$t/include/uapi" \
 		-j2 modules >"$lg" 2>&1 && [ -f "$t/$pdir/panfrost.ko" ]
 }
 
@@ -243,12 +243,12 @@ for b in "${bases[@]}"; do
 		if ! build "$am" "$krel" "$lg"; then
 			notok "$b patch $i builds for $krel # see $lg"
 		elif grep -E "^(${touched%|}):[0-9]+:[0-9]+: warning" <(sed "s|^$am/$pdir/||; s|^\\./||" "$lg") >/dev/null; then
-			notok "$b patch $i builds for $krel # W=1 warnings in the series' files, see $lg"
+			notok "$b patch $i builds for $krel # W=1 or sparse warnings in the series' files, see $lg"
 		else
 			if [ "$check" = 1 ]; then
-				ok "$b patch $i builds for $krel (W=1)"
+				ok "$b patch $i builds for $krel (W=1, sparse)"
 			else
-				ok "$b the series builds for $krel (W=1)"
+				ok "$b the series builds for $krel (W=1, sparse)"
 			fi
 		fi
 	done
