@@ -231,6 +231,13 @@ build_kselftest() {
 	step "$1" build/kselftest-package "the kselftest package does not build" \
 		"$out/kselftest-package-$1.log" scripts/kselftest-package.sh --arch "$1"
 }
+build_pfseries() { # the panfrost series' panfrost.ko and kselftests
+	log "== arm64: scripts/panfrost-series.sh --artifacts (patched panfrost.ko)"
+	scripts/panfrost-series.sh --artifacts --out "$MPC_BUILD/pfseries-boot" \
+		>"$out/pfseries-boot.log" 2>&1 && return 0
+	fail_case arm64 build/pfseries "the panfrost series does not build" "$out/pfseries-boot.log"
+	return 1
+}
 build_qemu() {
 	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
 	qemu_bin=$(scripts/qemu/build.sh 2>"$out/qemu-build.log" | tail -n 1)
@@ -379,6 +386,13 @@ run_boot() {
 		args+=(--module "$MPC_BUILD/kmod/$krel-hw/mali_perfcnt.ko" --in-tree panfrost) ;;
 	panfrost)
 		args+=(--in-tree panfrost) ;;
+	panfrost-patched)
+		# The series' base: 6.1 or 6.12, as the kernel's release begins.
+		have pfseries build_pfseries || return
+		k=$MPC_BUILD/pfseries-boot/$(echo "$krel" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		args+=(--in-tree panfrost --replace-module "$k/panfrost.ko"
+		       --file "$k/kselftest.tar.gz:/mpc/pf-kselftest.tar.gz"
+		       --file "$MPC_ROOT/scripts/kselftest/ktap-cases.awk:/mpc/ktap-cases.awk") ;;
 	esac
 	if [ "$gpu" != sim ]; then
 		have qemu build_qemu || return

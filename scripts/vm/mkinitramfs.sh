@@ -9,6 +9,9 @@
 #                     (kernel/tests/mpc_test_pd.c, arm64 kernels) goes too
 #     --in-tree MOD   also ship the kernel's own module MOD (e.g. panfrost)
 #                     with its dependencies; /mpc/run loads it (repeatable)
+#     --replace-module KO  KO (e.g. a patched panfrost.ko) instead of the
+#                     kernel's module of the same name, shipped with
+#                     --in-tree (its dependencies are the kernel's module's)
 #     --run SCRIPT    becomes /mpc/run, started by /init (required, but
 #                     with --lava)
 #     --lava          a LAVA guest: /init loads the DRM modules and starts
@@ -49,12 +52,13 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 trap 'echo "mkinitramfs.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
-module='' run='' selftests='' user=0 files=() in_tree='' elfs=() mesa=0 lava=0
+module='' run='' selftests='' user=0 files=() in_tree='' replace=() elfs=() mesa=0 lava=0
 ub=$MPC_ROOT/user/build
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module)	module=$2; shift 2 ;;
 	--in-tree)	in_tree+=" $2"; shift 2 ;;
+	--replace-module) replace+=("$2"); shift 2 ;;
 	--run)		run=$2; shift 2 ;;
 	--lava)		lava=1; shift ;;
 	--selftests)	selftests=$2; shift 2 ;;
@@ -207,6 +211,12 @@ for d in $deps $early $in_tree; do
 		awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r m; do
 	copy_module "$m"
+done
+for m in "${replace[@]}"; do
+	[ -f "$m" ] || die "--replace-module $m: not found"
+	dst=$(find "$stage/lib/modules/$krel" -name "$(basename "$m")")
+	[ -n "$dst" ] || die "--replace-module $m: no $(basename "$m") in the image (--in-tree)"
+	cp "$m" "$dst"
 done
 for f in modules.builtin modules.builtin.modinfo modules.order; do
 	[ -e "$root/lib/modules/$krel/$f" ] && cp "$root/lib/modules/$krel/$f" \

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /mpc/run of a qemu-gpu VM whose panfrost.ko is the one built from the
+# panfrost series (scripts/panfrost-series.sh), in place of the kernel's
+# own: loads it (no unstable_ioctls), then runs the series' kselftests as
+# a kernel developer would, from the install tree of the patched kernel
+# tree (/mpc/pf-kselftest.tar.gz) under its own runner:
+# ./run_kselftest.sh -c drivers/gpu/panfrost. Its log goes out as "# "
+# lines, then every case (ktap-cases.awk) as the TAP section
+# "panfrost-patched". Here every case applies, so a skip fails too: a
+# stock panfrost (no PERFCNT_FEATURES) skips them all. Exit status: 0 when
+# every case passed.
+
+# shellcheck source=guest-lib.sh
+. /mpc/lib.sh
+if ! modprobe panfrost; then
+	echo "=== BEGIN panfrost_load"
+	echo "1..1"
+	echo "not ok 1 modprobe_panfrost # modprobe panfrost (the patched module) failed"
+	echo "=== END panfrost_load rc=1"
+	exit 1
+fi
+dmesg | grep -i -E 'panfrost|mali' | sed 's/^/# /'
+sed 's/^/# target: /' /mpc/target
+
+for f in stdin:0 stdout:1 stderr:2; do
+	[ -L "/dev/${f%:*}" ] || { rm -f "/dev/${f%:*}"; ln -s "/proc/self/fd/${f#*:}" "/dev/${f%:*}"; }
+done
+ks=/tmp/pf-kselftest
+mkdir -p "$ks"
+sec=panfrost-patched
+echo "=== BEGIN $sec"
+if ! tar -xzf /mpc/pf-kselftest.tar.gz -C "$ks"; then
+	echo "1..1"
+	echo "not ok 1 kselftest_unpack # tar -xzf /mpc/pf-kselftest.tar.gz failed"
+	echo "=== END $sec rc=1"
+	exit 1
+fi
+(cd "$ks" && ./run_kselftest.sh -c drivers/gpu/panfrost) 2>&1 | cat >"/tmp/$sec.log"
+sed 's/^/# /' "/tmp/$sec.log"
+awk -f /mpc/ktap-cases.awk "/tmp/$sec.log" >"/tmp/$sec.cases"
+r=0 n=0
+while IFS='	' read -r st name why; do
+	n=$((n + 1))
+	case $st in
+	pass)	echo "ok $n $name" ;;
+	skip)	echo "not ok $n $name # skipped on the patched panfrost: $why"; r=1 ;;
+	*)	echo "not ok $n $name${why:+ # $why}"; r=1 ;;
+	esac
+done <"/tmp/$sec.cases"
+if [ "$n" = 0 ]; then
+	n=1 r=1
+	echo "not ok 1 run_kselftest # the runner reported no case"
+fi
+echo "1..$n"
+echo "=== END $sec rc=$r"
+exit $r
