@@ -305,10 +305,11 @@ static int enum_info(int fd, struct kb *kb, const char *path, struct mpc_err *er
 			if (b->block_type >= MPC_KB_BLOCK_TYPES)
 				break;		/* a block type of a newer driver */
 			if (b->num_values != 64 && b->num_values != 128) {
+				unsigned nv = b->num_values;
+
 				free(it);
 				return mpc_fail(err, -EPROTO, "kbase on %s enumerates blocks of %u "
-						"values; this tool reads 64 or 128", path,
-						b->num_values);
+						"values; this tool reads 64 or 128", path, nv);
 			}
 			e = &kb->blk[b->block_type];
 			e->present = 1;
@@ -402,7 +403,8 @@ static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 			goto fail;
 		kb->iface = KB_KINSTR;
 		cpb = kb->blk[MPC_KB_BLOCK_SHADER].values;
-	} else if (legacy_version(kb)) {
+	} else {
+		/* every version from 11.0 / 1.0 on has one of the two */
 		if (force && !strcmp(force, "kinstr")) {
 			r = mpc_fail(err, -EOPNOTSUPP, "MPC_KBASE_INTERFACE=kinstr but %s (kbase %s "
 				     "%u.%u) has no usable kinstr_prfcnt (JM 11.37 or CSF 1.17 on)",
@@ -410,10 +412,6 @@ static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 			goto fail;
 		}
 		kb->iface = KB_LEGACY;
-	} else {
-		r = mpc_fail(err, -EPROTONOSUPPORT, "%s: kbase %s %u.%u has neither interface this "
-			     "tool reads", path, kb->csf ? "CSF" : "JM", kb->major, kb->minor);
-		goto fail;
 	}
 	if (force && strcmp(force, "kinstr") && strcmp(force, "legacy")) {
 		r = mpc_fail(err, -EINVAL, "MPC_KBASE_INTERFACE='%s': use kinstr or legacy", force);
