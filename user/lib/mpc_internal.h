@@ -38,6 +38,7 @@ struct mpc_desc {
 	uint32_t nr_core_groups;
 	uint32_t nr_shader_blocks;
 	uint32_t nr_blocks;
+	uint32_t nr_fw, nr_csg;		/* v5: CSF firmware and CSG blocks after the shaders */
 	uint32_t counters_per_block;
 	uint32_t dump_size;
 	uint32_t nr_counter_sets;

@@ -470,7 +470,7 @@ static void test_public_accessors(void)
 	      "a layout accessor is wrong");
 	CHECK(jm == 0 && mpc_sample_block_instance(s, jm) == 0 &&
 	      mpc_sample_block_timestamp(s, jm) == 5 && mpc_sample_block_enable(s, jm) == 0xfffd &&
-	      mpc_sample_block_kind(s, 99) == MPC_BLK_KINDS, "a block accessor is wrong");
+	      mpc_sample_block_kind(s, 99) == MPC_BLK_NONE, "a block accessor is wrong");
 	CHECK(f_bad == MPC_VAL_UNKNOWN && f_unk == MPC_VAL_UNKNOWN && f_name == MPC_VAL_UNKNOWN &&
 	      f_off == MPC_VAL_NOT_COLLECTED && f_ok == MPC_VAL_OK && v == 2 * 10,
 	      "block values: flags %u %u %u %u %u, value %llu", f_bad, f_unk, f_name, f_off, f_ok,

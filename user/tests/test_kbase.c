@@ -166,7 +166,9 @@ static void kb_info_versions(void)
 		CHECK(strstr(out, want), "%s: want %s in %s", v[i].ver, want, out);
 		CHECK(strstr(out, "\"database_key\":\"g52\"") && strstr(out, "\"nr_l2\":2,") &&
 		      strstr(out, "\"shader_present\":\"0x0000000000000005\"") &&
-		      strstr(out, "\"dump_size\":1792,"), "%s GPU: %s", v[i].ver, out);
+		      /* CSF kinstr: + 1 firmware and 4 CSG blocks */
+		      strstr(out, strncmp(v[i].ver, "csf", 3) ? "\"dump_size\":1792," :
+				  "\"dump_size\":3072,"), "%s GPU: %s", v[i].ver, out);
 	}
 }
 
@@ -230,8 +232,10 @@ static void kb_csf_128_raw(void)
 
 	CHECK(!setup(), "mkdtemp");
 	CHECK(TOOL("mali0:csf1.38:" G720ISH, "info --format json") == 0, "info: %s", errbuf);
+	/* 2 + 4 L2 + 7 shader slots + 1 firmware + 4 CSG blocks of 128 values */
 	CHECK(strstr(out, "\"counters_per_block\":128,") && strstr(out, "\"nr_l2\":4,") &&
-	      strstr(out, "\"dump_size\":6656,") && strstr(out, "CSF firmware and CSG blocks"),
+	      strstr(out, "\"nr_fw_blocks\":1,") && strstr(out, "\"nr_csg_blocks\":4,") &&
+	      strstr(out, "\"dump_size\":9216,") && !strstr(out, "CSF firmware and CSG blocks"),
 	      "CSF geometry: %s", out);
 	CHECK(TOOL("mali0:csf1.38:" G720ISH, "sample --raw -A --format csv") == 0,
 	      "sample: %s", errbuf);
@@ -241,8 +245,26 @@ static void kb_csf_128_raw(void)
 	CHECK(v == 4727, "shader.6 [127] = %g: %s", v, out);
 	v = csv_value("l2.3", "l2[100]", 0, NULL, 0, NULL, 0);
 	CHECK(v == 3400, "l2.3 [100] = %g", v);
+	/* the firmware block (type 4) and CSG 3 (type 5), decoded by kind and instance */
+	v = csv_value("fw.0", "fw[10]", 0, NULL, 0, NULL, 0);
+	CHECK(v == 5010, "fw.0 [10] = %g: %s", v, out);
+	v = csv_value("csg.3", "csg[120]", 0, NULL, 0, NULL, 0);
+	CHECK(v == 6420, "csg.3 [120] = %g", v);
+	CHECK(count(out, ",csg.") == 4 * 124 && count(out, ",fw.") == 124, "4 CSGs and 1 fw: %u %u",
+	      count(out, ",csg."), count(out, ",fw."));
 	CHECK(count(out, ",shader.") == 4 * 124, "4 cores x 124 counters: %u",
 	      count(out, ",shader."));
+	/* list: the device's firmware and CSG blocks, read by index */
+	CHECK(TOOL("mali0:csf1.38:" G720ISH, "list --counters --format csv") == 0 &&
+	      strstr(out, "counter,fw,4-127,fw[N],,,by-index") &&
+	      strstr(out, "counter,csg,4-127,csg[N],,,by-index") && strstr(out, ",GPU_ACTIVE,"),
+	      "list: %s %s", errbuf, out);
+	CHECK(TOOL("mali0:jm11.38:" G52, "list --counters --format csv") == 0 &&
+	      !strstr(out, "by-index"), "list JM: %s", out);
+	/* the legacy reader of a CSF kernel has neither */
+	CHECK(run("tool", "mali0:csf1.18:" G52, "", "legacy", "info --format json") == 0 &&
+	      strstr(out, "\"nr_fw_blocks\":0,") && strstr(out, "kinstr_prfcnt only"),
+	      "csf1.18 legacy: %s %s", errbuf, out);
 	/* 1.18's CSF numbering, 64-counter blocks */
 	CHECK(TOOL("mali0:csf1.18:" G52, "sample -A -e FRAG_ACTIVE --format csv") == 0 &&
 	      csv_value("shader.2", "FRAG_ACTIVE", 0, NULL, 0, NULL, 0) == 4204, "csf1.18: %s %s",
@@ -390,7 +412,7 @@ static void kb_error_paths(void)
 		{ "", 0, "legacy", "record -I 5000 -n 1 -e GPU_ACTIVE",
 		  "kbase's legacy reader takes periods up to 4.29 s" },
 	};
-	char node[256];
+	char node[512];
 
 	CHECK(!setup(), "mkdtemp");
 	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
