@@ -575,15 +575,12 @@ unsigned mpc_sample_block_kind(const struct mpc_sample *s, unsigned b)
 	return b < s->nblocks ? s->blk[b].kind : MPC_BLK_NONE;
 }
 
-#ifdef MPC_SYMVER
-unsigned mpc_sample_block_kind_1(const struct mpc_sample *s, unsigned b);
 unsigned mpc_sample_block_kind_1(const struct mpc_sample *s, unsigned b)
 {
 	unsigned k = mpc_sample_block_kind(s, b);
 
 	return k < MPC_BLK_KINDS_1 ? k : MPC_BLK_KINDS_1;
 }
-#endif
 
 unsigned mpc_sample_block_instance(const struct mpc_sample *s, unsigned b)
 {
@@ -618,8 +615,6 @@ int mpc_layout_slot(const struct mpc_layout *l, unsigned i, unsigned *kind, unsi
 	return l->slot[i].present;
 }
 
-#ifdef MPC_SYMVER
-int mpc_layout_slot_1(const struct mpc_layout *l, unsigned i, unsigned *kind, unsigned *instance);
 int mpc_layout_slot_1(const struct mpc_layout *l, unsigned i, unsigned *kind, unsigned *instance)
 {
 	int r = mpc_layout_slot(l, i, kind, instance);
@@ -631,4 +626,3 @@ int mpc_layout_slot_1(const struct mpc_layout *l, unsigned i, unsigned *kind, un
 	}
 	return r;
 }
-#endif

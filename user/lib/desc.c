@@ -49,9 +49,9 @@ int mpc_desc_finish(struct mpc_desc *d, struct mpc_err *err)
 			d->l2_present = 1;
 		groups = 1;
 		shader_blocks = mpc_fls64(d->shader_present);
-		if (d->nr_fw > 1 || d->nr_csg > 16)
+		if (d->nr_fw > 1 || d->nr_csg > 32)
 			return mpc_fail(err, -EINVAL, "%u firmware and %u CSG blocks: a CSF GPU has at "
-					"most 1 and 16", d->nr_fw, d->nr_csg);
+					"most 1 and 32", d->nr_fw, d->nr_csg);
 		blocks = 2 + d->nr_l2 + shader_blocks + d->nr_fw + d->nr_csg;
 	} else {
 		if (!d->l2_present)
