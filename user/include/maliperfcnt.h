@@ -38,15 +38,28 @@ struct mpc_err {
 	char msg[MPC_ERR_LEN];
 };
 
+/*
+ * Block kinds. MPC_BLK_KINDS counts them and grows when a kind is added
+ * (symbol version LIBMALIPERFCNT_1.1 added the CSF firmware and CSG blocks):
+ * size arrays with it, but test for "no such block" with MPC_BLK_NONE,
+ * whose value never changes, and treat a kind >= the MPC_BLK_KINDS you were
+ * built with as one you do not know. Programs linked before (symbol version
+ * LIBMALIPERFCNT_1) keep their answers: only the four kinds they know, 4
+ * (their MPC_BLK_KINDS) for "no such block" and for a firmware or CSG block,
+ * whose layout slot they see as reserved.
+ */
 enum mpc_block_kind {
-	MPC_BLK_JM = 0,			/* job manager / GPU front-end */
+	MPC_BLK_JM = 0,			/* job manager / GPU front-end (CSF: CSHW) */
 	MPC_BLK_TILER,
 	MPC_BLK_L2,			/* memory system: MMU/L2 */
 	MPC_BLK_SHADER,
-	MPC_BLK_KINDS
+	MPC_BLK_FW,			/* CSF firmware (kbase kinstr_prfcnt) */
+	MPC_BLK_CSG,			/* CSF command stream group, one per CSG slot */
+	MPC_BLK_KINDS,
+	MPC_BLK_NONE = 0xff		/* no such block */
 };
 
-/** mpc_block_name() - "jm", "tiler", "l2" or "shader". */
+/** mpc_block_name() - "jm", "tiler", "l2", "shader", "fw" or "csg"; "?" if none. */
 const char *mpc_block_name(unsigned kind);
 /** mpc_block_from_name() - inverse of mpc_block_name(), -1 if unknown. */
 int mpc_block_from_name(const char *name);
@@ -188,6 +201,11 @@ unsigned mpc_desc_nr_core_groups(const struct mpc_desc *d);
 unsigned mpc_desc_nr_shader_blocks(const struct mpc_desc *d);
 /** mpc_desc_nr_blocks() - blocks of a dump, reserved ones included. */
 unsigned mpc_desc_nr_blocks(const struct mpc_desc *d);
+/**
+ * mpc_desc_nr_csf_blocks() - CSF firmware (@kind MPC_BLK_FW) or CSG
+ * (MPC_BLK_CSG) blocks a dump has after the shader blocks; 0 for others.
+ */
+unsigned mpc_desc_nr_csf_blocks(const struct mpc_desc *d, unsigned kind);
 /** mpc_desc_counters_per_block() - 64 or 128. */
 unsigned mpc_desc_counters_per_block(const struct mpc_desc *d);
 /** mpc_desc_dump_size() - bytes of one dump. */
@@ -286,9 +304,9 @@ unsigned mpc_sample_data_flags(const struct mpc_sample *s);
 
 /** mpc_sample_nblocks() - the present block instances of @s. */
 unsigned mpc_sample_nblocks(const struct mpc_sample *s);
-/** mpc_sample_block_kind() - enum mpc_block_kind of block @b (MPC_BLK_KINDS: no such block). */
+/** mpc_sample_block_kind() - enum mpc_block_kind of block @b (MPC_BLK_NONE: no such block). */
 unsigned mpc_sample_block_kind(const struct mpc_sample *s, unsigned b);
-/** mpc_sample_block_instance() - jm 0; tiler/l2 N; shader = core bit. */
+/** mpc_sample_block_instance() - jm 0; tiler/l2/fw/csg N; shader = core bit. */
 unsigned mpc_sample_block_instance(const struct mpc_sample *s, unsigned b);
 /** mpc_sample_block_timestamp() - header words 0-1 of block @b in the last dump. */
 uint64_t mpc_sample_block_timestamp(const struct mpc_sample *s, unsigned b);

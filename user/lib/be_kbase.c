@@ -15,8 +15,9 @@
  *    layout in u32 values that saturate.
  *
  * Both are turned into this library's raw dump (v5 layout, 64 or 128
- * counters a block), so the decoder and the database apply unchanged. Blocks
- * the dump has no place for (CSF firmware and CSG blocks) are not requested.
+ * counters a block), so the decoder and the database apply unchanged. A CSF
+ * kernel's firmware and CSG blocks follow the shader blocks in that dump
+ * (kinds MPC_BLK_FW and MPC_BLK_CSG; the legacy reader has neither).
  * MPC_KBASE_INTERFACE=kinstr|legacy chooses the interface when a kernel has
  * both (JM 11.37 to 11.39).
  */
@@ -305,10 +306,11 @@ static int enum_info(int fd, struct kb *kb, const char *path, struct mpc_err *er
 			if (b->block_type >= MPC_KB_BLOCK_TYPES)
 				break;		/* a block type of a newer driver */
 			if (b->num_values != 64 && b->num_values != 128) {
+				unsigned nv = b->num_values;
+
 				free(it);
 				return mpc_fail(err, -EPROTO, "kbase on %s enumerates blocks of %u "
-						"values; this tool reads 64 or 128", path,
-						b->num_values);
+						"values; this tool reads 64 or 128", path, nv);
 			}
 			e = &kb->blk[b->block_type];
 			e->present = 1;
@@ -402,7 +404,12 @@ static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 			goto fail;
 		kb->iface = KB_KINSTR;
 		cpb = kb->blk[MPC_KB_BLOCK_SHADER].values;
-	} else if (legacy_version(kb)) {
+		if (kb->blk[MPC_KB_BLOCK_FW].present)
+			desc->nr_fw = kb->blk[MPC_KB_BLOCK_FW].instances;
+		if (kb->blk[MPC_KB_BLOCK_CSG].present)
+			desc->nr_csg = kb->blk[MPC_KB_BLOCK_CSG].instances;
+	} else {
+		/* every version from 11.0 / 1.0 on has one of the two */
 		if (force && !strcmp(force, "kinstr")) {
 			r = mpc_fail(err, -EOPNOTSUPP, "MPC_KBASE_INTERFACE=kinstr but %s (kbase %s "
 				     "%u.%u) has no usable kinstr_prfcnt (JM 11.37 or CSF 1.17 on)",
@@ -410,10 +417,6 @@ static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 			goto fail;
 		}
 		kb->iface = KB_LEGACY;
-	} else {
-		r = mpc_fail(err, -EPROTONOSUPPORT, "%s: kbase %s %u.%u has neither interface this "
-			     "tool reads", path, kb->csf ? "CSF" : "JM", kb->major, kb->minor);
-		goto fail;
 	}
 	if (force && strcmp(force, "kinstr") && strcmp(force, "legacy")) {
 		r = mpc_fail(err, -EINVAL, "MPC_KBASE_INTERFACE='%s': use kinstr or legacy", force);
@@ -457,8 +460,8 @@ static int kb_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 			"2^32 - 1 reads saturated (sample at least every 500 ms)" :
 			"32-bit values that saturate at 2^32 - 1 (sample at least every 500 ms)";
 		d->info.limits[n++] = "periods of at least 0.1 ms; the kernel's ring holds 32 samples";
-		if (kb->blk[MPC_KB_BLOCK_FW].present || kb->blk[MPC_KB_BLOCK_CSG].present)
-			d->info.limits[n++] = "CSF firmware and CSG blocks are not read";
+		if (kb->iface == KB_LEGACY && kb->csf)
+			d->info.limits[n++] = "CSF firmware and CSG blocks: kinstr_prfcnt only";
 		if (!desc->gpu_freq_hz)
 			d->info.limits[n++] = "no GPU clock rate (no devfreq): give --freq MHz";
 		d->info.limits[n] = NULL;
@@ -498,6 +501,8 @@ static int map_kind(unsigned type)
 	case MPC_KB_BLOCK_TILER: return MPC_BLK_TILER;
 	case MPC_KB_BLOCK_MEMORY: return MPC_BLK_L2;
 	case MPC_KB_BLOCK_SHADER: return MPC_BLK_SHADER;
+	case MPC_KB_BLOCK_FW: return MPC_BLK_FW;
+	case MPC_KB_BLOCK_CSG: return MPC_BLK_CSG;
 	default: return -1;
 	}
 }
@@ -553,7 +558,8 @@ static int kinstr_setup(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_
 		if (kind < 0 || !kb->blk[t].present)
 			continue;
 		groups = d->desc.counters_per_block == 128 ? 0xffffffffu : 0xffffu;
-		if (cfg && cfg->use_masks)
+		/* --masks has no firmware or CSG mask: those blocks count all */
+		if (cfg && cfg->use_masks && kind <= MPC_BLK_SHADER)
 			groups = kind == MPC_BLK_JM ? cfg->jm : kind == MPC_BLK_TILER ? cfg->tiler :
 				 kind == MPC_BLK_L2 ? cfg->l2 : cfg->shader;
 		/* the kernel always captures group 0 (the header) */
@@ -704,6 +710,11 @@ static int kinstr_fetch(struct mpc_dev *d, void *buf, uint64_t *start, uint64_t 
 				if (b->block_idx >= desc->nr_l2)
 					continue;
 				slot = 2 + b->block_idx;
+			} else if (kind == MPC_BLK_FW || kind == MPC_BLK_CSG) {
+				if (b->block_idx >= (kind == MPC_BLK_FW ? desc->nr_fw : desc->nr_csg))
+					continue;
+				slot = 2 + desc->nr_l2 + desc->nr_shader_blocks + b->block_idx +
+				       (kind == MPC_BLK_CSG ? desc->nr_fw : 0);
 			} else {
 				/* dense: the n-th present core */
 				if (b->block_idx >= kb->ncores)

@@ -33,7 +33,9 @@ struct mpc_db {
 	unsigned nmet, mcap;
 };
 
-static const char *const block_names[MPC_BLK_KINDS] = { "jm", "tiler", "l2", "shader" };
+static const char *const block_names[MPC_BLK_KINDS] = {
+	"jm", "tiler", "l2", "shader", "fw", "csg"
+};
 
 const char *mpc_block_name(unsigned kind)
 {
@@ -440,7 +442,7 @@ static int parse_gpu_directive(struct parser *p, char **tok, unsigned n)
 		int b = n == 2 ? mpc_block_from_name(tok[1]) : -1;
 
 		if (b < 0)
-			return PFAIL(p, -EINVAL, "use 'block jm|tiler|l2|shader'");
+			return PFAIL(p, -EINVAL, "use 'block jm|tiler|l2|shader|fw|csg'");
 		p->block = b;
 	} else {
 		return PFAIL(p, -EINVAL, "unknown line '%s'; see the database format in mali-perfcnt-tool.rst", d);

@@ -9,7 +9,9 @@
  * counters are words 4 and up.
  *
  *  v5: jm, tiler, l2 slice 0..nr_l2-1, shader slot 0..fls64(shader_present)-1
- *      (slot i is core bit i; absent cores leave holes that are ignored).
+ *      (slot i is core bit i; absent cores leave holes that are ignored),
+ *      then, from kbase's CSF kinstr_prfcnt only, the firmware block and the
+ *      CSG blocks (this library's own layout: no hardware dump has them).
  *  v4: per core group g (one per L2 in l2_present): shader 4g..4g+3, tiler,
  *      MMU/L2, a reserved block, jm (group 0 only; reserved in the others).
  */
@@ -39,8 +41,9 @@ int mpc_layout_new(const struct mpc_desc *d, struct mpc_layout **out, struct mpc
 	*out = NULL;
 	if (!n || !cpb || d->dump_size != n * cpb * 4 ||
 	    d->nr_shader_blocks > 64 || d->nr_core_groups > 16 ||
-	    (d->layout == MPC_LAYOUT_V5 ? n != 2 + d->nr_l2 + d->nr_shader_blocks
-					 : n != 8 * d->nr_core_groups))
+	    (d->layout == MPC_LAYOUT_V5 ? n != 2 + d->nr_l2 + d->nr_shader_blocks + d->nr_fw +
+					       d->nr_csg
+					 : n != 8 * d->nr_core_groups || d->nr_fw || d->nr_csg))
 		return mpc_fail(err, -EINVAL, "device description not finished or changed after "
 				"mpc_desc_finish(); finish it again");
 	l = calloc(1, sizeof(*l));
@@ -64,6 +67,10 @@ int mpc_layout_new(const struct mpc_desc *d, struct mpc_layout **out, struct mpc
 		for (unsigned i = 0; i < d->nr_shader_blocks; i++)
 			l->slot[s++] = (struct mpc_slot){ MPC_BLK_SHADER,
 				(uint8_t)((d->shader_present >> i) & 1), (uint16_t)i, 0 };
+		for (unsigned i = 0; i < d->nr_fw; i++)
+			l->slot[s++] = (struct mpc_slot){ MPC_BLK_FW, 1, (uint16_t)i, 0 };
+		for (unsigned i = 0; i < d->nr_csg; i++)
+			l->slot[s++] = (struct mpc_slot){ MPC_BLK_CSG, 1, (uint16_t)i, 0 };
 	} else {
 		for (unsigned g = 0; g < d->nr_core_groups; g++) {
 			struct mpc_slot *s = &l->slot[g * 8];
@@ -548,9 +555,35 @@ uint64_t mpc_sample_interval_start_ns(const struct mpc_sample *s) { return s->in
 unsigned mpc_sample_data_flags(const struct mpc_sample *s) { return s->data_flags; }
 unsigned mpc_sample_nblocks(const struct mpc_sample *s) { return s->nblocks; }
 
+/*
+ * Two versions of the accessors that answer a block kind (libmaliperfcnt.sym):
+ * programs linked against LIBMALIPERFCNT_1 were built with four kinds and
+ * MPC_BLK_KINDS = 4 as "no such block"; they get that for a firmware or CSG
+ * block too (and a reserved slot), never a kind they would index arrays with.
+ */
+#define MPC_BLK_KINDS_1	4
+
+#ifdef MPC_SYMVER
+__asm__(".symver mpc_sample_block_kind_1, mpc_sample_block_kind@LIBMALIPERFCNT_1");
+__asm__(".symver mpc_layout_slot_1, mpc_layout_slot@LIBMALIPERFCNT_1");
+__asm__(".symver mpc_sample_block_kind_1_1, mpc_sample_block_kind@@LIBMALIPERFCNT_1.1");
+__asm__(".symver mpc_layout_slot_1_1, mpc_layout_slot@@LIBMALIPERFCNT_1.1");
+#define mpc_sample_block_kind mpc_sample_block_kind_1_1
+#define mpc_layout_slot mpc_layout_slot_1_1
+unsigned mpc_sample_block_kind(const struct mpc_sample *s, unsigned b);
+int mpc_layout_slot(const struct mpc_layout *l, unsigned i, unsigned *kind, unsigned *instance);
+#endif
+
 unsigned mpc_sample_block_kind(const struct mpc_sample *s, unsigned b)
 {
-	return b < s->nblocks ? s->blk[b].kind : MPC_BLK_KINDS;
+	return b < s->nblocks ? s->blk[b].kind : MPC_BLK_NONE;
+}
+
+unsigned mpc_sample_block_kind_1(const struct mpc_sample *s, unsigned b)
+{
+	unsigned k = mpc_sample_block_kind(s, b);
+
+	return k < MPC_BLK_KINDS_1 ? k : MPC_BLK_KINDS_1;
 }
 
 unsigned mpc_sample_block_instance(const struct mpc_sample *s, unsigned b)
@@ -584,4 +617,16 @@ int mpc_layout_slot(const struct mpc_layout *l, unsigned i, unsigned *kind, unsi
 	*kind = l->slot[i].kind;
 	*instance = l->slot[i].instance;
 	return l->slot[i].present;
+}
+
+int mpc_layout_slot_1(const struct mpc_layout *l, unsigned i, unsigned *kind, unsigned *instance)
+{
+	int r = mpc_layout_slot(l, i, kind, instance);
+
+	if (r > 0 && *kind >= MPC_BLK_KINDS_1) {
+		*kind = MPC_BLK_JM;	/* a reserved slot, as v4's are */
+		*instance = 0;
+		r = 0;
+	}
+	return r;
 }

@@ -49,7 +49,10 @@ int mpc_desc_finish(struct mpc_desc *d, struct mpc_err *err)
 			d->l2_present = 1;
 		groups = 1;
 		shader_blocks = mpc_fls64(d->shader_present);
-		blocks = 2 + d->nr_l2 + shader_blocks;
+		if (d->nr_fw > 1 || d->nr_csg > 32)
+			return mpc_fail(err, -EINVAL, "%u firmware and %u CSG blocks: a CSF GPU has at "
+					"most 1 and 32", d->nr_fw, d->nr_csg);
+		blocks = 2 + d->nr_l2 + shader_blocks + d->nr_fw + d->nr_csg;
 	} else {
 		if (!d->l2_present)
 			return mpc_fail(err, -EINVAL, "l2_present is 0: the v4 layout needs one bit per core group");
@@ -409,6 +412,10 @@ unsigned mpc_desc_nr_l2(const struct mpc_desc *d) { return d->nr_l2; }
 unsigned mpc_desc_nr_core_groups(const struct mpc_desc *d) { return d->nr_core_groups; }
 unsigned mpc_desc_nr_shader_blocks(const struct mpc_desc *d) { return d->nr_shader_blocks; }
 unsigned mpc_desc_nr_blocks(const struct mpc_desc *d) { return d->nr_blocks; }
+unsigned mpc_desc_nr_csf_blocks(const struct mpc_desc *d, unsigned kind)
+{
+	return kind == MPC_BLK_FW ? d->nr_fw : kind == MPC_BLK_CSG ? d->nr_csg : 0;
+}
 unsigned mpc_desc_counters_per_block(const struct mpc_desc *d) { return d->counters_per_block; }
 uint32_t mpc_desc_dump_size(const struct mpc_desc *d) { return d->dump_size; }
 unsigned mpc_desc_nr_counter_sets(const struct mpc_desc *d) { return d->nr_counter_sets; }

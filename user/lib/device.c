@@ -292,6 +292,9 @@ int mpc_dev_open_backend(const char *backend, const char *path, unsigned flags,
 			if (r != -ENODEV)
 				return r ? mpc_fail(err, r, "%s", e.msg) : 0;
 		}
+		/* the one backend asked for says best what it expected */
+		if (only && e.msg[0])
+			return mpc_fail(err, -ENODEV, "%s", e.msg);
 		/* no backend drives it: say what it is */
 		{
 			int fd = open(path, O_RDWR | O_CLOEXEC);

@@ -40,6 +40,7 @@ struct mpc_desc {
 	uint32_t nr_core_groups;
 	uint32_t nr_shader_blocks;
 	uint32_t nr_blocks;
+	uint32_t nr_fw, nr_csg;		/* v5: CSF firmware and CSG blocks after the shaders */
 	uint32_t counters_per_block;
 	uint32_t dump_size;
 	uint32_t nr_counter_sets;
@@ -68,6 +69,12 @@ int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_
  * counts, dump size); fields already set must agree.
  */
 int mpc_desc_finish(struct mpc_desc *d, struct mpc_err *err);
+/*
+ * The LIBMALIPERFCNT_1 versions of mpc_sample_block_kind() and
+ * mpc_layout_slot() (decode.c): four kinds, 4 for any other block.
+ */
+unsigned mpc_sample_block_kind_1(const struct mpc_sample *s, unsigned b);
+int mpc_layout_slot_1(const struct mpc_layout *l, unsigned i, unsigned *kind, unsigned *instance);
 
 /* struct mpc_slot - one block slot of a dump. */
 struct mpc_slot {

@@ -132,6 +132,9 @@ static void probe_kinstr(int fd)
 	   "SETUP whose list does not end with NONE: EINVAL");
 	ok(setup(fd, MPC_KB_MODE_MANUAL, 0, MPC_KB_BLOCK_SHADER, set + 1, 1, NULL) == -EINVAL,
 	   "SETUP of a set other than the build's: EINVAL");
+	if (!csf)
+		ok(setup(fd, MPC_KB_MODE_MANUAL, 0, MPC_KB_BLOCK_FW, set, 1, NULL) == -EINVAL,
+		   "SETUP enabling the firmware block on a JM GPU (it has none): EINVAL");
 	ok(setup(fd, MPC_KB_MODE_MANUAL, 0, 200, set, 1, NULL) == -EINVAL,
 	   "SETUP of a block type the GPU lacks: EINVAL");
 	ok(setup(fd, 7, 0, MPC_KB_BLOCK_SHADER, set, 1, NULL) == -EINVAL,

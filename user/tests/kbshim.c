@@ -18,6 +18,9 @@
  * seconds since the last sample), fw (1: CSF firmware and CSG blocks),
  * stuck (1: samples never arrive), bad (1: a block's values_offset points
  * past the buffer), err (1: kinstr samples carry the ERROR flag).
+ * Faults for the backend's error paths: fail (an ioctl request number),
+ * errno and nth (its nth call, default the first, fails with errno,
+ * default EIO; nth=0: every call), lie (one wrong answer, enum shim_lie).
  *
  * Interfaces by version: kinstr_prfcnt from JM 11.34 / CSF 1.10, the legacy
  * reader before JM 11.40 / CSF 1.21, neither on UK kernels (whose only
@@ -54,6 +57,28 @@ struct node {
 	int csf, uk;
 	unsigned major, minor;
 	uint64_t prod, rev, shader, mem, cpb, set, val, sat, hz, fw, stuck, bad, err;
+	uint64_t failreq, ferr, nth, lie;
+	uint64_t calls;			/* calls of failreq so far */
+};
+
+/* lie=N: the one wrong answer of a faulty (or newer, or misread) kbase */
+enum shim_lie {
+	LIE_ENUM_ITEM_SIZE = 1,		/* ENUM_INFO: 16-byte items */
+	LIE_ENUM_VALUES,		/* blocks of 96 values */
+	LIE_ENUM_NO_SHADER,		/* no shader core block */
+	LIE_PROPS_NO_GPU_ID,		/* GET_GPUPROPS without RAW_GPU_ID */
+	LIE_PROPS_EMPTY,		/* GET_GPUPROPS: 0 bytes */
+	LIE_PROPS_MORE,			/* more bytes than the size asked for */
+	LIE_SETUP_MD_SIZE,		/* 16-byte metadata items */
+	LIE_HWVER,			/* GET_HWVER 4 */
+	LIE_BUFFER_SIZE,		/* GET_BUFFER_SIZE one block too many */
+	LIE_BUFFER_IDX,			/* GET_BUFFER: an index past the buffers */
+	LIE_NO_SAMPLE_ITEM,		/* a kinstr sample without its SAMPLE item */
+	LIE_SAMPLE_OFFSET,		/* GET_SAMPLE: an offset at the buffer's end */
+	LIE_POLLERR,			/* poll(): POLLERR */
+	LIE_POLL_FAILS,			/* poll(): -1, ENOMEM */
+	LIE_MMAP_FAILS,			/* mmap() of a reader: ENOMEM */
+	LIE_NO_SHADER_PRESENT,		/* SHADER_PRESENT 0 */
 };
 
 enum { F_DEV = 1, F_KINSTR, F_VINSTR };
@@ -151,6 +176,8 @@ static int load(void)
 			sscanf(ver + (n->csf ? 3 : 2), "%u.%u", &n->major, &n->minor);
 		}
 		n->fw = n->csf;
+		n->nth = 1;
+		n->ferr = EIO;
 		snprintf(n->name, sizeof(n->name), "%s", spec);
 		for (char *p = kv ? strtok_r(kv, ",", &s2) : NULL; p; p = strtok_r(NULL, ",", &s2)) {
 			char *eq = strchr(p, '=');
@@ -164,6 +191,7 @@ static int load(void)
 			K("prod", prod); K("rev", rev); K("shader", shader); K("mem", mem);
 			K("cpb", cpb); K("set", set); K("val", val); K("sat", sat); K("hz", hz);
 			K("fw", fw); K("stuck", stuck); K("bad", bad); K("err", err);
+			K("fail", failreq); K("errno", ferr); K("nth", nth); K("lie", lie);
 #undef K
 		}
 	}
@@ -368,6 +396,10 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	f = fd >= 0 && fd < MAXFD ? files[fd] : NULL;
 	if (!f)
 		return real_mmap(addr, len, prot, flags, fd, off);
+	if (f->n->lie == LIE_MMAP_FAILS) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
 	/* the reader's buffer is read-only for the client; one mapping */
 	if (f->kind == F_DEV || !f->ring || off || len != f->ring_size || (prot & PROT_WRITE)) {
 		errno = EINVAL;
@@ -629,6 +661,11 @@ static int kinstr_ioctl(struct file *f, unsigned long req, void *arg)
 		a->sample_offset_bytes = (f->fetch % f->nslots) * f->slot_size;
 		a->sequence = ((struct mpc_kb_metadata *)(void *)(f->ring +
 							 a->sample_offset_bytes))->u.sample.seq;
+		if (f->n->lie == LIE_NO_SAMPLE_ITEM)
+			((struct mpc_kb_metadata *)(void *)(f->ring + a->sample_offset_bytes))->hdr.item_type =
+				MPC_KB_META_CLOCK;
+		if (f->n->lie == LIE_SAMPLE_OFFSET)
+			a->sample_offset_bytes = f->ring_size - 16;
 		f->fetch++;
 		f->fetched = 1;
 		return 0;
@@ -716,10 +753,10 @@ static int vinstr_ioctl(struct file *f, unsigned long req, void *arg)
 {
 	switch (req) {
 	case MPC_KB_READER_GET_HWVER:
-		*(uint32_t *)arg = 5;
+		*(uint32_t *)arg = f->n->lie == LIE_HWVER ? 4 : 5;
 		return 0;
 	case MPC_KB_READER_GET_BUFFER_SIZE:
-		*(uint32_t *)arg = (uint32_t)f->slot_size;
+		*(uint32_t *)arg = (uint32_t)f->slot_size + (f->n->lie == LIE_BUFFER_SIZE ? 256 : 0);
 		return 0;
 	case MPC_KB_READER_GET_API_VERSION:
 		*(uint32_t *)arg = 1;
@@ -762,6 +799,8 @@ static int vinstr_ioctl(struct file *f, unsigned long req, void *arg)
 		m->timestamp = (uint64_t)w[0] | (uint64_t)w[1] << 32;
 		m->event_id = 0;
 		m->buffer_idx = (uint32_t)(f->fetch % f->nslots);
+		if (f->n->lie == LIE_BUFFER_IDX)
+			m->buffer_idx = f->nslots + 3;
 		if (req == MPC_KB_READER_GET_BUFFER_CYCLES) {
 			m->top_cycles = 0;
 			m->shader_cycles = 0;
@@ -843,18 +882,22 @@ static int dev_ioctl(struct file *f, unsigned long req, void *arg)
 
 		if (g->flags)
 			return fail(EINVAL);
-		put_prop(&p, MPC_KB_PROP_RAW_GPU_ID, 3, n->prod << 16 | n->rev);
-		put_prop(&p, MPC_KB_PROP_RAW_SHADER_PRESENT, 3, n->shader);
+		if (n->lie != LIE_PROPS_NO_GPU_ID)
+			put_prop(&p, MPC_KB_PROP_RAW_GPU_ID, 3, n->prod << 16 | n->rev);
+		put_prop(&p, MPC_KB_PROP_RAW_SHADER_PRESENT, 3,
+			 n->lie == LIE_NO_SHADER_PRESENT ? 0 : n->shader);
 		put_prop(&p, MPC_KB_PROP_RAW_L2_PRESENT, 3, 1);
 		put_prop(&p, MPC_KB_PROP_RAW_MEM_FEATURES, 2, n->mem);
 		put_prop(&p, MPC_KB_PROP_L2_NUM_L2_SLICES, 2, slices(n));
 		put_prop(&p, 99, 1, 0xabcd);	/* one the client does not know */
+		if (n->lie == LIE_PROPS_EMPTY)
+			return 0;
 		if (!g->size)
 			return (int)(p - buf);
 		if (g->size < (uint32_t)(p - buf))
 			return fail(EINVAL);
 		memcpy((void *)(uintptr_t)g->buffer, buf, (size_t)(p - buf));
-		return (int)(p - buf);
+		return (int)(p - buf) + (n->lie == LIE_PROPS_MORE ? 8 : 0);
 	}
 	case MPC_KB_IOCTL_PRFCNT_ENUM_INFO: {
 		struct mpc_kb_prfcnt_enum_info *e = arg;
@@ -865,13 +908,14 @@ static int dev_ioctl(struct file *f, unsigned long req, void *arg)
 			break;
 		memset(items, 0, sizeof(items));
 		for (unsigned t = 0; t < MPC_KB_BLOCK_TYPES; t++) {
-			if (!instances(n, t))
+			if (!instances(n, t) ||
+			    (n->lie == LIE_ENUM_NO_SHADER && t == MPC_KB_BLOCK_SHADER))
 				continue;
 			items[k].hdr.item_type = MPC_KB_ENUM_BLOCK;
 			items[k].u.block.block_type = (uint8_t)t;
 			items[k].u.block.set = (uint8_t)n->set;
 			items[k].u.block.num_instances = (uint16_t)instances(n, t);
-			items[k].u.block.num_values = (uint16_t)n->cpb;
+			items[k].u.block.num_values = (uint16_t)(n->lie == LIE_ENUM_VALUES ? 96 : n->cpb);
 			items[k].u.block.counter_mask[0] = ~0ull;
 			items[k].u.block.counter_mask[1] = n->cpb == 128 ? ~0ull : 0;
 			k++;
@@ -887,7 +931,7 @@ static int dev_ioctl(struct file *f, unsigned long req, void *arg)
 		k++;
 		k++;	/* the NONE sentinel */
 		if (!e->info_list_ptr) {
-			e->info_item_size = sizeof(items[0]);
+			e->info_item_size = n->lie == LIE_ENUM_ITEM_SIZE ? 16 : sizeof(items[0]);
 			e->info_item_count = k;
 			return 0;
 		}
@@ -911,7 +955,8 @@ static int dev_ioctl(struct file *f, unsigned long req, void *arg)
 		if (fd < 0)
 			return -1;
 		r = files[fd];
-		s->out.prfcnt_metadata_item_size = sizeof(struct mpc_kb_metadata);
+		s->out.prfcnt_metadata_item_size = n->lie == LIE_SETUP_MD_SIZE ? 16 :
+						   sizeof(struct mpc_kb_metadata);
 		s->out.prfcnt_mmap_size_bytes = (uint32_t)r->ring_size;
 		return fd;
 	}
@@ -966,6 +1011,10 @@ int ioctl(int fd, unsigned long req, ...)
 	f = fd >= 0 && fd < MAXFD ? files[fd] : NULL;
 	if (!f)
 		return real_ioctl(fd, req, arg);
+	if (f->n->failreq && req == f->n->failreq && (!f->n->nth || ++f->n->calls == f->n->nth)) {
+		logf_("fail 0x%lx\n", req);
+		return fail((int)f->n->ferr);
+	}
 	switch (f->kind) {
 	case F_DEV:
 		return dev_ioctl(f, req, arg);
@@ -1002,6 +1051,12 @@ int poll(struct pollfd *p, nfds_t n, int timeout)
 	f = n == 1 && p[0].fd >= 0 && p[0].fd < MAXFD ? files[p[0].fd] : NULL;
 	if (!f)
 		return real_poll(p, n, timeout);
+	if (f->n->lie == LIE_POLLERR) {
+		p[0].revents = POLLERR;
+		return 1;
+	}
+	if (f->n->lie == LIE_POLL_FAILS)
+		return fail(ENOMEM);
 	until = timeout < 0 ? UINT64_MAX : now_ns() + (uint64_t)timeout * 1000000ull;
 	for (;;) {
 		uint64_t due, t;

@@ -6,12 +6,17 @@
  * database, a G52 description, two synthetic dumps added to one sample, the
  * counter read back by name and by block/index, the sample's timing, one
  * derived metric compiled for the GPU. It checks what it reads and prints
- * one line; exit status 1 on any mismatch.
+ * one line; exit status 1 on any mismatch. It also calls LIBMALIPERFCNT_1's
+ * mpc_sample_block_kind, as a program built before the CSF block kinds does.
  */
 #include <maliperfcnt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* what a program built against LIBMALIPERFCNT_1 (four block kinds) calls */
+unsigned mpc_sample_block_kind_v1(const struct mpc_sample *s, unsigned b);
+__asm__(".symver mpc_sample_block_kind_v1, mpc_sample_block_kind@LIBMALIPERFCNT_1");
 
 #define FAIL(...) do { fprintf(stderr, "link_test: " __VA_ARGS__); fputc('\n', stderr); \
 		       return 1; } while (0)
@@ -76,6 +81,11 @@ int main(void)
 	    mpc_layout_slot(l, 0, &kind, &inst) != 1 || kind != MPC_BLK_JM)
 		FAIL("GPU_ACTIVE %llu, jm block %u value %llu, %u dumps", (unsigned long long)v, jm,
 		     (unsigned long long)bv, mpc_sample_ndumps(s));
+	/* no such block: MPC_BLK_NONE now, and still 4 for a LIBMALIPERFCNT_1 program */
+	if (mpc_sample_block_kind(s, 999) != MPC_BLK_NONE || mpc_sample_block_kind_v1(s, 999) != 4 ||
+	    mpc_sample_block_kind_v1(s, jm) != MPC_BLK_JM)
+		FAIL("no such block: %u, LIBMALIPERFCNT_1's %u", mpc_sample_block_kind(s, 999),
+		     mpc_sample_block_kind_v1(s, 999));
 	if (mpc_sample_seqno(s) != 2 || mpc_sample_timestamp_ns(s) != 2000000 ||
 	    mpc_sample_interval_start_ns(s) != 500000 || mpc_sample_data_flags(s) != MPC_DATA_FIRST)
 		FAIL("timing: seqno %llu timestamp %llu start %llu flags 0x%x",

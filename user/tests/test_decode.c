@@ -342,6 +342,70 @@ static void test_g1_128(void)
 	      (unsigned long long)want);
 }
 
+/* kbase CSF: a firmware and two CSG blocks after the shaders, and what a 1.0 program sees */
+static void test_csf_fw_csg(void)
+{
+	struct mpc_db *db = t_db();
+	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "g720");
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_err err = { 0 };
+	uint32_t *buf = NULL;
+	unsigned kind = 99, inst = 99, k1 = 99, i1 = 99, nb = 0, fwb = 99;
+	int r = mpc_desc_from_gpu(&d, g, 0x5, 1, &err), s1 = 99, s0 = 99;
+	uint64_t v = 0;
+
+	if (!r) {
+		d.nr_fw = 1;
+		d.nr_csg = 2;
+		d.nr_blocks = 0;
+		d.dump_size = 0;
+		r = mpc_desc_finish(&d, &err);
+	}
+	if (!r)
+		r = mpc_layout_new(&d, &l, &err);
+	if (!r)
+		r = mpc_sample_new(l, &s, &err);
+	if (!r) {
+		buf = calloc(1, l->dump_size);
+		t_fill_dump(l, buf, 1, 0xffffffff, val_slot_idx, NULL);
+		r = mpc_decode(s, buf, l->dump_size, &err);
+	}
+	if (!r) {
+		/* slots: jm, tiler, l2, shader 0..2 (1 absent), fw, csg 0, csg 1 */
+		s0 = mpc_layout_slot(l, 7, &kind, &inst);
+		s1 = mpc_layout_slot_1(l, 7, &k1, &i1);
+		nb = mpc_sample_nblocks(s);
+		for (unsigned b = 0; b < nb; b++)
+			if (mpc_sample_block_kind(s, b) == MPC_BLK_FW)
+				fwb = b;
+		mpc_sample_block_value(s, fwb, 100, &v);
+	}
+	CHECK(r == 0, "%s", err.msg);
+	CHECK(d.nr_blocks == 9 && d.dump_size == 9 * 128 * 4 &&
+	      mpc_desc_nr_csf_blocks(&d, MPC_BLK_FW) == 1 &&
+	      mpc_desc_nr_csf_blocks(&d, MPC_BLK_CSG) == 2 &&
+	      mpc_desc_nr_csf_blocks(&d, MPC_BLK_SHADER) == 0, "geometry: %u blocks, %u bytes",
+	      d.nr_blocks, d.dump_size);
+	CHECK(mpc_layout_instances(l, MPC_BLK_FW) == 1 && mpc_layout_instances(l, MPC_BLK_CSG) == 2 &&
+	      s0 == 1 && kind == MPC_BLK_CSG && inst == 0, "slot 7: %d %u.%u", s0, kind, inst);
+	/* the LIBMALIPERFCNT_1 answers: a reserved slot, 4 for the block's kind */
+	CHECK(s1 == 0 && k1 == MPC_BLK_JM && i1 == 0, "slot 7 for 1.0: %d %u.%u", s1, k1, i1);
+	CHECK(nb == 8 && fwb == 5 && mpc_sample_block_kind(s, 7) == MPC_BLK_CSG &&
+	      mpc_sample_block_instance(s, 7) == 1 && mpc_sample_block_kind_1(s, 7) == 4 &&
+	      mpc_sample_block_kind_1(s, 3) == MPC_BLK_SHADER && mpc_sample_block_kind_1(s, 99) == 4 &&
+	      mpc_sample_block_kind(s, 99) == MPC_BLK_NONE, "kinds of %u blocks, fw at %u", nb, fwb);
+	CHECK(v == 6 * 1000 + 100, "fw[100] = %llu", (unsigned long long)v);
+	CHECK(!strcmp(mpc_block_name(MPC_BLK_FW), "fw") && !strcmp(mpc_block_name(MPC_BLK_CSG), "csg") &&
+	      mpc_block_from_name("csg") == MPC_BLK_CSG && !strcmp(mpc_block_name(MPC_BLK_NONE), "?"),
+	      "block names");
+	free(buf);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	mpc_db_free(db);
+}
+
 static void test_gpu_info_example(void)
 {
 	static const char txt[] =
@@ -470,7 +534,7 @@ static void test_public_accessors(void)
 	      "a layout accessor is wrong");
 	CHECK(jm == 0 && mpc_sample_block_instance(s, jm) == 0 &&
 	      mpc_sample_block_timestamp(s, jm) == 5 && mpc_sample_block_enable(s, jm) == 0xfffd &&
-	      mpc_sample_block_kind(s, 99) == MPC_BLK_KINDS, "a block accessor is wrong");
+	      mpc_sample_block_kind(s, 99) == MPC_BLK_NONE, "a block accessor is wrong");
 	CHECK(f_bad == MPC_VAL_UNKNOWN && f_unk == MPC_VAL_UNKNOWN && f_name == MPC_VAL_UNKNOWN &&
 	      f_off == MPC_VAL_NOT_COLLECTED && f_ok == MPC_VAL_OK && v == 2 * 10,
 	      "block values: flags %u %u %u %u %u, value %llu", f_bad, f_unk, f_name, f_off, f_ok,
@@ -508,6 +572,7 @@ TESTS(tests_decode) = {
 	{ "decode: counters outside the enable mask are not collected", test_enable_mask },
 	{ "decode: enable bits beyond the block's groups are ignored", test_enable_high_bits },
 	{ "decode: Mali G1 128-counter blocks and shift", test_g1_128 },
+	{ "decode: CSF firmware and CSG blocks; the 1.0 answers of their kinds", test_csf_fw_csg },
 	{ "decode: gpu_info text of interfaces.rst", test_gpu_info_example },
 	{ "decode: a description edited after finishing is refused", test_layout_refuses_edited_desc },
 	{ "decode: the opaque objects through their public accessors", test_public_accessors },

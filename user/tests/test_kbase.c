@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "kbase_uapi.h"
 
 /* G52, cores 0 and 2 (dense kinstr indices 0, 1), 2 L2 slices */
 #define G52 "prod=0x7212,shader=0x5,mem=0x100"
@@ -165,7 +166,9 @@ static void kb_info_versions(void)
 		CHECK(strstr(out, want), "%s: want %s in %s", v[i].ver, want, out);
 		CHECK(strstr(out, "\"database_key\":\"g52\"") && strstr(out, "\"nr_l2\":2,") &&
 		      strstr(out, "\"shader_present\":\"0x0000000000000005\"") &&
-		      strstr(out, "\"dump_size\":1792,"), "%s GPU: %s", v[i].ver, out);
+		      /* CSF kinstr: + 1 firmware and 4 CSG blocks */
+		      strstr(out, strncmp(v[i].ver, "csf", 3) ? "\"dump_size\":1792," :
+				  "\"dump_size\":3072,"), "%s GPU: %s", v[i].ver, out);
 	}
 }
 
@@ -229,8 +232,10 @@ static void kb_csf_128_raw(void)
 
 	CHECK(!setup(), "mkdtemp");
 	CHECK(TOOL("mali0:csf1.38:" G720ISH, "info --format json") == 0, "info: %s", errbuf);
+	/* 2 + 4 L2 + 7 shader slots + 1 firmware + 4 CSG blocks of 128 values */
 	CHECK(strstr(out, "\"counters_per_block\":128,") && strstr(out, "\"nr_l2\":4,") &&
-	      strstr(out, "\"dump_size\":6656,") && strstr(out, "CSF firmware and CSG blocks"),
+	      strstr(out, "\"nr_fw_blocks\":1,") && strstr(out, "\"nr_csg_blocks\":4,") &&
+	      strstr(out, "\"dump_size\":9216,") && !strstr(out, "CSF firmware and CSG blocks"),
 	      "CSF geometry: %s", out);
 	CHECK(TOOL("mali0:csf1.38:" G720ISH, "sample --raw -A --format csv") == 0,
 	      "sample: %s", errbuf);
@@ -240,8 +245,26 @@ static void kb_csf_128_raw(void)
 	CHECK(v == 4727, "shader.6 [127] = %g: %s", v, out);
 	v = csv_value("l2.3", "l2[100]", 0, NULL, 0, NULL, 0);
 	CHECK(v == 3400, "l2.3 [100] = %g", v);
+	/* the firmware block (type 4) and CSG 3 (type 5), decoded by kind and instance */
+	v = csv_value("fw.0", "fw[10]", 0, NULL, 0, NULL, 0);
+	CHECK(v == 5010, "fw.0 [10] = %g: %s", v, out);
+	v = csv_value("csg.3", "csg[120]", 0, NULL, 0, NULL, 0);
+	CHECK(v == 6420, "csg.3 [120] = %g", v);
+	CHECK(count(out, ",csg.") == 4 * 124 && count(out, ",fw.") == 124, "4 CSGs and 1 fw: %u %u",
+	      count(out, ",csg."), count(out, ",fw."));
 	CHECK(count(out, ",shader.") == 4 * 124, "4 cores x 124 counters: %u",
 	      count(out, ",shader."));
+	/* list: the device's firmware and CSG blocks, read by index */
+	CHECK(TOOL("mali0:csf1.38:" G720ISH, "list --counters --format csv") == 0 &&
+	      strstr(out, "counter,fw,4-127,fw[N],,,by-index") &&
+	      strstr(out, "counter,csg,4-127,csg[N],,,by-index") && strstr(out, ",GPU_ACTIVE,"),
+	      "list: %s %s", errbuf, out);
+	CHECK(TOOL("mali0:jm11.38:" G52, "list --counters --format csv") == 0 &&
+	      !strstr(out, "by-index"), "list JM: %s", out);
+	/* the legacy reader of a CSF kernel has neither */
+	CHECK(run("tool", "mali0:csf1.18:" G52, "", "legacy", "info --format json") == 0 &&
+	      strstr(out, "\"nr_fw_blocks\":0,") && strstr(out, "kinstr_prfcnt only"),
+	      "csf1.18 legacy: %s %s", errbuf, out);
 	/* 1.18's CSF numbering, 64-counter blocks */
 	CHECK(TOOL("mali0:csf1.18:" G52, "sample -A -e FRAG_ACTIVE --format csv") == 0 &&
 	      csv_value("shader.2", "FRAG_ACTIVE", 0, NULL, 0, NULL, 0) == 4204, "csf1.18: %s %s",
@@ -304,6 +327,112 @@ static void kb_errors(void)
 	      strstr(errbuf, "no kbase GPU found: no /dev/mali<N> node"), "none: %s", errbuf);
 	CHECK(TOOL("mali0:jm11.38:" G52, "--device /dev/mali7 info") != 0 && one_line() &&
 	      strstr(errbuf, "cannot open /dev/mali7"), "missing node: %s", errbuf);
+}
+
+/*
+ * One fault of the shim per error path of the backend: an ioctl failing
+ * (fail=, errno=, nth=) or a wrong answer (lie=, kbshim.c's enum shim_lie).
+ * Each must fail the command with its own one-line message.
+ */
+static void kb_error_paths(void)
+{
+	static const struct {
+		const char *conf;	/* appended to the node's keys */
+		unsigned long req;	/* fail= this ioctl (0: none) */
+		const char *iface, *cmd, *want;
+	} c[] = {
+		{ "", MPC_KB_IOCTL_VERSION_CHECK_JM, NULL, "info",
+		  "does not answer kbase's version handshake" },
+		{ ",errno=22", MPC_KB_IOCTL_SET_FLAGS, "legacy", "sample",
+		  "kbase refused to create a context on /dev/mali0 (SET_FLAGS: Invalid argument)" },
+		{ "", MPC_KB_IOCTL_GET_GPUPROPS, NULL, "info",
+		  "kbase GET_GPUPROPS failed on /dev/mali0 (Input/output error); the driver" },
+		{ ",lie=5", 0, NULL, "info", "GET_GPUPROPS failed on /dev/mali0 (no properties)" },
+		{ ",nth=2", MPC_KB_IOCTL_GET_GPUPROPS, NULL, "info",
+		  "kbase GET_GPUPROPS failed on /dev/mali0 (Input/output error)" },
+		{ ",lie=6", 0, NULL, "info", "(more bytes than it asked for)" },
+		{ ",lie=4", 0, NULL, "info", "GET_GPUPROPS on /dev/mali0 has no RAW_GPU_ID" },
+		{ ",lie=16", 0, NULL, "info", "/dev/mali0 (kbase, GPU_ID 0x72120000): " },
+		{ "", MPC_KB_IOCTL_PRFCNT_ENUM_INFO, NULL, "info",
+		  "KINSTR_PRFCNT_ENUM_INFO failed on /dev/mali0: Input/output error" },
+		{ ",nth=2", MPC_KB_IOCTL_PRFCNT_ENUM_INFO, NULL, "info",
+		  "KINSTR_PRFCNT_ENUM_INFO failed on /dev/mali0: Input/output error" },
+		{ ",lie=1", 0, NULL, "info", "items of 16 bytes; this tool reads items of 32 bytes" },
+		{ ",lie=2", 0, NULL, "info", "enumerates blocks of 96 values" },
+		{ ",lie=3", 0, NULL, "info", "enumerates no shader core block" },
+		{ ",errno=16", MPC_KB_IOCTL_PRFCNT_SETUP, NULL, "sample",
+		  "kbase has no free counter session on /dev/mali0 (EBUSY)" },
+		{ ",errno=12", MPC_KB_IOCTL_PRFCNT_SETUP, NULL, "sample",
+		  "could not allocate the sample buffers on /dev/mali0 (ENOMEM)" },
+		{ ",errno=22", MPC_KB_IOCTL_PRFCNT_SETUP, NULL, "sample",
+		  "kbase rejected the counter session on /dev/mali0 (EINVAL)" },
+		{ "", MPC_KB_IOCTL_PRFCNT_SETUP, NULL, "sample",
+		  "setting up the counters of /dev/mali0 failed: Input/output error" },
+		{ ",lie=7", 0, NULL, "sample", "gave metadata items of 16 bytes" },
+		{ ",lie=15", 0, NULL, "sample", "mapping the sample buffer of /dev/mali0" },
+		{ ",errno=16", MPC_KB_PRFCNT_CMD, NULL, "sample",
+		  "kbase's sample ring on /dev/mali0 is full (EBUSY)" },
+		{ "", MPC_KB_PRFCNT_CMD, NULL, "sample",
+		  "kbase counter command START failed on /dev/mali0: Input/output error" },
+		{ ",nth=2", MPC_KB_PRFCNT_CMD, NULL, "sample",
+		  "kbase counter command SAMPLE_SYNC failed on /dev/mali0" },
+		{ ",nth=3", MPC_KB_PRFCNT_CMD, NULL, "sample",
+		  "kbase counter command STOP failed on /dev/mali0" },
+		{ ",lie=13", 0, NULL, "sample", "kbase's counter reader of /dev/mali0 reported an error" },
+		{ ",lie=14", 0, NULL, "sample",
+		  "waiting for a sample of /dev/mali0 failed: Cannot allocate memory" },
+		{ "", MPC_KB_PRFCNT_GET_SAMPLE, NULL, "sample",
+		  "kbase GET_SAMPLE failed on /dev/mali0: Input/output error" },
+		{ "", MPC_KB_PRFCNT_PUT_SAMPLE, NULL, "sample",
+		  "kbase PUT_SAMPLE failed on /dev/mali0: Input/output error" },
+		{ ",lie=12", 0, NULL, "sample", "(metadata beyond the buffer)" },
+		{ ",lie=11", 0, NULL, "sample", "(no SAMPLE item)" },
+		{ ",errno=12,nth=0", MPC_KB_IOCTL_HWCNT_READER_SETUP, "legacy", "sample",
+		  "could not allocate the sample buffers on /dev/mali0 (ENOMEM)" },
+		{ ",errno=16", MPC_KB_IOCTL_HWCNT_READER_SETUP, "legacy", "sample",
+		  "kbase has no free counter session on /dev/mali0 (EBUSY)" },
+		{ "", MPC_KB_READER_GET_HWVER, "legacy", "sample",
+		  "kbase GET_HWVER failed on /dev/mali0: Input/output error" },
+		{ ",lie=8", 0, "legacy", "sample", "has hardware layout version 4; this tool reads" },
+		{ "", MPC_KB_READER_GET_BUFFER_SIZE, "legacy", "sample",
+		  "kbase GET_BUFFER_SIZE failed on /dev/mali0" },
+		{ ",lie=9", 0, "legacy", "sample",
+		  "has 2048-byte buffers but the GPU's properties give a 1792-byte dump" },
+		{ ",lie=15", 0, "legacy", "sample", "mapping the buffers of /dev/mali0" },
+		{ "", MPC_KB_READER_SET_INTERVAL, "legacy", "sample",
+		  "kbase SET_INTERVAL failed on /dev/mali0" },
+		{ "", MPC_KB_READER_DUMP, "legacy", "sample", "kbase DUMP failed on /dev/mali0" },
+		{ ",nth=2", MPC_KB_READER_DUMP, "legacy", "sample", "kbase DUMP failed on /dev/mali0" },
+		{ "", MPC_KB_READER_GET_BUFFER_CYCLES, "legacy", "sample",
+		  "kbase GET_BUFFER failed on /dev/mali0" },
+		{ "", MPC_KB_READER_PUT_BUFFER_CYCLES, "legacy", "sample",
+		  "kbase PUT_BUFFER failed on /dev/mali0" },
+		{ ",lie=10", 0, "legacy", "sample", "(buffer index out of range)" },
+		{ ",lie=13", 0, "legacy", "sample", "kbase's counter reader of /dev/mali0 reported" },
+		{ "", 0, "legacy", "record -I 5000 -n 1 -e GPU_ACTIVE",
+		  "kbase's legacy reader takes periods up to 4.29 s" },
+	};
+	char node[512];
+
+	CHECK(!setup(), "mkdtemp");
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int r;
+
+		snprintf(node, sizeof(node), "mali0:jm11.38:" G52 "%s,fail=%#lx", c[i].conf, c[i].req);
+		r = run("tool", node, "", c[i].iface, "%s", c[i].cmd);
+		CHECK(r != 0 && one_line() && strstr(errbuf, c[i].want),
+		      "%s %s (%s): exit %d, %s", node, c[i].cmd, c[i].want, r, errbuf);
+	}
+	/* ENOMEM once: the legacy reader halves its buffer count and goes on */
+	CHECK(run("tool", "mali0:jm11.38:" G52 ",errno=12,fail=0x40148008", "", "legacy",
+		  "sample -e GPU_ACTIVE") == 0 && strstr(logbuf, "fail 0x40148008\nvinstr setup 16\n"),
+	      "ENOMEM once: %s %s", errbuf, logbuf);
+	/* a path given that is no character device */
+	snprintf(node, sizeof(node), "--backend kbase --device %s info", dir);
+	CHECK(TOOL("mali0:jm11.38:" G52, "%s", node) != 0 && one_line() &&
+	      strstr(errbuf, "is not a kbase device node (/dev/mali<N>)"), "a directory: %s", errbuf);
+	CHECK(TOOL("mali0:jm10.9:" G52, "info") != 0 && one_line() &&
+	      strstr(errbuf, "is Arm kbase JM 10.9, older than this tool reads"), "10.9: %s", errbuf);
 }
 
 static void kb_stat_and_record(void)
@@ -403,6 +532,7 @@ TESTS(tests_kbase) = {
 	{ "kbase: values over 2^32 flagged saturated", kb_saturation },
 	{ "kbase: --masks and the build's counter set", kb_masks_and_set },
 	{ "kbase: timeouts, malformed samples, the ERROR flag, no node", kb_errors },
+	{ "kbase: each error path of the backend, one fault at a time", kb_error_paths },
 	{ "kbase: stat, top and periodic record through both interfaces", kb_stat_and_record },
 	{ "kbase: the shim answers wrong use as kbase does (mpc-kbprobe)", kb_uapi_probe },
 	{ "kbase: selection among DRM nodes and /dev/mali<N>", kb_selection },

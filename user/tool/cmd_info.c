@@ -90,6 +90,8 @@ int cmd_info(struct tool *t, int argc, char **argv)
 	kv_num(t, "nr_core_groups", mpc_desc_nr_core_groups(d), 0);
 	kv_num(t, "nr_shader_blocks", mpc_desc_nr_shader_blocks(d), 0);
 	kv_num(t, "nr_blocks", mpc_desc_nr_blocks(d), 0);
+	kv_num(t, "nr_fw_blocks", mpc_desc_nr_csf_blocks(d, MPC_BLK_FW), 0);
+	kv_num(t, "nr_csg_blocks", mpc_desc_nr_csf_blocks(d, MPC_BLK_CSG), 0);
 	kv_num(t, "counters_per_block", mpc_desc_counters_per_block(d), 0);
 	kv_num(t, "dump_size", mpc_desc_dump_size(d), 0);
 	kv_num(t, "counter_sets", mpc_desc_nr_counter_sets(d), 0);

@@ -88,7 +88,13 @@ static const struct col metric_cols[] = {
 };
 static const struct table metric_table = { "metrics", metric_cols, 11 };
 
-static void list_counters(struct tool *t, const struct mpc_gpu_def *g, const char *pat)
+/*
+ * @raw: instances per kind of the device's blocks the database names no
+ * counter of (kbase's CSF firmware and CSG blocks): one row each, read by
+ * index as fw[N] / csg[N].
+ */
+static void list_counters(struct tool *t, const struct mpc_gpu_def *g, const char *pat,
+			  const unsigned *raw)
 {
 	char title[160];
 
@@ -114,6 +120,20 @@ static void list_counters(struct tool *t, const struct mpc_gpu_def *g, const cha
 
 			out_row(t, &counter_table, row, NULL);
 		}
+	for (unsigned k = 0; raw && k < MPC_BLK_KINDS; k++) {
+		char name[48], range[16];
+
+		snprintf(name, sizeof(name), "%s[N]", mpc_block_name(k));
+		if (!raw[k] || !match(pat, name, NULL))
+			continue;
+		snprintf(range, sizeof(range), "4-%u", g->counters_per_block - 1);
+		const struct cell row[] = {
+			CELL_S("counter"), CELL_S(mpc_block_name(k)), CELL_S(range), CELL_S(name),
+			CELL_S(""), CELL_S(""), CELL_S("by-index"), CELL_S(""),
+		};
+
+		out_row(t, &counter_table, row, NULL);
+	}
 	out_table_end(t, &counter_table, NULL);
 }
 
@@ -170,6 +190,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 	const struct mpc_gpu_def *g;
 	struct mpc_prog *p = NULL;
 	struct mpc_err e;
+	unsigned raw[MPC_BLK_KINDS] = { 0 };
 
 	while ((c = tool_next_opt(t, "list", 0, argc, argv, "e:", opts, &r)) > 0) {
 		switch (c) {
@@ -206,6 +227,8 @@ int cmd_list(struct tool *t, int argc, char **argv)
 		g = mpc_db_match_gpu_id(t->db, mpc_desc_gpu_id(mpc_dev_desc(dev)));
 		unsigned id = mpc_desc_gpu_id(mpc_dev_desc(dev));
 
+		raw[MPC_BLK_FW] = mpc_desc_nr_csf_blocks(mpc_dev_desc(dev), MPC_BLK_FW);
+		raw[MPC_BLK_CSG] = mpc_desc_nr_csf_blocks(mpc_dev_desc(dev), MPC_BLK_CSG);
 		mpc_dev_close(dev);
 		if (!g && t->nlayouts)
 			return tool_error(t, "the device's GPU_ID 0x%08x matches no GPU of the database or "
@@ -220,7 +243,7 @@ int cmd_list(struct tool *t, int argc, char **argv)
 	out_member(t, "key", CELL_S(g->key));
 	out_member(t, "counter_set", CELL_N("0"));
 	if (!only_derived)
-		list_counters(t, g, pat);
+		list_counters(t, g, pat, raw);
 	if (!only_counters)
 		list_metrics(t, g, p, pat, all, !only_derived);
 	out_doc_end(t);
