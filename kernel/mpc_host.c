@@ -17,12 +17,15 @@
  * for why).
  */
 #include <linux/capability.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
+#include <drm/drm_drv.h>
 
 #include "mpc_compat.h"
 #include "mpc_drv.h"
@@ -314,13 +317,54 @@ static int mpc_host_buf_unmap(void *host)
 			     AS_COMMAND_FLUSH_PT);
 }
 
+#ifdef MPC_SIM
+/*
+ * debugfs host_reset, a test hook of simulator builds: reset the GPU as a
+ * render driver that hosts the core does for its own reasons (a job
+ * timeout), behind the core's back, then give the core the reset
+ * notification (mpc_perfcnt_host_reset()), which restarts enabled
+ * counters. Any write does it.
+ */
+static ssize_t mpc_host_reset_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct mpc_hdev *mdev = file->private_data;
+	int ret, idx;
+
+	if (!drm_dev_enter(&mdev->drm, &idx))
+		return -ENODEV;
+	ret = pm_runtime_resume_and_get(mdev->dev);
+	if (ret)
+		goto out;
+	ret = mpc_gpu_reset(mdev);
+	if (ret >= 0) {
+		mpc_gpu_irq_mask_set(mdev);
+		ret = 0;
+	}
+	mpc_perfcnt_host_reset(&mdev->core);
+	mpc_host_pm_put(mdev);
+out:
+	drm_dev_exit(idx);
+	return ret ?: count;
+}
+
+static const struct file_operations mpc_host_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = mpc_host_reset_write,
+	.llseek = noop_llseek,
+};
+
 static void mpc_host_debugfs_init(void *host, struct dentry *root)
 {
 	struct mpc_hdev *mdev = host;
 
-	if (mdev->sim)
-		mpc_sim_debugfs_init(mdev->sim, root);
+	if (!mdev->sim)
+		return;
+	mpc_sim_debugfs_init(mdev->sim, root);
+	debugfs_create_file("host_reset", 0200, root, mdev, &mpc_host_reset_fops);
 }
+#endif
 
 static void mpc_host_debugfs_show(void *host, struct seq_file *m, enum mpc_host_info what)
 {
@@ -360,7 +404,7 @@ const struct mpc_host_ops mpc_host_ops = {
 	.paranoid = mpc_host_paranoid,
 #ifdef MPC_SIM
 	.open_delay = mpc_host_open_delay,
-#endif
 	.debugfs_init = mpc_host_debugfs_init,
+#endif
 	.debugfs_show = mpc_host_debugfs_show,
 };
