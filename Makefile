@@ -38,7 +38,7 @@ VERSION	:= $(shell sed -n 's/^\#define MPC_VERSION[[:space:]]*"\(.*\)"/\1/p' \
 		user/include/maliperfcnt.h)
 DKMS_DIR := /usr/src/mali-perfcnt-$(VERSION)
 # what DKMS builds: Kbuild's sources, nothing of user/, selftests/ or qemu/
-DKMS_SRCS := Kbuild COPYING $(wildcard kernel/*.[ch] kernel/sim/*.[ch] kernel/tests/*.[ch]) \
+DKMS_SRCS := Kbuild COPYING $(wildcard kernel/*.[ch] kernel/core/*.[ch] kernel/sim/*.[ch] kernel/tests/*.[ch]) \
 	$(wildcard model/mali_*.[ch]) uapi/drm/mali_perfcnt_drm.h
 
 .PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch qemu \

@@ -78,28 +78,6 @@ static struct mpc_sim *mpc_sim_instance;
 static struct platform_device *mpc_sim_pdev;
 #endif
 
-/**
- * mpc_track_alloc() - account an allocation the module holds
- * @mdev: device.
- * @bytes: its size.
- */
-void mpc_track_alloc(struct mpc_device *mdev, size_t bytes)
-{
-	atomic_inc(&mdev->live_allocs);
-	atomic64_add(bytes, &mdev->live_bytes);
-}
-
-/**
- * mpc_track_free() - account the release of an allocation
- * @mdev: device.
- * @bytes: its size.
- */
-void mpc_track_free(struct mpc_device *mdev, size_t bytes)
-{
-	atomic_dec(&mdev->live_allocs);
-	atomic64_sub(bytes, &mdev->live_bytes);
-}
-
 static int mpc_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct mpc_file *mf = kzalloc(sizeof(*mf), GFP_KERNEL_ACCOUNT);
@@ -112,12 +90,33 @@ static int mpc_open(struct drm_device *drm, struct drm_file *file)
 
 static void mpc_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	mpc_perfcnt_release(to_mpc_device(drm), mpc_file_owner(file));
+	mpc_perfcnt_release(&to_mpc_hdev(drm)->core, mpc_file_owner(file));
 	kfree(file->driver_priv);
 }
 
+/* The core's uAPI handlers, given the device and the file's counter owner */
+static int mpc_drm_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	return mpc_ioctl_get_info(&to_mpc_hdev(drm)->core, mpc_file_owner(file), data);
+}
+
+static int mpc_drm_ioctl_enable(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	return mpc_ioctl_enable(&to_mpc_hdev(drm)->core, mpc_file_owner(file), data);
+}
+
+static int mpc_drm_ioctl_dump(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	return mpc_ioctl_dump(&to_mpc_hdev(drm)->core, mpc_file_owner(file), data);
+}
+
+static int mpc_drm_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	return mpc_ioctl_stream_open(&to_mpc_hdev(drm)->core, mpc_file_owner(file), data);
+}
+
 #define MPC_IOCTL(n, func) \
-	DRM_IOCTL_DEF_DRV(MALI_PERFCNT_##n, mpc_ioctl_##func, DRM_RENDER_ALLOW)
+	DRM_IOCTL_DEF_DRV(MALI_PERFCNT_##n, mpc_drm_ioctl_##func, DRM_RENDER_ALLOW)
 
 static const struct drm_ioctl_desc mpc_ioctls[] = {
 	MPC_IOCTL(GET_INFO, get_info),
@@ -125,6 +124,13 @@ static const struct drm_ioctl_desc mpc_ioctls[] = {
 	MPC_IOCTL(DUMP, dump),
 	MPC_IOCTL(STREAM_OPEN, stream_open),
 };
+
+#ifdef CONFIG_DEBUG_FS
+static void mpc_drm_debugfs_init(struct drm_minor *minor)
+{
+	mpc_debugfs_init(&to_mpc_hdev(minor->dev)->core, minor->debugfs_root);
+}
+#endif
 
 static const struct file_operations mpc_fops = {
 	.owner = THIS_MODULE,
@@ -153,7 +159,7 @@ static const struct drm_driver mpc_drm_driver = {
 	.major = 1,
 	.minor = 0,
 #ifdef CONFIG_DEBUG_FS
-	.debugfs_init = mpc_debugfs_init,
+	.debugfs_init = mpc_drm_debugfs_init,
 #endif
 };
 
@@ -165,7 +171,7 @@ static void mpc_power_down_action(void *data)
 
 static int mpc_runtime_suspend(struct device *dev)
 {
-	struct mpc_device *mdev = dev_get_drvdata(dev);
+	struct mpc_hdev *mdev = dev_get_drvdata(dev);
 
 	mpc_gpu_irq_mask_clear(mdev);
 	atomic_set(&mdev->suspended, 1);
@@ -178,7 +184,7 @@ static int mpc_runtime_suspend(struct device *dev)
 
 static int mpc_runtime_resume(struct device *dev)
 {
-	struct mpc_device *mdev = dev_get_drvdata(dev);
+	struct mpc_hdev *mdev = dev_get_drvdata(dev);
 	int ret;
 
 	ret = mpc_soc_power_up(mdev, MPC_SOC_ON);
@@ -206,14 +212,14 @@ static int mpc_runtime_resume(struct device *dev)
  */
 static int __maybe_unused mpc_system_suspend(struct device *dev)
 {
-	struct mpc_device *mdev = dev_get_drvdata(dev);
+	struct mpc_hdev *mdev = dev_get_drvdata(dev);
 	int ret;
 
-	mpc_perfcnt_suspend(mdev);
+	mpc_perfcnt_suspend(&mdev->core);
 	ret = pm_runtime_force_suspend(dev);
 	if (ret) {
 		/* Not suspended after all: no resume callback will come */
-		mpc_perfcnt_resume(mdev, 0);
+		mpc_perfcnt_resume(&mdev->core, 0);
 		return ret;
 	}
 	/* Supplies off, clocks gated, where the SoC's data allows it */
@@ -223,7 +229,7 @@ static int __maybe_unused mpc_system_suspend(struct device *dev)
 
 static int __maybe_unused mpc_system_resume(struct device *dev)
 {
-	struct mpc_device *mdev = dev_get_drvdata(dev);
+	struct mpc_hdev *mdev = dev_get_drvdata(dev);
 	int ret;
 
 	/* Back to runtime suspended; runtime resume does the rest */
@@ -231,7 +237,7 @@ static int __maybe_unused mpc_system_resume(struct device *dev)
 	if (!ret)
 		ret = pm_runtime_force_resume(dev);
 	/* On failure the counters are disabled, with no register access */
-	mpc_perfcnt_resume(mdev, ret);
+	mpc_perfcnt_resume(&mdev->core, ret);
 	return ret;
 }
 
@@ -256,7 +262,7 @@ static const struct mpc_io mpc_mmio_io = {
 };
 
 /* Real hardware: registers, IRQs, clocks and resets from the DT. */
-static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
+static int mpc_probe_hw(struct platform_device *pdev, struct mpc_hdev *mdev)
 {
 	void __iomem *base;
 	int ret;
@@ -283,7 +289,7 @@ static int mpc_probe_hw(struct platform_device *pdev, struct mpc_device *mdev)
 		return dev_err_probe(&pdev->dev, ret, "getting clocks\n");
 	mdev->nr_clks = ret;
 	if (mdev->nr_clks)
-		mdev->gpu_freq_hz = clk_get_rate(mdev->clks[0].clk);
+		mdev->core.gpu_freq_hz = clk_get_rate(mdev->clks[0].clk);
 
 	mdev->rstc = devm_reset_control_array_get_optional_exclusive(&pdev->dev);
 	if (IS_ERR(mdev->rstc))
@@ -308,7 +314,7 @@ static bool mpc_is_sim_device(struct platform_device *pdev)
 }
 
 /* Simulated GPU: the same two register calls and two IRQ lines, no DT. */
-static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
+static int mpc_probe_sim(struct platform_device *pdev, struct mpc_hdev *mdev)
 {
 	struct mpc_sim *sim = *(struct mpc_sim **)dev_get_platdata(&pdev->dev);
 
@@ -323,7 +329,7 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
 	mdev->mmu_irq = mpc_sim_irq(sim, "mmu");
 	if (mdev->mmu_irq < 0)
 		return mdev->mmu_irq;
-	mdev->gpu_freq_hz = mpc_sim_clock_hz(sim);
+	mdev->core.gpu_freq_hz = mpc_sim_clock_hz(sim);
 	/* Before mpc_mmu_init() sets the DMA mask, which reads the ops */
 	if (!mdev->coherent)
 		mpc_sim_attach_dma(sim, &pdev->dev);
@@ -335,7 +341,7 @@ static bool mpc_is_sim_device(struct platform_device *pdev)
 	return false;
 }
 
-static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
+static int mpc_probe_sim(struct platform_device *pdev, struct mpc_hdev *mdev)
 {
 	return -ENODEV;
 }
@@ -349,7 +355,7 @@ static int mpc_probe_sim(struct platform_device *pdev, struct mpc_device *mdev)
  */
 static void mpc_unplug_action(void *data)
 {
-	struct mpc_device *mdev = data;
+	struct mpc_hdev *mdev = data;
 
 	/*
 	 * Whoever owns the counters loses them: the GPU is going away. First
@@ -358,20 +364,24 @@ static void mpc_unplug_action(void *data)
 	 * period) wakes to the stream's end instead of holding the unbind.
 	 * Then again after it, for an enable that came in between.
 	 */
-	mpc_perfcnt_release(mdev, NULL);
+	mpc_perfcnt_release(&mdev->core, NULL);
 	drm_dev_unplug(&mdev->drm);
-	mpc_perfcnt_release(mdev, NULL);
+	mpc_perfcnt_release(&mdev->core, NULL);
 }
 
 static int mpc_probe(struct platform_device *pdev)
 {
-	struct mpc_device *mdev;
+	struct mpc_hdev *mdev;
 	int ret;
 
-	mdev = devm_drm_dev_alloc(&pdev->dev, &mpc_drm_driver, struct mpc_device, drm);
+	mdev = devm_drm_dev_alloc(&pdev->dev, &mpc_drm_driver, struct mpc_hdev, drm);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	mdev->dev = &pdev->dev;
+	mdev->core.drm = &mdev->drm;
+	mdev->core.dev = &pdev->dev;
+	mdev->core.host_ops = &mpc_host_ops;
+	mdev->core.host = mdev;
 	platform_set_drvdata(pdev, mdev);
 
 	mdev->coherent = device_get_dma_attr(&pdev->dev) == DEV_DMA_COHERENT;
@@ -396,13 +406,13 @@ static int mpc_probe(struct platform_device *pdev)
 		return ret;
 
 	/* Before mpc_gpu_init() installs the IRQ handlers that use it */
-	ret = mpc_perfcnt_init(mdev);
+	ret = mpc_perfcnt_init(&mdev->core);
 	if (ret)
 		return ret;
-	ret = mpc_stream_init(mdev);
+	ret = mpc_stream_init(&mdev->core);
 	if (ret)
 		return ret;
-	ret = mpc_debugfs_setup(mdev);
+	ret = mpc_debugfs_setup(&mdev->core);
 	if (ret)
 		return ret;
 	ret = mpc_gpu_init(mdev);
@@ -559,7 +569,7 @@ static int __init mpc_init(void)
 {
 	int ret;
 
-	ret = mpc_perfcnt_policy_init();
+	ret = mpc_host_policy_init();
 	if (ret)
 		return ret;
 	if (mpc_bind_name && *mpc_bind_name) {
@@ -593,7 +603,7 @@ static int __init mpc_init(void)
 	return 0;
 
 err_policy:
-	mpc_perfcnt_policy_exit();
+	mpc_host_policy_exit();
 	return ret;
 }
 
@@ -602,7 +612,7 @@ static void __exit mpc_exit(void)
 	mpc_sim_stop();
 	platform_driver_unregister(&mpc_platform_driver);
 	mpc_bind_release();
-	mpc_perfcnt_policy_exit();
+	mpc_host_policy_exit();
 }
 
 module_init(mpc_init);

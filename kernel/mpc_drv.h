@@ -1,22 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * mali_perfcnt: driver-wide types and the map of the driver's files.
+ * mali_perfcnt: the host's types (mali_perfcnt.ko as a host of the counter
+ * core, kernel/core/) and the map of the host's files.
  */
 #ifndef MPC_DRV_H
 #define MPC_DRV_H
 
 #include <linux/atomic.h>
-#include <linux/completion.h>
-#include <linux/kref.h>
-#include <linux/mutex.h>
-#include <linux/sched.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
-#include "mpc_regs.h"
+#include "mpc_core.h"
 
 struct clk;
 struct reset_control;
@@ -24,17 +20,12 @@ struct regulator_bulk_data;
 struct mpc_soc_data;
 struct drm_file;
 struct mpc_sim;
-struct mpc_perfcnt;
 
 #define MPC_DRIVER_NAME		"mali_perfcnt"
 #define MPC_SIM_DEVICE_NAME	"mali-perfcnt-sim"
 
 /* The address space PERFCNT_CFG.AS selects; this driver owns the whole GPU. */
 #define MPC_PERFCNT_AS		0
-/* Default GPU virtual address of the dump buffer (any page-aligned VA works). */
-#define MPC_DEFAULT_GPU_VA	0x1000000ULL
-/* A sample (or a cache clean) that takes longer than this has failed. */
-#define MPC_SAMPLE_TIMEOUT_MS	1000
 
 /**
  * struct mpc_io - how the driver reaches the GPU's registers
@@ -47,86 +38,6 @@ struct mpc_perfcnt;
 struct mpc_io {
 	u32 (*read)(void *ctx, u32 reg);
 	void (*write)(void *ctx, u32 reg, u32 val);
-};
-
-/**
- * struct mpc_product - what the driver knows about a GPU model
- * @name: marketing name, e.g. "Mali-G52".
- * @id: product id from GPU_ID[31:16], after masking with @mask.
- * @mask: mask applied to the product id before comparing.
- * @v4_layout: the GPU dumps counters in the v4 core-group layout.
- * @nr_sets: counter sets selectable with PERFCNT_CFG.SETSEL.
- */
-struct mpc_product {
-	const char *name;
-	u16 id;
-	u16 mask;
-	bool v4_layout;
-	u8 nr_sets;
-};
-
-/**
- * struct mpc_layout - shape of one counter dump
- * @v4: core-group layout (T60x/T62x/T72x), else v5.
- * @nr_l2: L2 slices (v5) or L2 caches = core groups (v4).
- * @nr_core_groups: 1 on v5.
- * @nr_shader_blocks: shader block slots (v5: fls64; v4: 4 per group).
- * @nr_blocks: all block slots of a dump.
- * @dump_size: bytes of one dump.
- */
-struct mpc_layout {
-	bool v4;
-	u32 nr_l2;
-	u32 nr_core_groups;
-	u32 nr_shader_blocks;
-	u32 nr_blocks;
-	u32 dump_size;
-};
-
-/**
- * struct mpc_features - read from the GPU once at probe
- * @gpu_id: GPU_ID.
- * @l2_features: L2_FEATURES.
- * @mem_features: MEM_FEATURES.
- * @mmu_features: MMU_FEATURES.
- * @as_present: AS_PRESENT.
- * @coherency_features: COHERENCY_FEATURES, 0 on Midgard (no register).
- * @shader_present: SHADER_PRESENT.
- * @tiler_present: TILER_PRESENT.
- * @l2_present: L2_PRESENT.
- * @product: recognised model, or a generic entry for unknown ones.
- * @hw_issue_8186: PRLAM-8186 affects this revision.
- * @layout: dump layout derived from the above.
- */
-struct mpc_features {
-	u32 gpu_id;
-	u32 l2_features;
-	u32 mem_features;
-	u32 mmu_features;
-	u32 as_present;
-	u32 coherency_features;
-	u64 shader_present;
-	u64 tiler_present;
-	u64 l2_present;
-	const struct mpc_product *product;
-	bool hw_issue_8186;
-	struct mpc_layout layout;
-};
-
-/**
- * struct mpc_perfcnt_config - what the owner asked for
- * @set: counter set (PERFCNT_CFG.SETSEL).
- * @jm: PRFCNT_JM_EN.
- * @tiler: PRFCNT_TILER_EN.
- * @shader: PRFCNT_SHADER_EN.
- * @mmu_l2: PRFCNT_MMU_L2_EN.
- */
-struct mpc_perfcnt_config {
-	u32 set;
-	u32 jm;
-	u32 tiler;
-	u32 shader;
-	u32 mmu_l2;
 };
 
 /**
@@ -186,50 +97,6 @@ struct mpc_dump_buf {
 	struct mpc_vm vm;
 };
 
-struct mpc_perfcnt_owner;
-
-/**
- * struct mpc_perfcnt_owner_ops - what the counter unit tells an owner
- * @lost: the counters were taken from @owner, which did not let them go
- *	itself: @err is -ENODEV (the device is unbound) or -EIO (the GPU
- *	was not recovered, or did not resume). Called after the counter
- *	unit dropped its lock, holding a reference to @owner; but possibly
- *	from inside the owner's own call into the unit (a sample that
- *	failed), so it must not take a lock the owner holds around such
- *	calls (a stream only flags itself and queues its work).
- * @release: the last reference to @owner is gone (&mpc_perfcnt_owner.ref):
- *	free it.
- *
- * Both or neither: an owner without ops is never told anything and its
- * reference count is not used (an open render node, debugfs).
- */
-struct mpc_perfcnt_owner_ops {
-	void (*lost)(struct mpc_perfcnt_owner *owner, int err);
-	void (*release)(struct mpc_perfcnt_owner *owner);
-};
-
-/**
- * struct mpc_perfcnt_owner - one client of the counter unit
- * @ops: its callbacks, or NULL.
- * @name: what gpu_info and -EBUSY messages call it (static storage), or
- *	NULL for the process that enabled the counters.
- * @ref: with @ops: held by the owner itself, and by the counter unit from
- *	the moment it takes the counters away until it has called
- *	@ops->lost, so that a close in between cannot free the owner under
- *	that call.
- *
- * Embedded in what owns the counters: an open render node (&struct
- * mpc_file), a sampling stream, debugfs (&struct mpc_debugfs). The
- * counter unit only compares owners and calls @ops, never under its lock.
- * An owner without @ops must stay alive until it has released the
- * counters (mpc_perfcnt_release()).
- */
-struct mpc_perfcnt_owner {
-	const struct mpc_perfcnt_owner_ops *ops;
-	const char *name;
-	struct kref ref;
-};
-
 /**
  * struct mpc_file - what the driver keeps per open render node
  * @owner: the file as an owner of the counters (ENABLE, DUMP).
@@ -245,100 +112,9 @@ static inline struct mpc_perfcnt_owner *mpc_file_owner(struct drm_file *file)
 }
 
 /**
- * struct mpc_debugfs - debugfs as an owner of the counters
- * @owner: what perfcnt_enable enables the counters as.
- * @lock: serialises perfcnt_enable writes with the hand-over to and from
- *	perfcnt_stream; protects @period_us.
- * @period_us: the perfcnt_stream period given with the last enable
- *	("period_us=N"), 0 for none.
- */
-struct mpc_debugfs {
-	struct mpc_perfcnt_owner owner;
-	struct mutex lock;	/* perfcnt_enable vs perfcnt_stream; @period_us */
-	u32 period_us;
-};
-
-/**
- * struct mpc_stats - counts of events, for debugfs and the tests
- * @samples: completed samples.
- * @timeouts: samples or cache cleans that did not complete in time.
- * @gpu_faults: GPU_FAULT interrupts.
- * @mmu_faults: MMU page faults and bus errors.
- * @resets: resets done to recover (at any level).
- * @hard_resets: of those, resets that needed HARD_RESET.
- * @line_resets: of those, resets that needed the SoC's reset line.
- * @leaked_pages: dump and translation-table pages left allocated because
- *	the GPU did not answer any reset and may still write them.
- * @power_losses: system resumes that reprogrammed enabled counters.
- * @last_recovery_ns: CLOCK_MONOTONIC_RAW time the last successful recovery
- *	restarted the counters, 0 if none did.
- */
-struct mpc_stats {
-	u64 samples;
-	u64 timeouts;
-	u64 gpu_faults;
-	u64 mmu_faults;
-	u64 resets;
-	u64 hard_resets;
-	u64 line_resets;
-	u64 leaked_pages;
-	u64 power_losses;
-	u64 last_recovery_ns;
-};
-
-/* What mpc_gpu_reset() needed to bring the GPU back. */
-enum mpc_reset_level {
-	MPC_RESET_SOFT,
-	MPC_RESET_HARD,
-	MPC_RESET_LINE,
-};
-
-/**
- * struct mpc_sample_info - what a sample reports besides its data
- * @seqno: sequence number.
- * @timestamp_ns: CLOCK_MONOTONIC_RAW time the GPU was asked to sample.
- * @interval_start_ns: start of the span the counters cover.
- * @data_flags: MALI_PERFCNT_DATA_* bits.
- * @session: the enable it belongs to (&mpc_perfcnt.session), internal.
- */
-struct mpc_sample_info {
-	u64 seqno;
-	u64 timestamp_ns;
-	u64 interval_start_ns;
-	u32 data_flags;
-	u64 session;
-};
-
-/**
- * struct mpc_perfcnt_status - a snapshot of the counter unit's state
- * @enabled: someone owns the counters.
- * @owner_name: the owner's &mpc_perfcnt_owner.name, NULL for a process.
- * @owner_pid: thread group id of the process that enabled them.
- * @owner_comm: its command name.
- * @cfg: configuration applied at enable, valid while @enabled.
- * @gpu_va: GPU VA the buffer is mapped at while @enabled, else the
- *	one the next enable maps it at.
- * @dead: the GPU answered no reset.
- * @power_lost: the GPU lost power since the last sample.
- *
- * Filled by mpc_perfcnt_status() under the counter unit's lock, for
- * debugfs and the sampling streams; struct mpc_perfcnt itself is private
- * to mpc_perfcnt.c.
- */
-struct mpc_perfcnt_status {
-	bool enabled;
-	const char *owner_name;
-	pid_t owner_pid;
-	char owner_comm[TASK_COMM_LEN];
-	struct mpc_perfcnt_config cfg;
-	u64 gpu_va;
-	bool dead;
-	bool power_lost;
-};
-
-/**
- * struct mpc_device - one GPU
+ * struct mpc_hdev - one GPU, as mali_perfcnt.ko hosts the counter core
  * @drm: the DRM device (must be first for container_of users).
+ * @core: the counter core's state (kernel/core/), whose host this is.
  * @dev: the platform device's struct device.
  * @io: register accessors.
  * @io_ctx: MMIO base or simulator instance, passed to @io.
@@ -358,19 +134,13 @@ struct mpc_perfcnt_status {
  * @gpu_irq: Linux IRQ number of the GPU line.
  * @mmu_irq: Linux IRQ number of the MMU line.
  * @suspended: the GPU is runtime-suspended: IRQ handlers must not touch it.
- * @features: what the GPU reported at probe.
  * @vm_backend: how translation tables are written for this GPU.
- * @gpu_freq_hz: GPU clock rate, 0 when unknown.
- * @live_allocs: allocations the module holds now (debugfs, leak tests).
- * @live_bytes: bytes of those allocations.
- * @perfcnt: counter state, private to mpc_perfcnt.c.
- * @debugfs: debugfs's share of it (mpc_debugfs.c).
- * @stream_wq: where the sampling streams' work runs (mpc_stream.c): a
- *	freezable workqueue, so that no periodic sample runs while the
- *	system sleeps.
+ * @buf: the dump buffer and its address space (mpc_host.c), while the
+ *	core has the counters enabled.
  */
-struct mpc_device {
+struct mpc_hdev {
 	struct drm_device drm;
+	struct mpc_device core;
 	struct device *dev;
 	const struct mpc_io *io;
 	void *io_ctx;
@@ -392,151 +162,66 @@ struct mpc_device {
 	int gpu_irq;
 	int mmu_irq;
 	atomic_t suspended;
-	struct mpc_features features;
 	const struct mpc_vm_backend *vm_backend;
-	u64 gpu_freq_hz;
-	atomic_t live_allocs;
-	atomic64_t live_bytes;
-	struct mpc_perfcnt *perfcnt;
-	struct mpc_debugfs debugfs;
-	struct workqueue_struct *stream_wq;
+	struct mpc_dump_buf buf;
 };
 
-#define to_mpc_device(d) container_of(d, struct mpc_device, drm)
+#define to_mpc_hdev(d) container_of(d, struct mpc_hdev, drm)
 
-/*
- * Log why an input was rejected (debug level, enable with drm.debug=0x2) and
- * evaluate to the errno, so every rejection is one line and one return.
- */
-#define MPC_REJECT(mdev, err, fmt, ...) ({				\
-	int __mpc_err = (err);						\
-	drm_dbg_driver(&(mdev)->drm, "rejected (%d): " fmt "\n",	\
-		       __mpc_err, ##__VA_ARGS__);			\
-	__mpc_err; })
-
-/* Is any of @n reserved uAPI words non-zero? */
-static inline bool mpc_any_set(const __u64 *words, size_t n)
-{
-	while (n--)
-		if (words[n])
-			return true;
-	return false;
-}
-
-static inline u32 gpu_read(struct mpc_device *mdev, u32 reg)
+static inline u32 gpu_read(struct mpc_hdev *mdev, u32 reg)
 {
 	return mdev->io->read(mdev->io_ctx, reg);
 }
 
-static inline void gpu_write(struct mpc_device *mdev, u32 reg, u32 val)
+static inline void gpu_write(struct mpc_hdev *mdev, u32 reg, u32 val)
 {
 	mdev->io->write(mdev->io_ctx, reg, val);
 }
 
-static inline u64 gpu_read64(struct mpc_device *mdev, u32 lo)
+static inline u64 gpu_read64(struct mpc_hdev *mdev, u32 lo)
 {
 	return gpu_read(mdev, lo) | ((u64)gpu_read(mdev, lo + 4) << 32);
 }
 
-static inline void gpu_write64(struct mpc_device *mdev, u32 lo, u64 val)
+static inline void gpu_write64(struct mpc_hdev *mdev, u32 lo, u64 val)
 {
 	gpu_write(mdev, lo, lower_32_bits(val));
 	gpu_write(mdev, lo + 4, upper_32_bits(val));
 }
 
-/* mpc_drv.c */
-void mpc_track_alloc(struct mpc_device *mdev, size_t bytes);
-void mpc_track_free(struct mpc_device *mdev, size_t bytes);
-
-/* mpc_layout.c: pure functions, no hardware access */
-int mpc_layout_compute(struct mpc_layout *layout, bool v4, u64 shader_present,
-		       u64 l2_present, u32 mem_features);
-int mpc_layout_block_offset(const struct mpc_layout *layout, u64 shader_present,
-			    unsigned int slot, const char **kind,
-			    unsigned int *instance);
-int mpc_check_masks(const struct mpc_perfcnt_config *cfg);
+/* mpc_host.c: the core's host_ops, the dump buffer, the access policy */
+extern const struct mpc_host_ops mpc_host_ops;
+int __must_check mpc_host_policy_init(void);
+void mpc_host_policy_exit(void);
 
 /* mpc_gpu.c */
-const struct mpc_product *mpc_product_lookup(u32 gpu_id);
-bool mpc_has_hw_issue_8186(u32 gpu_id);
-bool mpc_gpu_has_transcfg(u32 gpu_id);
-int __must_check mpc_gpu_init(struct mpc_device *mdev);
-int __must_check mpc_gpu_soft_reset(struct mpc_device *mdev);
-int __must_check mpc_gpu_reset(struct mpc_device *mdev);
-int __must_check mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+int __must_check mpc_gpu_init(struct mpc_hdev *mdev);
+int __must_check mpc_gpu_soft_reset(struct mpc_hdev *mdev);
+int __must_check mpc_gpu_reset(struct mpc_hdev *mdev);
+int __must_check mpc_gpu_poll(struct mpc_hdev *mdev, u32 reg, bool wide, u64 mask, u64 want,
 			      u32 spin_us, u32 timeout_us, u64 *last);
-int __must_check mpc_gpu_power_on(struct mpc_device *mdev);
-int __must_check mpc_gpu_power_off(struct mpc_device *mdev);
-void mpc_gpu_irq_mask_set(struct mpc_device *mdev);
-void mpc_gpu_irq_mask_clear(struct mpc_device *mdev);
+int __must_check mpc_gpu_power_on(struct mpc_hdev *mdev);
+int __must_check mpc_gpu_power_off(struct mpc_hdev *mdev);
+void mpc_gpu_irq_mask_set(struct mpc_hdev *mdev);
+void mpc_gpu_irq_mask_clear(struct mpc_hdev *mdev);
 
 /* mpc_mmu.c */
-int __must_check mpc_mmu_init(struct mpc_device *mdev);
-int __must_check mpc_mmu_irq_init(struct mpc_device *mdev);
-const char *mpc_vm_backend_name(struct mpc_device *mdev);
-u32 mpc_mmu_pa_bits(struct mpc_device *mdev);
-u32 mpc_mmu_va_bits(struct mpc_device *mdev);
-int __must_check mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm);
-int __must_check mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size);
-int __must_check mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+int __must_check mpc_mmu_init(struct mpc_hdev *mdev);
+int __must_check mpc_mmu_irq_init(struct mpc_hdev *mdev);
+const char *mpc_vm_backend_name(struct mpc_hdev *mdev);
+u32 mpc_mmu_pa_bits(struct mpc_hdev *mdev);
+u32 mpc_mmu_va_bits(struct mpc_hdev *mdev);
+int __must_check mpc_vm_init(struct mpc_hdev *mdev, struct mpc_vm *vm);
+int __must_check mpc_vm_check_range(struct mpc_hdev *mdev, u64 va, u64 size);
+int __must_check mpc_vm_map(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va,
 			    const dma_addr_t *dma, unsigned int nr_pages);
-void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+void mpc_vm_unmap(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages);
-void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm);
-unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm);
-int __must_check mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm);
-int __must_check mpc_mmu_as_disable(struct mpc_device *mdev);
-int __must_check mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd);
-
-/* mpc_perfcnt.c */
-int __must_check mpc_perfcnt_policy_init(void);
-void mpc_perfcnt_policy_exit(void);
-int __must_check mpc_perfcnt_check_access(struct mpc_device *mdev);
-int __must_check mpc_perfcnt_init(struct mpc_device *mdev);
-int __must_check mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
-				    const struct mpc_perfcnt_config *cfg);
-int __must_check mpc_perfcnt_disable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
-int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
-				    void __user *ubuf, void *kbuf, struct mpc_sample_info *info);
-void mpc_perfcnt_release(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
-void mpc_perfcnt_suspend(struct mpc_device *mdev);
-void mpc_perfcnt_resume(struct mpc_device *mdev, int err);
-int __must_check mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
-int __must_check mpc_perfcnt_unmap(struct mpc_device *mdev);
-void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st);
-void mpc_perfcnt_stats(struct mpc_device *mdev, struct mpc_stats *stats);
-u64 mpc_perfcnt_interval_start(struct mpc_device *mdev);
-bool mpc_perfcnt_owned_by(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
-void mpc_perfcnt_owner_put(struct mpc_perfcnt_owner *owner);
-int __must_check mpc_perfcnt_transfer(struct mpc_device *mdev, struct mpc_perfcnt_owner *from,
-				      struct mpc_perfcnt_owner *to);
-u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev);
-void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen);
-void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen);
-
-/* mpc_ioctl.c */
-int mpc_ioctl_get_info(struct drm_device *drm, void *data, struct drm_file *file);
-int mpc_ioctl_enable(struct drm_device *drm, void *data, struct drm_file *file);
-int mpc_ioctl_dump(struct drm_device *drm, void *data, struct drm_file *file);
-int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *file);
-int mpc_ioctl_config(struct mpc_device *mdev, const char *who, bool use_masks, u32 set,
-		     u32 jm, u32 tiler, u32 shader, u32 l2, struct mpc_perfcnt_config *cfg);
-
-/* mpc_stream.c */
-int __must_check mpc_stream_init(struct mpc_device *mdev);
-/* mpc_stream.c: the debugfs perfcnt_stream file */
-extern const struct file_operations mpc_stream_debugfs_fops;
-
-/* mpc_debugfs.c */
-int __must_check mpc_debugfs_setup(struct mpc_device *mdev);
-void mpc_debugfs_init(struct drm_minor *minor);
-int __must_check mpc_debugfs_stream_take(struct mpc_device *mdev, struct mpc_perfcnt_owner *to,
-					 u64 *period_ns);
-void mpc_debugfs_stream_give_back(struct mpc_device *mdev, struct mpc_perfcnt_owner *from);
-char *mpc_debugfs_text(char *dst, size_t size, const char __user *ubuf,
-		       size_t count, const loff_t *ppos);
-int mpc_parse_enable_text(const char *text, struct mpc_perfcnt_config *cfg,
-			  u32 *period_us, bool *enable);
+void mpc_vm_free(struct mpc_hdev *mdev, struct mpc_vm *vm);
+unsigned int mpc_vm_leak(struct mpc_hdev *mdev, struct mpc_vm *vm);
+int __must_check mpc_mmu_as_enable(struct mpc_hdev *mdev, struct mpc_vm *vm);
+int __must_check mpc_mmu_as_disable(struct mpc_hdev *mdev);
+int __must_check mpc_mmu_flush(struct mpc_hdev *mdev, u64 va, u64 size, u32 cmd);
 
 /* sim/mpc_sim.c: the simulated GPU, built with MPC_SIM=1 only */
 #ifdef MPC_SIM

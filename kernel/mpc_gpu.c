@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mali_perfcnt: GPU control block: identification (the product table and
- * the errata checks, as panfrost_gpu.c keeps gpu_models[]), reset, power
- * domains and the GPU interrupt line.
+ * mali_perfcnt: GPU control block: identification (with the core's product
+ * table, kernel/core/mpc_product.c), reset, power domains and the GPU
+ * interrupt line.
  */
 #include <linux/bitops.h>
 #include <linux/delay.h>
@@ -28,100 +28,7 @@
 				 GPU_IRQ_PERFCNT_SAMPLE_COMPLETED | \
 				 GPU_IRQ_CLEAN_CACHES_COMPLETED)
 
-static const struct mpc_product mpc_products[] = {
-	/* Midgard: the product id is the whole of GPU_ID[31:16] */
-	{ "Mali-T600", GPU_PROD_T600, 0xffff, true, 1 },
-	{ "Mali-T620", 0x0620, 0xffff, true, 1 },
-	{ "Mali-T720", 0x0720, 0xffff, true, 1 },
-	{ "Mali-T760", 0x0750, 0xffff, false, 1 },
-	{ "Mali-T820", 0x0820, 0xffff, false, 1 },
-	{ "Mali-T830", 0x0830, 0xffff, false, 1 },
-	{ "Mali-T860", 0x0860, 0xffff, false, 1 },
-	{ "Mali-T880", 0x0880, 0xffff, false, 1 },
-	/* Bifrost and Valhall-JM: compare arch major and product major only */
-	{ "Mali-G71", 0x6000, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G72", 0x6001, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G51", 0x7000, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G76", 0x7001, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G52", 0x7002, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G31", 0x7003, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G77", 0x9000, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G57", 0x9001, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G78", 0x9002, GPU_PROD_MODEL_MASK, false, 2 },
-	/* MediaTek's G57 (MT8192, MT8195) reports its own product major */
-	{ "Mali-G57", 0x9003, GPU_PROD_MODEL_MASK, false, 2 },
-	{ "Mali-G68", 0x9004, GPU_PROD_MODEL_MASK, false, 2 },
-};
-
-static const struct mpc_product mpc_unknown_midgard = {
-	"Mali-unknown-midgard", 0, 0, false, 1
-};
-
-static const struct mpc_product mpc_unknown_bifrost = {
-	"Mali-unknown", 0, 0, false, 2
-};
-
-static bool mpc_is_midgard(u16 prod)
-{
-	return prod == GPU_PROD_T600 || GPU_PROD_ARCH_MAJOR(prod) == 0;
-}
-
-/**
- * mpc_product_lookup() - recognise a GPU from its GPU_ID
- * @gpu_id: raw GPU_ID register.
- *
- * Return: the model, or a generic v5 entry when the id is unknown (so a
- * bring-up engineer still gets raw counters on a GPU we have not listed).
- */
-const struct mpc_product *mpc_product_lookup(u32 gpu_id)
-{
-	u16 prod = GPU_ID_PRODUCT(gpu_id);
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(mpc_products); i++) {
-		const struct mpc_product *p = &mpc_products[i];
-
-		if ((prod & p->mask) == p->id)
-			return p;
-	}
-	return mpc_is_midgard(prod) ? &mpc_unknown_midgard : &mpc_unknown_bifrost;
-}
-
-/**
- * mpc_has_hw_issue_8186() - does PRLAM-8186 affect this GPU?
- * @gpu_id: raw GPU_ID register.
- *
- * Only the first T600 revision (r0p0, version status 1, "15dev0") has the
- * erratum: its tiler counters must be enabled after the counter mode is set.
- *
- * Return: true when the workaround is needed.
- */
-bool mpc_has_hw_issue_8186(u32 gpu_id)
-{
-	return GPU_ID_PRODUCT(gpu_id) == GPU_PROD_T600 &&
-	       GPU_ID_VERSION_MAJOR(gpu_id) == 0 &&
-	       GPU_ID_VERSION_MINOR(gpu_id) == 0 &&
-	       GPU_ID_VERSION_STATUS(gpu_id) == 1;
-}
-
-/**
- * mpc_gpu_has_transcfg() - does the GPU have AS_TRANSCFG
- * @gpu_id: raw GPU_ID register.
- *
- * Bifrost (architecture major 6) and later select the table format of an
- * address space with AS_TRANSCFG; Midgard has only the legacy TRANSTAB.
- * The T600's legacy product id 0x6956 predates the architecture fields.
- *
- * Return: true from Bifrost on.
- */
-bool mpc_gpu_has_transcfg(u32 gpu_id)
-{
-	u16 prod = GPU_ID_PRODUCT(gpu_id);
-
-	return prod != GPU_PROD_T600 && GPU_PROD_ARCH_MAJOR(prod) >= 6;
-}
-
-static u64 mpc_poll_read(struct mpc_device *mdev, u32 reg, bool wide)
+static u64 mpc_poll_read(struct mpc_hdev *mdev, u32 reg, bool wide)
 {
 	return wide ? gpu_read64(mdev, reg) : gpu_read(mdev, reg);
 }
@@ -142,7 +49,7 @@ static u64 mpc_poll_read(struct mpc_device *mdev, u32 reg, bool wide)
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want,
+int mpc_gpu_poll(struct mpc_hdev *mdev, u32 reg, bool wide, u64 mask, u64 want,
 		 u32 spin_us, u32 timeout_us, u64 *last)
 {
 	u64 val;
@@ -162,7 +69,7 @@ int mpc_gpu_poll(struct mpc_device *mdev, u32 reg, bool wide, u64 mask, u64 want
  * masked, so it works before the IRQ handler is installed and from the
  * recovery path alike.
  */
-static int __must_check mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
+static int __must_check mpc_gpu_reset_cmd(struct mpc_hdev *mdev, u32 cmd)
 {
 	u32 raw;
 
@@ -182,13 +89,13 @@ static int __must_check mpc_gpu_reset_cmd(struct mpc_device *mdev, u32 cmd)
  * Before the probe read GPU_ID (its first reset) nothing is written: the
  * GPU touches no memory before mpc_gpu_coherency_init() programmed it.
  */
-static void mpc_gpu_coherency_apply(struct mpc_device *mdev)
+static void mpc_gpu_coherency_apply(struct mpc_hdev *mdev)
 {
-	if (mpc_gpu_has_transcfg(mdev->features.gpu_id))
+	if (mpc_gpu_has_transcfg(mdev->core.features.gpu_id))
 		gpu_write(mdev, GPU_COHERENCY_ENABLE, mdev->coherency_mode);
 }
 
-static void mpc_gpu_reset_done(struct mpc_device *mdev)
+static void mpc_gpu_reset_done(struct mpc_hdev *mdev)
 {
 	gpu_write(mdev, GPU_INT_CLEAR, ~0U);
 	/* Job interrupts belong to a job scheduler this driver does not have */
@@ -208,11 +115,11 @@ static void mpc_gpu_reset_done(struct mpc_device *mdev)
  * right: refused. Midgard has no coherency registers, and its integrations
  * set coherency up outside the GPU: nothing to program or check.
  */
-static int mpc_gpu_coherency_init(struct mpc_device *mdev)
+static int mpc_gpu_coherency_init(struct mpc_hdev *mdev)
 {
-	u32 features = mdev->features.coherency_features;
+	u32 features = mdev->core.features.coherency_features;
 
-	if (!mpc_gpu_has_transcfg(mdev->features.gpu_id))
+	if (!mpc_gpu_has_transcfg(mdev->core.features.gpu_id))
 		return 0;
 	if (!mdev->coherent) {
 		mdev->coherency_mode = COHERENCY_NONE;
@@ -241,7 +148,7 @@ static int mpc_gpu_coherency_init(struct mpc_device *mdev)
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_gpu_soft_reset(struct mpc_device *mdev)
+int mpc_gpu_soft_reset(struct mpc_hdev *mdev)
 {
 	int ret = mpc_gpu_reset_cmd(mdev, GPU_CMD_SOFT_RESET);
 
@@ -266,7 +173,7 @@ int mpc_gpu_soft_reset(struct mpc_device *mdev)
  * Return: the level that worked (&enum mpc_reset_level), or -ETIMEDOUT
  * when the GPU answered none: it may still be writing to memory.
  */
-int mpc_gpu_reset(struct mpc_device *mdev)
+int mpc_gpu_reset(struct mpc_hdev *mdev)
 {
 	int ret;
 
@@ -311,7 +218,7 @@ int mpc_gpu_reset(struct mpc_device *mdev)
  * mpc_gpu_irq_mask_set() - unmask the GPU and MMU interrupts we handle
  * @mdev: device.
  */
-void mpc_gpu_irq_mask_set(struct mpc_device *mdev)
+void mpc_gpu_irq_mask_set(struct mpc_hdev *mdev)
 {
 	gpu_write(mdev, GPU_INT_CLEAR, MPC_GPU_IRQ_MASK);
 	gpu_write(mdev, GPU_INT_MASK, MPC_GPU_IRQ_MASK);
@@ -324,13 +231,13 @@ void mpc_gpu_irq_mask_set(struct mpc_device *mdev)
  * mpc_gpu_irq_mask_clear() - mask every GPU and MMU interrupt
  * @mdev: device.
  */
-void mpc_gpu_irq_mask_clear(struct mpc_device *mdev)
+void mpc_gpu_irq_mask_clear(struct mpc_hdev *mdev)
 {
 	gpu_write(mdev, GPU_INT_MASK, 0);
 	gpu_write(mdev, MMU_INT_MASK, 0);
 }
 
-static int __must_check mpc_power_domain_on(struct mpc_device *mdev, const char *name,
+static int __must_check mpc_power_domain_on(struct mpc_hdev *mdev, const char *name,
 					    u32 pwron_lo, u32 ready_lo, u64 present)
 {
 	u64 ready;
@@ -354,9 +261,9 @@ static int __must_check mpc_power_domain_on(struct mpc_device *mdev, const char 
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_gpu_power_on(struct mpc_device *mdev)
+int mpc_gpu_power_on(struct mpc_hdev *mdev)
 {
-	const struct mpc_features *f = &mdev->features;
+	const struct mpc_features *f = &mdev->core.features;
 	int ret;
 
 	ret = mpc_power_domain_on(mdev, "L2", GPU_L2_PWRON_LO, GPU_L2_READY_LO,
@@ -371,7 +278,7 @@ int mpc_gpu_power_on(struct mpc_device *mdev)
 				   GPU_SHADER_READY_LO, f->shader_present);
 }
 
-static int mpc_power_domain_off(struct mpc_device *mdev, const char *name,
+static int mpc_power_domain_off(struct mpc_hdev *mdev, const char *name,
 				u32 pwroff_lo, u32 pwrtrans_lo, u64 present)
 {
 	u64 trans;
@@ -397,9 +304,9 @@ static int mpc_power_domain_off(struct mpc_device *mdev, const char *name,
  *
  * Return: 0, or -ETIMEDOUT when a domain is still in transition.
  */
-int mpc_gpu_power_off(struct mpc_device *mdev)
+int mpc_gpu_power_off(struct mpc_hdev *mdev)
 {
-	const struct mpc_features *f = &mdev->features;
+	const struct mpc_features *f = &mdev->core.features;
 	int ret;
 
 	ret = mpc_power_domain_off(mdev, "shader cores", GPU_SHADER_PWROFF_LO,
@@ -420,25 +327,25 @@ int mpc_gpu_power_off(struct mpc_device *mdev)
  */
 static irqreturn_t mpc_gpu_irq_handler(int irq, void *data)
 {
-	struct mpc_device *mdev = data;
+	struct mpc_hdev *mdev = data;
 	u32 status, gen;
 
 	if (atomic_read(&mdev->suspended))
 		return IRQ_NONE;
 
-	gen = mpc_perfcnt_irq_gen(mdev);
+	gen = mpc_perfcnt_irq_gen(&mdev->core);
 	status = gpu_read(mdev, GPU_INT_STAT);
 	if (!status)
 		return IRQ_NONE;
 
 	gpu_write(mdev, GPU_INT_CLEAR, status);
-	mpc_perfcnt_gpu_irq(mdev, status, gen);
+	mpc_perfcnt_gpu_irq(&mdev->core, status, gen);
 	return IRQ_HANDLED;
 }
 
-static void mpc_gpu_read_features(struct mpc_device *mdev)
+static void mpc_gpu_read_features(struct mpc_hdev *mdev)
 {
-	struct mpc_features *f = &mdev->features;
+	struct mpc_features *f = &mdev->core.features;
 
 	f->gpu_id = gpu_read(mdev, GPU_ID);
 	f->l2_features = gpu_read(mdev, GPU_L2_FEATURES);
@@ -460,9 +367,9 @@ static void mpc_gpu_read_features(struct mpc_device *mdev)
  *
  * Return: 0 or a negative errno.
  */
-int mpc_gpu_init(struct mpc_device *mdev)
+int mpc_gpu_init(struct mpc_hdev *mdev)
 {
-	struct mpc_features *f = &mdev->features;
+	struct mpc_features *f = &mdev->core.features;
 	int ret;
 
 	ret = mpc_gpu_soft_reset(mdev);

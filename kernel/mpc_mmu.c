@@ -55,15 +55,15 @@ MODULE_PARM_DESC(pgtable, "Translation table writer: auto, builtin or io-pgtable
 struct mpc_vm_backend {
 	const char *name;
 	u32 max_pa_bits;
-	int (*init)(struct mpc_device *mdev, struct mpc_vm *vm);
-	int (*map)(struct mpc_device *mdev, struct mpc_vm *vm, u64 va, dma_addr_t dma);
-	void (*unmap)(struct mpc_device *mdev, struct mpc_vm *vm, u64 va);
-	void (*fini)(struct mpc_device *mdev, struct mpc_vm *vm);
+	int (*init)(struct mpc_hdev *mdev, struct mpc_vm *vm);
+	int (*map)(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va, dma_addr_t dma);
+	void (*unmap)(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va);
+	void (*fini)(struct mpc_hdev *mdev, struct mpc_vm *vm);
 };
 
 /* ---- builtin backend ----------------------------------------------------- */
 
-static struct mpc_pt_page *mpc_pt_alloc(struct mpc_device *mdev, struct mpc_vm *vm)
+static struct mpc_pt_page *mpc_pt_alloc(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	struct mpc_pt_page *pt;
 
@@ -78,7 +78,7 @@ static struct mpc_pt_page *mpc_pt_alloc(struct mpc_device *mdev, struct mpc_vm *
 	if (dma_mapping_error(mdev->dev, pt->dma))
 		goto err_page;
 	list_add_tail(&pt->node, &vm->tables);
-	mpc_track_alloc(mdev, PAGE_SIZE);
+	mpc_track_alloc(&mdev->core, PAGE_SIZE);
 	return pt;
 
 err_page:
@@ -98,12 +98,12 @@ static struct mpc_pt_page *mpc_pt_find(struct mpc_vm *vm, u64 dma)
 	return NULL;
 }
 
-static void mpc_pt_sync(struct mpc_device *mdev, struct mpc_pt_page *pt)
+static void mpc_pt_sync(struct mpc_hdev *mdev, struct mpc_pt_page *pt)
 {
 	dma_sync_single_for_device(mdev->dev, pt->dma, PAGE_SIZE, DMA_TO_DEVICE);
 }
 
-static void mpc_builtin_fini(struct mpc_device *mdev, struct mpc_vm *vm)
+static void mpc_builtin_fini(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	struct mpc_pt_page *pt, *tmp;
 
@@ -112,12 +112,12 @@ static void mpc_builtin_fini(struct mpc_device *mdev, struct mpc_vm *vm)
 		dma_unmap_page(mdev->dev, pt->dma, PAGE_SIZE, DMA_TO_DEVICE);
 		__free_page(pt->page);
 		kfree(pt);
-		mpc_track_free(mdev, PAGE_SIZE);
+		mpc_track_free(&mdev->core, PAGE_SIZE);
 	}
 	vm->root = NULL;
 }
 
-static int mpc_builtin_init(struct mpc_device *mdev, struct mpc_vm *vm)
+static int mpc_builtin_init(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	vm->root = mpc_pt_alloc(mdev, vm);
 	if (!vm->root)
@@ -131,7 +131,7 @@ static int mpc_builtin_init(struct mpc_device *mdev, struct mpc_vm *vm)
 }
 
 /* Find (or make) the level-3 table that translates @va. */
-static struct mpc_pt_page *mpc_builtin_walk(struct mpc_device *mdev,
+static struct mpc_pt_page *mpc_builtin_walk(struct mpc_hdev *mdev,
 					    struct mpc_vm *vm, u64 va, bool alloc)
 {
 	struct mpc_pt_page *pt = vm->root;
@@ -161,7 +161,7 @@ static struct mpc_pt_page *mpc_builtin_walk(struct mpc_device *mdev,
 	return pt;
 }
 
-static int mpc_builtin_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+static int mpc_builtin_map(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va,
 			   dma_addr_t dma)
 {
 	struct mpc_pt_page *l3 = mpc_builtin_walk(mdev, vm, va, true);
@@ -176,7 +176,7 @@ static int mpc_builtin_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 	return 0;
 }
 
-static void mpc_builtin_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va)
+static void mpc_builtin_unmap(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va)
 {
 	struct mpc_pt_page *l3 = mpc_builtin_walk(mdev, vm, va, false);
 
@@ -220,7 +220,7 @@ static const struct iommu_flush_ops mpc_iop_tlb_ops = {
 	.tlb_add_page = mpc_iop_tlb_add_page,
 };
 
-static int mpc_iop_init(struct mpc_device *mdev, struct mpc_vm *vm)
+static int mpc_iop_init(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	struct io_pgtable_cfg cfg = {
 		.pgsize_bitmap = SZ_4K,
@@ -239,7 +239,7 @@ static int mpc_iop_init(struct mpc_device *mdev, struct mpc_vm *vm)
 	return 0;
 }
 
-static int mpc_iop_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+static int mpc_iop_map(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va,
 		       dma_addr_t dma)
 {
 	size_t mapped = 0;
@@ -250,12 +250,12 @@ static int mpc_iop_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 	return ret ?: (mapped == SZ_4K ? 0 : -ENOMEM);
 }
 
-static void mpc_iop_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va)
+static void mpc_iop_unmap(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va)
 {
 	vm->iop->unmap_pages(vm->iop, va, SZ_4K, 1, NULL);
 }
 
-static void mpc_iop_fini(struct mpc_device *mdev, struct mpc_vm *vm)
+static void mpc_iop_fini(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	free_io_pgtable_ops(vm->iop);
 	vm->iop = NULL;
@@ -300,7 +300,7 @@ static void mpc_iop_leak(struct mpc_vm *vm)
  *
  * Return: "builtin" or "io-pgtable".
  */
-const char *mpc_vm_backend_name(struct mpc_device *mdev)
+const char *mpc_vm_backend_name(struct mpc_hdev *mdev)
 {
 	return mdev->vm_backend->name;
 }
@@ -315,9 +315,9 @@ const char *mpc_vm_backend_name(struct mpc_device *mdev)
  *
  * Return: bits.
  */
-u32 mpc_mmu_pa_bits(struct mpc_device *mdev)
+u32 mpc_mmu_pa_bits(struct mpc_hdev *mdev)
 {
-	u32 pa_bits = MMU_FEATURES_PA_BITS(mdev->features.mmu_features);
+	u32 pa_bits = MMU_FEATURES_PA_BITS(mdev->core.features.mmu_features);
 
 	return min(pa_bits ?: 32, mdev->vm_backend->max_pa_bits);
 }
@@ -333,9 +333,9 @@ u32 mpc_mmu_pa_bits(struct mpc_device *mdev)
  *
  * Return: bits.
  */
-u32 mpc_mmu_va_bits(struct mpc_device *mdev)
+u32 mpc_mmu_va_bits(struct mpc_hdev *mdev)
 {
-	u32 va_bits = MMU_FEATURES_VA_BITS(mdev->features.mmu_features);
+	u32 va_bits = MMU_FEATURES_VA_BITS(mdev->core.features.mmu_features);
 
 	return min_t(u32, va_bits ?: MPC_PT_VA_BITS, MPC_PT_VA_BITS);
 }
@@ -347,7 +347,7 @@ u32 mpc_mmu_va_bits(struct mpc_device *mdev)
  *
  * Return: 0 or -ENOMEM.
  */
-int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm)
+int mpc_vm_init(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	int ret;
 
@@ -364,7 +364,7 @@ int mpc_vm_init(struct mpc_device *mdev, struct mpc_vm *vm)
  * @mdev: device.
  * @vm: address space; empty afterwards.
  */
-void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
+void mpc_vm_free(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	if (vm->backend)
 		vm->backend->fini(mdev, vm);
@@ -384,7 +384,7 @@ void mpc_vm_free(struct mpc_device *mdev, struct mpc_vm *vm)
  * Return: the table pages leaked that the driver knows of (the builtin
  * writer's; io-pgtable's own are leaked too but not counted).
  */
-unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm)
+unsigned int mpc_vm_leak(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	struct mpc_pt_page *pt, *tmp;
 	unsigned int n = 0;
@@ -399,7 +399,7 @@ unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm)
 		list_for_each_entry_safe(pt, tmp, &vm->tables, node) {
 			list_del(&pt->node);
 			kfree(pt);
-			mpc_track_free(mdev, PAGE_SIZE);
+			mpc_track_free(&mdev->core, PAGE_SIZE);
 			n++;
 		}
 	}
@@ -418,21 +418,21 @@ unsigned int mpc_vm_leak(struct mpc_device *mdev, struct mpc_vm *vm)
  * Return: 0, or -EINVAL when @va is 0 or not page aligned, @size is 0 or
  * the range does not end at or below 2^mpc_mmu_va_bits().
  */
-int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size)
+int mpc_vm_check_range(struct mpc_hdev *mdev, u64 va, u64 size)
 {
 	const u32 va_bits = mpc_mmu_va_bits(mdev);
 	const u64 limit = BIT_ULL(va_bits);
 
 	/* As kbase: a dump buffer at GPU address 0 is refused */
 	if (!va)
-		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0");
+		return MPC_REJECT(&mdev->core, -EINVAL, "GPU VA 0");
 	if (!IS_ALIGNED(va, PAGE_SIZE))
-		return MPC_REJECT(mdev, -EINVAL, "GPU VA 0x%llx not page aligned", va);
+		return MPC_REJECT(&mdev->core, -EINVAL, "GPU VA 0x%llx not page aligned", va);
 	if (!size)
-		return MPC_REJECT(mdev, -EINVAL, "empty GPU VA range at 0x%llx", va);
+		return MPC_REJECT(&mdev->core, -EINVAL, "empty GPU VA range at 0x%llx", va);
 	/* Written so that it cannot overflow, unlike va + size > limit */
 	if (size > limit || va > limit - size)
-		return MPC_REJECT(mdev, -EINVAL,
+		return MPC_REJECT(&mdev->core, -EINVAL,
 				  "GPU VA range 0x%llx + 0x%llx beyond the GPU's %u VA bits (MMU_FEATURES)",
 				  va, size, va_bits);
 	return 0;
@@ -450,7 +450,7 @@ int mpc_vm_check_range(struct mpc_device *mdev, u64 va, u64 size)
  *
  * Return: 0, -EINVAL for a bad range (mpc_vm_check_range()), -ENOMEM.
  */
-int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+int mpc_vm_map(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va,
 	       const dma_addr_t *dma, unsigned int nr_pages)
 {
 	unsigned int i;
@@ -477,7 +477,7 @@ int mpc_vm_map(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
  *
  * The caller flushes the MMU afterwards (mpc_mmu_flush()).
  */
-void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
+void mpc_vm_unmap(struct mpc_hdev *mdev, struct mpc_vm *vm, u64 va,
 		  unsigned int nr_pages)
 {
 	unsigned int i;
@@ -487,7 +487,7 @@ void mpc_vm_unmap(struct mpc_device *mdev, struct mpc_vm *vm, u64 va,
 }
 
 /* Every caller can sleep: it holds the counter unit's lock, probes or unbinds. */
-static int __must_check mpc_as_wait_ready(struct mpc_device *mdev)
+static int __must_check mpc_as_wait_ready(struct mpc_hdev *mdev)
 {
 	u64 status;
 	int ret;
@@ -499,7 +499,7 @@ static int __must_check mpc_as_wait_ready(struct mpc_device *mdev)
 	return ret;
 }
 
-static int __must_check mpc_as_command(struct mpc_device *mdev, u32 cmd)
+static int __must_check mpc_as_command(struct mpc_hdev *mdev, u32 cmd)
 {
 	int ret = mpc_as_wait_ready(mdev);
 
@@ -509,9 +509,9 @@ static int __must_check mpc_as_command(struct mpc_device *mdev, u32 cmd)
 	return mpc_as_wait_ready(mdev);
 }
 
-static bool mpc_has_transcfg(struct mpc_device *mdev)
+static bool mpc_has_transcfg(struct mpc_hdev *mdev)
 {
-	return mpc_gpu_has_transcfg(mdev->features.gpu_id);
+	return mpc_gpu_has_transcfg(mdev->core.features.gpu_id);
 }
 
 /*
@@ -519,7 +519,7 @@ static bool mpc_has_transcfg(struct mpc_device *mdev)
  * dirty L2 lines reach memory and the MMU drops every cached translation
  * (AS_COMMAND_UPDATE is not documented to do either).
  */
-static int __must_check mpc_mmu_flush_all(struct mpc_device *mdev)
+static int __must_check mpc_mmu_flush_all(struct mpc_hdev *mdev)
 {
 	return mpc_mmu_flush(mdev, 0, BIT_ULL(mpc_mmu_va_bits(mdev)), AS_COMMAND_FLUSH_MEM);
 }
@@ -534,7 +534,7 @@ static int __must_check mpc_mmu_flush_all(struct mpc_device *mdev)
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
+int mpc_mmu_as_enable(struct mpc_hdev *mdev, struct mpc_vm *vm)
 {
 	const int as = MPC_PERFCNT_AS;
 	int ret;
@@ -562,7 +562,7 @@ int mpc_mmu_as_enable(struct mpc_device *mdev, struct mpc_vm *vm)
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_mmu_as_disable(struct mpc_device *mdev)
+int mpc_mmu_as_disable(struct mpc_hdev *mdev)
 {
 	const int as = MPC_PERFCNT_AS;
 	int ret, ret2;
@@ -588,7 +588,7 @@ int mpc_mmu_as_disable(struct mpc_device *mdev)
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd)
+int mpc_mmu_flush(struct mpc_hdev *mdev, u64 va, u64 size, u32 cmd)
 {
 	const int as = MPC_PERFCNT_AS;
 	/*
@@ -616,7 +616,7 @@ int mpc_mmu_flush(struct mpc_device *mdev, u64 va, u64 size, u32 cmd)
  */
 static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
 {
-	struct mpc_device *mdev = data;
+	struct mpc_hdev *mdev = data;
 	const int as = MPC_PERFCNT_AS;
 	u32 status, gen, fault;
 	u64 addr;
@@ -624,7 +624,7 @@ static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
 	if (atomic_read(&mdev->suspended))
 		return IRQ_NONE;
 
-	gen = mpc_perfcnt_irq_gen(mdev);
+	gen = mpc_perfcnt_irq_gen(&mdev->core);
 	status = gpu_read(mdev, MMU_INT_STAT);
 	if (!status)
 		return IRQ_NONE;
@@ -635,7 +635,7 @@ static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
 			    "MMU %s in AS%d at 0x%llx: status 0x%x (exception 0x%x, access %u)\n",
 			    status & MMU_IRQ_BUS_ERROR(as) ? "bus error" : "page fault",
 			    as, addr, fault, AS_FAULT_EXCEPTION(fault), AS_FAULT_ACCESS(fault));
-	mpc_perfcnt_mmu_fault(mdev, gen);
+	mpc_perfcnt_mmu_fault(&mdev->core, gen);
 	gpu_write(mdev, MMU_INT_CLEAR, status);
 	return IRQ_HANDLED;
 }
@@ -646,7 +646,7 @@ static irqreturn_t mpc_mmu_irq_handler(int irq, void *data)
  *
  * Return: 0 or an error from devm_request_irq().
  */
-int mpc_mmu_irq_init(struct mpc_device *mdev)
+int mpc_mmu_irq_init(struct mpc_hdev *mdev)
 {
 	return devm_request_irq(mdev->dev, mdev->mmu_irq, mpc_mmu_irq_handler,
 				IRQF_SHARED, "mali_perfcnt-mmu", mdev);
@@ -663,7 +663,7 @@ int mpc_mmu_irq_init(struct mpc_device *mdev)
  * kernel does not have, -ETIMEDOUT when the address space does not answer,
  * or an error from dma_set_mask_and_coherent().
  */
-int mpc_mmu_init(struct mpc_device *mdev)
+int mpc_mmu_init(struct mpc_hdev *mdev)
 {
 	const struct mpc_vm_backend *iop = MPC_IOP_BACKEND;
 	int ret;

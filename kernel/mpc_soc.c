@@ -31,7 +31,7 @@ static const struct mpc_soc_data mpc_soc_generic = {
  * the power manager's override register set, after every reset since a
  * reset clears them (panfrost_gpu_amlogic_quirk()).
  */
-static void mpc_soc_amlogic_quirk(struct mpc_device *mdev)
+static void mpc_soc_amlogic_quirk(struct mpc_hdev *mdev)
 {
 	gpu_write(mdev, GPU_PWR_KEY, GPU_PWR_KEY_UNLOCK);
 	gpu_write(mdev, GPU_PWR_OVERRIDE1, 0xfff | (0x20 << 16));
@@ -189,7 +189,7 @@ static int mpc_soc_check_generic(struct device *dev, const char *generic)
 	return 0;
 }
 
-static int mpc_soc_get_supplies(struct device *dev, struct mpc_device *mdev)
+static int mpc_soc_get_supplies(struct device *dev, struct mpc_hdev *mdev)
 {
 	const struct mpc_soc_data *soc = mdev->soc;
 	unsigned int i;
@@ -287,7 +287,7 @@ static int mpc_soc_attach_pm_domains(struct device *dev, const struct mpc_soc_da
  * does not list the power domains its SoC needs; or an errno of getting
  * the supplies or domains (-EPROBE_DEFER among them).
  */
-int mpc_soc_probe(struct platform_device *pdev, struct mpc_device *mdev)
+int mpc_soc_probe(struct platform_device *pdev, struct mpc_hdev *mdev)
 {
 	const struct of_device_id *match;
 	struct device *dev = &pdev->dev;
@@ -334,7 +334,7 @@ static u32 mpc_soc_steps(const struct mpc_soc_data *soc, enum mpc_soc_level leve
 }
 
 /* Take down those of @steps that are up: reset, clocks, then supplies. */
-static void mpc_soc_down(struct mpc_device *mdev, u32 steps)
+static void mpc_soc_down(struct mpc_hdev *mdev, u32 steps)
 {
 	steps &= ~mdev->soc_down;
 	if (steps & MPC_SOC_DOWN_RESET)
@@ -361,7 +361,7 @@ static void mpc_soc_down(struct mpc_device *mdev, u32 steps)
  *
  * Return: 0 or a negative errno.
  */
-int mpc_soc_power_up(struct mpc_device *mdev, enum mpc_soc_level level)
+int mpc_soc_power_up(struct mpc_hdev *mdev, enum mpc_soc_level level)
 {
 	u32 was = mdev->soc_down;
 	u32 up = was & ~mpc_soc_steps(mdev->soc, level);
@@ -401,7 +401,7 @@ err:
  *	steps the SoC data allows (&mpc_soc_data.pm); %MPC_SOC_OFF takes
  *	every step.
  */
-void mpc_soc_power_down(struct mpc_device *mdev, enum mpc_soc_level level)
+void mpc_soc_power_down(struct mpc_hdev *mdev, enum mpc_soc_level level)
 {
 	mpc_soc_down(mdev, mpc_soc_steps(mdev->soc, level));
 }
@@ -410,7 +410,7 @@ void mpc_soc_power_down(struct mpc_device *mdev, enum mpc_soc_level level)
  * mpc_soc_reset_quirks() - what the SoC needs written after a GPU reset
  * @mdev: device, its GPU just reset.
  */
-void mpc_soc_reset_quirks(struct mpc_device *mdev)
+void mpc_soc_reset_quirks(struct mpc_hdev *mdev)
 {
 	if (mdev->soc->reset_quirk)
 		mdev->soc->reset_quirk(mdev);
@@ -422,7 +422,7 @@ void mpc_soc_reset_quirks(struct mpc_device *mdev)
  *
  * Return: e.g. "none", "clocks", "reset clocks supplies".
  */
-const char *mpc_soc_down_text(struct mpc_device *mdev)
+const char *mpc_soc_down_text(struct mpc_hdev *mdev)
 {
 	static const char * const text[] = {
 		"none", "reset", "clocks", "reset clocks", "supplies",

@@ -8,7 +8,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-struct mpc_device;
+struct mpc_hdev;
 struct platform_device;
 
 /*
@@ -44,7 +44,7 @@ struct mpc_soc_data {
 	unsigned int nr_supplies;
 	const char * const *pm_domains;
 	unsigned int nr_pm_domains;
-	void (*reset_quirk)(struct mpc_device *mdev);
+	void (*reset_quirk)(struct mpc_hdev *mdev);
 	u32 pm;
 };
 
@@ -65,10 +65,10 @@ enum mpc_soc_level {
 
 extern const struct mpc_soc_data mpc_soc_sim;
 
-int mpc_soc_probe(struct platform_device *pdev, struct mpc_device *mdev);
-int mpc_soc_power_up(struct mpc_device *mdev, enum mpc_soc_level level);
-void mpc_soc_power_down(struct mpc_device *mdev, enum mpc_soc_level level);
-void mpc_soc_reset_quirks(struct mpc_device *mdev);
-const char *mpc_soc_down_text(struct mpc_device *mdev);
+int mpc_soc_probe(struct platform_device *pdev, struct mpc_hdev *mdev);
+int mpc_soc_power_up(struct mpc_hdev *mdev, enum mpc_soc_level level);
+void mpc_soc_power_down(struct mpc_hdev *mdev, enum mpc_soc_level level);
+void mpc_soc_reset_quirks(struct mpc_hdev *mdev);
+const char *mpc_soc_down_text(struct mpc_hdev *mdev);
 
 #endif /* MPC_SOC_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the debugfs enable text parser in kernel/mpc_debugfs.c.
+ * KUnit tests of the debugfs enable text parser in kernel/core/mpc_debugfs.c.
  *
  * Expected values come from Documentation/interfaces.rst, never from the
  * code under test. The file includes mpc_debugfs.c; what that file calls
@@ -11,14 +11,9 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-#include "../mpc_debugfs.c"
+#include "../core/mpc_debugfs.c"
 
 /* Stubs: never called by these tests */
-const char *mpc_soc_down_text(struct mpc_device *mdev)
-{
-	return "";
-}
-
 void mpc_track_alloc(struct mpc_device *mdev, size_t bytes)
 {
 }
@@ -53,23 +48,7 @@ int mpc_perfcnt_transfer(struct mpc_device *mdev, struct mpc_perfcnt_owner *from
 	return -ENODATA;
 }
 
-const char *mpc_vm_backend_name(struct mpc_device *mdev)
-{
-	return "none";
-}
-
-u32 mpc_mmu_va_bits(struct mpc_device *mdev)
-{
-	return 0;
-}
-
 const struct file_operations mpc_stream_debugfs_fops = {};
-
-#ifdef MPC_SIM
-void mpc_sim_debugfs_init(struct mpc_sim *sim, struct dentry *root)
-{
-}
-#endif
 
 /* The debugfs enable text */
 

@@ -1,37 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of GPU recognition in kernel/mpc_gpu.c: the product table,
- * the PRLAM-8186 check and the TRANSCFG check, all from GPU_ID alone.
+ * KUnit tests of GPU recognition in kernel/core/mpc_product.c: the product
+ * table, the PRLAM-8186 check and the TRANSCFG check, all from GPU_ID alone.
  *
  * Expected values come from the GPU_ID encodings documented for each
- * product, never from the code under test. The file includes mpc_gpu.c so
- * that its static table can be checked too; what it calls outside it and
- * no case reaches is stubbed.
+ * product, never from the code under test. The file includes
+ * mpc_product.c so that its static table can be checked too.
  */
 #include <kunit/test.h>
 #include <linux/bitops.h>
 #include <linux/string.h>
 
-#include "../mpc_gpu.c"
-
-/* Stubs: mpc_gpu_init() and the IRQ handler are never reached here */
-u32 mpc_perfcnt_irq_gen(struct mpc_device *mdev)
-{
-	return 0;
-}
-
-void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
-{
-}
-
-int mpc_mmu_irq_init(struct mpc_device *mdev)
-{
-	return -ENODEV;
-}
-
-void mpc_soc_reset_quirks(struct mpc_device *mdev)
-{
-}
+#include "../core/mpc_product.c"
 
 /* GPU_ID recognition */
 

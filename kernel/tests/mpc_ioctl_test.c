@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of mali_perfcnt's uAPI checks (kernel/mpc_ioctl.c): every
+ * KUnit tests of mali_perfcnt's uAPI checks (kernel/core/mpc_ioctl.c): every
  * "must be zero" field, unknown flag, out-of-range value and short buffer is
  * rejected before the counter unit is reached, and valid arguments reach it
  * unchanged. The counter unit is replaced by recording fakes, so no device
@@ -9,7 +9,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-#include "../mpc_ioctl.c"
+#include "../core/mpc_ioctl.c"
 
 /* What the fakes of the counter unit saw. */
 static struct {
@@ -79,14 +79,12 @@ static struct mpc_device *mpc_test_device(struct kunit *test)
 	return mdev;
 }
 
-static struct drm_file *mpc_test_file(struct kunit *test)
+/* The counter owner of an open render node, as the host passes it */
+static struct mpc_perfcnt_owner *mpc_test_file(struct kunit *test)
 {
-	struct drm_file *file = kunit_kzalloc(test, sizeof(*file), GFP_KERNEL);
+	struct mpc_perfcnt_owner *file = kunit_kzalloc(test, sizeof(*file), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, file);
-	/* what mpc_open() gives every file */
-	file->driver_priv = kunit_kzalloc(test, sizeof(struct mpc_file), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, file->driver_priv);
 	return file;
 }
 
@@ -97,8 +95,7 @@ static void mpc_test_get_info(struct kunit *test)
 	struct mpc_device *mdev = mpc_test_device(test);
 	struct drm_mali_perfcnt_get_info args = {};
 
-	mdev->sim = (struct mpc_sim *)mdev;	/* any non-NULL instance */
-	KUNIT_ASSERT_EQ(test, mpc_ioctl_get_info(&mdev->drm, &args, NULL), 0);
+	KUNIT_ASSERT_EQ(test, mpc_ioctl_get_info(mdev, NULL, &args), 0);
 	KUNIT_EXPECT_EQ(test, args.gpu_id, 0x72120000);
 	KUNIT_EXPECT_EQ(test, args.layout, MALI_PERFCNT_LAYOUT_V5);
 	KUNIT_EXPECT_EQ(test, args.shader_present, 0xb);
@@ -127,7 +124,7 @@ static void mpc_test_get_info_v4_caps(struct kunit *test)
 	mdev->features.product = &mpc_test_t600;
 	mdev->features.hw_issue_8186 = true;
 	mdev->features.layout.v4 = true;
-	KUNIT_ASSERT_EQ(test, mpc_ioctl_get_info(&mdev->drm, &args, NULL), 0);
+	KUNIT_ASSERT_EQ(test, mpc_ioctl_get_info(mdev, NULL, &args), 0);
 	KUNIT_EXPECT_EQ(test, args.layout, MALI_PERFCNT_LAYOUT_V4);
 	KUNIT_EXPECT_EQ(test, args.nr_counter_sets, 1);
 	/* Not reported since revision 2: debugfs gpu_info says "hw_issue_8186:" */
@@ -143,21 +140,21 @@ static void mpc_test_get_info_rejects(struct kunit *test)
 
 	memset(&args, 0, sizeof(args));
 	args.flags = 1;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_get_info(&mdev->drm, &args, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_get_info(mdev, NULL, &args), -EINVAL);
 	KUNIT_EXPECT_EQ(test, args.gpu_id, 0);
 
 	memset(&args, 0, sizeof(args));
 	args.flags = 0x80000000;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_get_info(&mdev->drm, &args, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_get_info(mdev, NULL, &args), -EINVAL);
 
 	memset(&args, 0, sizeof(args));
 	args.pad = 1;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_get_info(&mdev->drm, &args, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_get_info(mdev, NULL, &args), -EINVAL);
 
 	for (i = 0; i < ARRAY_SIZE(args.reserved); i++) {
 		memset(&args, 0, sizeof(args));
 		args.reserved[i] = 1ULL << 63;
-		KUNIT_EXPECT_EQ_MSG(test, mpc_ioctl_get_info(&mdev->drm, &args, NULL),
+		KUNIT_EXPECT_EQ_MSG(test, mpc_ioctl_get_info(mdev, NULL, &args),
 				    -EINVAL, "reserved[%u]", i);
 	}
 }
@@ -197,7 +194,7 @@ static const struct mpc_enable_case mpc_enable_cases[] = {
 static void mpc_test_enable(struct kunit *test)
 {
 	struct mpc_device *mdev = mpc_test_device(test);
-	struct drm_file *file = mpc_test_file(test);
+	struct mpc_perfcnt_owner *file = mpc_test_file(test);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(mpc_enable_cases); i++) {
@@ -207,7 +204,7 @@ static void mpc_test_enable(struct kunit *test)
 		int ret;
 
 		memset(&mpc_fake, 0, sizeof(mpc_fake));
-		ret = mpc_ioctl_enable(&mdev->drm, &args, file);
+		ret = mpc_ioctl_enable(mdev, file, &args);
 		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "%s", c->what);
 		if (c->ret) {
 			KUNIT_EXPECT_EQ_MSG(test, mpc_fake.enables + mpc_fake.disables, 0,
@@ -217,13 +214,13 @@ static void mpc_test_enable(struct kunit *test)
 		if (!c->args.enable) {
 			KUNIT_EXPECT_EQ_MSG(test, mpc_fake.disables, 1, "%s", c->what);
 			KUNIT_EXPECT_EQ_MSG(test, mpc_fake.enables, 0, "%s", c->what);
-			KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, mpc_file_owner(file), "%s",
+			KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, file, "%s",
 						c->what);
 			continue;
 		}
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.enables, 1, "%s", c->what);
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.disables, 0, "%s", c->what);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, mpc_file_owner(file), "%s", c->what);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mpc_fake.owner, file, "%s", c->what);
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.cfg.set, c->args.counter_set, "%s", c->what);
 		/* Without F_MASKS every counter of every block is enabled */
 		KUNIT_EXPECT_EQ_MSG(test, mpc_fake.cfg.jm,
@@ -243,15 +240,15 @@ static void mpc_test_enable_passes_errors(struct kunit *test)
 	static const int errs[] = { -EBUSY, -EALREADY, -EACCES, -EINVAL, -ENOMEM,
 				    -ENODEV };
 	struct mpc_device *mdev = mpc_test_device(test);
-	struct drm_file *file = mpc_test_file(test);
+	struct mpc_perfcnt_owner *file = mpc_test_file(test);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		struct drm_mali_perfcnt_enable on = { .enable = 1 }, off = {};
 
 		mpc_fake.ret = errs[i];
-		KUNIT_EXPECT_EQ(test, mpc_ioctl_enable(&mdev->drm, &on, file), errs[i]);
-		KUNIT_EXPECT_EQ(test, mpc_ioctl_enable(&mdev->drm, &off, file), errs[i]);
+		KUNIT_EXPECT_EQ(test, mpc_ioctl_enable(mdev, file, &on), errs[i]);
+		KUNIT_EXPECT_EQ(test, mpc_ioctl_enable(mdev, file, &off), errs[i]);
 	}
 }
 
@@ -260,14 +257,14 @@ static void mpc_test_enable_passes_errors(struct kunit *test)
 static void mpc_test_dump(struct kunit *test)
 {
 	struct mpc_device *mdev = mpc_test_device(test);
-	struct drm_file *file = mpc_test_file(test);
+	struct mpc_perfcnt_owner *file = mpc_test_file(test);
 	struct drm_mali_perfcnt_dump args = {
 		.buf_ptr = 0x10000, .buf_size = 4096,
 	};
 
-	KUNIT_ASSERT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), 0);
+	KUNIT_ASSERT_EQ(test, mpc_ioctl_dump(mdev, file, &args), 0);
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, 1);
-	KUNIT_EXPECT_PTR_EQ(test, mpc_fake.owner, mpc_file_owner(file));
+	KUNIT_EXPECT_PTR_EQ(test, mpc_fake.owner, file);
 	KUNIT_EXPECT_EQ(test, mpc_fake.ubuf, 0x10000);
 	/* The dump size, not the buffer size, is written back */
 	KUNIT_EXPECT_EQ(test, args.buf_size, 2048);
@@ -281,7 +278,7 @@ static void mpc_test_dump(struct kunit *test)
 	/* The out fields' input is ignored: the same struct serves again */
 
 	/* Exactly the dump size is enough */
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), 0);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, file, &args), 0);
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, 2);
 }
 
@@ -290,13 +287,13 @@ static void mpc_test_dump_short_buffer(struct kunit *test)
 	struct mpc_device *mdev = mpc_test_device(test);
 	struct drm_mali_perfcnt_dump args = { .buf_ptr = 0x10000, .buf_size = 2047 };
 
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, NULL, &args), -ENOSPC);
 	/* The caller learns the size it needs */
 	KUNIT_EXPECT_EQ(test, args.buf_size, 2048);
 
 	args.buf_size = 0;
 	args.buf_ptr = 0;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, NULL, &args), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, args.buf_size, 2048);
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, 0);
 }
@@ -310,17 +307,17 @@ static void mpc_test_dump_rejects(struct kunit *test)
 	args.buf_ptr = 0x10000;
 	args.buf_size = 2048;
 	args.flags = 1;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, NULL, &args), -EINVAL);
 
 	memset(&args, 0, sizeof(args));
 	args.buf_ptr = 0x10000;
 	args.buf_size = 2048;
 	args.pad = 0x80000000;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, NULL, &args), -EINVAL);
 
 	memset(&args, 0, sizeof(args));
 	args.buf_size = 2048;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, NULL), -EFAULT);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, NULL, &args), -EFAULT);
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, 0);
 }
 
@@ -332,14 +329,14 @@ static void mpc_test_dump_error(struct kunit *test)
 {
 	static const int errs[] = { -ETIMEDOUT, -EIO, -EFAULT, -EINTR, -ENODATA, -EPERM };
 	struct mpc_device *mdev = mpc_test_device(test);
-	struct drm_file *file = mpc_test_file(test);
+	struct mpc_perfcnt_owner *file = mpc_test_file(test);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		struct drm_mali_perfcnt_dump args = { .buf_ptr = 0x10000, .buf_size = 4096 };
 
 		mpc_fake.ret = errs[i];
-		KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), errs[i]);
+		KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, file, &args), errs[i]);
 		KUNIT_EXPECT_EQ(test, args.buf_size, 4096);
 		KUNIT_EXPECT_EQ(test, args.seqno, 0);
 		KUNIT_EXPECT_EQ(test, args.timestamp_ns, 0);
@@ -355,7 +352,7 @@ static void mpc_test_dump_error(struct kunit *test)
 static void mpc_test_dump_pointer_width(struct kunit *test)
 {
 	struct mpc_device *mdev = mpc_test_device(test);
-	struct drm_file *file = mpc_test_file(test);
+	struct mpc_perfcnt_owner *file = mpc_test_file(test);
 	struct drm_mali_perfcnt_dump args = {
 		.buf_ptr = (1ULL << 32) | 0x10000, .buf_size = 4096,
 	};
@@ -365,7 +362,7 @@ static void mpc_test_dump_pointer_width(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(0xfffff000), true);
 	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(1ULL << 32), fits);
 	KUNIT_EXPECT_EQ(test, mpc_user_ptr_fits(~0ULL), fits);
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), fits ? 0 : -EFAULT);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, file, &args), fits ? 0 : -EFAULT);
 	KUNIT_EXPECT_EQ(test, mpc_fake.samples, fits ? 1 : 0);
 	if (fits)
 		KUNIT_EXPECT_EQ(test, mpc_fake.ubuf, (unsigned long)args.buf_ptr);
@@ -378,11 +375,11 @@ static void mpc_test_dump_pointer_width(struct kunit *test)
 static void mpc_test_dump_unplugged(struct kunit *test)
 {
 	struct mpc_device *mdev = mpc_test_device(test);
-	struct drm_file *file = mpc_test_file(test);
+	struct mpc_perfcnt_owner *file = mpc_test_file(test);
 	struct drm_mali_perfcnt_dump args = { .buf_ptr = 0x10000, .buf_size = 4096 };
 
 	mpc_fake.ret = -ENODEV;
-	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(&mdev->drm, &args, file), -ENODEV);
+	KUNIT_EXPECT_EQ(test, mpc_ioctl_dump(mdev, file, &args), -ENODEV);
 	KUNIT_EXPECT_EQ(test, args.buf_size, 4096);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of mali_perfcnt's pure logic (kernel/mpc_layout.c): dump
+ * KUnit tests of mali_perfcnt's pure logic (kernel/core/mpc_layout.c): dump
  * layout and size for the v4 and v5 layouts, block slots and the enable
  * masks. GPU_ID recognition is tested in mpc_gpu_test.c, the debugfs
  * enable text in mpc_debugfs_test.c.
@@ -13,7 +13,7 @@
 #include <linux/bitops.h>
 #include <linux/string.h>
 
-#include "../mpc_layout.c"
+#include "../core/mpc_layout.c"
 
 /* Dump layout and size */
 

@@ -853,6 +853,43 @@ TEST_F(mpc, sim_fault_none_disarms)
 	DUMP_OK(self, NULL, NULL);
 }
 
+/*
+ * A host that resets the GPU for its own reasons (a render driver's job
+ * timeout) tells the core (mpc_perfcnt_host_reset()): enabled counters are
+ * restarted, and the next sample says what the counters held was lost.
+ */
+TEST_F(mpc, host_reset_restarts_counters)
+{
+	struct drm_mali_perfcnt_dump d = { 0 };
+
+	SKIP_ON_HW("host_reset is a hook of the simulator builds");
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+	DUMP_OK(self, NULL, NULL);
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "host_reset", "1\n"));
+	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	d.buf_ptr = (uintptr_t)self->buf;
+	d.buf_size = self->info.dump_size;
+	ASSERT_EQ(0, mpc_dump_raw(self->fd, &d));
+	EXPECT_EQ(MALI_PERFCNT_DATA_AFTER_RECOVERY,
+		  d.data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY) {
+		TH_LOG("data_flags 0x%x after the host's reset", d.data_flags);
+	}
+	/* Programmed again: not a timeout, and the masks hold */
+	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	ASSERT_EQ(0, mpc_dump_raw(self->fd, &d));
+	EXPECT_EQ(0, d.data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+}
+
+TEST_F(mpc, host_reset_while_disabled_then_enable_works)
+{
+	SKIP_ON_HW("host_reset is a hook of the simulator builds");
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "host_reset", "1\n"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));
+	EXPECT_EQ(0, mpc_dbg_num(self->dbg, "perfcnt_stats", "timeouts"));
+	ASSERT_DEVICE_WORKS(self);
+}
+
 TEST_F(mpc, stats_count_samples)
 {
 	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "samples");

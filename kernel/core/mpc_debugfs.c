@@ -16,9 +16,8 @@
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
-#include "mpc_drv.h"
+#include "mpc_core.h"
 #include "mali_perfcnt_drm.h"
-#include "mpc_soc.h"
 
 /* Through debugfs "owned by an open file" reads better as busy. */
 static int mpc_debugfs_errno(int ret)
@@ -168,12 +167,11 @@ static int mpc_gpu_info_show(struct seq_file *m, void *unused)
 	seq_printf(m, "dump_size: %u\n", f->layout.dump_size);
 	seq_printf(m, "counter_sets: %u\n", f->product->nr_sets);
 	seq_printf(m, "gpu_freq_hz: %llu\n", mdev->gpu_freq_hz);
-	seq_printf(m, "simulated: %d\n", !!mdev->sim);
-	seq_printf(m, "soc: %s\n", mdev->soc_compatible);
-	seq_printf(m, "soc_power_down: %s\n", mpc_soc_down_text(mdev));
+	if (mdev->host_ops->debugfs_show)
+		mdev->host_ops->debugfs_show(mdev->host, m, MPC_HOST_INFO_PLATFORM);
 	seq_printf(m, "hw_issue_8186: %d\n", f->hw_issue_8186);
-	seq_printf(m, "pgtable: %s\n", mpc_vm_backend_name(mdev));
-	seq_printf(m, "va_bits: %u\n", mpc_mmu_va_bits(mdev));
+	if (mdev->host_ops->debugfs_show)
+		mdev->host_ops->debugfs_show(mdev->host, m, MPC_HOST_INFO_MMU);
 
 	mpc_perfcnt_status(mdev, &st);
 	seq_printf(m, "dead: %d\n", st.dead);
@@ -310,7 +308,7 @@ static struct mpc_dump_file *mpc_dump_file_new(struct inode *inode)
 		kfree(df);
 		return NULL;
 	}
-	drm_dev_get(&mdev->drm);
+	drm_dev_get(mdev->drm);
 	return df;
 }
 
@@ -320,7 +318,7 @@ static void mpc_dump_file_free(struct mpc_dump_file *df)
 
 	mpc_snapshot_free(mdev, df->data);
 	kfree(df);
-	drm_dev_put(&mdev->drm);
+	drm_dev_put(mdev->drm);
 }
 
 /* Take the file's one sample, the first time only. */
@@ -557,18 +555,18 @@ void mpc_debugfs_stream_give_back(struct mpc_device *mdev, struct mpc_perfcnt_ow
 int mpc_debugfs_setup(struct mpc_device *mdev)
 {
 	mdev->debugfs.owner.name = "debugfs";
-	return drmm_mutex_init(&mdev->drm, &mdev->debugfs.lock);
+	return drmm_mutex_init(mdev->drm, &mdev->debugfs.lock);
 }
 
 /**
  * mpc_debugfs_init() - create the debugfs files of a DRM minor
- * @minor: the minor whose debugfs directory receives them.
+ * @mdev: device.
+ * @root: the minor's debugfs directory, which receives them (the host's
+ *	DRM debugfs_init calls this, and its own files come from
+ *	&mpc_host_ops.debugfs_init).
  */
-void mpc_debugfs_init(struct drm_minor *minor)
+void mpc_debugfs_init(struct mpc_device *mdev, struct dentry *root)
 {
-	struct mpc_device *mdev = to_mpc_device(minor->dev);
-	struct dentry *root = minor->debugfs_root;
-
 	debugfs_create_file("gpu_info", 0444, root, mdev, &mpc_gpu_info_fops);
 	debugfs_create_file("perfcnt_enable", 0600, root, mdev, &mpc_enable_fops);
 	debugfs_create_file("perfcnt_dump", 0400, root, mdev, &mpc_dump_fops);
@@ -576,6 +574,6 @@ void mpc_debugfs_init(struct drm_minor *minor)
 	debugfs_create_file("perfcnt_va", 0600, root, mdev, &mpc_va_fops);
 	debugfs_create_file("perfcnt_stats", 0444, root, mdev, &mpc_stats_fops);
 	debugfs_create_file("perfcnt_stream", 0400, root, mdev, &mpc_stream_debugfs_fops);
-	if (mdev->sim)
-		mpc_sim_debugfs_init(mdev->sim, root);
+	if (mdev->host_ops->debugfs_init)
+		mdev->host_ops->debugfs_init(mdev->host, root);
 }

@@ -10,7 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "mpc_drv.h"
+#include "mpc_core.h"
 
 /**
  * mpc_layout_compute() - size and shape of a counter dump

@@ -8,13 +8,11 @@
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
 
-#include "mpc_drv.h"
+#include "mpc_core.h"
 #include "mali_perfcnt_drm.h"
 
-int mpc_ioctl_get_info(struct drm_device *drm, void *data,
-		       struct drm_file *file)
+int mpc_ioctl_get_info(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
 {
-	struct mpc_device *mdev = to_mpc_device(drm);
 	const struct mpc_features *f = &mdev->features;
 	struct drm_mali_perfcnt_get_info *args = data;
 
@@ -79,10 +77,8 @@ int mpc_ioctl_config(struct mpc_device *mdev, const char *who, bool use_masks, u
 	return 0;
 }
 
-int mpc_ioctl_enable(struct drm_device *drm, void *data,
-		     struct drm_file *file)
+int mpc_ioctl_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
 {
-	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_enable *args = data;
 	struct mpc_perfcnt_config cfg;
 	bool masks = args->jm_mask | args->tiler_mask | args->shader_mask |
@@ -103,7 +99,7 @@ int mpc_ioctl_enable(struct drm_device *drm, void *data,
 		if (args->counter_set || masks || args->flags)
 			return MPC_REJECT(mdev, -EINVAL,
 					  "ENABLE: disabling takes no set, masks or flags");
-		return mpc_perfcnt_disable(mdev, mpc_file_owner(file));
+		return mpc_perfcnt_disable(mdev, owner);
 	}
 
 	ret = mpc_ioctl_config(mdev, "ENABLE", args->flags & MALI_PERFCNT_ENABLE_F_MASKS,
@@ -111,7 +107,7 @@ int mpc_ioctl_enable(struct drm_device *drm, void *data,
 			       args->shader_mask, args->mmu_l2_mask, &cfg);
 	if (ret)
 		return ret;
-	return mpc_perfcnt_enable(mdev, mpc_file_owner(file), &cfg);
+	return mpc_perfcnt_enable(mdev, owner, &cfg);
 }
 
 /*
@@ -123,10 +119,8 @@ static bool mpc_user_ptr_fits(u64 ptr)
 	return (u64)(uintptr_t)u64_to_user_ptr(ptr) == ptr;
 }
 
-int mpc_ioctl_dump(struct drm_device *drm, void *data,
-		   struct drm_file *file)
+int mpc_ioctl_dump(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
 {
-	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_dump *args = data;
 	u32 size = mdev->features.layout.dump_size;
 	struct mpc_sample_info info;
@@ -154,7 +148,7 @@ int mpc_ioctl_dump(struct drm_device *drm, void *data,
 		return MPC_REJECT(mdev, -EFAULT, "DUMP: buf_ptr 0x%llx does not fit in a pointer",
 				  args->buf_ptr);
 
-	ret = mpc_perfcnt_sample(mdev, mpc_file_owner(file), u64_to_user_ptr(args->buf_ptr),
+	ret = mpc_perfcnt_sample(mdev, owner, u64_to_user_ptr(args->buf_ptr),
 				 NULL, &info);
 	if (ret)
 		return ret;

@@ -9,12 +9,14 @@
  *   PERFCNT_SAMPLE  ->  IRQ PERFCNT_SAMPLE_COMPLETED
  *   CLEAN_CACHES    ->  IRQ CLEAN_CACHES_COMPLETED  ->  the dump is in memory
  *
- * The buffer is one mechanism of the DMA API, non-coherent memory: it comes
- * from dma_alloc_noncoherent(), the CPU reads it through its cached kernel
- * mapping, and ownership passes explicitly, dma_sync_single_for_device()
- * before each PERFCNT_SAMPLE and dma_sync_single_for_cpu() once the dump is
- * in memory (the DMA API's rule, and what kbase's JM counter backend does
- * with its cached dump buffer). The stale COUNTER[2] met while panfrost's
+ * mali_perfcnt.ko's buffer (kernel/mpc_host.c) is one mechanism of the DMA
+ * API, non-coherent memory: it comes from dma_alloc_noncoherent(), the CPU
+ * reads it through its cached kernel mapping, and ownership passes
+ * explicitly (&mpc_host_ops.buf_sync_for_device and .buf_sync_for_cpu):
+ * dma_sync_single_for_device() before each PERFCNT_SAMPLE and
+ * dma_sync_single_for_cpu() once the dump is in memory (the DMA API's
+ * rule, and what kbase's JM counter backend does with its cached dump
+ * buffer). The stale COUNTER[2] met while panfrost's
  * perfcnt support was reviewed came from a cached mapping with no cache
  * maintenance at all: lines the CPU held from before the GPU's write. Here
  * for_cpu invalidates them (also those speculatively fetched meanwhile) and
@@ -34,13 +36,9 @@
  * nor drm_dev_unplug() of any DRM device may wait for it.
  */
 #include <linux/capability.h>
-#include <linux/dma-mapping.h>
-#include <linux/module.h>
-#include <linux/pagemap.h>
-#include <linux/pm_runtime.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/sysctl.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -48,69 +46,21 @@
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
-#include "mpc_compat.h"
-#include "mpc_drv.h"
+#include "mpc_core.h"
 #include "mali_perfcnt_drm.h"
-
-/*
- * Who may take the counters is this file's policy (mpc_perfcnt_check_access()),
- * set by root at run time through the sysctl dev.mali_perfcnt.perf_stream_paranoid,
- * as i915 and xe do with dev.i915.perf_stream_paranoid: 1 (the default), the
- * counters need CAP_PERFMON; 0, any user who can open the render node may take
- * them. The load-time parameter unprivileged=1 starts it at 0 (deprecated: the
- * sysctl is the interface); it is read-only, so no writable module parameter
- * holds a security policy.
- */
-static bool mpc_unprivileged;
-module_param_named(unprivileged, mpc_unprivileged, bool, 0444);
-MODULE_PARM_DESC(unprivileged,
-		 "Deprecated: start sysctl dev.mali_perfcnt.perf_stream_paranoid at 0 (users without CAP_PERFMON may read the counters, which reveal other processes' GPU activity)");
-
-static int mpc_paranoid = 1;
-static struct ctl_table_header *mpc_sysctl_header;
-static struct ctl_table mpc_sysctl_table[] = {
-	{
-		.procname = "perf_stream_paranoid",
-		.data = &mpc_paranoid,
-		.maxlen = sizeof(mpc_paranoid),
-		.mode = 0644,
-		.proc_handler = proc_dointvec_minmax,
-		.extra1 = SYSCTL_ZERO,
-		.extra2 = SYSCTL_ONE,
-	},
-	MPC_SYSCTL_TABLE_END
-};
-
-/**
- * mpc_perfcnt_policy_init() - register the counter access sysctl
- *
- * Called once at module load, before any device probes.
- *
- * Return: 0 or -ENOMEM.
- */
-int mpc_perfcnt_policy_init(void)
-{
-	if (mpc_unprivileged)
-		mpc_paranoid = 0;
-	mpc_sysctl_header = register_sysctl("dev/mali_perfcnt", mpc_sysctl_table);
-	return mpc_sysctl_header ? 0 : -ENOMEM;
-}
-
-/** mpc_perfcnt_policy_exit() - unregister it, at module unload */
-void mpc_perfcnt_policy_exit(void)
-{
-	unregister_sysctl_table(mpc_sysctl_header);
-}
 
 /**
  * mpc_perfcnt_check_access() - may the calling task take the counters
  * @mdev: device, for the message.
  *
+ * The policy is the host's (&mpc_host_ops.paranoid): mali_perfcnt.ko's is
+ * the sysctl dev.mali_perfcnt.perf_stream_paranoid (mpc_host.c).
+ *
  * Return: 0, or -EACCES without CAP_PERFMON while perf_stream_paranoid is 1.
  */
 int mpc_perfcnt_check_access(struct mpc_device *mdev)
 {
-	if (READ_ONCE(mpc_paranoid) && !perfmon_capable())
+	if (mdev->host_ops->paranoid(mdev->host) && !perfmon_capable())
 		return MPC_REJECT(mdev, -EACCES,
 				  "counters need CAP_PERFMON, or sysctl dev.mali_perfcnt.perf_stream_paranoid=0");
 	return 0;
@@ -132,7 +82,10 @@ enum mpc_wait {
  * @owner_pid: thread group id of the process that enabled them.
  * @owner_comm: its command name.
  * @cfg: configuration applied at enable.
- * @buf: dump buffer and address space, valid while @owner is set.
+ * @dump: the host's dump buffer (&mpc_host_ops.buf_alloc), its kernel
+ *	mapping; valid while @owner is set.
+ * @gpu_va: the buffer's GPU VA, from the last &mpc_host_ops.counters_start.
+ * @as: the address space PERFCNT_CFG.AS selects, from the same call.
  * @next_gpu_va: GPU VA the next enable maps the buffer at.
  * @seqno: sequence number of the last sample.
  * @session: number of the current enable, to tell a kept sample's session.
@@ -175,7 +128,9 @@ struct mpc_perfcnt {
 	pid_t owner_pid;
 	char owner_comm[TASK_COMM_LEN];
 	struct mpc_perfcnt_config cfg;
-	struct mpc_dump_buf buf;
+	void *dump;
+	u64 gpu_va;
+	u32 as;
 	u64 next_gpu_va;
 	u64 seqno;
 	u64 session;
@@ -197,112 +152,37 @@ struct mpc_perfcnt {
 	struct completion done;
 };
 
-static size_t mpc_dump_buf_size(const struct mpc_dump_buf *buf)
-{
-	return (size_t)buf->nr_pages * PAGE_SIZE;
-}
-
-/* The CPU-side bookkeeping of @buf, once its memory was freed or leaked. */
-static void mpc_dump_buf_forget(struct mpc_device *mdev, struct mpc_dump_buf *buf)
-{
-	if (buf->dma)
-		mpc_track_free(mdev, 0);
-	kfree(buf->dma);
-	buf->dma = NULL;
-	buf->vaddr = NULL;
-	buf->nr_pages = 0;
-	buf->mapped = false;
-}
-
-static void mpc_dump_buf_free(struct mpc_device *mdev, struct mpc_dump_buf *buf)
-{
-	mpc_vm_free(mdev, &buf->vm);
-	if (buf->vaddr) {
-		dma_free_noncoherent(mdev->dev, mpc_dump_buf_size(buf), buf->vaddr,
-				     buf->dma_base, DMA_FROM_DEVICE);
-		mpc_track_free(mdev, mpc_dump_buf_size(buf));
-	}
-	mpc_dump_buf_forget(mdev, buf);
-}
-
 /*
- * The GPU answered no reset: it may still write the dump pages and walk the
- * tables (a sample or dirty L2 lines in flight). Never give them back to the
- * page allocator; leak them, DMA allocation included, and count them. Only
- * the CPU-side bookkeeping (the address array) is freed.
+ * Free the host's dump buffer, or leak it when the GPU is dead: it may then
+ * still write the dump pages and walk the tables (a sample or dirty L2
+ * lines in flight), so the host never gives them back to the page
+ * allocator; they are counted here.
  */
-static void mpc_dump_buf_leak(struct mpc_device *mdev, struct mpc_dump_buf *buf)
+static void mpc_dump_buf_release_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	unsigned int n;
 
-	n = mpc_vm_leak(mdev, &buf->vm);
-	if (buf->vaddr) {
-		/* Never dma_free_noncoherent()'d: the allocation stays */
-		mpc_track_free(mdev, mpc_dump_buf_size(buf));
-		n += buf->nr_pages;
-	}
-	mpc_dump_buf_forget(mdev, buf);
-
+	lockdep_assert_held(&pc->lock);
+	if (!pc->dump)
+		return;
+	n = mdev->host_ops->buf_free(mdev->host, pc->dead);
+	pc->dump = NULL;
+	if (!pc->dead)
+		return;
 	spin_lock_irq(&pc->irq_lock);
 	pc->stats.leaked_pages += n;
 	spin_unlock_irq(&pc->irq_lock);
-	drm_err(&mdev->drm, "%u page(s) the GPU may still write are leaked, not freed\n", n);
+	drm_err(mdev->drm, "%u page(s) the GPU may still write are leaked, not freed\n", n);
 }
 
-/* Free the buffer, or leak it when the GPU is dead. */
-static void mpc_dump_buf_release_locked(struct mpc_device *mdev)
+static int __must_check mpc_dump_buf_alloc_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
+	size_t size = PAGE_ALIGN(mdev->features.layout.dump_size);
 
 	lockdep_assert_held(&pc->lock);
-	if (pc->dead)
-		mpc_dump_buf_leak(mdev, &pc->buf);
-	else
-		mpc_dump_buf_free(mdev, &pc->buf);
-}
-
-static int __must_check mpc_dump_buf_alloc(struct mpc_device *mdev, struct mpc_dump_buf *buf,
-					   u64 gpu_va)
-{
-	unsigned int i, n = DIV_ROUND_UP(mdev->features.layout.dump_size, PAGE_SIZE);
-	int ret = -ENOMEM;
-
-	buf->dma = kcalloc(n, sizeof(*buf->dma), GFP_KERNEL);
-	if (!buf->dma)
-		return -ENOMEM;
-	mpc_track_alloc(mdev, 0);
-
-	/* Zeroed through the cached mapping: the first for_device cleans it */
-	buf->vaddr = dma_alloc_noncoherent(mdev->dev, (size_t)n * PAGE_SIZE, &buf->dma_base,
-					   DMA_FROM_DEVICE, GFP_KERNEL);
-	if (!buf->vaddr)
-		goto err;
-	buf->nr_pages = n;
-	mpc_track_alloc(mdev, mpc_dump_buf_size(buf));
-	/*
-	 * Never true for memory that was allocated, but DMA-API debugging
-	 * before 6.4 records dma_alloc_pages() as a streaming mapping and
-	 * warns at the free that its error was not checked.
-	 */
-	if (dma_mapping_error(mdev->dev, buf->dma_base))
-		goto err;
-	for (i = 0; i < n; i++)
-		buf->dma[i] = buf->dma_base + (dma_addr_t)i * PAGE_SIZE;
-
-	buf->gpu_va = gpu_va;
-	ret = mpc_vm_init(mdev, &buf->vm);
-	if (ret)
-		goto err;
-	ret = mpc_vm_map(mdev, &buf->vm, gpu_va, buf->dma, n);
-	if (ret)
-		goto err;
-	buf->mapped = true;
-	return 0;
-
-err:
-	mpc_dump_buf_free(mdev, buf);
-	return ret;
+	return mdev->host_ops->buf_alloc(mdev->host, size, pc->next_gpu_va, &pc->dump);
 }
 
 /* A sample on its way to userspace, or kept for the next DUMP. */
@@ -357,7 +237,7 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
 
 	lockdep_assert_held(&pc->lock);
 	/* Old completions first, then the wait: none of them can end it */
-	gpu_write(mdev, GPU_INT_CLEAR, GPU_IRQ_PERFCNT_SAMPLE_COMPLETED |
+	mpc_reg_write(mdev, GPU_INT_CLEAR, GPU_IRQ_PERFCNT_SAMPLE_COMPLETED |
 				       GPU_IRQ_CLEAN_CACHES_COMPLETED);
 	spin_lock_irq(&pc->irq_lock);
 	reinit_completion(&pc->done);
@@ -367,7 +247,7 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
 
 	if (issued_ns)
 		*issued_ns = ktime_get_raw_ns();
-	gpu_write(mdev, GPU_CMD, cmd);
+	mpc_reg_write(mdev, GPU_CMD, cmd);
 
 	if (killable) {
 		unsigned long deadline = jiffies + timeout;
@@ -396,7 +276,7 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
 	spin_unlock_irq(&pc->irq_lock);
 
 	if (ret == -ETIMEDOUT)
-		drm_err(&mdev->drm, "%s did not complete in %d ms, resetting the GPU\n",
+		drm_err(mdev->drm, "%s did not complete in %d ms, resetting the GPU\n",
 			wait == MPC_WAIT_SAMPLE ? "counter sample" : "cache clean",
 			MPC_SAMPLE_TIMEOUT_MS);
 	return ret;
@@ -414,14 +294,14 @@ static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mp
  */
 static int __must_check mpc_perfcnt_wait_inactive_locked(struct mpc_device *mdev)
 {
-	u64 status;
+	u32 status;
 	int ret;
 
 	lockdep_assert_held(&mdev->perfcnt->lock);
-	ret = mpc_gpu_poll(mdev, GPU_STATUS, false, GPU_STATUS_PRFCNT_ACTIVE, 0, 10,
+	ret = mpc_reg_poll(mdev, GPU_STATUS, GPU_STATUS_PRFCNT_ACTIVE, 0, 10,
 			   MPC_SAMPLE_TIMEOUT_MS * USEC_PER_MSEC, &status);
 	if (ret)
-		drm_err(&mdev->drm, "GPU_STATUS 0x%llx: PRFCNT_ACTIVE did not clear in %d ms\n",
+		drm_err(mdev->drm, "GPU_STATUS 0x%x: PRFCNT_ACTIVE did not clear in %d ms\n",
 			status, MPC_SAMPLE_TIMEOUT_MS);
 	return ret;
 }
@@ -436,15 +316,16 @@ static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
-	ret = mpc_gpu_power_on(mdev);
+	ret = mdev->host_ops->power_on(mdev->host);
 	if (ret)
 		return ret;
-	ret = mpc_mmu_as_enable(mdev, &pc->buf.vm);
+	/* The buffer's VA and address space may change from start to start */
+	ret = mdev->host_ops->counters_start(mdev->host, &pc->gpu_va, &pc->as);
 	if (ret)
 		return ret;
 
-	gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
-	gpu_write(mdev, GPU_CMD, GPU_CMD_PERFCNT_CLEAR);
+	mpc_reg_write64(mdev, GPU_PERFCNT_BASE_LO, pc->gpu_va);
+	mpc_reg_write(mdev, GPU_CMD, GPU_CMD_PERFCNT_CLEAR);
 	ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_CLEAN, GPU_CMD_CLEAN_INV_CACHES, NULL,
 				      false);
 	if (ret)
@@ -453,20 +334,20 @@ static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	ret = mpc_perfcnt_wait_inactive_locked(mdev);
 	if (ret)
 		return ret;
-	cfg_reg = PERFCNT_CFG_AS(MPC_PERFCNT_AS) | PERFCNT_CFG_SETSEL(cfg->set);
-	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
-	gpu_write(mdev, GPU_PRFCNT_JM_EN, cfg->jm);
-	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, cfg->shader);
-	gpu_write(mdev, GPU_PRFCNT_MMU_L2_EN, cfg->mmu_l2);
+	cfg_reg = PERFCNT_CFG_AS(pc->as) | PERFCNT_CFG_SETSEL(cfg->set);
+	mpc_reg_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
+	mpc_reg_write(mdev, GPU_PRFCNT_JM_EN, cfg->jm);
+	mpc_reg_write(mdev, GPU_PRFCNT_SHADER_EN, cfg->shader);
+	mpc_reg_write(mdev, GPU_PRFCNT_MMU_L2_EN, cfg->mmu_l2);
 	/*
 	 * PRLAM-8186: on the first T600 revision the tiler counters must be
 	 * enabled after MANUAL mode is set. Other GPUs get the documented
 	 * order, as the workaround is not known to be safe on them.
 	 */
-	gpu_write(mdev, GPU_PRFCNT_TILER_EN, quirk_8186 ? 0 : cfg->tiler);
-	gpu_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_MANUAL));
+	mpc_reg_write(mdev, GPU_PRFCNT_TILER_EN, quirk_8186 ? 0 : cfg->tiler);
+	mpc_reg_write(mdev, GPU_PERFCNT_CFG, cfg_reg | PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_MANUAL));
 	if (quirk_8186)
-		gpu_write(mdev, GPU_PRFCNT_TILER_EN, cfg->tiler);
+		mpc_reg_write(mdev, GPU_PRFCNT_TILER_EN, cfg->tiler);
 	/*
 	 * The cycle counter runs while the counters are enabled, as kbase's
 	 * JM counter backend keeps it (kbase_pm_request_gpu_cycle_counter*()
@@ -477,7 +358,7 @@ static int __must_check mpc_perfcnt_hw_setup_locked(struct mpc_device *mdev)
 	 * else in this driver uses the cycle counter, so no reference count;
 	 * a reset stops it and the recovery comes through here again.
 	 */
-	gpu_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_START);
+	mpc_reg_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_START);
 	/* The counters were cleared and count from here */
 	pc->interval_start_ns = ktime_get_raw_ns();
 	return 0;
@@ -494,15 +375,15 @@ static int __must_check mpc_perfcnt_hw_teardown_locked(struct mpc_device *mdev)
 	int ret;
 
 	lockdep_assert_held(&mdev->perfcnt->lock);
-	gpu_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_STOP);
-	gpu_write(mdev, GPU_PRFCNT_JM_EN, 0);
-	gpu_write(mdev, GPU_PRFCNT_SHADER_EN, 0);
-	gpu_write(mdev, GPU_PRFCNT_TILER_EN, 0);
-	gpu_write(mdev, GPU_PRFCNT_MMU_L2_EN, 0);
-	gpu_write(mdev, GPU_PERFCNT_CFG, PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
-	ret = mpc_mmu_as_disable(mdev);
+	mpc_reg_write(mdev, GPU_CMD, GPU_CMD_CYCLE_COUNT_STOP);
+	mpc_reg_write(mdev, GPU_PRFCNT_JM_EN, 0);
+	mpc_reg_write(mdev, GPU_PRFCNT_SHADER_EN, 0);
+	mpc_reg_write(mdev, GPU_PRFCNT_TILER_EN, 0);
+	mpc_reg_write(mdev, GPU_PRFCNT_MMU_L2_EN, 0);
+	mpc_reg_write(mdev, GPU_PERFCNT_CFG, PERFCNT_CFG_MODE(PERFCNT_CFG_MODE_OFF));
+	ret = mdev->host_ops->counters_stop(mdev->host);
 	/* Powered down even when the flush failed: a reset follows then */
-	return mpc_gpu_power_off(mdev) ?: ret;
+	return mdev->host_ops->power_off(mdev->host) ?: ret;
 }
 
 /*
@@ -525,10 +406,10 @@ static int __must_check mpc_perfcnt_reset_locked(struct mpc_device *mdev)
 	pc->wait = MPC_WAIT_NONE;
 	spin_unlock_irq(&pc->irq_lock);
 
-	ret = mpc_gpu_reset(mdev);
+	ret = mdev->host_ops->reset(mdev->host);
 	if (ret < 0) {
 		WRITE_ONCE(pc->dead, true);
-		drm_err(&mdev->drm, "GPU answers no reset: device dead, ENABLE and DUMP fail with -EIO; unbind it or reboot\n");
+		drm_err(mdev->drm, "GPU answers no reset: device dead, ENABLE and DUMP fail with -EIO; unbind it or reboot\n");
 		return -EIO;
 	}
 	spin_lock_irq(&pc->irq_lock);
@@ -537,7 +418,7 @@ static int __must_check mpc_perfcnt_reset_locked(struct mpc_device *mdev)
 	if (ret == MPC_RESET_LINE)
 		pc->stats.line_resets++;
 	spin_unlock_irq(&pc->irq_lock);
-	mpc_gpu_irq_mask_set(mdev);
+	mdev->host_ops->irq_enable(mdev->host);
 	return 0;
 }
 
@@ -546,6 +427,8 @@ static int __must_check mpc_perfcnt_reset_locked(struct mpc_device *mdev)
  * was removed, and program everything again, so the owner keeps working
  * counters.
  */
+static int __must_check mpc_perfcnt_restart_locked(struct mpc_device *mdev);
+
 static int __must_check mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc = mdev->perfcnt;
@@ -555,16 +438,23 @@ static int __must_check mpc_perfcnt_recover_locked(struct mpc_device *mdev)
 	ret = mpc_perfcnt_reset_locked(mdev);
 	if (ret)
 		return ret;
-	if (!pc->buf.mapped) {
-		ret = mpc_vm_map(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.dma,
-				 pc->buf.nr_pages);
-		if (ret)
-			return ret;
-		pc->buf.mapped = true;
-	}
+	return mpc_perfcnt_restart_locked(mdev);
+}
+
+/*
+ * After a reset, ours or the host's: program everything again (the
+ * host's counters_start() restores the buffer's translation if it was
+ * removed), so the owner keeps working counters.
+ */
+static int __must_check mpc_perfcnt_restart_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret;
+
+	lockdep_assert_held(&pc->lock);
 	ret = mpc_perfcnt_hw_setup_locked(mdev);
 	if (ret) {
-		drm_err(&mdev->drm, "counters could not be restarted after a reset (%d)\n", ret);
+		drm_err(mdev->drm, "counters could not be restarted after a reset (%d)\n", ret);
 		return ret;
 	}
 	/* What the counters held before the reset is lost */
@@ -598,7 +488,7 @@ static int __must_check mpc_perfcnt_stop_locked(struct mpc_device *mdev, bool re
 	}
 	if (!mpc_perfcnt_hw_teardown_locked(mdev))
 		return 0;
-	drm_err(&mdev->drm, "the GPU did not stop cleanly, resetting it before freeing its pages\n");
+	drm_err(mdev->drm, "the GPU did not stop cleanly, resetting it before freeing its pages\n");
 	return mpc_perfcnt_reset_locked(mdev);
 }
 
@@ -625,7 +515,7 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	lockdep_assert_held(&pc->lock);
 	/*
 	 * The pages are freed only once the GPU holds nothing of them: after
-	 * the flush of mpc_mmu_as_disable(), or else after a reset. When the
+	 * the host's flush (&mpc_host_ops.counters_stop), or else after a reset. When the
 	 * reset fails too the device is dead and the pages are leaked: the
 	 * release decides by pc->dead, which every failure of the stop sets.
 	 */
@@ -646,8 +536,7 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	WRITE_ONCE(pc->owner, NULL);
 	pc->owner_pid = 0;
 	pc->owner_comm[0] = '\0';
-	pm_runtime_mark_last_busy(mdev->dev);
-	pm_runtime_put_autosuspend(mdev->dev);
+	mdev->host_ops->pm_put(mdev->host);
 }
 
 static void mpc_perfcnt_owner_release(struct kref *ref)
@@ -718,7 +607,7 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 	 * mpc_unplug_action() waits for it before it takes pc->lock to
 	 * release whatever this enable set up.
 	 */
-	if (!drm_dev_enter(&mdev->drm, &idx))
+	if (!drm_dev_enter(mdev->drm, &idx))
 		return MPC_REJECT(mdev, -ENODEV, "device unplugged");
 
 	ret = mutex_lock_interruptible(&pc->lock);
@@ -744,11 +633,11 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		goto out_unlock;
 	}
 
-	ret = pm_runtime_resume_and_get(mdev->dev);
+	ret = mdev->host_ops->pm_get(mdev->host);
 	if (ret)
 		goto out_unlock;
 
-	ret = mpc_dump_buf_alloc(mdev, &pc->buf, pc->next_gpu_va);
+	ret = mpc_dump_buf_alloc_locked(mdev);
 	if (ret)
 		goto err_pm;
 
@@ -776,8 +665,7 @@ err_hw:
 		ret = -EIO;	/* dead: the release leaks the pages */
 	mpc_dump_buf_release_locked(mdev);
 err_pm:
-	pm_runtime_mark_last_busy(mdev->dev);
-	pm_runtime_put_autosuspend(mdev->dev);
+	mdev->host_ops->pm_put(mdev->host);
 out_unlock:
 	mutex_unlock(&pc->lock);
 	drm_dev_exit(idx);
@@ -874,16 +762,15 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct mpc_perfcnt
 	ret = mpc_perfcnt_wait_inactive_locked(mdev);
 	if (!ret) {
 		/* The GPU owns the buffer until the dump is in memory */
-		dma_sync_single_for_device(mdev->dev, pc->buf.dma_base,
-					   mpc_dump_buf_size(&pc->buf), DMA_FROM_DEVICE);
-		gpu_write64(mdev, GPU_PERFCNT_BASE_LO, pc->buf.gpu_va);
+		mdev->host_ops->buf_sync_for_device(mdev->host);
+		mpc_reg_write64(mdev, GPU_PERFCNT_BASE_LO, pc->gpu_va);
 		ret = mpc_perfcnt_wait_locked(mdev, MPC_WAIT_SAMPLE, GPU_CMD_PERFCNT_SAMPLE, &ts,
 					      true);
 	}
 	if (ret) {
 		/* Keep the owner's counters running for the next sample */
 		if (mpc_perfcnt_recover_locked(mdev)) {
-			drm_err(&mdev->drm, "GPU not recovered, counters disabled\n");
+			drm_err(mdev->drm, "GPU not recovered, counters disabled\n");
 			/*
 			 * As a failed enable does: the next one starts afresh
 			 * (a dead GPU's pages are leaked, not freed)
@@ -895,9 +782,8 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct mpc_perfcnt
 	}
 
 	/* The dump is in memory (CLEAN_CACHES completed): the CPU's turn */
-	dma_sync_single_for_cpu(mdev->dev, pc->buf.dma_base, mpc_dump_buf_size(&pc->buf),
-				DMA_FROM_DEVICE);
-	memcpy(*data, pc->buf.vaddr, size);
+	mdev->host_ops->buf_sync_for_cpu(mdev->host);
+	memcpy(*data, pc->dump, size);
 
 	spin_lock_irq(&pc->irq_lock);
 	pc->stats.samples++;
@@ -933,7 +819,7 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct mpc_perfcnt_owner 
 		pc->kept_info = *info;
 		data = NULL;
 	} else {
-		drm_dbg_driver(&mdev->drm, "sample %llu not kept: the counters moved on\n",
+		drm_dbg_driver(mdev->drm, "sample %llu not kept: the counters moved on\n",
 			       info->seqno);
 	}
 	mutex_unlock(&pc->lock);
@@ -980,7 +866,7 @@ int mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 	}
 
 	/* SRCU read side, outside pc->lock: see mpc_perfcnt_enable() */
-	if (!drm_dev_enter(&mdev->drm, &idx)) {
+	if (!drm_dev_enter(mdev->drm, &idx)) {
 		ret = MPC_REJECT(mdev, -ENODEV, "device unplugged");
 		goto out_free;
 	}
@@ -1025,7 +911,7 @@ void mpc_perfcnt_suspend(struct mpc_device *mdev)
 
 	mutex_lock(&pc->lock);
 	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
-		drm_warn(&mdev->drm, "the GPU did not stop cleanly before system sleep\n");
+		drm_warn(mdev->drm, "the GPU did not stop cleanly before system sleep\n");
 	pc->hw_off = true;
 	mutex_unlock(&pc->lock);
 }
@@ -1055,7 +941,7 @@ void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 	mutex_lock(&pc->lock);
 	if (err) {
 		if (pc->owner && !pc->dead) {
-			drm_err(&mdev->drm, "GPU not resumed (%d): counters disabled, device dead; unbind it or reboot\n",
+			drm_err(mdev->drm, "GPU not resumed (%d): counters disabled, device dead; unbind it or reboot\n",
 				err);
 			WRITE_ONCE(pc->dead, true);
 			mpc_perfcnt_disable_locked(mdev, false, -EIO);
@@ -1073,7 +959,7 @@ void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 			/* What the GPU counted before the sleep is lost, not the span */
 			pc->interval_start_ns = start;
 		} else if (mpc_perfcnt_recover_locked(mdev)) {
-			drm_err(&mdev->drm, "counters not restarted after resume (%d), disabled\n",
+			drm_err(mdev->drm, "counters not restarted after resume (%d), disabled\n",
 				ret);
 			mpc_perfcnt_disable_locked(mdev, true, -EIO);
 		}
@@ -1089,7 +975,7 @@ void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
  * mpc_perfcnt_set_gpu_va() - choose where the next enable maps the buffer
  * @mdev: device.
  * @va: page-aligned GPU virtual address; the buffer must end at or below
- *	2^48 (mpc_vm_check_range()).
+ *	the host's VA range (&mpc_host_ops.va_check).
  *
  * Return: 0, -EINVAL, or -EBUSY while the counters are enabled.
  */
@@ -1098,7 +984,8 @@ int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va)
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 	int ret;
 
-	ret = mpc_vm_check_range(mdev, va, PAGE_ALIGN((u64)mdev->features.layout.dump_size));
+	ret = mdev->host_ops->va_check(mdev->host, va,
+				       PAGE_ALIGN((u64)mdev->features.layout.dump_size));
 	if (ret)
 		return ret;
 
@@ -1109,6 +996,34 @@ int mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va)
 		pc->next_gpu_va = va;
 	mutex_unlock(&pc->lock);
 	return ret;
+}
+
+/**
+ * mpc_perfcnt_host_reset() - the host reset the GPU for its own reasons
+ * @mdev: device.
+ *
+ * A reset notification (mpc_host.h): every register of the counter unit
+ * was lost. Enabled counters are restarted for their owner, as after a
+ * recovery of the core's own, and the next sample is flagged
+ * AFTER_RECOVERY; when the restart fails they are disabled and the owner
+ * is told (-EIO). Called in process context after the reset, with the
+ * interrupts unmasked, holding no lock the host's ops take.
+ */
+void mpc_perfcnt_host_reset(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+
+	mutex_lock(&pc->lock);
+	/* What the IRQ handlers read before the reset is stale */
+	spin_lock_irq(&pc->irq_lock);
+	WRITE_ONCE(pc->irq_gen, pc->irq_gen + 1);
+	pc->wait = MPC_WAIT_NONE;
+	spin_unlock_irq(&pc->irq_lock);
+	if (pc->owner && !pc->dead && !pc->hw_off && mpc_perfcnt_restart_locked(mdev)) {
+		drm_err(mdev->drm, "GPU not recovered, counters disabled\n");
+		mpc_perfcnt_disable_locked(mdev, true, -EIO);
+	}
+	mpc_perfcnt_unlock(mdev);
 }
 
 /**
@@ -1125,17 +1040,14 @@ int mpc_perfcnt_unmap(struct mpc_device *mdev)
 	int ret = 0;
 
 	mutex_lock(&pc->lock);
-	if (!pc->owner) {
+	if (!pc->owner)
 		ret = MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
-	} else if (pc->hw_off) {
+	else if (pc->hw_off)
 		ret = MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep");
-	} else if (pc->buf.mapped) {
-		mpc_vm_unmap(mdev, &pc->buf.vm, pc->buf.gpu_va, pc->buf.nr_pages);
-		pc->buf.mapped = false;
-		ret = mpc_mmu_flush(mdev, pc->buf.gpu_va,
-				    (u64)pc->buf.nr_pages * PAGE_SIZE,
-				    AS_COMMAND_FLUSH_PT);
-	}
+	else if (!mdev->host_ops->buf_unmap)
+		ret = MPC_REJECT(mdev, -EOPNOTSUPP, "the host cannot unmap the buffer");
+	else
+		ret = mdev->host_ops->buf_unmap(mdev->host);
 	mutex_unlock(&pc->lock);
 	return ret;
 }
@@ -1158,7 +1070,7 @@ void mpc_perfcnt_status(struct mpc_device *mdev, struct mpc_perfcnt_status *st)
 	st->owner_pid = pc->owner_pid;
 	strscpy(st->owner_comm, pc->owner_comm, sizeof(st->owner_comm));
 	st->cfg = pc->cfg;
-	st->gpu_va = pc->owner ? pc->buf.gpu_va : pc->next_gpu_va;
+	st->gpu_va = pc->owner ? pc->gpu_va : pc->next_gpu_va;
 	st->dead = READ_ONCE(pc->dead);
 	st->power_lost = !!(pc->data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
 	mutex_unlock(&pc->lock);
@@ -1292,18 +1204,18 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 		return;
 	}
 	if (status & (GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT)) {
-		u32 fault = gpu_read(mdev, GPU_FAULT_STATUS);
-		u64 addr = gpu_read64(mdev, GPU_FAULT_ADDRESS_LO);
+		u32 fault = mpc_reg_read(mdev, GPU_FAULT_STATUS);
+		u64 addr = mpc_reg_read64(mdev, GPU_FAULT_ADDRESS_LO);
 
 		pc->stats.gpu_faults++;
-		drm_err_ratelimited(&mdev->drm, "GPU fault 0x%x at 0x%llx\n", fault, addr);
+		drm_err_ratelimited(mdev->drm, "GPU fault 0x%x at 0x%llx\n", fault, addr);
 		if (pc->wait != MPC_WAIT_NONE)
 			mpc_perfcnt_finish(pc, -EIO);
 	}
 	if ((status & GPU_IRQ_PERFCNT_SAMPLE_COMPLETED) && pc->wait == MPC_WAIT_SAMPLE) {
 		pc->wait = MPC_WAIT_CLEAN;
 		/* The dump may still sit in the GPU's L2: write it back */
-		gpu_write(mdev, GPU_CMD, GPU_CMD_CLEAN_CACHES);
+		mpc_reg_write(mdev, GPU_CMD, GPU_CMD_CLEAN_CACHES);
 	} else if ((status & GPU_IRQ_CLEAN_CACHES_COMPLETED) && pc->wait == MPC_WAIT_CLEAN) {
 		mpc_perfcnt_finish(pc, 0);
 	}
@@ -1315,7 +1227,7 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
  * @mdev: device.
  * @gen: mpc_perfcnt_irq_gen() before the interrupt status was read.
  *
- * mpc_mmu.c decodes and logs the fault; here it is counted and ends the
+ * The host decodes and logs the fault; here it is counted and ends the
  * sampler's wait with -EIO, unless a reset came in between.
  */
 void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen)
@@ -1335,7 +1247,7 @@ void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen)
  * @mdev: device.
  *
  * Software state only, no hardware access: the probe calls it before
- * mpc_gpu_init() installs the IRQ handlers that use it.
+ * the host installs the IRQ handlers that use it.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -1343,12 +1255,12 @@ int mpc_perfcnt_init(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc;
 
-	pc = drmm_kzalloc(&mdev->drm, sizeof(*pc), GFP_KERNEL);
+	pc = drmm_kzalloc(mdev->drm, sizeof(*pc), GFP_KERNEL);
 	if (!pc)
 		return -ENOMEM;
 	mdev->perfcnt = pc;
 	spin_lock_init(&pc->irq_lock);
 	init_completion(&pc->done);
 	pc->next_gpu_va = MPC_DEFAULT_GPU_VA;
-	return drmm_mutex_init(&mdev->drm, &pc->lock);
+	return drmm_mutex_init(mdev->drm, &pc->lock);
 }

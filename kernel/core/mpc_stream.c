@@ -27,7 +27,6 @@
 #include <linux/file.h>
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
-#include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -38,7 +37,7 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
-#include "mpc_drv.h"
+#include "mpc_core.h"
 #include "mali_perfcnt_drm.h"
 
 /**
@@ -355,7 +354,7 @@ static void mpc_stream_destroy(struct mpc_perfcnt_owner *owner)
 
 	cancel_work_sync(&st->work);
 	mpc_stream_free(st);
-	drm_dev_put(&mdev->drm);
+	drm_dev_put(mdev->drm);
 }
 
 static const struct mpc_perfcnt_owner_ops mpc_stream_owner_ops = {
@@ -673,7 +672,7 @@ static struct mpc_stream *mpc_stream_new(struct mpc_device *mdev, u64 period_ns,
 		return NULL;
 	}
 	kref_init(&st->owner.ref);
-	drm_dev_get(&mdev->drm);
+	drm_dev_get(mdev->drm);
 	return st;
 }
 
@@ -699,7 +698,7 @@ int mpc_stream_init(struct mpc_device *mdev)
 	mdev->stream_wq = alloc_workqueue("mali_perfcnt_stream", WQ_FREEZABLE | WQ_HIGHPRI, 0);
 	if (!mdev->stream_wq)
 		return -ENOMEM;
-	return drmm_add_action_or_reset(&mdev->drm, mpc_stream_wq_destroy, mdev->stream_wq);
+	return drmm_add_action_or_reset(mdev->drm, mpc_stream_wq_destroy, mdev->stream_wq);
 }
 
 static const struct file_operations mpc_stream_fops = {
@@ -711,37 +710,26 @@ static const struct file_operations mpc_stream_fops = {
 	.release = mpc_stream_release,
 };
 
-#ifdef MPC_SIM
-/* Test hook of simulator builds only; see mpc_stream_open_test_delay() */
-static unsigned int mpc_test_open_delay_ms;
-module_param_named(test_stream_open_delay_ms, mpc_test_open_delay_ms, uint, 0600);
-MODULE_PARM_DESC(test_stream_open_delay_ms,
-		 "Test hook (simulator builds): STREAM_OPEN waits this long before it installs the fd");
-
 /*
  * STREAM_OPEN waits here, right before it installs the stream's fd, so that
  * a test can close() the fd number it will get while the ioctl is in flight
- * (the close must fail: the fd is not there yet).
+ * (the close must fail: the fd is not there yet). The delay is the host's
+ * test hook (&mpc_host_ops.open_delay; mali_perfcnt.ko's simulator builds
+ * have test_stream_open_delay_ms).
  */
-static void mpc_stream_open_test_delay(void)
+static void mpc_stream_open_test_delay(struct mpc_device *mdev)
 {
-	unsigned int ms = READ_ONCE(mpc_test_open_delay_ms);
+	unsigned int ms = mdev->host_ops->open_delay ? mdev->host_ops->open_delay(mdev->host) : 0;
 
 	if (ms)
 		msleep(ms);
 }
-#else
-static inline void mpc_stream_open_test_delay(void)
-{
-}
-#endif
 
 #define MPC_STREAM_FLAGS (MALI_PERFCNT_STREAM_F_MASKS | MALI_PERFCNT_STREAM_F_DISABLED | \
 			  MALI_PERFCNT_STREAM_F_NONBLOCK | MALI_PERFCNT_STREAM_F_CLOEXEC)
 
-int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *file)
+int mpc_ioctl_stream_open(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
 {
-	struct mpc_device *mdev = to_mpc_device(drm);
 	struct drm_mali_perfcnt_stream_open *args = data;
 	u64 min_period = perfmon_capable() ? MALI_PERFCNT_STREAM_MIN_PERIOD_NS :
 			 MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
@@ -816,7 +804,7 @@ int mpc_ioctl_stream_open(struct drm_device *drm, void *data, struct drm_file *f
 	}
 	args->fd = fd;
 	args->record_size = st->rec_size;
-	mpc_stream_open_test_delay();
+	mpc_stream_open_test_delay(mdev);
 	/*
 	 * The file is live from here on: its release undoes the rest. v2
 	 * returns the fd in @args: should drm_ioctl() then fail to copy them
@@ -852,7 +840,7 @@ static int mpc_stream_debugfs_open(struct inode *inode, struct file *file)
 	struct mpc_stream *st;
 	int ret, idx;
 
-	if (!drm_dev_enter(&mdev->drm, &idx))
+	if (!drm_dev_enter(mdev->drm, &idx))
 		return -ENODEV;
 	st = mpc_stream_new(mdev, 0, MPC_DEBUGFS_RING);
 	if (!st) {
