@@ -27,6 +27,7 @@
 
 #include "mpc_compat.h"
 #include "mpc_drv.h"
+#include "mpc_session.h"
 #include "mpc_soc.h"
 #include "mali_perfcnt_drm.h"
 
@@ -124,6 +125,8 @@ static const struct drm_ioctl_desc mpc_ioctls[] = {
 	MPC_IOCTL(ENABLE, enable),
 	MPC_IOCTL(DUMP, dump),
 	MPC_IOCTL(STREAM_OPEN, stream_open),
+	MPC_IOCTL(GET_INFO_V3, get_info_v3),
+	MPC_IOCTL(SESSION_OPEN, session_open),
 };
 
 static const struct file_operations mpc_fops = {
@@ -402,6 +405,9 @@ static int mpc_probe(struct platform_device *pdev)
 	ret = mpc_stream_init(mdev);
 	if (ret)
 		return ret;
+	ret = mpc_session_init(mdev);
+	if (ret)
+		return ret;
 	ret = mpc_debugfs_setup(mdev);
 	if (ret)
 		return ret;
@@ -562,6 +568,11 @@ static int __init mpc_init(void)
 	ret = mpc_perfcnt_policy_init();
 	if (ret)
 		return ret;
+	ret = mpc_session_policy_init();
+	if (ret) {
+		mpc_perfcnt_policy_exit();
+		return ret;
+	}
 	if (mpc_bind_name && *mpc_bind_name) {
 		ret = mpc_bind_prepare();
 		if (ret)
@@ -593,6 +604,7 @@ static int __init mpc_init(void)
 	return 0;
 
 err_policy:
+	mpc_session_policy_exit();
 	mpc_perfcnt_policy_exit();
 	return ret;
 }
@@ -602,6 +614,7 @@ static void __exit mpc_exit(void)
 	mpc_sim_stop();
 	platform_driver_unregister(&mpc_platform_driver);
 	mpc_bind_release();
+	mpc_session_policy_exit();
 	mpc_perfcnt_policy_exit();
 }
 

@@ -187,6 +187,7 @@ struct mpc_dump_buf {
 };
 
 struct mpc_perfcnt_owner;
+struct mpc_session_hub;
 
 /**
  * struct mpc_perfcnt_owner_ops - what the counter unit tells an owner
@@ -365,6 +366,7 @@ struct mpc_perfcnt_status {
  * @live_bytes: bytes of those allocations.
  * @perfcnt: counter state, private to mpc_perfcnt.c.
  * @debugfs: debugfs's share of it (mpc_debugfs.c).
+ * @sessions: the counter sessions' hub (mpc_session_fd.c).
  * @stream_wq: where the sampling streams' work runs (mpc_stream.c): a
  *	freezable workqueue, so that no periodic sample runs while the
  *	system sleeps.
@@ -399,6 +401,7 @@ struct mpc_device {
 	atomic64_t live_bytes;
 	struct mpc_perfcnt *perfcnt;
 	struct mpc_debugfs debugfs;
+	struct mpc_session_hub *sessions;
 	struct workqueue_struct *stream_wq;
 };
 
