@@ -422,7 +422,7 @@ TEST_F(mpc, v3_a_session_is_not_disturbed_by_another)
 	if (i.gpu_freq_hz) {
 		double cycles = (double)(h->end_ns - start) * i.gpu_freq_hz / 1e9;
 
-		EXPECT_LT(0.40, whole / cycles);
+		EXPECT_LT(0.30, whole / cycles);
 		EXPECT_GT(0.60, whole / cycles);
 	}
 	EXPECT_EQ(1, h->seqno);
