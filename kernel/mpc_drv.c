@@ -27,6 +27,7 @@
 
 #include "mpc_compat.h"
 #include "mpc_drv.h"
+#include "mpc_session.h"
 #include "mpc_soc.h"
 #include "mali_perfcnt_drm.h"
 
@@ -115,6 +116,16 @@ static int mpc_drm_ioctl_stream_open(struct drm_device *drm, void *data, struct 
 	return mpc_ioctl_stream_open(&to_mpc_hdev(drm)->core, mpc_file_owner(file), data);
 }
 
+static int mpc_drm_ioctl_get_info_v3(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	return mpc_ioctl_get_info_v3(&to_mpc_hdev(drm)->core, mpc_file_owner(file), data);
+}
+
+static int mpc_drm_ioctl_session_open(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	return mpc_ioctl_session_open(&to_mpc_hdev(drm)->core, mpc_file_owner(file), data);
+}
+
 #define MPC_IOCTL(n, func) \
 	DRM_IOCTL_DEF_DRV(MALI_PERFCNT_##n, mpc_drm_ioctl_##func, DRM_RENDER_ALLOW)
 
@@ -123,6 +134,8 @@ static const struct drm_ioctl_desc mpc_ioctls[] = {
 	MPC_IOCTL(ENABLE, enable),
 	MPC_IOCTL(DUMP, dump),
 	MPC_IOCTL(STREAM_OPEN, stream_open),
+	MPC_IOCTL(GET_INFO_V3, get_info_v3),
+	MPC_IOCTL(SESSION_OPEN, session_open),
 };
 
 #ifdef CONFIG_DEBUG_FS
@@ -410,6 +423,9 @@ static int mpc_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	ret = mpc_stream_init(&mdev->core);
+	if (ret)
+		return ret;
+	ret = mpc_session_init(&mdev->core);
 	if (ret)
 		return ret;
 	ret = mpc_debugfs_setup(&mdev->core);

@@ -47,6 +47,14 @@ MODULE_PARM_DESC(unprivileged,
 		 "Deprecated: start sysctl dev.mali_perfcnt.perf_stream_paranoid at 0 (users without CAP_PERFMON may read the counters, which reveal other processes' GPU activity)");
 
 static int mpc_paranoid = 1;
+/*
+ * dev.mali_perfcnt.session_min_period_unpriv_us: the shortest session
+ * period a caller without CAP_PERFMON may ask for
+ * (&mpc_host_ops.min_period_unpriv_ns), 100 us .. 1 s.
+ */
+static int mpc_session_min_unpriv_us = 1000;
+static int mpc_session_min_us = 100;
+static int mpc_session_max_us = 1000000;
 static struct ctl_table_header *mpc_sysctl_header;
 static struct ctl_table mpc_sysctl_table[] = {
 	{
@@ -57,6 +65,15 @@ static struct ctl_table mpc_sysctl_table[] = {
 		.proc_handler = proc_dointvec_minmax,
 		.extra1 = SYSCTL_ZERO,
 		.extra2 = SYSCTL_ONE,
+	},
+	{
+		.procname = "session_min_period_unpriv_us",
+		.data = &mpc_session_min_unpriv_us,
+		.maxlen = sizeof(mpc_session_min_unpriv_us),
+		.mode = 0644,
+		.proc_handler = proc_dointvec_minmax,
+		.extra1 = &mpc_session_min_us,
+		.extra2 = &mpc_session_max_us,
 	},
 	MPC_SYSCTL_TABLE_END
 };
@@ -85,6 +102,11 @@ void mpc_host_policy_exit(void)
 static bool mpc_host_paranoid(void *host)
 {
 	return READ_ONCE(mpc_paranoid);
+}
+
+static u64 mpc_host_min_period_unpriv_ns(void *host)
+{
+	return (u64)READ_ONCE(mpc_session_min_unpriv_us) * NSEC_PER_USEC;
 }
 
 #ifdef MPC_SIM
@@ -402,6 +424,7 @@ const struct mpc_host_ops mpc_host_ops = {
 	.counters_stop = mpc_host_counters_stop,
 	.buf_unmap = mpc_host_buf_unmap,
 	.paranoid = mpc_host_paranoid,
+	.min_period_unpriv_ns = mpc_host_min_period_unpriv_ns,
 #ifdef MPC_SIM
 	.open_delay = mpc_host_open_delay,
 	.debugfs_init = mpc_host_debugfs_init,

@@ -27,6 +27,7 @@
 
 struct drm_file;
 struct mpc_perfcnt;
+struct mpc_session_hub;
 struct seq_file;
 struct dentry;
 
@@ -257,6 +258,7 @@ struct mpc_perfcnt_status {
  * @live_bytes: bytes of those allocations.
  * @perfcnt: counter state, private to mpc_perfcnt.c.
  * @debugfs: debugfs's share of it (mpc_debugfs.c).
+ * @sessions: the counter sessions' hub (mpc_session_fd.c).
  * @stream_wq: where the sampling streams' work runs (mpc_stream.c): a
  *	freezable workqueue, so that no periodic sample runs while the
  *	system sleeps.
@@ -272,6 +274,7 @@ struct mpc_device {
 	atomic64_t live_bytes;
 	struct mpc_perfcnt *perfcnt;
 	struct mpc_debugfs debugfs;
+	struct mpc_session_hub *sessions;
 	struct workqueue_struct *stream_wq;
 };
 

@@ -102,6 +102,10 @@ enum mpc_host_info {
  * @paranoid: is the host's access policy "CAP_PERFMON only"? Called
  *	without the counter lock; false lets any user who can open the
  *	render node take the counters.
+ * @min_period_unpriv_ns: the shortest session period a caller without
+ *	CAP_PERFMON may ask for, in ns (the host's policy, e.g. a sysctl).
+ *	Optional (MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS); called without
+ *	any lock.
  * @open_delay: test hook: how many milliseconds STREAM_OPEN waits before it
  *	installs the stream's fd. Optional; called without any lock.
  * @debugfs_init: create the host's own files in the DRM minor's debugfs
@@ -134,6 +138,7 @@ struct mpc_host_ops {
 	int (*counters_stop)(void *host);
 	int (*buf_unmap)(void *host);
 	bool (*paranoid)(void *host);
+	u64 (*min_period_unpriv_ns)(void *host);
 	unsigned int (*open_delay)(void *host);
 	void (*debugfs_init)(void *host, struct dentry *root);
 	void (*debugfs_show)(void *host, struct seq_file *m, enum mpc_host_info what);

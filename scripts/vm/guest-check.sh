@@ -26,7 +26,7 @@ want() {
 if want selftests && [ -d /mpc/selftests ]; then
 	# Tests time themselves out per test; this bounds a wedged binary.
 	tmo=$(sed -n 's/^timeout=//p' /mpc/selftests/settings 2>/dev/null)
-	for t in uapi_test sim_test stress_test stream_test; do
+	for t in uapi_test sim_test stress_test stream_test session_test; do
 		[ -x "/mpc/selftests/$t" ] || continue
 		# shellcheck disable=SC2046 # harness options, e.g. -v g52 -t name
 		section "$t" timeout "${tmo:-600}" "/mpc/selftests/$t" \

@@ -71,7 +71,7 @@ section bind_test timeout "${tmo:-600}" /mpc/selftests/bind_test
 rmmod mali_perfcnt 2>/dev/null
 rmmod panfrost 2>/dev/null
 
-for t in uapi_test sim_test stress_test stream_test; do
+for t in uapi_test sim_test stress_test stream_test session_test; do
 	# shellcheck disable=SC2046 # harness options, e.g. -t name
 	section "$t" timeout "${tmo:-600}" "/mpc/selftests/$t" -v "$variant" \
 		$(cat /mpc/selftest-args 2>/dev/null)

@@ -36,12 +36,28 @@ extern "C" {
  * for the next DUMP; GET_INFO no longer reports %MALI_PERFCNT_CAP_SIMULATED
  * and %MALI_PERFCNT_CAP_HW_ISSUE_8186 (debugfs gpu_info does).
  */
-#define MALI_PERFCNT_UAPI_VERSION	2
+#define MALI_PERFCNT_UAPI_VERSION	MALI_PERFCNT_UAPI_VERSION_V3
+
+/**
+ * MALI_PERFCNT_UAPI_VERSION_V3 - the revision that added sessions
+ *
+ * Revision 3: GET_INFO_V3 (block types and counts, no layout enum and no
+ * fixed counters per block), SESSION_OPEN (several sessions at once, each
+ * with its own masks, accumulated in 64 bits by the kernel, read as
+ * self-describing samples: &struct drm_mali_perfcnt_sample_header then per
+ * block &struct drm_mali_perfcnt_block_header and its values). GET_INFO,
+ * ENABLE, DUMP and STREAM_OPEN (revision 2) are deprecated: they keep
+ * working for one release, and own the counters alone (a session's START
+ * gets -EBUSY while they do, and they get -EBUSY while a session runs).
+ */
+#define MALI_PERFCNT_UAPI_VERSION_V3	3
 
 #define DRM_MALI_PERFCNT_GET_INFO	0x00
 #define DRM_MALI_PERFCNT_ENABLE		0x01
 #define DRM_MALI_PERFCNT_DUMP		0x02
 #define DRM_MALI_PERFCNT_STREAM_OPEN	0x03
+#define DRM_MALI_PERFCNT_GET_INFO_V3	0x04
+#define DRM_MALI_PERFCNT_SESSION_OPEN	0x05
 
 #define DRM_IOCTL_MALI_PERFCNT_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_GET_INFO, \
@@ -55,6 +71,12 @@ extern "C" {
 #define DRM_IOCTL_MALI_PERFCNT_STREAM_OPEN \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_STREAM_OPEN, \
 		 struct drm_mali_perfcnt_stream_open)
+#define DRM_IOCTL_MALI_PERFCNT_GET_INFO_V3 \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_GET_INFO_V3, \
+		 struct drm_mali_perfcnt_get_info_v3)
+#define DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_MALI_PERFCNT_SESSION_OPEN, \
+		struct drm_mali_perfcnt_session_open)
 
 /**
  * enum drm_mali_perfcnt_layout - how counter blocks are ordered in a dump
@@ -94,7 +116,8 @@ enum drm_mali_perfcnt_layout {
 /**
  * struct drm_mali_perfcnt_get_info - describe the GPU and its dump layout
  *
- * Anyone who can open the render node may call this; it does not need
+ * Deprecated since revision 3 (use &struct drm_mali_perfcnt_get_info_v3);
+ * kept for one release. Anyone who can open the render node may call this; it does not need
  * counter access.
  */
 struct drm_mali_perfcnt_get_info {
@@ -153,6 +176,8 @@ struct drm_mali_perfcnt_get_info {
 
 /**
  * struct drm_mali_perfcnt_enable - take and configure, or release, the counters
+ *
+ * Deprecated since revision 3 (use SESSION_OPEN); kept for one release.
  *
  * Only one owner at a time: the open file description (struct file) that
  * enabled the counters. dup()ed descriptors and fork()ed children share it;
@@ -233,6 +258,8 @@ struct drm_mali_perfcnt_enable {
 
 /**
  * struct drm_mali_perfcnt_dump - take one sample and copy it out
+ *
+ * Deprecated since revision 3 (use a session's SAMPLE); kept for one release.
  *
  * The counters are cleared by each sample, so every dump holds the activity
  * of [@interval_start_ns, @timestamp_ns]: since the previous sample, since
@@ -318,6 +345,8 @@ struct drm_mali_perfcnt_dump {
 
 /**
  * struct drm_mali_perfcnt_stream_open - take the counters as a sampling stream
+ *
+ * Deprecated since revision 3 (use SESSION_OPEN); kept for one release.
  *
  * Returns a new file descriptor, the stream, which owns the counters (other
  * files get -EBUSY from ENABLE and STREAM_OPEN) until it is closed. The GPU
@@ -427,6 +456,325 @@ struct drm_mali_perfcnt_record {
 #define MALI_PERFCNT_STREAM_IOCTL_DISABLE	_IO('M', 0x41)
 /** MALI_PERFCNT_STREAM_IOCTL_SAMPLE - take one sample now (enabled streams). */
 #define MALI_PERFCNT_STREAM_IOCTL_SAMPLE	_IO('M', 0x42)
+
+/*
+ * Revision 3: sessions and self-describing samples.
+ */
+
+/**
+ * enum drm_mali_perfcnt_block_type - what kind of unit a counter block counts
+ * @MALI_PERFCNT_BLOCK_JM: the job manager (front end), one instance.
+ * @MALI_PERFCNT_BLOCK_TILER: the tiler, one instance.
+ * @MALI_PERFCNT_BLOCK_MMU_L2: the MMU and an L2 cache slice, one instance
+ *	per slice (per core group on the v4 layout).
+ * @MALI_PERFCNT_BLOCK_SHADER: a shader core; instances are the bit
+ *	positions of shader_present (physical core numbers).
+ */
+enum drm_mali_perfcnt_block_type {
+	MALI_PERFCNT_BLOCK_JM = 1,
+	MALI_PERFCNT_BLOCK_TILER = 2,
+	MALI_PERFCNT_BLOCK_MMU_L2 = 3,
+	MALI_PERFCNT_BLOCK_SHADER = 4,
+};
+
+/** MALI_PERFCNT_MAX_BLOCK_TYPES - block types GET_INFO_V3 can describe. */
+#define MALI_PERFCNT_MAX_BLOCK_TYPES	8
+
+/**
+ * struct drm_mali_perfcnt_block_type_info - one block type of the GPU
+ */
+struct drm_mali_perfcnt_block_type_info {
+	/** @type: &enum drm_mali_perfcnt_block_type. */
+	__u32 type;
+	/** @nr_instances: blocks of this type in a sample. */
+	__u16 nr_instances;
+	/**
+	 * @nr_values: 64-bit values per block of this type in a sample
+	 * (64; values 0-3 are the hardware's header words and read 0).
+	 */
+	__u16 nr_values;
+	/**
+	 * @instance_mask: the physical instance numbers present, one bit
+	 * each (shader_present for shader cores).
+	 */
+	__u64 instance_mask;
+};
+
+/**
+ * struct drm_mali_perfcnt_get_info_v3 - describe the GPU and its counters
+ *
+ * Anyone who can open the render node may call this. The GPU's blocks are
+ * described by type and count: a sample (see &struct
+ * drm_mali_perfcnt_sample_header) describes its own layout, so no product
+ * table and no layout rule is needed to read one.
+ *
+ * Errors: -EINVAL for a non-zero @flags, @pad or @reserved, -EFAULT when
+ * @block_types_ptr cannot be written. When @nr_block_types is smaller than
+ * the GPU's count, only that many are written and @nr_block_types is set to
+ * the full count (call with 0 to size the array).
+ */
+struct drm_mali_perfcnt_get_info_v3 {
+	/** @gpu_id: out, raw GPU_ID register. */
+	__u32 gpu_id;
+	/** @uapi_version: out, %MALI_PERFCNT_UAPI_VERSION of the driver. */
+	__u32 uapi_version;
+	/** @shader_present: out, raw SHADER_PRESENT. */
+	__u64 shader_present;
+	/** @l2_present: out, raw L2_PRESENT. */
+	__u64 l2_present;
+	/** @gpu_freq_hz: out, GPU clock rate in Hz, 0 when unknown. */
+	__u64 gpu_freq_hz;
+	/**
+	 * @block_types_ptr: in, user address of an array of
+	 * @nr_block_types &struct drm_mali_perfcnt_block_type_info, or 0.
+	 */
+	__u64 block_types_ptr;
+	/** @nr_block_types: in: entries at @block_types_ptr; out: the GPU's count. */
+	__u32 nr_block_types;
+	/** @nr_counter_sets: out, 1 on Midgard, 2 on Bifrost and later. */
+	__u32 nr_counter_sets;
+	/** @max_sessions: out, sessions the device takes at once. */
+	__u32 max_sessions;
+	/** @sample_size: out, bytes of one session sample, headers included. */
+	__u32 sample_size;
+	/** @caps: out, MALI_PERFCNT_CAP_* bits. */
+	__u64 caps;
+	/** @product: out, NUL-terminated product name, e.g. "Mali-G52". */
+	char product[32];
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @reserved: must be zero. */
+	__u64 reserved[4];
+};
+
+/**
+ * struct drm_mali_perfcnt_user_extension - one link of an extension chain
+ *
+ * As xe's and i915's: every extension starts with this header, and
+ * @next_extension links the next one (0 ends the chain). At most
+ * %MALI_PERFCNT_MAX_EXTENSIONS links; a longer chain (or a loop) gets
+ * -E2BIG, an unknown @name -EINVAL.
+ */
+struct drm_mali_perfcnt_user_extension {
+	/** @next_extension: user address of the next extension, or 0. */
+	__u64 next_extension;
+	/** @name: MALI_PERFCNT_EXT_* id of this extension. */
+	__u32 name;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/** MALI_PERFCNT_MAX_EXTENSIONS - longest extension chain SESSION_OPEN follows. */
+#define MALI_PERFCNT_MAX_EXTENSIONS	16
+
+/**
+ * MALI_PERFCNT_EXT_SET_PROPERTY - extension: &struct drm_mali_perfcnt_ext_set_property
+ */
+#define MALI_PERFCNT_EXT_SET_PROPERTY	0
+
+/**
+ * enum drm_mali_perfcnt_session_property - what a SET_PROPERTY extension sets
+ * @MALI_PERFCNT_PROP_JM_MASK: PRFCNT_JM_EN-style mask of the job manager
+ *	block: bit n selects counters 4n..4n+3, bits 16-31 must be zero.
+ *	Default (not given): every counter.
+ * @MALI_PERFCNT_PROP_TILER_MASK: likewise for the tiler.
+ * @MALI_PERFCNT_PROP_SHADER_MASK: likewise for every shader core.
+ * @MALI_PERFCNT_PROP_MMU_L2_MASK: likewise for every MMU/L2 block.
+ * @MALI_PERFCNT_PROP_PERIOD_NS: the longest time the kernel lets the
+ *	hardware count for this session without accumulating: 0 (default)
+ *	for the watchdog's 1 s, else %MALI_PERFCNT_STREAM_MIN_PERIOD_NS (or
+ *	sysctl dev.mali_perfcnt.session_min_period_unpriv_us without
+ *	CAP_PERFMON) to 1 s.
+ * @MALI_PERFCNT_PROP_USER_DATA: an opaque value every sample header of
+ *	the session carries (&drm_mali_perfcnt_sample_header.user_data).
+ *
+ * Setting a property twice gets -EINVAL.
+ */
+enum drm_mali_perfcnt_session_property {
+	MALI_PERFCNT_PROP_JM_MASK = 1,
+	MALI_PERFCNT_PROP_TILER_MASK = 2,
+	MALI_PERFCNT_PROP_SHADER_MASK = 3,
+	MALI_PERFCNT_PROP_MMU_L2_MASK = 4,
+	MALI_PERFCNT_PROP_PERIOD_NS = 5,
+	MALI_PERFCNT_PROP_USER_DATA = 6,
+};
+
+/**
+ * struct drm_mali_perfcnt_ext_set_property - extension: set one session property
+ */
+struct drm_mali_perfcnt_ext_set_property {
+	/** @base: @base.name is %MALI_PERFCNT_EXT_SET_PROPERTY. */
+	struct drm_mali_perfcnt_user_extension base;
+	/** @property: &enum drm_mali_perfcnt_session_property. */
+	__u32 property;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @value: the property's value. */
+	__u64 value;
+};
+
+/** MALI_PERFCNT_SESSION_F_CLOEXEC - the session fd is O_CLOEXEC. */
+#define MALI_PERFCNT_SESSION_F_CLOEXEC	0x1U
+/** MALI_PERFCNT_SESSION_F_START - start the session at once (as START). */
+#define MALI_PERFCNT_SESSION_F_START	0x2U
+
+/** MALI_PERFCNT_SESSION_WATCHDOG_NS - the longest span the kernel leaves unaccumulated. */
+#define MALI_PERFCNT_SESSION_WATCHDOG_NS	1000000000ULL
+
+/**
+ * struct drm_mali_perfcnt_session_open - open a counter session
+ *
+ * Returns a new file descriptor, the session, as the ioctl's return value
+ * (nothing is written back: there is no window in which another thread
+ * could close a descriptor the ioctl reported). Up to
+ * &drm_mali_perfcnt_get_info_v3.max_sessions sessions run at once, each
+ * with its own masks: the hardware counts the union of the running
+ * sessions' masks and each session reads exactly its own counters,
+ * accumulated by the kernel in 64 bits over its own intervals. A session
+ * is opened stopped unless %MALI_PERFCNT_SESSION_F_START is given.
+ *
+ * Errors: -EINVAL (a bad field, flag, property or value), -E2BIG (a chain
+ * longer than %MALI_PERFCNT_MAX_EXTENSIONS), -EFAULT (an unreadable
+ * extension), -EACCES (no CAP_PERFMON while
+ * dev.mali_perfcnt.perf_stream_paranoid is 1), -EMFILE (max_sessions
+ * open), -ENOMEM, -ENODEV; with %MALI_PERFCNT_SESSION_F_START also those of
+ * %MALI_PERFCNT_SESSION_IOCTL_START.
+ */
+struct drm_mali_perfcnt_session_open {
+	/** @extensions: user address of the first extension, or 0. */
+	__u64 extensions;
+	/** @flags: in, MALI_PERFCNT_SESSION_F_* bits. */
+	__u32 flags;
+	/**
+	 * @counter_set: in, PERFCNT_CFG.SETSEL, 0 or (Bifrost and later) 1.
+	 * Sessions of different sets cannot run at once: START gets -EBUSY.
+	 */
+	__u32 counter_set;
+	/** @reserved: must be zero. */
+	__u64 reserved[2];
+};
+
+/**
+ * enum drm_mali_perfcnt_clock_id - the clock of a sample's timestamps
+ * @MALI_PERFCNT_CLOCK_MONOTONIC_RAW: CLOCK_MONOTONIC_RAW, in ns.
+ */
+enum drm_mali_perfcnt_clock_id {
+	MALI_PERFCNT_CLOCK_MONOTONIC_RAW = 4,
+};
+
+/**
+ * enum drm_mali_perfcnt_power_state - a block's power over a sample's interval
+ * @MALI_PERFCNT_POWER_ON: powered for all of it: the values are complete.
+ * @MALI_PERFCNT_POWER_PARTIAL: powered for part of it: the values count
+ *	what happened while it was.
+ * @MALI_PERFCNT_POWER_OFF: powered for none of it: the values are 0.
+ */
+enum drm_mali_perfcnt_power_state {
+	MALI_PERFCNT_POWER_ON = 0,
+	MALI_PERFCNT_POWER_PARTIAL = 1,
+	MALI_PERFCNT_POWER_OFF = 2,
+};
+
+/**
+ * struct drm_mali_perfcnt_sample_header - first 64 bytes of a session sample
+ *
+ * Followed by @nr_blocks blocks, each a &struct drm_mali_perfcnt_block_header
+ * and its &drm_mali_perfcnt_block_header.nr_values __u64 values, in the
+ * CPU's byte order.
+ */
+struct drm_mali_perfcnt_sample_header {
+	/** @start_ns: start of the interval the values cover, in @clock_id. */
+	__u64 start_ns;
+	/** @end_ns: its end: when the last hardware sample of it was taken. */
+	__u64 end_ns;
+	/** @clock_id: &enum drm_mali_perfcnt_clock_id of @start_ns and @end_ns. */
+	__u32 clock_id;
+	/**
+	 * @flags: MALI_PERFCNT_DATA_* of the interval: SATURATED only when
+	 * one hardware interval of it had a selected counter at 0xffffffff
+	 * (the 64-bit sums themselves never saturate); FIRST for the first
+	 * sample after START; AFTER_RECOVERY and AFTER_POWER_LOSS as for DUMP.
+	 */
+	__u32 flags;
+	/**
+	 * @gpu_cycles: GPU clock cycles over the interval at the nominal
+	 * rate (&drm_mali_perfcnt_get_info_v3.gpu_freq_hz), 0 when unknown.
+	 */
+	__u64 gpu_cycles;
+	/** @user_data: the session's %MALI_PERFCNT_PROP_USER_DATA. */
+	__u64 user_data;
+	/** @seqno: the session's sample number, from 1. */
+	__u64 seqno;
+	/** @nr_blocks: blocks that follow. */
+	__u32 nr_blocks;
+	/** @size: bytes of the whole sample, this header included. */
+	__u32 size;
+	/** @reserved: 0. */
+	__u64 reserved;
+};
+
+/**
+ * struct drm_mali_perfcnt_block_header - 24 bytes before each block's values
+ */
+struct drm_mali_perfcnt_block_header {
+	/** @block_type: &enum drm_mali_perfcnt_block_type. */
+	__u32 block_type;
+	/** @instance: physical instance (shader core or L2 slice number). */
+	__u32 instance;
+	/** @power_state: &enum drm_mali_perfcnt_power_state over the interval. */
+	__u32 power_state;
+	/** @nr_values: __u64 values that follow. */
+	__u32 nr_values;
+	/**
+	 * @enable_mask: bit n set: value n was counted for this session
+	 * (values that are clear read 0).
+	 */
+	__u64 enable_mask;
+};
+
+/**
+ * struct drm_mali_perfcnt_session_sample - argument of %MALI_PERFCNT_SESSION_IOCTL_SAMPLE
+ *
+ * Accumulates the hardware into every running session, then copies this
+ * session's sums since its last SAMPLE (or START) to @buf_ptr and starts
+ * its next interval. A stopped session returns what it counted up to STOP
+ * once, then -ENODATA.
+ *
+ * Errors: -EINVAL (@flags or @pad), -ENOSPC (@buf_size smaller than
+ * &drm_mali_perfcnt_get_info_v3.sample_size, written back), -EFAULT (the
+ * interval's sums are then lost; the next sample's start shows the gap),
+ * -ENODATA, -ETIMEDOUT and -EIO (as DUMP), -ENODEV.
+ */
+struct drm_mali_perfcnt_session_sample {
+	/** @buf_ptr: in, user address of the destination. */
+	__u64 buf_ptr;
+	/** @buf_size: in/out, its size; the sample's size is written back. */
+	__u32 buf_size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u64 pad;
+};
+
+/* ioctls on the session file descriptor */
+/**
+ * MALI_PERFCNT_SESSION_IOCTL_START - start counting for the session
+ *
+ * Errors: -EALREADY (started), -EBUSY (a v2 ENABLE or stream owns the
+ * counters, or a running session uses the other counter set), -EIO,
+ * -ENODEV, -EAGAIN (system sleep).
+ */
+#define MALI_PERFCNT_SESSION_IOCTL_START	_IO('M', 0x50)
+/**
+ * MALI_PERFCNT_SESSION_IOCTL_STOP - stop counting; what was counted is kept
+ * for the next SAMPLE. Errors: -EALREADY (not started).
+ */
+#define MALI_PERFCNT_SESSION_IOCTL_STOP		_IO('M', 0x51)
+/** MALI_PERFCNT_SESSION_IOCTL_SAMPLE - see &struct drm_mali_perfcnt_session_sample. */
+#define MALI_PERFCNT_SESSION_IOCTL_SAMPLE \
+	_IOWR('M', 0x52, struct drm_mali_perfcnt_session_sample)
 
 #if defined(__cplusplus)
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include <libkmod.h>
 #include <xf86drm.h>
@@ -162,6 +163,94 @@ static int mp_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 	return 0;
 }
 
+/*
+ * uAPI revision 3: ENABLE and DUMP become a session (SESSION_OPEN with the
+ * masks as SET_PROPERTY extensions, started at once) and its SAMPLE, whose
+ * self-describing sample v3.c lays out as the dump the library decodes.
+ * Held in d->priv, which a stream only takes when no session is open.
+ */
+struct mp_session {
+	int fd;
+	uint32_t size;
+	void *buf;
+};
+
+static int mp_uses_v3(const struct mpc_dev *d)
+{
+	return d->desc.uapi_version >= MALI_PERFCNT_UAPI_VERSION_V3 &&
+	       !getenv("MPC_FORCE_UAPI_V2");
+}
+
+static int enable_error(const struct mpc_dev *d, const struct mpc_enable *cfg, int x,
+			struct mpc_err *err);
+
+static int mp_session_open(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_ext_set_property p[4];
+	struct drm_mali_perfcnt_session_open o;
+	struct drm_mali_perfcnt_get_info_v3 gi;
+	struct mp_session *s;
+	unsigned n = 0;
+	int fd;
+
+	if (d->priv)
+		return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
+				"process", d->path);
+	memset(&gi, 0, sizeof(gi));
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO_V3, &gi)) {
+		int x = errno;
+
+		return mpc_fail(err, -x, "GET_INFO_V3 failed on %s: %s", d->path, strerror(x));
+	}
+	memset(p, 0, sizeof(p));
+	memset(&o, 0, sizeof(o));
+	o.flags = MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START;
+	if (cfg) {
+		o.counter_set = cfg->counter_set;
+		if (cfg->use_masks) {
+			const uint32_t v[4] = { cfg->jm, cfg->tiler, cfg->shader, cfg->l2 };
+			const uint32_t prop[4] = {
+				MALI_PERFCNT_PROP_JM_MASK, MALI_PERFCNT_PROP_TILER_MASK,
+				MALI_PERFCNT_PROP_SHADER_MASK, MALI_PERFCNT_PROP_MMU_L2_MASK,
+			};
+
+			for (n = 0; n < 4; n++) {
+				p[n].base.name = MALI_PERFCNT_EXT_SET_PROPERTY;
+				p[n].property = prop[n];
+				p[n].value = v[n];
+				if (n)
+					p[n - 1].base.next_extension = (uint64_t)(uintptr_t)&p[n];
+			}
+			o.extensions = (uint64_t)(uintptr_t)&p[0];
+		}
+	}
+	fd = drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
+	if (fd < 0)
+		return enable_error(d, cfg, errno, err);
+	s = calloc(1, sizeof(*s));
+	if (s)
+		s->buf = malloc(gi.sample_size);
+	if (!s || !s->buf) {
+		free(s);
+		close(fd);
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	}
+	s->fd = fd;
+	s->size = gi.sample_size;
+	d->priv = s;
+	return 0;
+}
+
+static void mp_session_close(struct mpc_dev *d)
+{
+	struct mp_session *s = d->priv;
+
+	close(s->fd);
+	free(s->buf);
+	free(s);
+	d->priv = NULL;
+}
+
 static int busy_error(const struct mpc_dev *d, struct mpc_err *err)
 {
 	char who[128];
@@ -210,6 +299,8 @@ static int mp_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 {
 	struct drm_mali_perfcnt_enable e;
 
+	if (mp_uses_v3(d))
+		return mp_session_open(d, cfg, err);
 	memset(&e, 0, sizeof(e));
 	e.enable = 1;
 	if (cfg) {
@@ -231,6 +322,12 @@ static int mp_disable(struct mpc_dev *d, struct mpc_err *err)
 {
 	struct drm_mali_perfcnt_enable e;
 
+	if (mp_uses_v3(d)) {
+		if (!d->priv)
+			return mpc_fail(err, -EALREADY, "the counters of %s are not enabled", d->path);
+		mp_session_close(d);
+		return 0;
+	}
 	memset(&e, 0, sizeof(e));
 	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, &e)) {
 		int x = errno;
@@ -240,51 +337,102 @@ static int mp_disable(struct mpc_dev *d, struct mpc_err *err)
 	return 0;
 }
 
+static uint32_t mp_data_flags(uint32_t data_flags);
+static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+			     struct mpc_err *err);
+
+/* Why a DUMP or a session's SAMPLE failed with @x, in one line. */
+static int mp_sample_error(const struct mpc_dev *d, int x, uint32_t need, size_t len,
+			   struct mpc_err *err)
+{
+	switch (x) {
+	case ETIMEDOUT:
+		return mpc_fail(err, -x, "the GPU did not finish the sample in time; the counters "
+				"stay enabled, try again (dmesg may say more)");
+	case EIO:
+		return mpc_fail(err, -x, "the GPU faulted while writing the sample; see dmesg; the "
+				"counters stay enabled");
+	case EPERM:
+		return busy_error(d, err);
+	case ENODATA:
+		return mpc_fail(err, -x, "the counters are not enabled on %s (were they released "
+				"by a GPU reset?); run the command again", d->path);
+	case ENOSPC:
+		return mpc_fail(err, -x, "the dump needs %u bytes but the buffer has %zu; the "
+				"driver and GET_INFO disagree", need, len);
+	default:
+		return mpc_fail(err, -x, "taking a sample on %s failed: %s", d->path, strerror(x));
+	}
+}
+
 static int mp_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
 		     struct mpc_err *err)
 {
 	struct drm_mali_perfcnt_dump r;
 
+	if (mp_uses_v3(d))
+		return mp_session_sample(d, buf, len, di, err);
 	memset(&r, 0, sizeof(r));
 	r.buf_ptr = (uint64_t)(uintptr_t)buf;
 	r.buf_size = (uint32_t)len;
 	di->start_ns = mpc_now_raw_ns();
-	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_DUMP, &r)) {
-		int x = errno;
-
-		switch (x) {
-		case ETIMEDOUT:
-			return mpc_fail(err, -x, "the GPU did not finish the sample in time; the counters "
-					"stay enabled, try again (dmesg may say more)");
-		case EIO:
-			return mpc_fail(err, -x, "the GPU faulted while writing the sample; see dmesg; the "
-					"counters stay enabled");
-		case EPERM:
-			return busy_error(d, err);
-		case ENODATA:
-			return mpc_fail(err, -x, "the counters are not enabled on %s (were they released "
-					"by a GPU reset?); run the command again", d->path);
-		case ENOSPC:
-			return mpc_fail(err, -x, "the dump needs %u bytes but the buffer has %zu; the "
-					"driver and GET_INFO disagree", r.buf_size, len);
-		default:
-			return mpc_fail(err, -x, "taking a sample on %s failed: %s", d->path, strerror(x));
-		}
-	}
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_DUMP, &r))
+		return mp_sample_error(d, errno, r.buf_size, len, err);
 	di->end_ns = mpc_now_raw_ns();
 	di->seqno = r.seqno;
 	di->timestamp_ns = r.timestamp_ns;
+	/* revision 1 left these words reserved (0): not a span nor flags */
+	if (d->desc.uapi_version < 2) {
+		r.interval_start_ns = 0;
+		r.data_flags = 0;
+	}
 	di->interval_start_ns = r.interval_start_ns;
-	di->flags = 0;
-	if (r.data_flags & MALI_PERFCNT_DATA_SATURATED)
-		di->flags |= MPC_DATA_SATURATED;
-	if (r.data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY)
-		di->flags |= MPC_DATA_AFTER_RECOVERY;
-	if (r.data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS)
-		di->flags |= MPC_DATA_AFTER_POWER_LOSS;
-	if (r.data_flags & MALI_PERFCNT_DATA_FIRST)
-		di->flags |= MPC_DATA_FIRST;
+	di->flags = mp_data_flags(r.data_flags);
 	return 0;
+}
+
+static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+			     struct mpc_err *err)
+{
+	struct mp_session *s = d->priv;
+	struct drm_mali_perfcnt_session_sample r;
+	const struct drm_mali_perfcnt_sample_header *h;
+	uint32_t flags;
+	int ret;
+
+	if (!s)
+		return mpc_fail(err, -ENODATA, "the counters are not enabled on %s", d->path);
+	memset(&r, 0, sizeof(r));
+	r.buf_ptr = (uint64_t)(uintptr_t)s->buf;
+	r.buf_size = s->size;
+	di->start_ns = mpc_now_raw_ns();
+	if (ioctl(s->fd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &r))
+		return mp_sample_error(d, errno, r.buf_size, len, err);
+	di->end_ns = mpc_now_raw_ns();
+	ret = mpc_v3_to_dump(&d->desc, s->buf, s->size, buf, len, &flags, err);
+	if (ret)
+		return ret;
+	h = s->buf;
+	di->seqno = h->seqno;
+	di->timestamp_ns = h->end_ns;
+	di->interval_start_ns = h->start_ns;
+	di->flags = mp_data_flags(flags);
+	return 0;
+}
+
+static uint32_t mp_data_flags(uint32_t data_flags)
+{
+	uint32_t f = 0;
+
+	if (data_flags & MALI_PERFCNT_DATA_SATURATED)
+		f |= MPC_DATA_SATURATED;
+	if (data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY)
+		f |= MPC_DATA_AFTER_RECOVERY;
+	if (data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS)
+		f |= MPC_DATA_AFTER_POWER_LOSS;
+	if (data_flags & MALI_PERFCNT_DATA_FIRST)
+		f |= MPC_DATA_FIRST;
+	return f;
 }
 
 /* The sampling stream: its fd and the records read but not handed out. */
@@ -299,8 +447,12 @@ static int mp_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 			   unsigned ring, struct mpc_err *err)
 {
 	struct drm_mali_perfcnt_stream_open o;
-	struct mp_stream *s = calloc(1, sizeof(*s));
+	struct mp_stream *s;
 
+	if (d->priv)
+		return mpc_fail(err, -EBUSY, "the counters of %s are enabled by this process: "
+				"disable them before streaming", d->path);
+	s = calloc(1, sizeof(*s));
 	if (!s)
 		return mpc_fail(err, -ENOMEM, "out of memory");
 	memset(&o, 0, sizeof(o));
@@ -405,6 +557,8 @@ static int mp_stream_stop(struct mpc_dev *d, struct mpc_err *err)
 
 static void mp_close(struct mpc_dev *d)
 {
+	if (d->priv && !d->streaming && mp_uses_v3(d))
+		mp_session_close(d);
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;

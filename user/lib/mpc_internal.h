@@ -60,6 +60,13 @@ struct mpc_desc {
 /* Fill @d in place (the public constructors allocate, then call these). */
 int mpc_desc_from_get_info(struct mpc_desc *d, const struct drm_mali_perfcnt_get_info *info,
 			   struct mpc_err *err);
+/*
+ * uAPI revision 3 (v3.c): the dump slot of a session sample's block, -1 if
+ * the description has none; a session sample laid out as a dump of @d.
+ */
+int mpc_v3_slot(const struct mpc_desc *d, uint32_t type, uint32_t inst);
+int mpc_v3_to_dump(const struct mpc_desc *d, const void *sample, size_t len, void *dump,
+		   size_t dump_size, uint32_t *data_flags, struct mpc_err *err);
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 			    const char *origin, struct mpc_err *err);
 int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_t cores,

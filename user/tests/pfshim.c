@@ -473,7 +473,8 @@ static void mp_geometry(const struct node *n, struct drm_mali_perfcnt_get_info *
 	g->nr_counter_sets = bifrost(n) ? 2 : 1;
 	g->mem_features = (uint32_t)n->mem;
 	g->l2_features = (uint32_t)n->l2f;
-	g->uapi_version = MALI_PERFCNT_UAPI_VERSION;
+	/* a revision-2 driver: the library falls back to ENABLE and DUMP */
+	g->uapi_version = 2;
 	g->caps = 0;	/* revision 2: "simulated" is in debugfs, not in caps */
 	g->gpu_freq_hz = 800000000;
 	snprintf(g->product, sizeof(g->product), "Mali-Fake");

@@ -87,13 +87,13 @@ int t_one_line(const char *s)
 
 extern const struct test tests_db[], tests_expr[], tests_decode[], tests_parsers[],
 	tests_g2[], tests_tool[], tests_panfrost[], tests_perfetto[], tests_xcheck[],
-	tests_golden[], tests_kbase[];
+	tests_golden[], tests_kbase[], tests_v3[];
 
 int main(void)
 {
 	const struct test *suites[] = { tests_db, tests_expr, tests_decode, tests_parsers,
 					tests_g2, tests_tool, tests_panfrost, tests_perfetto,
-					tests_xcheck, tests_golden, tests_kbase };
+					tests_xcheck, tests_golden, tests_kbase, tests_v3 };
 	unsigned n = 0, pass = 0, fail = 0, skip = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mali_perfcnt: counter sessions attached to the counter unit (uAPI
+ * revision 3, SESSION_OPEN).
+ *
+ * All sessions of a device share one hub, which is a single owner of the
+ * counter unit (&struct mpc_perfcnt_owner) while at least one session is
+ * started: it enables the counters with the union of the started sessions'
+ * masks, and every hardware sample it takes (a session's SAMPLE, a START or
+ * STOP that changes who counts, or the watchdog at least every second) is
+ * accumulated into each started session (mpc_session.c). A session's
+ * samples are thus not disturbed by another starting, stopping or sampling:
+ * those only cut the hardware's intervals, never a session's sums. When a
+ * START needs counters the hardware does not count yet, the hub samples,
+ * then re-enables with the new union.
+ *
+ * Lock order: hub->lock, then the counter unit's lock (inside the
+ * mpc_perfcnt_*() calls). The unit's lost() callback may run inside such a
+ * call, so it only records the error (hub->lost_err) for the hub to see
+ * under its lock.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
+
+#include "mpc_session.h"
+#include "mali_perfcnt_drm.h"
+
+/**
+ * struct mpc_session_hub - the sessions of one device
+ * @mdev: the device.
+ * @owner: what the hub owns the counters as while @hw_on.
+ * @lock: protects every other field and every session's state; taken
+ *	before the counter unit's lock.
+ * @sessions: every open session (&mpc_session.node).
+ * @nr_sessions: entries of @sessions.
+ * @hw_on: the hub owns the counters, programmed with @hw_cfg.
+ * @hw_cfg: the union the hardware counts.
+ * @lost_err: set by the unit's lost() (no lock): the counters were taken
+ *	away with that error; read and cleared under @lock.
+ * @raw: one hardware dump.
+ * @watchdog: samples at least every @period_ns while @hw_on.
+ * @period_ns: the watchdog's period.
+ */
+struct mpc_session_hub {
+	struct mpc_device *mdev;
+	struct mpc_perfcnt_owner owner;
+	struct mutex lock;	/* everything here and in the sessions */
+	struct list_head sessions;
+	unsigned int nr_sessions;
+	bool hw_on;
+	struct mpc_perfcnt_config hw_cfg;
+	atomic_t lost_err;
+	__le32 *raw;
+	struct delayed_work watchdog;
+	u64 period_ns;
+};
+
+/**
+ * struct mpc_session - one session (an open session fd)
+ * @hub: its device's hub.
+ * @node: entry in &mpc_session_hub.sessions.
+ * @acc: what it counted since its last sample.
+ * @period_ns: its MALI_PERFCNT_PROP_PERIOD_NS, 0 for the watchdog's.
+ * @user_data: its MALI_PERFCNT_PROP_USER_DATA.
+ * @seqno: samples it returned.
+ * @running: started.
+ * @pending: @acc holds an interval a SAMPLE has not returned.
+ * @err: the counters were lost with this error while it ran.
+ *
+ * All but @hub are protected by &mpc_session_hub.lock.
+ */
+struct mpc_session {
+	struct mpc_session_hub *hub;
+	struct list_head node;
+	struct mpc_session_acc acc;
+	u64 period_ns;
+	u64 user_data;
+	u64 seqno;
+	bool running;
+	bool pending;
+	int err;
+};
+
+static void mpc_session_lost(struct mpc_perfcnt_owner *owner, int err)
+{
+	struct mpc_session_hub *hub = container_of(owner, struct mpc_session_hub, owner);
+
+	/* Maybe inside the hub's own call into the unit: no lock here */
+	atomic_set(&hub->lost_err, err);
+}
+
+static void mpc_session_hub_owner_release(struct mpc_perfcnt_owner *owner)
+{
+	/* The hub is device-managed memory and holds its own reference */
+}
+
+static const struct mpc_perfcnt_owner_ops mpc_session_owner_ops = {
+	.lost = mpc_session_lost,
+	.release = mpc_session_hub_owner_release,
+};
+
+/* The counters were taken from the hub: every started session stops. */
+static void mpc_session_check_lost_locked(struct mpc_session_hub *hub)
+{
+	struct mpc_session *s;
+	int err;
+
+	lockdep_assert_held(&hub->lock);
+	err = atomic_xchg(&hub->lost_err, 0);
+	if (!err)
+		return;
+	hub->hw_on = false;
+	list_for_each_entry(s, &hub->sessions, node) {
+		if (s->running) {
+			s->running = false;
+			s->err = err;
+		}
+	}
+}
+
+/* Take a hardware sample and add it into every started session. */
+static int mpc_session_hw_sample_locked(struct mpc_session_hub *hub)
+{
+	struct mpc_device *mdev = hub->mdev;
+	u64 sp = mdev->features.shader_present;
+	struct mpc_sample_info info;
+	struct mpc_session *s;
+	u8 *power = NULL;
+	int ret;
+
+	lockdep_assert_held(&hub->lock);
+	mpc_session_check_lost_locked(hub);
+	if (!hub->hw_on)
+		return -ENODATA;
+	ret = mpc_perfcnt_sample(mdev, &hub->owner, NULL, hub->raw, &info);
+	mpc_session_check_lost_locked(hub);
+	if (ret)
+		return ret;
+	/*
+	 * The counter unit keeps the GPU powered while enabled: every block
+	 * is on, but for a system sleep inside the interval.
+	 */
+	if (info.data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS) {
+		power = kmalloc(mdev->features.layout.nr_blocks, GFP_KERNEL);
+		if (power)
+			memset(power, MALI_PERFCNT_POWER_PARTIAL, mdev->features.layout.nr_blocks);
+	}
+	list_for_each_entry(s, &hub->sessions, node) {
+		if (!s->running)
+			continue;
+		mpc_session_accumulate(&s->acc, &mdev->features.layout, sp, hub->raw, power,
+				       info.data_flags, info.timestamp_ns);
+		s->pending = true;
+	}
+	kfree(power);
+	return 0;
+}
+
+static void mpc_session_watchdog_arm_locked(struct mpc_session_hub *hub)
+{
+	struct mpc_session *s;
+	u64 period = MALI_PERFCNT_SESSION_WATCHDOG_NS;
+
+	lockdep_assert_held(&hub->lock);
+	list_for_each_entry(s, &hub->sessions, node)
+		if (s->running && s->period_ns && s->period_ns < period)
+			period = s->period_ns;
+	hub->period_ns = period;
+	mod_delayed_work(system_freezable_wq, &hub->watchdog, nsecs_to_jiffies(period) ?: 1);
+}
+
+static void mpc_session_watchdog(struct work_struct *work)
+{
+	struct mpc_session_hub *hub = container_of(to_delayed_work(work),
+						   struct mpc_session_hub, watchdog);
+
+	mutex_lock(&hub->lock);
+	if (hub->hw_on) {
+		/* An error is the sessions' to see at their next SAMPLE */
+		if (mpc_session_hw_sample_locked(hub) != -ENODATA && hub->hw_on)
+			queue_delayed_work(system_freezable_wq, &hub->watchdog,
+					   nsecs_to_jiffies(hub->period_ns) ?: 1);
+	}
+	mutex_unlock(&hub->lock);
+}
+
+/* Program the hardware with the union of the started sessions plus @extra. */
+static int mpc_session_reprogram_locked(struct mpc_session_hub *hub, struct mpc_session *extra)
+{
+	const struct mpc_perfcnt_config *cfgs[MPC_MAX_SESSIONS + 1];
+	struct mpc_device *mdev = hub->mdev;
+	struct mpc_perfcnt_config cfg;
+	struct mpc_session *s;
+	unsigned int n = 0;
+	int ret;
+
+	lockdep_assert_held(&hub->lock);
+	if (extra)
+		cfgs[n++] = &extra->acc.cfg;
+	list_for_each_entry(s, &hub->sessions, node)
+		if (s->running && n < ARRAY_SIZE(cfgs))
+			cfgs[n++] = &s->acc.cfg;
+	mpc_session_union(cfgs, n, &cfg);
+	if (hub->hw_on) {
+		ret = mpc_perfcnt_disable(mdev, &hub->owner);
+		mpc_session_check_lost_locked(hub);
+		if (ret && hub->hw_on)
+			return ret;
+		hub->hw_on = false;
+	}
+	if (!n)
+		return 0;
+	ret = mpc_perfcnt_enable(mdev, &hub->owner, &cfg);
+	if (ret)
+		return ret;
+	hub->hw_on = true;
+	hub->hw_cfg = cfg;
+	return 0;
+}
+
+static int mpc_session_start_locked(struct mpc_session *s)
+{
+	struct mpc_session_hub *hub = s->hub;
+	struct mpc_session *o;
+	bool others = false;
+	u64 start;
+	int ret;
+
+	lockdep_assert_held(&hub->lock);
+	if (s->running)
+		return -EALREADY;
+	mpc_session_check_lost_locked(hub);
+	list_for_each_entry(o, &hub->sessions, node)
+		if (o->running)
+			others = true;
+	if (others && hub->hw_cfg.set != s->acc.cfg.set)
+		return MPC_REJECT(hub->mdev, -EBUSY, "SESSION START: a session uses counter set %u",
+				  hub->hw_cfg.set);
+
+	if (hub->hw_on && mpc_session_covers(&hub->hw_cfg, &s->acc.cfg)) {
+		/* Closes the others' current hardware interval: ours starts here */
+		ret = mpc_session_hw_sample_locked(hub);
+		if (ret)
+			return ret;
+		start = s->acc.end_ns;
+		list_for_each_entry(o, &hub->sessions, node)
+			if (o->running)
+				start = o->acc.end_ns;
+	} else {
+		if (hub->hw_on) {
+			ret = mpc_session_hw_sample_locked(hub);
+			if (ret)
+				return ret;
+		}
+		ret = mpc_session_reprogram_locked(hub, s);
+		if (ret) {
+			/* Put the others back as they were, if they were */
+			if (others && !hub->hw_on && mpc_session_reprogram_locked(hub, NULL))
+				drm_warn(hub->mdev->drm, "sessions lost the counters\n");
+			return ret;
+		}
+		start = mpc_perfcnt_interval_start(hub->mdev);
+	}
+	mpc_session_acc_restart(&s->acc, start, MALI_PERFCNT_DATA_FIRST);
+	s->running = true;
+	s->pending = false;
+	s->err = 0;
+	mpc_session_watchdog_arm_locked(hub);
+	return 0;
+}
+
+static int mpc_session_stop_locked(struct mpc_session *s)
+{
+	struct mpc_session_hub *hub = s->hub;
+	struct mpc_session *o;
+	bool others = false;
+	int ret;
+
+	lockdep_assert_held(&hub->lock);
+	mpc_session_check_lost_locked(hub);
+	if (!s->running)
+		return -EALREADY;
+	/* Its last hardware interval; a failure is kept as its error */
+	ret = mpc_session_hw_sample_locked(hub);
+	if (ret && ret != -ENODATA)
+		s->err = ret;
+	s->running = false;
+	list_for_each_entry(o, &hub->sessions, node)
+		if (o->running)
+			others = true;
+	if (!others && hub->hw_on) {
+		cancel_delayed_work(&hub->watchdog);
+		if (mpc_perfcnt_disable(hub->mdev, &hub->owner))
+			drm_dbg_driver(hub->mdev->drm, "sessions: counters already gone\n");
+		atomic_set(&hub->lost_err, 0);
+		hub->hw_on = false;
+	}
+	return 0;
+}
+
+static int mpc_session_sample(struct mpc_session *s,
+			      struct drm_mali_perfcnt_session_sample __user *uarg)
+{
+	struct mpc_session_hub *hub = s->hub;
+	struct mpc_device *mdev = hub->mdev;
+	const struct mpc_layout *layout = &mdev->features.layout;
+	u64 sp = mdev->features.shader_present;
+	struct drm_mali_perfcnt_session_sample args;
+	struct mpc_session_encode_args ea;
+	u32 size = mpc_session_sample_size(layout, sp);
+	void *buf;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.flags || args.pad)
+		return MPC_REJECT(mdev, -EINVAL, "SESSION SAMPLE: flags and pad must be 0");
+	if (args.buf_size < size) {
+		if (put_user(size, &uarg->buf_size))
+			return -EFAULT;
+		return MPC_REJECT(mdev, -ENOSPC, "SESSION SAMPLE: buffer of %u bytes, need %u",
+				  args.buf_size, size);
+	}
+	buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+
+	ret = mutex_lock_killable(&hub->lock);
+	if (ret)
+		goto out_free;
+	mpc_session_check_lost_locked(hub);
+	if (s->running) {
+		ret = mpc_session_hw_sample_locked(hub);
+	} else if (s->err) {
+		ret = s->err;
+		s->err = 0;
+	} else if (!s->pending) {
+		ret = MPC_REJECT(mdev, -ENODATA, "SESSION SAMPLE: not started");
+	}
+	if (!ret) {
+		ea.user_data = s->user_data;
+		ea.seqno = ++s->seqno;
+		ea.gpu_freq_hz = mdev->gpu_freq_hz;
+		ret = mpc_session_encode(&s->acc, layout, sp, &ea, buf, size);
+		mpc_session_acc_restart(&s->acc, s->acc.end_ns, 0);
+		s->pending = false;
+	}
+	mutex_unlock(&hub->lock);
+	if (ret < 0)
+		goto out_free;
+	ret = 0;
+	if (copy_to_user(u64_to_user_ptr(args.buf_ptr), buf, size) ||
+	    put_user(size, &uarg->buf_size))
+		ret = -EFAULT;
+out_free:
+	kvfree(buf);
+	return ret;
+}
+
+static long mpc_session_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct mpc_session *s = file->private_data;
+	struct mpc_session_hub *hub = s->hub;
+	int ret;
+
+	switch (cmd) {
+	case MALI_PERFCNT_SESSION_IOCTL_START:
+	case MALI_PERFCNT_SESSION_IOCTL_STOP:
+		ret = mutex_lock_interruptible(&hub->lock);
+		if (ret)
+			return ret;
+		if (cmd == MALI_PERFCNT_SESSION_IOCTL_START)
+			ret = mpc_session_start_locked(s);
+		else
+			ret = mpc_session_stop_locked(s);
+		mutex_unlock(&hub->lock);
+		return ret;
+	case MALI_PERFCNT_SESSION_IOCTL_SAMPLE:
+		return mpc_session_sample(s, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int mpc_session_release(struct inode *inode, struct file *file)
+{
+	struct mpc_session *s = file->private_data;
+	struct mpc_session_hub *hub;
+	struct drm_device *drm;
+
+	if (!s)		/* SESSION_OPEN failed before listing it */
+		return 0;
+	hub = s->hub;
+	drm = hub->mdev->drm;
+	mutex_lock(&hub->lock);
+	if (s->running)
+		mpc_session_stop_locked(s);
+	list_del(&s->node);
+	hub->nr_sessions--;
+	mutex_unlock(&hub->lock);
+	mpc_session_acc_free(&s->acc);
+	kfree(s);
+	drm_dev_put(drm);
+	return 0;
+}
+
+static const struct file_operations mpc_session_fops = {
+	.owner = THIS_MODULE,
+	.release = mpc_session_release,
+	.unlocked_ioctl = mpc_session_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static void mpc_session_hub_fini(struct drm_device *drm, void *data)
+{
+	struct mpc_session_hub *hub = data;
+
+	cancel_delayed_work_sync(&hub->watchdog);
+}
+
+/**
+ * mpc_session_init() - set up the device's session hub, at probe
+ * @mdev: device, its features read.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_session_init(struct mpc_device *mdev)
+{
+	struct mpc_session_hub *hub;
+	int ret;
+
+	hub = drmm_kzalloc(mdev->drm, sizeof(*hub), GFP_KERNEL);
+	if (!hub)
+		return -ENOMEM;
+	ret = drmm_mutex_init(mdev->drm, &hub->lock);
+	if (ret)
+		return ret;
+	hub->mdev = mdev;
+	hub->owner.ops = &mpc_session_owner_ops;
+	hub->owner.name = "sessions";
+	kref_init(&hub->owner.ref);
+	INIT_LIST_HEAD(&hub->sessions);
+	INIT_DELAYED_WORK(&hub->watchdog, mpc_session_watchdog);
+	mdev->sessions = hub;
+	return drmm_add_action(mdev->drm, mpc_session_hub_fini, hub);
+}
+
+/* The dump buffer, once the layout is known (after mpc_gpu_init()). */
+static int mpc_session_hub_raw_locked(struct mpc_session_hub *hub)
+{
+	lockdep_assert_held(&hub->lock);
+	if (hub->raw)
+		return 0;
+	hub->raw = drmm_kzalloc(hub->mdev->drm, hub->mdev->features.layout.dump_size,
+				GFP_KERNEL);
+	return hub->raw ? 0 : -ENOMEM;
+}
+
+int mpc_ioctl_get_info_v3(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
+{
+	const struct mpc_features *f = &mdev->features;
+	struct drm_mali_perfcnt_get_info_v3 *args = data;
+	struct drm_mali_perfcnt_block_type_info bt[MALI_PERFCNT_MAX_BLOCK_TYPES] = {};
+	u32 slot, type, inst, n = 0, i;
+
+	if (args->flags || args->pad)
+		return MPC_REJECT(mdev, -EINVAL, "GET_INFO_V3: flags and pad must be 0");
+	if (mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
+		return MPC_REJECT(mdev, -EINVAL, "GET_INFO_V3: reserved must be 0");
+
+	for (slot = 0; slot < f->layout.nr_blocks; slot++) {
+		if (mpc_session_slot(&f->layout, f->shader_present, slot, &type, &inst))
+			continue;
+		for (i = 0; i < n && bt[i].type != type; i++)
+			;
+		if (i == n) {
+			if (n == ARRAY_SIZE(bt))
+				continue;
+			bt[n].type = type;
+			bt[n].nr_values = MPC_COUNTERS_PER_BLOCK;
+			n++;
+		}
+		bt[i].nr_instances++;
+		if (inst < 64)
+			bt[i].instance_mask |= BIT_ULL(inst);
+	}
+	if (args->block_types_ptr &&
+	    copy_to_user(u64_to_user_ptr(args->block_types_ptr), bt,
+			 min(n, args->nr_block_types) * sizeof(bt[0])))
+		return -EFAULT;
+
+	args->gpu_id = f->gpu_id;
+	args->uapi_version = MALI_PERFCNT_UAPI_VERSION;
+	args->shader_present = f->shader_present;
+	args->l2_present = f->l2_present;
+	args->gpu_freq_hz = mdev->gpu_freq_hz;
+	args->nr_block_types = n;
+	args->nr_counter_sets = f->product->nr_sets;
+	args->max_sessions = MPC_MAX_SESSIONS;
+	args->sample_size = mpc_session_sample_size(&f->layout, f->shader_present);
+	args->caps = f->product->nr_sets > 1 ? MALI_PERFCNT_CAP_SET_SECONDARY : 0;
+	strscpy(args->product, f->product->name, sizeof(args->product));
+	return 0;
+}
+
+struct mpc_session_props {
+	u32 given;	/* BIT(property) of those set */
+	struct mpc_perfcnt_config cfg;
+	u64 period_ns;
+	u64 user_data;
+};
+
+static int mpc_session_parse(struct mpc_device *mdev, u64 uptr, struct mpc_session_props *p)
+{
+	struct drm_mali_perfcnt_ext_set_property ext;
+	unsigned int n = 0;
+	u64 min;
+
+	while (uptr) {
+		if (++n > MALI_PERFCNT_MAX_EXTENSIONS)
+			return MPC_REJECT(mdev, -E2BIG, "SESSION_OPEN: more than %u extensions",
+					  MALI_PERFCNT_MAX_EXTENSIONS);
+		if (copy_from_user(&ext, u64_to_user_ptr(uptr), sizeof(ext)))
+			return -EFAULT;
+		if (ext.base.name != MALI_PERFCNT_EXT_SET_PROPERTY)
+			return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: unknown extension %u",
+					  ext.base.name);
+		if (ext.base.pad || ext.pad)
+			return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: extension pad must be 0");
+		if (ext.property < MALI_PERFCNT_PROP_JM_MASK ||
+		    ext.property > MALI_PERFCNT_PROP_USER_DATA)
+			return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: unknown property %u",
+					  ext.property);
+		if (p->given & BIT(ext.property))
+			return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: property %u set twice",
+					  ext.property);
+		p->given |= BIT(ext.property);
+		if (ext.property <= MALI_PERFCNT_PROP_MMU_L2_MASK &&
+		    (ext.value & ~(u64)MPC_BLOCK_ENABLE_ALL))
+			return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: mask 0x%llx above bit 15",
+					  ext.value);
+		switch (ext.property) {
+		case MALI_PERFCNT_PROP_JM_MASK:
+			p->cfg.jm = ext.value;
+			break;
+		case MALI_PERFCNT_PROP_TILER_MASK:
+			p->cfg.tiler = ext.value;
+			break;
+		case MALI_PERFCNT_PROP_SHADER_MASK:
+			p->cfg.shader = ext.value;
+			break;
+		case MALI_PERFCNT_PROP_MMU_L2_MASK:
+			p->cfg.mmu_l2 = ext.value;
+			break;
+		case MALI_PERFCNT_PROP_PERIOD_NS:
+			min = perfmon_capable() ? MALI_PERFCNT_STREAM_MIN_PERIOD_NS :
+			      mdev->host_ops->min_period_unpriv_ns ?
+			      mdev->host_ops->min_period_unpriv_ns(mdev->host) :
+			      MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
+			if (ext.value && (ext.value < min ||
+					  ext.value > MALI_PERFCNT_SESSION_WATCHDOG_NS))
+				return MPC_REJECT(mdev, -EINVAL,
+						  "SESSION_OPEN: period %llu ns out of [%llu, %llu]",
+						  ext.value, min, MALI_PERFCNT_SESSION_WATCHDOG_NS);
+			p->period_ns = ext.value;
+			break;
+		default:
+			p->user_data = ext.value;
+			break;
+		}
+		uptr = ext.base.next_extension;
+	}
+	return 0;
+}
+
+int mpc_ioctl_session_open(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
+{
+	struct mpc_session_hub *hub = mdev->sessions;
+	struct drm_mali_perfcnt_session_open *args = data;
+	struct mpc_session_props p = {};
+	struct mpc_session *s;
+	bool listed = false;
+	struct file *f;
+	int ret, fd;
+
+	if (args->flags & ~(MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START))
+		return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: unknown flags 0x%x", args->flags);
+	if (mpc_any_set(args->reserved, ARRAY_SIZE(args->reserved)))
+		return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: reserved must be 0");
+	if (args->counter_set >= mdev->features.product->nr_sets)
+		return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: counter set %u: %s has %u",
+				  args->counter_set, mdev->features.product->name,
+				  mdev->features.product->nr_sets);
+	p.cfg.jm = MPC_BLOCK_ENABLE_ALL;
+	p.cfg.tiler = MPC_BLOCK_ENABLE_ALL;
+	p.cfg.shader = MPC_BLOCK_ENABLE_ALL;
+	p.cfg.mmu_l2 = MPC_BLOCK_ENABLE_ALL;
+	ret = mpc_session_parse(mdev, args->extensions, &p);
+	if (ret)
+		return ret;
+	p.cfg.set = args->counter_set;
+	ret = mpc_perfcnt_check_access(mdev);
+	if (ret)
+		return ret;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return -ENOMEM;
+	ret = mpc_session_acc_init(&s->acc, &mdev->features.layout, &p.cfg);
+	if (ret)
+		goto err_free;
+	s->hub = hub;
+	s->period_ns = p.period_ns;
+	s->user_data = p.user_data;
+
+	fd = get_unused_fd_flags(O_RDONLY | (args->flags & MALI_PERFCNT_SESSION_F_CLOEXEC ?
+					     O_CLOEXEC : 0));
+	if (fd < 0) {
+		ret = fd;
+		goto err_acc;
+	}
+	f = anon_inode_getfile("[mali_perfcnt_session]", &mpc_session_fops, s, O_RDONLY);
+	if (IS_ERR(f)) {
+		ret = PTR_ERR(f);
+		goto err_fd;
+	}
+
+	mutex_lock(&hub->lock);
+	ret = mpc_session_hub_raw_locked(hub);
+	if (!ret && hub->nr_sessions >= MPC_MAX_SESSIONS)
+		ret = MPC_REJECT(mdev, -EMFILE, "SESSION_OPEN: %u sessions open",
+				 MPC_MAX_SESSIONS);
+	if (!ret) {
+		list_add_tail(&s->node, &hub->sessions);
+		listed = true;
+		hub->nr_sessions++;
+		drm_dev_get(mdev->drm);
+		if (args->flags & MALI_PERFCNT_SESSION_F_START)
+			ret = mpc_session_start_locked(s);
+	}
+	mutex_unlock(&hub->lock);
+	if (ret) {
+		/* Once listed, the file's release unlists and frees it */
+		if (!listed)
+			f->private_data = NULL;
+		fput(f);
+		put_unused_fd(fd);
+		if (listed)
+			return ret;
+		goto err_acc;
+	}
+	fd_install(fd, f);
+	return fd;
+
+err_fd:
+	put_unused_fd(fd);
+err_acc:
+	mpc_session_acc_free(&s->acc);
+err_free:
+	kfree(s);
+	return ret;
+}
