@@ -19,7 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 # The core's files, and what a core file may include with "": each other,
 # the uAPI header.
 core_files=(mpc_core.c mpc_perfcnt.c mpc_stream.c mpc_debugfs.c mpc_ioctl.c mpc_layout.c
-	mpc_product.c mpc_regs.h mpc_host.h mpc_core.h)
+	mpc_product.c mpc_session.c mpc_session_fd.c mpc_regs.h mpc_host.h mpc_core.h
+	mpc_session.h)
 
 # Is $1 one of the core's files?
 is_core_file() {
@@ -88,7 +89,7 @@ ok "$([ -z "${missing:-}" ] && echo 0 || echo 1)" "kernel/core/ holds the core's
 	"missing:${missing:-}"
 
 extra=
-for f in "$root"/kernel/core/*; do
+for f in "$root"/kernel/core/*.[ch]; do # (an in-tree build leaves its .o files)
 	is_core_file "${f##*/}" || extra="$extra ${f##*/}"
 done
 ok "$([ -z "$extra" ] && echo 0 || echo 1)" "kernel/core/ holds nothing else" "$extra"
