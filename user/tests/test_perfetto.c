@@ -571,7 +571,9 @@ static void test_record_perfetto_through_panfrost(void)
 static void test_record_jobs_into_slices(void)
 {
 	static const char trace[] =
-		"# tracer: nop\n#\n# entries-in-buffer/entries-written: 9/9   #P:2\n#\n"
+		"# tracer: nop\n#\n# entries-in-buffer/entries-written: 11/11   #P:2\n#\n"
+		"     gles-client-90  [001] .....   10.000050: dma_fence_init: driver=stub timeline=stub context=0 seqno=0\n"
+		"     gles-client-90  [001] .....   10.000060: dma_fence_signaled: driver=stub timeline=stub context=0 seqno=0\n"
 		"  gles-client-90  [001] .....   10.000100: dma_fence_init: driver=drm_sched timeline=pan_js context=3 seqno=1\n"
 		"  gles-client-90  [001] .....   10.000200: dma_fence_init: driver=panfrost timeline=panfrost-js-1 context=8 seqno=1\n"
 		"  gles-client-90  [001] .....   10.000300: dma_fence_init: driver=panfrost timeline=panfrost-js-0 context=7 seqno=1\n"

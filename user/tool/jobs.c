@@ -9,7 +9,8 @@
  * dma_fence_signaled. A driver's hardware fence is made when it hands a job
  * to the GPU and signalled from its job interrupt: panfrost's timelines are
  * panfrost-js-N, one per job slot. The DRM scheduler's own fences (driver
- * "drm_sched") are left out: they span the time a job waited in the queue.
+ * "drm_sched") are left out: they span the time a job waited in the queue;
+ * so is the kernel's signalled stub fence (driver "stub").
  * After the recording the instance's buffer is read (its text, microsecond
  * timestamps) and each (context, seqno) with both events becomes a slice on
  * its timeline's track. A slot runs one job at a time, the next one from its
@@ -199,7 +200,8 @@ int jobs_parse(FILE *f, struct job_set *js)
 				  " driver=%63s timeline=%63s context=%u seqno=%u",
 				  drv, tl, &ctx, &seq) != 4)
 			continue;
-		if (!strcmp(drv, "drm_sched"))
+		/* the scheduler's fences, and the signalled stub fence: no job's */
+		if (!strcmp(drv, "drm_sched") || !strcmp(drv, "stub"))
 			continue;
 		if (init) {
 			int q = queue_of(js, tl);
