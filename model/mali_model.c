@@ -1431,7 +1431,7 @@ static int mm_js_decode(struct mali_model *m, struct mm_js *js, uint64_t va,
 	case MALI_HW_JOB_TYPE_MALLOC_VERTEX:
 		if (type == MALI_HW_JOB_TYPE_MALLOC_VERTEX && arch < 9)
 			break;
-		if (type == MALI_HW_JOB_TYPE_INDEXED_VERTEX && arch < 7)
+		if (type == MALI_HW_JOB_TYPE_INDEXED_VERTEX && arch < 6)
 			break;
 		job->kind = type == MALI_HW_JOB_TYPE_TILER ? MM_JOB_TILER : MM_JOB_IDVS;
 		if (arch >= 9) {
@@ -1669,6 +1669,7 @@ static void mm_js_batch_done(struct mali_model *m, unsigned int n)
 			.prod = m->prod, .nr_l2 = m->nr_l2, .js = n, .kind = job->kind,
 			.cycles = job->cycles, .tasks = job->tasks, .threads = job->threads,
 			.cores = js->affinity & m->shader_ready,
+			.read_cycles = job->cycles < MM_JOB_CYCLES ? job->cycles : MM_JOB_CYCLES,
 		};
 
 		if (job->type == MALI_HW_JOB_TYPE_WRITE_VALUE) {

@@ -31,6 +31,28 @@
 	[MM_SC_FRAG_THREADS] = 12, [MM_SC_COMPUTE_TASKS] = 23,	\
 	[MM_SC_FRAG_QUADS_RAST] = 14
 
+/*
+ * JSn_WAIT_READ/ISSUE/DEPEND/FINISH of the Midgard v5 job manager (not the
+ * T600's nor the T720's, whose tables have none); Bifrost and Valhall-JM
+ * add JSn_WAIT_FLUSH in front of them.
+ */
+#define MIDGARD_JS_WAIT_INDEX						\
+	[MM_JM_JS0_WAIT_READ] = 12, [MM_JM_JS0_WAIT_ISSUE] = 13,	\
+	[MM_JM_JS0_WAIT_DEPEND] = 14, [MM_JM_JS0_WAIT_FINISH] = 15,	\
+	[MM_JM_JS1_WAIT_READ] = 20, [MM_JM_JS1_WAIT_ISSUE] = 21,	\
+	[MM_JM_JS1_WAIT_DEPEND] = 22, [MM_JM_JS1_WAIT_FINISH] = 23,	\
+	[MM_JM_JS2_WAIT_READ] = 28, [MM_JM_JS2_WAIT_ISSUE] = 29,	\
+	[MM_JM_JS2_WAIT_DEPEND] = 30, [MM_JM_JS2_WAIT_FINISH] = 31
+#define BIFROST_JS_WAIT_INDEX						\
+	[MM_JM_JS0_WAIT_FLUSH] = 11, [MM_JM_JS1_WAIT_FLUSH] = 19,	\
+	[MM_JM_JS2_WAIT_FLUSH] = 27,					\
+	[MM_JM_JS0_WAIT_READ] = 12, [MM_JM_JS0_WAIT_ISSUE] = 13,	\
+	[MM_JM_JS0_WAIT_DEPEND] = 14, [MM_JM_JS0_WAIT_FINISH] = 15,	\
+	[MM_JM_JS1_WAIT_READ] = 20, [MM_JM_JS1_WAIT_ISSUE] = 21,	\
+	[MM_JM_JS1_WAIT_DEPEND] = 22, [MM_JM_JS1_WAIT_FINISH] = 23,	\
+	[MM_JM_JS2_WAIT_READ] = 28, [MM_JM_JS2_WAIT_ISSUE] = 29,	\
+	[MM_JM_JS2_WAIT_DEPEND] = 30, [MM_JM_JS2_WAIT_FINISH] = 31
+
 /* T720, v4 layout: its L2 block only has external bus counters */
 #define MIDGARD_T72X_INDEX						\
 	[MM_JM_GPU_ACTIVE] = 4, [MM_JM_IRQ_ACTIVE] = 5,		\
@@ -150,30 +172,30 @@ static const struct mali_model_product mali_model_product_table[] = {
 	{ "t720", 0x07201000, 0x3, 0x1, 1, true, false, 600, L2_FEATURES(0), 48, 40,
 	  &mm_ids_midgard, { MIDGARD_T72X_INDEX } },
 	{ "t760", 0x07500010, 0xf, 0x1, 1, false, false, 600, L2_FEATURES(0), 48, 40,
-	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45), MIDGARD_JS_WAIT_INDEX } },
 	{ "t820", 0x08201010, 0x7, 0x1, 1, false, false, 650, L2_FEATURES(0), 48, 40,
-	  &mm_ids_midgard, { MIDGARD_V5_INDEX(22) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(22), MIDGARD_JS_WAIT_INDEX } },
 	{ "t830", 0x08301000, 0x3, 0x1, 1, false, false, 650, L2_FEATURES(0), 48, 40,
-	  &mm_ids_midgard, { MIDGARD_V5_INDEX(22) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(22), MIDGARD_JS_WAIT_INDEX } },
 	{ "t860", 0x08602000, 0xf, 0x1, 1, false, false, 800, L2_FEATURES(0), 48, 40,
-	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45), MIDGARD_JS_WAIT_INDEX } },
 	{ "t880", 0x08802000, 0xff, 0x1, 1, false, false, 850, L2_FEATURES(0), 48, 40,
-	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45) } },
+	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45), MIDGARD_JS_WAIT_INDEX } },
 	{ "g71", 0x60002000, 0xff, 0x1, 2, false, true, 850, L2_FEATURES(7), 48, 40,
-	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	{ "g72", 0x62210030, 0x7, 0x1, 1, false, true, 800, L2_FEATURES(7), 48, 40,
-	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	{ "g51", 0x70901000, 0x7, 0x1, 1, false, true, 650, L2_FEATURES(7), 48, 40,
-	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	{ "g76", 0x72110000, 0xf, 0x1, 2, false, true, 800, L2_FEATURES(7), 48, 40,
-	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	{ "g52", 0x72120000, 0x3, 0x1, 1, false, true, 800, L2_FEATURES(7), 35, 40,
-	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_gen2, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	{ "g31", 0x70930000, 0x3, 0x1, 1, false, true, 650, L2_FEATURES(7), 33, 40,
-	  &mm_ids_bifrost_g31, { BIFROST_INDEX(28) } },
+	  &mm_ids_bifrost_g31, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	/* MediaTek MT8192's Mali-G57 MC5 */
 	{ "g57", 0x90930000, 0x1f, 0x1, 1, false, true, 950, L2_FEATURES(7), 48, 40,
-	  &mm_ids_valhall_jm, { BIFROST_INDEX(0) } },
+	  &mm_ids_valhall_jm, { BIFROST_INDEX(0), BIFROST_JS_WAIT_INDEX } },
 };
 
 /**
@@ -308,14 +330,39 @@ void mali_model_job_step(const struct mali_model_job *job,
 	static const enum mali_model_role tasks[3] = {
 		MM_JM_JS0_TASKS, MM_JM_JS1_TASKS, MM_JM_JS2_TASKS,
 	};
+	/* FLUSH, READ, ISSUE, DEPEND, FINISH */
+	static const enum mali_model_role waits[3][5] = {
+		{ MM_JM_JS0_WAIT_FLUSH, MM_JM_JS0_WAIT_READ, MM_JM_JS0_WAIT_ISSUE,
+		  MM_JM_JS0_WAIT_DEPEND, MM_JM_JS0_WAIT_FINISH },
+		{ MM_JM_JS1_WAIT_FLUSH, MM_JM_JS1_WAIT_READ, MM_JM_JS1_WAIT_ISSUE,
+		  MM_JM_JS1_WAIT_DEPEND, MM_JM_JS1_WAIT_FINISH },
+		{ MM_JM_JS2_WAIT_FLUSH, MM_JM_JS2_WAIT_READ, MM_JM_JS2_WAIT_ISSUE,
+		  MM_JM_JS2_WAIT_DEPEND, MM_JM_JS2_WAIT_FINISH },
+	};
 	const struct mali_model_product *p = job->prod;
 	uint64_t *jm = acc[MM_UNIT_JM].c;
 	uint64_t *ti = acc[MM_UNIT_TILER].c;
 	unsigned int n = 0, k = 0, core;
 
 	if (job->js < 3) {
+		uint64_t work = job->cycles - job->read_cycles, rounds, finish;
+
 		add(jm, p, jobs[job->js], 1);
 		add(jm, p, tasks[job->js], job->tasks);
+		/*
+		 * The job's cycles, split: reading its header and descriptors
+		 * (WAIT_READ), issuing its tasks while every core has one
+		 * (WAIT_ISSUE), and the last round of tasks, all issued
+		 * (WAIT_FINISH). The three add up to its JSn_ACTIVE.
+		 */
+		for (core = 0; job->kind != MM_JOB_TILER && core < MM_MAX_CORES; core++)
+			n += !!(job->cores & (1ULL << core));
+		rounds = job->tasks ? mali_model_div64(job->tasks + (n ? n : 1) - 1, n ? n : 1) : 1;
+		finish = mali_model_div64(work, rounds);
+		add(jm, p, waits[job->js][1], job->read_cycles);
+		add(jm, p, waits[job->js][2], work - finish);
+		add(jm, p, waits[job->js][4], finish);
+		n = 0;
 	}
 	if (job->kind == MM_JOB_TILER || job->kind == MM_JOB_IDVS) {
 		add(ti, p, MM_TI_ACTIVE, job->cycles);

@@ -1331,7 +1331,45 @@ static void t_js_counters(void)
 	CHECK(frag == 2036 && comp == 756, "FRAG_ACTIVE %u COMPUTE_ACTIVE %u", frag, comp);
 	CHECK(dump_counter(dump, 3, 11) == 12 * 64 / 2, "FRAG_QUADS_RAST core 0 %u",
 	      dump_counter(dump, 3, 11));
+	/*
+	 * JSn_WAIT_*: fragment READ 500, 12 tiles in 6 rounds of 2 cores:
+	 * FINISH 1536 / 6 = 256, ISSUE the rest; compute 8 workgroups in 4
+	 * rounds: FINISH 256 / 4 = 64. READ + ISSUE + FINISH = JSn_ACTIVE.
+	 */
+	CHECK(dump_counter(dump, 0, 11) == 0 && dump_counter(dump, 0, 12) == 500 &&
+	      dump_counter(dump, 0, 13) == 1280 && dump_counter(dump, 0, 14) == 0 &&
+	      dump_counter(dump, 0, 15) == 256,
+	      "JS0_WAIT_FLUSH/READ/ISSUE/DEPEND/FINISH %u %u %u %u %u",
+	      dump_counter(dump, 0, 11), dump_counter(dump, 0, 12), dump_counter(dump, 0, 13),
+	      dump_counter(dump, 0, 14), dump_counter(dump, 0, 15));
+	CHECK(dump_counter(dump, 0, 28) == 500 && dump_counter(dump, 0, 29) == 192 &&
+	      dump_counter(dump, 0, 31) == 64 && dump_counter(dump, 0, 20) == 0,
+	      "JS2_WAIT_READ/ISSUE/FINISH %u %u %u, JS1_WAIT_READ %u",
+	      dump_counter(dump, 0, 28), dump_counter(dump, 0, 29), dump_counter(dump, 0, 31),
+	      dump_counter(dump, 0, 20));
 	CHECK(fh.nr_reports == 0, "report: %s", fh.last_report);
+}
+
+/* IDVS jobs are Bifrost v6 on (the G72), Midgard has none (JOB_CONFIG_FAULT) */
+static void t_js_idvs_from_v6(void)
+{
+	static const struct { const char *gpu; uint32_t status; } c[] = {
+		{ "g72", MALI_HW_EXC_DONE }, { "g52", MALI_HW_EXC_DONE },
+		{ "t860", MALI_HW_EXC_JOB_CONFIG_FAULT },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint64_t v = JOB_VA;
+
+		CHECK(js_bring_up(c[i].gpu), "setup %s", c[i].gpu);
+		job_compute(v, MALI_HW_JOB_TYPE_INDEXED_VERTEX, 1, 0, 3, 4, 0);
+		js_submit(1, v, 0x1, JS_CFG);
+		js_run_all();
+		CHECK(rd(JS_REG(1, MALI_HW_JS_STATUS)) == c[i].status &&
+		      job_get32(v) == c[i].status, "%s: STATUS 0x%x, header 0x%x, want 0x%x",
+		      c[i].gpu, rd(JS_REG(1, MALI_HW_JS_STATUS)), job_get32(v), c[i].status);
+	}
 }
 
 /* A host timer that fires late does not make the jobs take longer */
@@ -1649,6 +1687,7 @@ static const struct {
 	{ "model: a job chain runs through the tables, DONE written, JOB_IRQ DONE", t_js_chain_done },
 	{ "model: the _NEXT chain starts when the slot is free; JS_STATE; chain-flag stops", t_js_next_queue },
 	{ "model: jobs drive JSn_JOBS/TASKS/ACTIVE, GPU_ACTIVE and the shader cores", t_js_counters },
+	{ "model: IDVS jobs from Bifrost v6 (G72) on, not on Midgard", t_js_idvs_from_v6 },
 	{ "model: a late host timer does not lengthen the jobs (JSn_ACTIVE, busy time)", t_js_late_timer },
 	{ "model: an unmapped descriptor is an MMU fault the job waits on", t_js_unmapped },
 	{ "model: malformed descriptors fail with JOB_CONFIG_FAULT and friends", t_js_config_fault },

@@ -304,6 +304,161 @@ static void test_pf_trace_reports_a_failed_write(void)
 }
 
 
+/* ------------------------------------------------------ job slices (--jobs) */
+
+#define MAXJ 64
+
+/* The tracks and slice events of a decoded trace. */
+struct dslices {
+	unsigned int ntrack;
+	uint64_t track_uuid[8];
+	char track_name[8][64];
+	unsigned int nev;
+	uint64_t ts[MAXJ], uuid[MAXJ];
+	unsigned int clock[MAXJ];
+	char type[MAXJ][24], name[MAXJ][32];
+	int unknown;
+	char unknown_line[160];
+};
+
+static int decode_slices(const char *path, struct dslices *d)
+{
+	char cmd[1024], line[512], dir[512];
+	const char *sc = schema(), *slash = strrchr(sc, '/');
+	int depth = 0, in_td = 0, in_te = 0, cur = -1;
+	uint64_t pts = 0;
+	unsigned int pclock = 0;
+	FILE *p;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - sc) : 1, slash ? sc : ".");
+	snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I '%s' '%s' < '%s' 2>&1",
+		 dir, sc, path);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		char *s = line, name[48];
+		unsigned long long u;
+
+		while (*s == ' ')
+			s++;
+		s[strcspn(s, "\n")] = 0;
+		if (*s >= '0' && *s <= '9') {
+			if (!d->unknown++)
+				snprintf(d->unknown_line, sizeof(d->unknown_line), "%.150s", s);
+			continue;
+		}
+		if (sscanf(s, "%47[a-z_0-9] {", name) == 1 && strchr(s, '{')) {
+			depth++;
+			if (depth == 2 && !strcmp(name, "track_descriptor") && d->ntrack < 8) {
+				in_td = 1;
+				d->ntrack++;
+			}
+			if (depth == 2 && !strcmp(name, "track_event") && d->nev < MAXJ) {
+				in_te = 1;
+				cur = (int)d->nev++;
+			}
+			continue;
+		}
+		if (!strcmp(s, "}")) {
+			if (depth == 2)
+				in_td = in_te = 0;
+			if (depth == 1) {
+				if (cur >= 0) {
+					d->ts[cur] = pts;
+					d->clock[cur] = pclock;
+				}
+				cur = -1;
+				pts = 0;
+				pclock = 0;
+			}
+			depth--;
+			continue;
+		}
+		if (depth == 1 && sscanf(s, "timestamp: %llu", &u) == 1)
+			pts = u;
+		if (depth == 1 && sscanf(s, "timestamp_clock_id: %llu", &u) == 1)
+			pclock = (unsigned int)u;
+		if (in_td && depth == 2) {
+			if (sscanf(s, "uuid: %llu", &u) == 1)
+				d->track_uuid[d->ntrack - 1] = u;
+			sscanf(s, "name: \"%63[^\"]\"", d->track_name[d->ntrack - 1]);
+		}
+		if (in_te && depth == 2 && cur >= 0) {
+			if (sscanf(s, "track_uuid: %llu", &u) == 1)
+				d->uuid[cur] = u;
+			sscanf(s, "type: %23s", d->type[cur]);
+			sscanf(s, "name: \"%31[^\"]\"", d->name[cur]);
+		}
+	}
+	return pclose(p) == 0 ? 0 : -1;
+}
+
+static void test_pf_trace_job_slices_decode(void)
+{
+	char path[] = "/tmp/mpc-pfjobs-XXXXXX";
+	const char *why = no_protoc();
+	struct dslices *d;
+	struct pf_value v = { .id = 1, .is_int = 1, .i = 5 };
+	FILE *f;
+	struct pf_trace *t;
+	int fd, r = 0;
+
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+	f = fdopen(fd, "wb");
+	CHECK(f, "fdopen: %s", strerror(errno));
+	t = pf_trace_new(f, 7);
+	CHECK(t, "pf_trace_new failed");
+	CHECK(pf_trace_track(t, 11, "q") == -1, "a track before the start was accepted");
+	r |= pf_trace_counter(t, &specs[0]);
+	r |= pf_trace_start(t, 1000, 2000, 0, 0);
+	r |= pf_trace_sample(t, 5000, &v, 1);
+	r |= pf_trace_track(t, 11, "panfrost-js-0");
+	r |= pf_trace_track(t, 12, "panfrost-js-1");
+	r |= pf_trace_slice(t, 11, "job 1", 1500, 2500);
+	r |= pf_trace_slice(t, 12, "job 7", 1600, 4000);
+	r |= pf_trace_slice(t, 11, "job 2", 2500, 3100);
+	CHECK(pf_trace_slice(t, 11, "job 3", 3100, 3000) == -1, "a slice ending before it began");
+	CHECK(pf_trace_slice(t, 0, "job 3", 3100, 3200) == -1, "track uuid 0 was accepted");
+	r |= pf_trace_end(t);
+	fclose(f);
+	CHECK(r == 0, "writing the trace failed");
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	r = decode_slices(path, d);
+	unlink(path);
+	if (r) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace");
+	}
+	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
+	CHECK(d->ntrack == 2 && d->track_uuid[0] == 11 && !strcmp(d->track_name[0], "panfrost-js-0") &&
+	      d->track_uuid[1] == 12 && !strcmp(d->track_name[1], "panfrost-js-1"),
+	      "tracks: %u, first %" PRIu64 " '%s'", d->ntrack, d->track_uuid[0], d->track_name[0]);
+	CHECK(d->nev == 6, "%u track events, want 6", d->nev);
+	{
+		static const uint64_t ts[] = { 1500, 2500, 1600, 4000, 2500, 3100 };
+		static const uint64_t uu[] = { 11, 11, 12, 12, 11, 11 };
+		static const char *const nm[] = { "job 1", "", "job 7", "", "job 2", "" };
+
+		for (unsigned int i = 0; i < 6; i++) {
+			CHECK(d->ts[i] == ts[i] && d->uuid[i] == uu[i] && d->clock[i] == 5,
+			      "event %u at %" PRIu64 " on %" PRIu64 " clock %u", i, d->ts[i],
+			      d->uuid[i], d->clock[i]);
+			CHECK(!strcmp(d->type[i], i % 2 ? "TYPE_SLICE_END" : "TYPE_SLICE_BEGIN"),
+			      "event %u is %s", i, d->type[i]);
+			CHECK(!strcmp(d->name[i], nm[i]), "event %u named '%s'", i, d->name[i]);
+		}
+	}
+	free(d);
+}
+
 /* ------------------------------------------------- mali-perfcnt record */
 
 #define REC_NODE "renderD128:panfrost:prod=0x7212,shader=0x5,l2=0x1,mem=0x100"
@@ -336,7 +491,7 @@ static int rec_run(const char *fmt, ...)
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
 	snprintf(cmd, sizeof(cmd),
-		 "cd %s && MPC_SHIM_NODES='" REC_NODE "' MPC_SHIM_DIR=%s/dri LD_PRELOAD=%s "
+		 "cd %s && MPC_TRACEFS=/nonexistent MPC_SHIM_NODES='" REC_NODE "' MPC_SHIM_DIR=%s/dri LD_PRELOAD=%s "
 		 "ASAN_OPTIONS=%s%sverify_asan_link_order=0 %s %s > out 2> err", rec_dir, rec_dir,
 		 shim_abs, asan ? asan : "", asan ? ":" : "", tool_abs, args);
 	st = system(cmd);
@@ -405,6 +560,99 @@ static void test_record_perfetto_through_panfrost(void)
 	free(d);
 	CHECK(gpu_active == 6 && util == 6, "GPU_ACTIVE in %u events, the metric in %u",
 	      gpu_active, util);
+}
+
+
+/*
+ * record --jobs against a fake tracefs instance: the files it writes, and a
+ * `trace` of panfrost's and the scheduler's fences, with a job that overlaps
+ * the one before it on its slot and one that never ends.
+ */
+static void test_record_jobs_into_slices(void)
+{
+	static const char trace[] =
+		"# tracer: nop\n#\n# entries-in-buffer/entries-written: 11/11   #P:2\n#\n"
+		"     gles-client-90  [001] .....   10.000050: dma_fence_init: driver=stub timeline=stub context=0 seqno=0\n"
+		"     gles-client-90  [001] .....   10.000060: dma_fence_signaled: driver=stub timeline=stub context=0 seqno=0\n"
+		"  gles-client-90  [001] .....   10.000100: dma_fence_init: driver=drm_sched timeline=pan_js context=3 seqno=1\n"
+		"  gles-client-90  [001] .....   10.000200: dma_fence_init: driver=panfrost timeline=panfrost-js-1 context=8 seqno=1\n"
+		"  gles-client-90  [001] .....   10.000300: dma_fence_init: driver=panfrost timeline=panfrost-js-0 context=7 seqno=1\n"
+		"  gles-client-90  [001] .....   10.000400: dma_fence_init: driver=panfrost timeline=panfrost-js-0 context=7 seqno=2\n"
+		"          <idle>-0    [000] d.h1.   10.001300: dma_fence_signaled: driver=panfrost timeline=panfrost-js-0 context=7 seqno=1\n"
+		"          <idle>-0    [000] d.h1.   10.001500: dma_fence_signaled: driver=panfrost timeline=panfrost-js-1 context=8 seqno=1\n"
+		"          <idle>-0    [000] d.h1.   10.001800: dma_fence_signaled: driver=panfrost timeline=panfrost-js-0 context=7 seqno=2\n"
+		"          <idle>-0    [000] d.h1.   10.001900: dma_fence_signaled: driver=drm_sched timeline=pan_js context=3 seqno=1\n"
+		"  gles-client-90  [001] .....   10.002000: dma_fence_init: driver=panfrost timeline=panfrost-js-0 context=7 seqno=3\n";
+	static const uint64_t want[][2] = {	/* begin, end: js-0 job 1, js-1 job 1, js-0 job 2 */
+		{ 10000300000ull, 10001300000ull }, { 10000200000ull, 10001500000ull },
+		{ 10001300000ull, 10001800000ull },
+	};
+	const char *why = no_protoc();
+	char path[PATH_MAX], val[64];
+	struct dslices *d;
+	FILE *f;
+
+	if (why) {
+		t_skip("%s", why);
+		return;
+	}
+	CHECK(rec_run("record -n 1 -I 1 -e GPU_ACTIVE -o j.pftrace") == 0, "record: %s", rec_err);
+	/* the instance: the files tracefs has, `trace` with the events */
+	snprintf(path, sizeof(path), "mkdir -p %s/inst/events/dma_fence/dma_fence_init "
+		 "%s/inst/events/dma_fence/dma_fence_signaled && cd %s/inst && "
+		 "touch trace_clock buffer_size_kb tracing_on events/dma_fence/dma_fence_init/enable "
+		 "events/dma_fence/dma_fence_signaled/enable", rec_dir, rec_dir, rec_dir);
+	CHECK(system(path) == 0, "making the fake instance failed");
+	snprintf(path, sizeof(path), "%s/inst/trace", rec_dir);
+	f = fopen(path, "w");
+	CHECK(f && fputs(trace, f) >= 0 && !fclose(f), "writing %s failed", path);
+	CHECK(rec_run("record --jobs -n 2 -I 1 -e GPU_ACTIVE -o j.pftrace") == 1 &&
+	      strstr(rec_err, "--jobs: no tracefs at /nonexistent"),
+	      "without tracefs (MPC_TRACEFS=/nonexistent in rec_run's env?): %s", rec_err);
+	CHECK(rec_run("record --jobs --format csv -n 2 -I 1 -e GPU_ACTIVE") == 1 &&
+	      strchr(rec_err, '\n') == rec_err + strlen(rec_err) - 1 &&
+	      strstr(rec_err, "--format perfetto or chrome-trace"),
+	      "--jobs with csv: %s", rec_err);
+	setenv("MPC_TRACEFS_INSTANCE", "inst", 1);
+	CHECK(rec_run("record --jobs -n 2 -I 1 -e GPU_ACTIVE -o j.pftrace") == 0, "record --jobs: %s",
+	      rec_err);
+	CHECK(strstr(rec_err, "record: jobs: panfrost-js-1 1 in 1.300 ms; panfrost-js-0 2 in 1.500 ms; "
+		     "1 unfinished, 0 events lost"), "the jobs line: %s", rec_err);
+	snprintf(path, sizeof(path), "%s/inst/trace_clock", rec_dir);
+	f = fopen(path, "r");
+	CHECK(f && fgets(val, sizeof(val), f) && !strcmp(val, "mono_raw"), "trace_clock: '%s'",
+	      f ? val : "missing");
+	fclose(f);
+	CHECK(rec_run("record --jobs --format chrome-trace -n 2 -I 1 -e GPU_ACTIVE -o j.json") == 0,
+	      "chrome-trace --jobs: %s", rec_err);
+	unsetenv("MPC_TRACEFS_INSTANCE");
+	snprintf(path, sizeof(path), "grep -q '\"name\":\"job 2\",\"cat\":\"gpu-job\",\"ph\":\"X\","
+		 "\"ts\":10001300.000,\"dur\":500.000,\"pid\":1,\"tid\":3' %s/j.json", rec_dir);
+	CHECK(system(path) == 0, "no js-0 job 2 X event in j.json");
+	snprintf(path, sizeof(path), "%s/j.pftrace", rec_dir);
+	d = calloc(1, sizeof(*d));
+	CHECK(d, "out of memory");
+	if (decode_slices(path, d)) {
+		free(d);
+		CHECK(0, "protoc could not decode the trace");
+	}
+	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
+	CHECK(d->ntrack == 2 && !strcmp(d->track_name[0], "panfrost-js-1") &&
+	      !strcmp(d->track_name[1], "panfrost-js-0"), "tracks: %u '%s' '%s'", d->ntrack,
+	      d->track_name[0], d->track_name[1]);
+	CHECK(d->nev == 6, "%u track events, want 3 slices (no scheduler fence, no unfinished job)",
+	      d->nev);
+	for (unsigned int i = 0; i < 3; i++) {
+		uint64_t track = i == 1 ? d->track_uuid[0] : d->track_uuid[1];
+
+		CHECK(d->ts[2 * i] == want[i][0] && d->ts[2 * i + 1] == want[i][1],
+		      "slice %u: %" PRIu64 "..%" PRIu64 ", want %" PRIu64 "..%" PRIu64, i,
+		      d->ts[2 * i], d->ts[2 * i + 1], want[i][0], want[i][1]);
+		CHECK(d->uuid[2 * i] == track && d->uuid[2 * i + 1] == track &&
+		      d->clock[2 * i] == 5, "slice %u on track %" PRIu64 ", clock %u", i,
+		      d->uuid[2 * i], d->clock[2 * i]);
+	}
+	free(d);
 }
 
 static void test_record_json_and_csv(void)
@@ -913,6 +1161,8 @@ TESTS(tests_perfetto) = {
 	{ "pf_trace_refuses_undeclared_and_duplicates",
 	  test_pf_trace_refuses_undeclared_and_duplicates },
 	{ "pf_trace_reports_a_failed_write", test_pf_trace_reports_a_failed_write },
+	{ "pf_trace: job slices decode with Perfetto's schema", test_pf_trace_job_slices_decode },
+	{ "record --jobs: tracefs fences into slices", test_record_jobs_into_slices },
 	{ "record: perfetto through panfrost", test_record_perfetto_through_panfrost },
 	{ "record: json and csv", test_record_json_and_csv },
 	{ "record: runs a command, returns its status",

@@ -42,6 +42,7 @@ struct rec_opts {
 	struct samp_opts s;
 	const char *output;
 	int user_loop;			/* sample from the tool even with a kernel stream */
+	int jobs;			/* --jobs: the kernel's job events as slices */
 };
 
 /* ----------------------------------------------------------------- command */
@@ -67,6 +68,9 @@ static int rec_opt(struct tool *t, int c, const char *arg, struct samp_opts *so,
 		return 0;
 	case OPT_USER_LOOP:
 		o->user_loop = 1;
+		return 0;
+	case OPT_JOBS:
+		o->jobs = 1;
 		return 0;
 	}
 	return -1;
@@ -354,6 +358,27 @@ static void report(const struct rec *r, const char *out, const char *fmt, const 
 			r->skipped == 1 ? "" : "s");
 }
 
+/* --jobs: per queue, the jobs and their summed time, to stderr */
+static void report_jobs(const struct rec *r, const struct job_set *js)
+{
+	fprintf(stderr, "%s: record: jobs:", r->t->prog);
+	if (!js->nqueue)
+		fputs(" none", stderr);
+	for (unsigned q = 0; q < js->nqueue; q++) {
+		uint64_t sum = 0;
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < js->n; i++)
+			if (js->s[i].queue == q) {
+				sum += js->s[i].end_ns - js->s[i].begin_ns;
+				n++;
+			}
+		fprintf(stderr, "%s %s %u in %.3f ms", q ? ";" : "", js->queue[q], n,
+			(double)sum / 1e6);
+	}
+	fprintf(stderr, "; %u unfinished, %llu events lost\n", js->unfinished, js->lost);
+}
+
 int cmd_record(struct tool *t, int argc, char **argv)
 {
 	struct rec_opts o = { 0 };
@@ -367,6 +392,8 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	uint64_t start, end_mono = 0;
 	unsigned long long prev_ts = 0;
 	struct run run;
+	struct jobs *jobs = NULL;
+	struct job_set js = { 0 };
 	FILE *out = NULL;
 	char **cmd;
 
@@ -383,6 +410,9 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		return 1;
 	if (!o.output)
 		o.output = r.sink->output;
+	if (o.jobs && !r.sink->jobs)
+		return tool_error(t, "--jobs writes slices into a trace: --format perfetto or "
+				  "chrome-trace");
 
 	ret = run_open_view(t, &dev, &v, &o.s, REC_DEFAULTS);
 	r.dev = dev;
@@ -439,6 +469,11 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		run.fresh = 1;
 		r.ts0 = prev_ts;
 	}
+	/* the jobs from before the first sample's interval on */
+	if (o.jobs && jobs_start(t, &jobs)) {
+		ret = 1;
+		goto out;
+	}
 	start = mono_ns();
 	ret = r.sink->begin(t, &v, &r.state, stream ? now_raw_ns() : prev_ts, o.s.interval_ns);
 	began = 1;
@@ -455,6 +490,11 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	else
 		ret = loop_user(&r, &o, start, end_mono, child, &status, &child_done, prev_ts, &run);
 out:
+	if (jobs && began && !ret) {
+		ret = jobs_stop(t, jobs, &js);
+		if (!ret)
+			ret = r.sink->jobs(t, r.state, &js);
+	}
 	if (began && r.sink->end(t, &v, r.state) && !ret)
 		ret = 1;
 	if (stream && mpc_dev_stream_stop(dev, &e) && !ret)
@@ -468,7 +508,11 @@ out:
 		report(&r, o.output, r.sink->name ? r.sink->name : t->o.ops->name,
 		       stream ? "kernel stream" : "tool loop",
 		       o.s.interval_ns);
+	if (began && !ret && jobs)
+		report_jobs(&r, &js);
 	ret = run_reap(child, &status, &child_done, ret);
+	jobs_free(jobs);
+	job_set_free(&js);
 	free(r.iv);
 	free(r.buf);
 	mpc_sample_free(r.s);

@@ -30,6 +30,7 @@ enum tool_opt {
 	OPT_FREQ,
 	OPT_MASKS,
 	OPT_USER_LOOP,
+	OPT_JOBS,
 	OPT_INTERVAL,	/* decode --interval (the commands that sample: -I) */
 	OPT_SUM,
 	/* top */

@@ -10,6 +10,9 @@
  *   then one packet per sample: SEQ_NEEDS_INCREMENTAL_STATE, timestamp in
  *             MONOTONIC_RAW, GpuCounterEvent { counter_descriptor_iid 1,
  *             counters }.
+ * record --jobs adds, after the samples, one TrackDescriptor packet per job
+ * queue and a TrackEvent SLICE_BEGIN/SLICE_END pair per job (no incremental
+ * state: names are inline strings).
  * The descriptor is interned (sent once, referred to by iid) and its counter
  * ids are scoped to our packet sequence, so a trace of ours merged with
  * another producer's GPU counters does not mix their ids.
@@ -37,6 +40,15 @@
 #define PKT_GPU_COUNTER_EVENT		52
 #define PKT_TIMESTAMP_CLOCK_ID		58
 #define PKT_FIRST_ON_SEQUENCE		87
+#define PKT_TRACK_EVENT			11
+#define PKT_TRACK_DESCRIPTOR		60
+#define TD_UUID				1
+#define TD_NAME				2
+#define TE_TYPE				9
+#define TE_TRACK_UUID			11
+#define TE_NAME				23
+#define TE_TYPE_SLICE_BEGIN		1
+#define TE_TYPE_SLICE_END		2
 #define SEQ_INCREMENTAL_STATE_CLEARED	1
 #define SEQ_NEEDS_INCREMENTAL_STATE	2
 #define CLOCKS_CLOCK			1
@@ -535,6 +547,42 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 		return -1;
 	}
 	return 0;
+}
+
+int pf_trace_track(struct pf_trace *t, uint64_t uuid, const char *name)
+{
+	if (!t->started || !uuid || !name)
+		return -1;
+	packet_begin(t, 0);
+	put_varint(&t->msg, TD_UUID, uuid);
+	put_string(&t->msg, TD_NAME, name);
+	put_msg(&t->pkt, PKT_TRACK_DESCRIPTOR, &t->msg);
+	return packet_end(t);
+}
+
+/* One TrackEvent packet: a slice's begin (with its name) or its end. */
+static int track_event(struct pf_trace *t, uint64_t uuid, const char *name, uint64_t ts_ns,
+		       unsigned int type)
+{
+	packet_begin(t, 0);
+	put_varint(&t->pkt, PKT_TIMESTAMP, ts_ns);
+	put_varint(&t->pkt, PKT_TIMESTAMP_CLOCK_ID, PF_CLOCK_MONOTONIC_RAW);
+	put_varint(&t->msg, TE_TYPE, type);
+	put_varint(&t->msg, TE_TRACK_UUID, uuid);
+	if (name)
+		put_string(&t->msg, TE_NAME, name);
+	put_msg(&t->pkt, PKT_TRACK_EVENT, &t->msg);
+	return packet_end(t);
+}
+
+int pf_trace_slice(struct pf_trace *t, uint64_t uuid, const char *name, uint64_t begin_ns,
+		   uint64_t end_ns)
+{
+	if (!t->started || !uuid || !name || end_ns < begin_ns)
+		return -1;
+	if (track_event(t, uuid, name, begin_ns, TE_TYPE_SLICE_BEGIN))
+		return -1;
+	return track_event(t, uuid, NULL, end_ns, TE_TYPE_SLICE_END);
 }
 
 int pf_trace_end(struct pf_trace *t)

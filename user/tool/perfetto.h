@@ -2,13 +2,14 @@
 /*
  * A Perfetto trace writer for GPU counters: just the messages a counter
  * timeline needs (perfetto.protos.Trace → TracePacket with ClockSnapshot,
- * InternedData.gpu_counter_descriptors and GpuCounterEvent), encoded by hand
+ * InternedData.gpu_counter_descriptors and GpuCounterEvent; TrackDescriptor
+ * and TrackEvent slices for the jobs of record --jobs), encoded by hand
  * as protobuf wire format and streamed packet by packet, so a trace of any
  * length needs O(counters) memory.
  *
  * Field numbers and enum values are Perfetto's (protos/perfetto/trace/...,
  * gpu_counter_event.proto, gpu_counter_descriptor.proto, clock_snapshot.proto,
- * trace_packet.proto); the tests decode every trace with protoc against
+ * trace_packet.proto, track_event.proto, track_descriptor.proto); the tests decode every trace with protoc against
  * Perfetto's own perfetto_trace.proto.
  */
 #ifndef MPC_PERFETTO_H
@@ -86,6 +87,17 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 /* One GpuCounterEvent at MONOTONIC_RAW @ts_ns; ids must be declared. */
 int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
 		    unsigned int n);
+/*
+ * Job slices (record --jobs), after pf_trace_start(): a track is one
+ * TrackDescriptor { uuid, name } packet; a slice is a TrackEvent
+ * TYPE_SLICE_BEGIN at @begin_ns and a TYPE_SLICE_END at @end_ns
+ * (MONOTONIC_RAW, like the samples) on the track @uuid. Slices of one track
+ * must not overlap (they would not nest). -1 on a bad argument or a failed
+ * write.
+ */
+int pf_trace_track(struct pf_trace *t, uint64_t uuid, const char *name);
+int pf_trace_slice(struct pf_trace *t, uint64_t uuid, const char *name, uint64_t begin_ns,
+		   uint64_t end_ns);
 /* Flush; returns -1 if any write failed. Frees @t. */
 int pf_trace_end(struct pf_trace *t);
 

@@ -40,6 +40,7 @@ static const struct samp_opt samp_table[] = {
 	{ { "freq-hz", required_argument, NULL, 'F' }, SAMP_RECORD, 0, NULL, 1 },
 	{ { "output", required_argument, NULL, 'o' }, SAMP_RECORD, 0, NULL, 1 },
 	{ { "user-loop", no_argument, NULL, OPT_USER_LOOP }, SAMP_RECORD, 0, NULL, 1 },
+	{ { "jobs", no_argument, NULL, OPT_JOBS }, SAMP_RECORD, 0, NULL, 1 },
 };
 
 #endif

@@ -282,6 +282,28 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts);
  * format, or out_sink for the tool's own formats. begin() gets the
  * CLOCK_MONOTONIC_RAW time the samples start at (@raw_ns), when known.
  */
+/* jobs.c: record --jobs, the jobs the kernel ran (tracefs dma_fence events) */
+#define JOBS_MAX_QUEUES	16
+struct job_slice {
+	unsigned queue;			/* index in job_set.queue */
+	unsigned seqno;			/* the fence's */
+	uint64_t begin_ns, end_ns;	/* CLOCK_MONOTONIC_RAW */
+};
+struct job_set {
+	char queue[JOBS_MAX_QUEUES][64];	/* timeline names, e.g. panfrost-js-0 */
+	unsigned nqueue;
+	struct job_slice *s;		/* in the order the jobs ended */
+	unsigned n, cap;
+	unsigned unfinished;		/* submitted, not signalled when the recording ended */
+	unsigned long long lost;	/* events the instance's buffer dropped */
+};
+struct jobs;
+int jobs_start(struct tool *t, struct jobs **j);
+int jobs_stop(struct tool *t, struct jobs *j, struct job_set *js);
+void jobs_free(struct jobs *j);
+int jobs_parse(FILE *f, struct job_set *js);
+void job_set_free(struct job_set *js);
+
 struct rec_sink {
 	const char *name;		/* --format NAME; NULL: out_sink */
 	const char *output;		/* the default -o ("-": standard output) */
@@ -291,6 +313,8 @@ struct rec_sink {
 	int (*sample)(struct tool *t, struct view *v, void *state, const struct mpc_sample *s,
 		      const struct sample_meta *m);
 	int (*end)(struct tool *t, struct view *v, void *state);
+	/* record --jobs: the job slices, before end(); NULL: the format has none */
+	int (*jobs)(struct tool *t, void *state, const struct job_set *js);
 };
 
 extern const struct rec_sink out_sink;

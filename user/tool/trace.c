@@ -153,6 +153,28 @@ static int pf_end(struct tool *t, struct view *v, void *state)
 	return r;
 }
 
+/* record --jobs: a track per queue, a slice per job (uuids of our own) */
+#define PF_JOB_TRACK_UUID	0x4d5043000000ull
+
+static int pf_jobs(struct tool *t, void *state, const struct job_set *js)
+{
+	struct pf_state *st = state;
+	int r = 0;
+
+	for (unsigned q = 0; q < js->nqueue && !r; q++)
+		r = pf_trace_track(st->tr, PF_JOB_TRACK_UUID + q + 1, js->queue[q]);
+	for (unsigned i = 0; i < js->n && !r; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "job %u", js->s[i].seqno);
+		r = pf_trace_slice(st->tr, PF_JOB_TRACK_UUID + js->s[i].queue + 1, name,
+				   js->s[i].begin_ns, js->s[i].end_ns);
+	}
+	if (r)
+		return tool_error(t, "writing the trace failed: %s", strerror(errno));
+	return 0;
+}
+
 /* ------------------------------------------------------ chrome json events */
 
 struct json_state {
@@ -222,6 +244,30 @@ static int cj_sample(struct tool *t, struct view *v, void *state, const struct m
 	return 0;
 }
 
+/* record --jobs: "ph":"X" events, a thread (tid 2 + queue) per queue */
+static int cj_jobs(struct tool *t, void *state, const struct job_set *js)
+{
+	struct json_state *st = state;
+
+	for (unsigned q = 0; q < js->nqueue; q++) {
+		fprintf(t->out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
+			"\"args\":{\"name\":", q + 2);
+		json_str(t->out, js->queue[q]);
+		fputs("}}", t->out);
+	}
+	for (unsigned i = 0; i < js->n; i++) {
+		const struct job_slice *j = &js->s[i];
+		uint64_t d = j->end_ns - j->begin_ns;
+
+		fprintf(t->out, ",\n{\"name\":\"job %u\",\"cat\":\"gpu-job\",\"ph\":\"X\","
+			"\"ts\":%llu.%03llu,\"dur\":%llu.%03llu,\"pid\":1,\"tid\":%u}", j->seqno,
+			(unsigned long long)(j->begin_ns / 1000), (unsigned long long)(j->begin_ns % 1000),
+			(unsigned long long)(d / 1000), (unsigned long long)(d % 1000), j->queue + 2);
+		st->events++;
+	}
+	return 0;
+}
+
 static int cj_end(struct tool *t, struct view *v, void *state)
 {
 	(void)v;
@@ -266,12 +312,12 @@ const struct rec_sink out_sink = {
 
 static const struct rec_sink perfetto_sink = {
 	.name = "perfetto", .output = "mali-perfcnt.pftrace", .timed = 1,
-	.begin = pf_begin, .sample = pf_sample, .end = pf_end,
+	.begin = pf_begin, .sample = pf_sample, .end = pf_end, .jobs = pf_jobs,
 };
 
 static const struct rec_sink chrome_trace_sink = {
 	.name = "chrome-trace", .output = "mali-perfcnt.json", .timed = 1,
-	.begin = cj_begin, .sample = cj_sample, .end = cj_end,
+	.begin = cj_begin, .sample = cj_sample, .end = cj_end, .jobs = cj_jobs,
 };
 
 const struct rec_sink *const trace_formats[] = { &perfetto_sink, &chrome_trace_sink, NULL };
