@@ -20,8 +20,16 @@
  * of the shared hardware session since its own last sample, as kbase's
  * clients do; the legacy reader narrows them to u32 with saturation.
  *
- * What it does not do: CSF firmware and CSG blocks (the model has none),
- * 128-counter blocks, GPU work, power management, more than one device.
+ * CSF versions also enumerate and sample a firmware block and KBD_NR_CSG
+ * CSG blocks; the model has neither, so their counters read 0 (only the
+ * header, the block state and the enable mask are real). With cpb=128
+ * (csf1.38) it is a Mali-G720-like GPU: that GPU_ID, 128 values a block, and
+ * each counter the model drives (mali_model_products.h's roles) at the
+ * G720's index for it (user/db/gpus/mali-g720.txt), from the model's count
+ * of the same role on the product gpu= (the counters a G720 has and that
+ * product lacks read 0).
+ *
+ * What it does not do: GPU work, power management, more than one device.
  */
 #include <linux/anon_inodes.h>
 #include <linux/delay.h>
@@ -44,6 +52,7 @@
 
 #include "mali_model.h"
 #include "mali_hw_regs.h"
+#include "mali_model_products.h"
 
 static char *version = "jm11.38";
 module_param(version, charp, 0444);
@@ -60,6 +69,9 @@ MODULE_PARM_DESC(l2, "L2 slices, 0 for the product's default");
 static uint mhz;
 module_param(mhz, uint, 0444);
 MODULE_PARM_DESC(mhz, "the model's GPU clock in MHz, 0 for the product's default");
+static uint cpb = 64;
+module_param(cpb, uint, 0444);
+MODULE_PARM_DESC(cpb, "values a block: 64, or 128 (csf1.38): a Mali-G720-like GPU");
 static char *workload = "busy=50";
 module_param(workload, charp, 0444);
 MODULE_PARM_DESC(workload, "the model's workload: idle or busy=N");
@@ -239,7 +251,22 @@ static_assert(sizeof(struct kbd_metadata) == 48);
 #define KBD_META_CLOCK		KBD_FLEX(2, 1)
 #define KBD_META_BLOCK		KBD_FLEX(2, 2)
 
-enum { KBD_FE, KBD_TILER, KBD_MEMORY, KBD_SHADER, KBD_TYPES };
+enum { KBD_FE, KBD_TILER, KBD_MEMORY, KBD_SHADER, KBD_FW, KBD_CSG, KBD_TYPES };
+#define KBD_NR_CSG		8
+/* the Mali-G720-like GPU of cpb=128: a G720's GPU_ID and counter indices */
+#define KBD_G720_GPU_ID		0xc8700000U
+
+static const u8 kbd_g720_index[MM_NR_ROLES] = {
+	[MM_JM_GPU_ACTIVE] = 4, [MM_JM_IRQ_ACTIVE] = 10,
+	[MM_TI_ACTIVE] = 4, [MM_TI_TRIANGLES] = 6,
+	[MM_L2_READ_LOOKUP] = 26, [MM_L2_WRITE_LOOKUP] = 27,
+	[MM_L2_EXT_READ] = 29, [MM_L2_EXT_READ_BEATS] = 32,
+	[MM_L2_EXT_WRITE] = 42, [MM_L2_EXT_WRITE_BEATS] = 47,
+	[MM_SC_FRAG_ACTIVE] = 4, [MM_SC_FRAG_QUADS_RAST] = 11,
+	[MM_SC_COMPUTE_ACTIVE] = 22, [MM_SC_COMPUTE_TASKS] = 23,
+	[MM_SC_EXEC_CORE_ACTIVE] = 26, [MM_SC_FRAG_THREADS] = 69,
+};
+
 enum { KBD_MODE_MANUAL, KBD_MODE_PERIODIC };
 enum { KBD_START = 1, KBD_STOP = 2, KBD_SAMPLE_SYNC = 3, KBD_DISCARD = 5 };
 
@@ -295,6 +322,7 @@ struct kbd_timer {
  * @mem_features: MEM_FEATURES.
  * @gpu_id: GPU_ID.
  * @clock_hz: the model's clock.
+ * @prod: the model's product (its counter index of each role).
  */
 struct kbd_device {
 	bool csf;
@@ -325,6 +353,7 @@ struct kbd_device {
 	u32 mem_features;
 	u32 gpu_id;
 	u64 clock_hz;
+	const struct mali_model_product *prod;
 };
 
 static struct kbd_device *kbd;
@@ -562,8 +591,48 @@ static unsigned int kbd_instances(unsigned int t)
 		return 1;
 	case KBD_MEMORY:
 		return kbd->nr_l2;
-	default:
+	case KBD_SHADER:
 		return hweight64(kbd->shader_present);
+	case KBD_FW:
+		return kbd->csf ? 1 : 0;
+	default:
+		return kbd->csf ? KBD_NR_CSG : 0;
+	}
+}
+
+/* the block type of the model's counter role @r */
+static unsigned int kbd_role_type(unsigned int r)
+{
+	if (r < MM_TI_ACTIVE)
+		return KBD_FE;
+	if (r < MM_L2_LOOKUP)
+		return KBD_TILER;
+	return r < MM_SC_FRAG_ACTIVE ? KBD_MEMORY : KBD_SHADER;
+}
+
+/*
+ * Block type @t's values @v (cpb of them) from the model's block @src (64
+ * u64 deltas), counters outside the enable mask @en left 0.
+ */
+static void kbd_fill_values(unsigned int t, u64 *v, const u64 *src, const u64 *en)
+{
+	unsigned int j, r;
+
+	v[2] = en[0];
+	if (!src)
+		return;		/* firmware and CSG: the model has no counters for them */
+	if (cpb == 64) {
+		for (j = 4; j < 64; j++)
+			if (en[0] & BIT_ULL(j))
+				v[j] = src[j];
+		return;
+	}
+	for (r = 0; r < MM_NR_ROLES; r++) {
+		j = kbd_g720_index[r];
+		if (kbd_role_type(r) == t && j && kbd->prod && kbd->prod->index[r] &&
+		    (en[j / 64] & BIT_ULL(j % 64)))
+			/* the G720 counts fragment threads in fours (shift 2) */
+			v[j] = src[kbd->prod->index[r]] >> (r == MM_SC_FRAG_THREADS ? 2 : 0);
 	}
 }
 
@@ -680,19 +749,16 @@ static void kbd_emit_locked(struct kbd_client *c, u64 user_data)
 		for (t = 0; t < KBD_TYPES; t++) {
 			for (i = 0; c->req[t] && i < kbd_instances(t); i++) {
 				u64 *v = (u64 *)(s + voff);
-				const u64 *src = c->acc + (size_t)kbd_block_of(t, i) * 64;
-				unsigned int j;
+				const u64 *src = t >= KBD_FW ? NULL :
+						 c->acc + (size_t)kbd_block_of(t, i) * 64;
 
 				m[k].hdr.item_type = KBD_META_BLOCK;
 				m[k].u.block.block_type = t;
 				m[k].u.block.block_idx = i;
 				m[k].u.block.block_state = KBD_STATE_ON_NORMAL;
 				m[k].u.block.values_offset = slot * c->slot_size + voff;
-				v[2] = c->en[t][0];
-				for (j = 4; j < 64; j++)
-					if (c->en[t][0] & BIT_ULL(j))
-						v[j] = src[j];
-				voff += 64 * sizeof(u64);
+				kbd_fill_values(t, v, src, c->en[t]);
+				voff += cpb * sizeof(u64);
 				k++;
 			}
 		}
@@ -1152,11 +1218,14 @@ static long kbd_enum_info(void __user *up)
 	if (!it)
 		return -ENOMEM;
 	for (t = 0; t < KBD_TYPES; t++) {
+		if (!kbd_instances(t))
+			continue;	/* no firmware or CSG blocks on a JM GPU */
 		it[k].hdr.item_type = KBD_ENUM_BLOCK;
 		it[k].u.block.block_type = t;
 		it[k].u.block.num_instances = kbd_instances(t);
-		it[k].u.block.num_values = 64;
+		it[k].u.block.num_values = cpb;
 		it[k].u.block.counter_mask[0] = ~0ULL;
+		it[k].u.block.counter_mask[1] = cpb == 128 ? ~0ULL : 0;
 		k++;
 	}
 	for (r = 0; r < 3; r++) {
@@ -1223,12 +1292,15 @@ static long kbd_setup(void __user *up)
 			break;
 		case KBD_REQ_ENABLE:
 			t = req[i].u.enable.block_type;
-			if (t >= KBD_TYPES || (set >= 0 && set != req[i].u.enable.set))
+			/* a block type the GPU lacks: EINVAL */
+			if (t >= KBD_TYPES || !kbd_instances(t) ||
+			    (set >= 0 && set != req[i].u.enable.set))
 				goto bad;
 			set = req[i].u.enable.set;
 			want[t] = true;
 			/* the header is always captured */
 			en[t][0] = req[i].u.enable.enable_mask[0] | 0xf;
+			en[t][1] = cpb == 128 ? req[i].u.enable.enable_mask[1] : 0;
 			break;
 		case KBD_REQ_SCOPE:
 			if (req[i].u.scope.scope)
@@ -1245,7 +1317,8 @@ static long kbd_setup(void __user *up)
 	slot = 3 * sizeof(struct kbd_metadata);
 	for (t = 0; t < KBD_TYPES; t++)
 		if (want[t])
-			slot += kbd_instances(t) * (sizeof(struct kbd_metadata) + 64 * sizeof(u64));
+			slot += kbd_instances(t) *
+				(sizeof(struct kbd_metadata) + cpb * sizeof(u64));
 	c = kbd_client_new(KBD_KINSTR, slot, KBD_SLOTS);
 	if (!c)
 		return -ENOMEM;
@@ -1393,6 +1466,10 @@ static int kbd_parse_version(void)
 	}
 	kbd->major = maj;
 	kbd->minor = min;
+	if (cpb != 64 && !(cpb == 128 && kbd->csf && min == 38)) {
+		pr_err("mpc_kbase_double: cpb=%u: 64, or 128 with version=csf1.38\n", cpb);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -1434,7 +1511,8 @@ static int __init kbd_init(void)
 		ret = -EINVAL;
 		goto err_model;
 	}
-	kbd->gpu_id = mali_model_gpu_id(kbd->model);
+	kbd->gpu_id = cpb == 128 ? KBD_G720_GPU_ID : mali_model_gpu_id(kbd->model);
+	kbd->prod = mali_model_product_find(gpu);
 	kbd->shader_present = mali_model_shader_present(kbd->model);
 	kbd->nr_l2 = mali_model_l2_slices(kbd->model);
 	kbd->clock_hz = mali_model_clock_hz(kbd->model);
@@ -1456,9 +1534,9 @@ static int __init kbd_init(void)
 	ret = misc_register(&kbd_misc);
 	if (ret)
 		goto err_dump;
-	pr_info("mpc_kbase_double: /dev/mali0: kbase %s %u.%u on the model of %s (GPU_ID 0x%08x, cores 0x%llx, %u L2 slices, %llu MHz), %s\n",
+	pr_info("mpc_kbase_double: /dev/mali0: kbase %s %u.%u on the model of %s (GPU_ID 0x%08x, cores 0x%llx, %u L2 slices, %llu MHz, %u values a block), %s\n",
 		kbd->csf ? "CSF" : "JM", kbd->major, kbd->minor, gpu, kbd->gpu_id,
-		kbd->shader_present, kbd->nr_l2, div_u64(kbd->clock_hz, 1000000), workload);
+		kbd->shader_present, kbd->nr_l2, div_u64(kbd->clock_hz, 1000000), cpb, workload);
 	return 0;
 
 err_dump:

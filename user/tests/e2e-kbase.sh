@@ -7,7 +7,7 @@
 # version: mpc-kbprobe (the uAPI's answers to wrong use), then info, sample,
 # stat, top, record (CSV stream and Perfetto) through the kbase backend, and
 # for the versions with both interfaces the same through the legacy reader.
-# Last, side by side: mali_perfcnt's simulator and the double, the same GPU
+# Then the legacy reader's saturation at a 5000 MHz model clock. Last, side by side: mali_perfcnt's simulator and the double, the same GPU
 # model and load, measured by the same stat; the counter rates must agree
 # within 1 % (user/tests/side-by-side.sh --compare).
 #
@@ -127,6 +127,20 @@ for v in $versions; do
 			head -n 10 | sed '2,$s/^/# /')"
 	fi
 	exercise "$v" kinstr_prfcnt
+	# CSF: one firmware and 8 CSG blocks, present with the model's 0 counts
+	case $v in
+	csf*) want_fw=1 want_csg=8 want_rows=8 ;;
+	*) want_fw=0 want_csg=0 want_rows=0 ;;
+	esac
+	if run info --format json &&
+	   grep -q "\"nr_fw_blocks\":$want_fw,\"nr_csg_blocks\":$want_csg," "$tmp/out" &&
+	   run sample --raw -A -e csg:4,fw:4 --format csv &&
+	   [ "$(grep -c ',csg\.[0-7],csg\[4\],' "$tmp/out")" -eq "$want_rows" ] &&
+	   [ "$(grep -c ',fw\.0,fw\[4\],' "$tmp/out")" -eq "$want_fw" ]; then
+		ok "$v: $want_fw firmware and $want_csg CSG blocks, sampled by instance"
+	else
+		notok "$v: $want_fw firmware and $want_csg CSG blocks, sampled by instance"
+	fi
 	case $v in
 	jm11.38|csf1.18)
 		MPC_KBASE_INTERFACE=legacy
@@ -135,6 +149,92 @@ for v in $versions; do
 		unset MPC_KBASE_INTERFACE ;;
 	esac
 done
+cleanup
+
+# A Mali-G720-like CSF GPU (cpb=128): 128 values a block, the model's T860
+# counts at the G720's indices (FRAG_SHADER_THREADS at 69, in the upper
+# half), decoded with the G720's database entry and its derived metrics.
+g720="version=csf1.38 cpb=128 gpu=t860 cores=0xb mhz=800 workload=busy=50"
+cleanup
+# shellcheck disable=SC2086 # the module's parameters, split on purpose
+t "G720: insmod mpc_kbase_double $g720" insmod "$kbd" $g720
+if run info --format json &&
+   grep -q '"database_key":"g720"' "$tmp/out" &&
+   grep -q '"counters_per_block":128,' "$tmp/out" &&
+   grep -q '"nr_fw_blocks":1,"nr_csg_blocks":8,' "$tmp/out"; then
+	ok "G720: info: Mali-G720, 128 counters a block, 1 firmware and 8 CSG blocks"
+else
+	notok "G720: info: Mali-G720, 128 counters a block, 1 firmware and 8 CSG blocks"
+fi
+if run sample -A -e GPU_ACTIVE,FRAG_ACTIVE,FRAG_SHADER_THREADS --format csv &&
+   awk -F, '$5 == "jm" && $6 == "GPU_ACTIVE" && $3 > 0 { print $8 / $3 / 8e6 }' \
+	"$tmp/out" | in_range 45 55 1 &&
+   [ "$(csv_val shader.3 FRAG_SHADER_THREADS)" -gt 0 ] &&
+   [ "$(csv_val shader.3 FRAG_ACTIVE)" -gt 0 ] && [ -z "$(csv_val shader.2 FRAG_ACTIVE)" ]; then
+	ok "G720: sample: GPU_ACTIVE 45..55 % of 800 MHz, FRAG_SHADER_THREADS (index 69) counts"
+else
+	notok "G720: sample: GPU_ACTIVE 45..55 % of 800 MHz, FRAG_SHADER_THREADS (index 69) counts"
+fi
+if run stat -I 200 -n 3 --freq 800 -e MpcGPUActiveUtil,MaliTilerUtil,MaliFragThroughputCy \
+	--format csv &&
+   awk -F, '$6 == "MpcGPUActiveUtil" { print $8 }' "$tmp/out" | in_range 45 55 3 &&
+   awk -F, '$6 == "MaliTilerUtil" { print $8 }' "$tmp/out" | in_range 0.001 100 3 &&
+   awk -F, '$6 == "MaliFragThroughputCy" { print $8 }' "$tmp/out" | in_range 0.0001 1e9 3; then
+	ok "G720: stat: MpcGPUActiveUtil 45..55 %, the G720's MaliTilerUtil and MaliFragThroughputCy"
+else
+	notok "G720: stat: MpcGPUActiveUtil 45..55 %, the G720's MaliTilerUtil and MaliFragThroughputCy"
+fi
+cleanup
+t "cpb=128 refused with version=jm11.38" sh -c "! insmod '$kbd' version=jm11.38 cpb=128 2>/dev/null"
+cleanup
+
+# The legacy reader's u32 values saturate: kbase adds each client's deltas in
+# u64 and narrows them at 2^32 - 1. At 5000 MHz and busy=100 GPU_ACTIVE grows
+# 5e9 a second; a kinstr client sampling every 200 ms keeps every hardware
+# dump near 1e9 (so the model's own u32 dump does not saturate), while a
+# legacy client's 1.5 s interval adds up to 7.5e9 in the double.
+if insmod "$kbd" version=jm11.38 gpu=g52 cores=0xb l2=2 mhz=5000 workload=busy=100 \
+	2>"$tmp/err"; then
+	ok "saturation: insmod mpc_kbase_double version=jm11.38 mhz=5000 workload=busy=100"
+else
+	notok "saturation: insmod mpc_kbase_double version=jm11.38 mhz=5000 workload=busy=100"
+fi
+MPC_KBASE_INTERFACE=legacy
+export MPC_KBASE_INTERFACE
+# (the sample's flag may come from another counter: GPU_ACTIVE's status is its own)
+if run sample --delay 100 -e GPU_ACTIVE --format csv &&
+   [ "$(awk -F, '$6 == "GPU_ACTIVE" { print $10 }' "$tmp/out")" = ok ]; then
+	ok "saturation: legacy sample --delay 100 (5e8 cycles) is not saturated"
+else
+	notok "saturation: legacy sample --delay 100 (5e8 cycles) is not saturated" \
+		"$(head -c 600 "$tmp/out" "$tmp/err")"
+fi
+# shellcheck disable=SC2086 # the backend option and its value
+MPC_KBASE_INTERFACE=kinstr "$tool" $backend record -I 200 -n 12 -f csv -o "$tmp/kin.csv" \
+	-e GPU_ACTIVE >/dev/null 2>"$tmp/kin.err" &
+bg=$!
+sleep 1
+if run sample --delay 1500 -e GPU_ACTIVE --format csv &&
+   [ "$(awk -F, '$6 == "GPU_ACTIVE" { print $8 "," $10 }' "$tmp/out")" = 4294967295,saturated ] &&
+   awk -F, '$6 == "GPU_ACTIVE" { print $11 }' "$tmp/out" | grep -q saturated; then
+	ok "saturation: legacy sample --delay 1500 beside a kinstr client: GPU_ACTIVE 2^32 - 1, flagged saturated"
+else
+	notok "saturation: legacy sample --delay 1500 beside a kinstr client: GPU_ACTIVE 2^32 - 1, flagged saturated" \
+		"$(head -c 600 "$tmp/out" "$tmp/err")"
+fi
+unset MPC_KBASE_INTERFACE
+wait "$bg"
+st=$?
+cp "$tmp/kin.csv" "$tmp/out" 2>/dev/null
+if [ "$st" -eq 0 ] && [ "$(grep -c ',GPU_ACTIVE,' "$tmp/out")" -eq 12 ] &&
+   [ "$(awk -F, '$6 == "GPU_ACTIVE" && $10 != "ok"' "$tmp/out")" = "" ] &&
+   awk -F, '$6 == "GPU_ACTIVE" && $3 > 0 && $11 !~ /first/ { print $8 / $3 / 5e7 }' \
+	"$tmp/out" | in_range 80 102 11; then
+	ok "saturation: the kinstr client meanwhile: 12 records, none saturated, 80..102 % busy"
+else
+	notok "saturation: the kinstr client meanwhile: 12 records, none saturated, 80..102 % busy" \
+		"exit $st $(head -c 600 "$tmp/out" "$tmp/kin.err")"
+fi
 cleanup
 
 # side by side: the same model and load through both drivers
