@@ -22,7 +22,7 @@
 #include "panfrost_features.h"
 #include "panfrost_mpc.h"
 #include "panfrost_perfcnt.h"
-#include "mpc_drv.h"
+#include "mpc_core.h"
 
 u64 panfrost_mpc_features(struct panfrost_device *pfdev)
 {
