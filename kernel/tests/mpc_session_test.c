@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of mali_perfcnt's counter sessions (kernel/mpc_session.c):
+ * KUnit tests of mali_perfcnt's counter sessions (kernel/core/mpc_session.c):
  * the union of masks, every session getting exactly its own counters out
  * of the union's hardware samples (two, three and eight sessions with
  * different masks), 64-bit accumulation past 2^32, SATURATED only for one
