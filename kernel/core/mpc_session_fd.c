@@ -236,7 +236,8 @@ static int mpc_session_start_locked(struct mpc_session *s)
 
 	lockdep_assert_held(&hub->lock);
 	if (s->running)
-		return -EALREADY;
+		return MPC_REJECT(hub->mdev, -EALREADY,
+				  "SESSION START: already started (STOP first)");
 	mpc_session_check_lost_locked(hub);
 	list_for_each_entry(o, &hub->sessions, node)
 		if (o->running)
@@ -287,7 +288,8 @@ static int mpc_session_stop_locked(struct mpc_session *s)
 	lockdep_assert_held(&hub->lock);
 	mpc_session_check_lost_locked(hub);
 	if (!s->running)
-		return -EALREADY;
+		return MPC_REJECT(hub->mdev, -EALREADY,
+				  "SESSION STOP: not started (START first)");
 	/* Its last hardware interval; a failure is kept as its error */
 	ret = mpc_session_hw_sample_locked(hub);
 	if (ret && ret != -ENODATA)
