@@ -94,15 +94,16 @@
 enum op {
 	OP_GET_INFO, OP_ENABLE, OP_DUMP, OP_VERSION, OP_GET_CAP,
 	OP_SET_CLIENT_CAP, OP_CORE_OTHER, OP_DRV_OTHER, OP_MANGLED,
-	OP_STREAM, OP_OPEN, OP_CLOSE, OP_DUP, OP_FORK, OP_DBG_ENABLE, OP_DBG_VA,
-	OP_DBG_SIM, OP_DBG_READ, OP_DBG_OPEN, OP_UNBIND, OP_BIND, NR_OPS
+	OP_STREAM, OP_GET_INFO_V3, OP_SESSION, OP_OPEN, OP_CLOSE, OP_DUP, OP_FORK,
+	OP_DBG_ENABLE, OP_DBG_VA, OP_DBG_SIM, OP_DBG_READ, OP_DBG_OPEN, OP_UNBIND,
+	OP_BIND, NR_OPS
 };
 
 static const char * const op_name[NR_OPS] = {
 	"GET_INFO", "ENABLE", "DUMP", "VERSION", "GET_CAP", "SET_CLIENT_CAP",
-	"core-other", "driver-other", "mangled", "STREAM_OPEN", "open", "close", "dup",
-	"fork", "perfcnt_enable", "perfcnt_va", "sim-files", "debugfs-read",
-	"debugfs-open", "unbind", "bind",
+	"core-other", "driver-other", "mangled", "STREAM_OPEN", "GET_INFO_V3", "SESSION",
+	"open", "close", "dup", "fork", "perfcnt_enable", "perfcnt_va", "sim-files",
+	"debugfs-read", "debugfs-open", "unbind", "bind",
 };
 
 /*
@@ -153,6 +154,14 @@ static const int op_errnos[NR_OPS][16] = {
 	[OP_DBG_OPEN] = { EBUSY, ENODATA },
 	[OP_UNBIND] = { 0 },
 	[OP_BIND] = { 0 },
+	/* the header: must-be-zero fields, the block type array */
+	[OP_GET_INFO_V3] = { EINVAL, EFAULT },
+	/*
+	 * SESSION_OPEN (with F_START those of START), then START, STOP and
+	 * SAMPLE on the session fd; an unknown ioctl there is -ENOTTY
+	 */
+	[OP_SESSION] = { EINVAL, E2BIG, EFAULT, EACCES, EMFILE, ENOMEM, EALREADY,
+			 EBUSY, EIO, EAGAIN, ENOSPC, ENODATA, ETIMEDOUT, ENOTTY },
 };
 
 static bool documented(enum op op, int err)
@@ -186,6 +195,8 @@ struct shared {
 	} vk[MAX_VKINDS];		/* violations by kind */
 	uint64_t hist[NR_OPS][MAX_ERRNO + 1];	/* [MAX_ERRNO]: other */
 	struct drm_mali_perfcnt_get_info info;	/* at the start */
+	struct drm_mali_perfcnt_get_info_v3 info3;	/* likewise */
+	struct drm_mali_perfcnt_block_type_info types[MALI_PERFCNT_MAX_BLOCK_TYPES];
 };
 
 static struct shared *sh;
@@ -423,6 +434,39 @@ static const struct field dump_fields[] = {
 #endif
 };
 
+static const struct field get_info_v3_fields[] = {
+	FLD(drm_mali_perfcnt_get_info_v3, gpu_id, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, uapi_version, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, shader_present, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, l2_present, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, gpu_freq_hz, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, block_types_ptr, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, nr_block_types, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, nr_counter_sets, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, max_sessions, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, sample_size, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, caps, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, product, K_OUT, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, flags, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, pad, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_get_info_v3, reserved, K_ZERO, 0),
+};
+
+static const struct field session_open_fields[] = {
+	FLD(drm_mali_perfcnt_session_open, extensions, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_session_open, flags, K_FLAGS,
+	    MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START),
+	FLD(drm_mali_perfcnt_session_open, counter_set, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_session_open, reserved, K_ZERO, 0),
+};
+
+static const struct field session_sample_fields[] = {
+	FLD(drm_mali_perfcnt_session_sample, buf_ptr, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_session_sample, buf_size, K_VALUE, 0),
+	FLD(drm_mali_perfcnt_session_sample, flags, K_ZERO, 0),
+	FLD(drm_mali_perfcnt_session_sample, pad, K_ZERO, 0),
+};
+
 struct ustruct {
 	const char *name;
 	const struct field *fields;
@@ -435,7 +479,12 @@ static const struct ustruct ustructs[] = {
 	USTRUCT(drm_mali_perfcnt_get_info, get_info_fields),
 	USTRUCT(drm_mali_perfcnt_enable, enable_fields),
 	USTRUCT(drm_mali_perfcnt_dump, dump_fields),
+	USTRUCT(drm_mali_perfcnt_get_info_v3, get_info_v3_fields),
+	USTRUCT(drm_mali_perfcnt_session_open, session_open_fields),
+	USTRUCT(drm_mali_perfcnt_session_sample, session_sample_fields),
 };
+
+enum { U_GET_INFO, U_ENABLE, U_DUMP, U_GET_INFO_V3, U_SESSION_OPEN, U_SESSION_SAMPLE };
 
 /* Every byte of every structure is described by exactly one field. */
 static bool check_tables(void)
@@ -572,10 +621,12 @@ static char *ro_page;		/* PROT_READ */
 static char *hole;		/* unmapped */
 static size_t page;
 static uint32_t dump_size;
+static uint32_t sample_size;	/* of a session: GET_INFO_V3 */
 
 static void setup_memory(void)
 {
-	size_t rw = ((dump_size + page - 1) / page + 1) * page;
+	size_t big = dump_size > sample_size ? dump_size : sample_size;
+	size_t rw = ((big + page - 1) / page + 1) * page;
 	char *m = mmap(NULL, rw + 3 * page, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -639,6 +690,29 @@ static char *pick_ptr(size_t size, unsigned int bad_pm, enum ptr_kind *kind)
 	}
 }
 
+/*
+ * An address any access of up to 64 bytes faults at: the guard page, the
+ * hole, a kernel or non-canonical one; for a write also the read-only page.
+ */
+static char *fault_ptr(bool for_write)
+{
+	static const uint64_t wild[] = {
+		0xffff888000000000ULL, 0xffffffff81000000ULL,
+		0x0000800000000000ULL, 0xdead000000000100ULL,
+	};
+
+	switch (rnd(for_write ? 4 : 3)) {
+	case 0:
+		return guard + rnd(page - 64);
+	case 1:
+		return hole + rnd(page - 64);
+	case 2:
+		return (char *)(uintptr_t)wild[rnd(ARRAY_SIZE(wild))];
+	default:
+		return ro_page;
+	}
+}
+
 /* ---- render node descriptors ------------------------------------------- */
 
 struct slot {
@@ -653,9 +727,10 @@ static uint32_t dbg_gen = 1;	/* odd: not found yet */
 static uint64_t last_seqno;
 static uint32_t seqno_gen = 1;
 
+/* 0 or the errno; SESSION_OPEN's new fd (a positive return) is not an error */
 static int xioctl(int fd, unsigned long cmd, void *arg)
 {
-	return ioctl(fd, cmd, arg) ? errno : 0;
+	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
 }
 
 static bool find_node(void)
@@ -751,11 +826,39 @@ static bool arg_fault_expected(enum ptr_kind k, unsigned long cmd)
 	return k == P_RO && (_IOC_DIR(cmd) & _IOC_READ);
 }
 
+/*
+ * Call our ioctl @cmd (op @op, called @name in violations) with a copy of
+ * @s placed by place_arg(); *@pp is where it went (the result is read
+ * there). Returns the errno, or -1 when there is nothing more to check:
+ * the device went away, or the argument's pointer was bad (then EFAULT is
+ * checked here).
+ */
+static int call_placed(struct slot *sl, enum op op, const char *name, unsigned long cmd,
+		       const void *s, size_t size, char **pp)
+{
+	enum ptr_kind k;
+	char *p = place_arg(s, size, &k);
+	int err;
+
+	cur_arg = s;
+	cur_len = size;
+	err = account(op, xioctl(sl->fd, cmd, p), sl->gen, "");
+	if (err == ENODEV)
+		return -1;
+	if (arg_fault_expected(k, cmd)) {
+		if (err != EFAULT)
+			violation("%s with a bad argument pointer %p: %s, want EFAULT", name, p,
+				  errname(err));
+		return -1;
+	}
+	*pp = p;
+	return err;
+}
+
 static void op_get_info(struct slot *sl)
 {
-	const struct ustruct *u = &ustructs[0];
+	const struct ustruct *u = &ustructs[U_GET_INFO];
 	struct drm_mali_perfcnt_get_info in, out;
-	enum ptr_kind pk;
 	const char *bad;
 	char *p;
 	int err;
@@ -763,19 +866,10 @@ static void op_get_info(struct slot *sl)
 	memset(&in, 0, sizeof(in));
 	mutate(&in, u, 100);
 	bad = generic_bad(&in, u);
-	p = place_arg(&in, sizeof(in), &pk);
-	cur_arg = &in;
-	cur_len = sizeof(in);
-	err = account(OP_GET_INFO, xioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO, p),
-		      sl->gen, "");
-	if (err == ENODEV)
+	err = call_placed(sl, OP_GET_INFO, "GET_INFO", DRM_IOCTL_MALI_PERFCNT_GET_INFO, &in,
+			  sizeof(in), &p);
+	if (err < 0)
 		return;
-	if (arg_fault_expected(pk, DRM_IOCTL_MALI_PERFCNT_GET_INFO)) {
-		if (err != EFAULT)
-			violation("GET_INFO with a bad argument pointer %p: %s, want EFAULT",
-				  p, errname(err));
-		return;
-	}
 	if (bad && !err)
 		violation("GET_INFO with non-zero %s succeeded", bad);
 	if (bad || err)
@@ -791,7 +885,7 @@ static void op_get_info(struct slot *sl)
 /* What the uAPI says of an ENABLE: NULL when it may succeed, else why not. */
 static const char *enable_bad(const struct drm_mali_perfcnt_enable *e)
 {
-	const char *bad = generic_bad(e, &ustructs[1]);
+	const char *bad = generic_bad(e, &ustructs[U_ENABLE]);
 	bool masks = e->jm_mask | e->tiler_mask | e->shader_mask | e->mmu_l2_mask;
 
 	if (bad)
@@ -814,9 +908,8 @@ static const char *enable_bad(const struct drm_mali_perfcnt_enable *e)
 
 static void op_enable(struct slot *sl)
 {
-	const struct ustruct *u = &ustructs[1];
+	const struct ustruct *u = &ustructs[U_ENABLE];
 	struct drm_mali_perfcnt_enable e;
-	enum ptr_kind pk;
 	const char *bad;
 	char *p;
 	int err;
@@ -840,19 +933,10 @@ static void op_enable(struct slot *sl)
 	}
 	mutate(&e, u, 60);
 	bad = enable_bad(&e);
-	p = place_arg(&e, sizeof(e), &pk);
-	cur_arg = &e;
-	cur_len = sizeof(e);
-	err = account(OP_ENABLE, xioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_ENABLE, p),
-		      sl->gen, "");
-	if (err == ENODEV)
+	err = call_placed(sl, OP_ENABLE, "ENABLE", DRM_IOCTL_MALI_PERFCNT_ENABLE, &e, sizeof(e),
+			  &p);
+	if (err < 0)
 		return;
-	if (arg_fault_expected(pk, DRM_IOCTL_MALI_PERFCNT_ENABLE)) {
-		if (err != EFAULT)
-			violation("ENABLE with a bad argument pointer %p: %s, want EFAULT",
-				  p, errname(err));
-		return;
-	}
 	if (bad && !err)
 		violation("ENABLE succeeded although %s", bad);
 	if (!bad && err == EINVAL)
@@ -865,9 +949,9 @@ static void op_enable(struct slot *sl)
 
 static void op_dump(struct slot *sl)
 {
-	const struct ustruct *u = &ustructs[2];
+	const struct ustruct *u = &ustructs[U_DUMP];
 	struct drm_mali_perfcnt_dump d, out;
-	enum ptr_kind ak, bk;
+	enum ptr_kind bk;
 	const char *bad;
 	char *p, *buf;
 	uint32_t gen = gen_now();
@@ -888,19 +972,9 @@ static void op_dump(struct slot *sl)
 	} else if (!bad && bk != P_GOOD && bk != P_MISALIGNED && bk != P_AT_GUARD) {
 		bad = "bad buffer";
 	}
-	p = place_arg(&d, sizeof(d), &ak);
-	cur_arg = &d;
-	cur_len = sizeof(d);
-	err = account(OP_DUMP, xioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_DUMP, p),
-		      sl->gen, "");
-	if (err == ENODEV)
+	err = call_placed(sl, OP_DUMP, "DUMP", DRM_IOCTL_MALI_PERFCNT_DUMP, &d, sizeof(d), &p);
+	if (err < 0)
 		return;
-	if (arg_fault_expected(ak, DRM_IOCTL_MALI_PERFCNT_DUMP)) {
-		if (err != EFAULT)
-			violation("DUMP with a bad argument pointer %p: %s, want EFAULT",
-				  p, errname(err));
-		return;
-	}
 	memcpy(&out, p, sizeof(out));
 	if (bad && !err)
 		violation("DUMP succeeded although %s", bad);
@@ -1031,9 +1105,10 @@ static void op_core_other(struct slot *sl)
 static void op_drv_other(struct slot *sl)
 {
 	static unsigned char buf[512];
-	/* after ours: GET_INFO, ENABLE, DUMP, STREAM_OPEN */
-	unsigned int nr = DRM_COMMAND_BASE + 4 +
-			  rnd(DRM_COMMAND_END - DRM_COMMAND_BASE - 4);
+	/* after ours: GET_INFO ... SESSION_OPEN */
+	unsigned int first = DRM_MALI_PERFCNT_SESSION_OPEN + 1;
+	unsigned int nr = DRM_COMMAND_BASE + first +
+			  rnd(DRM_COMMAND_END - DRM_COMMAND_BASE - first);
 
 	fill_small(buf, sizeof(buf));
 	account(OP_DRV_OTHER, xioctl(sl->fd, random_dir_size(nr), buf), sl->gen,
@@ -1119,6 +1194,318 @@ static void op_stream(struct slot *sl)
 		close(o.fd);
 	}
 	account(OP_STREAM, err, sl->gen, "stream");
+}
+
+/* ---- revision 3: GET_INFO_V3 and sessions ------------------------------ */
+
+static void op_get_info_v3(struct slot *sl)
+{
+	const struct ustruct *u = &ustructs[U_GET_INFO_V3];
+	struct drm_mali_perfcnt_get_info_v3 in, out;
+	const uint32_t full = sh->info3.nr_block_types;
+	uint32_t want;
+	enum ptr_kind tk = P_GOOD;
+	const char *bad;
+	char *p, *types = NULL;
+	int err;
+
+	memset(&in, 0, sizeof(in));
+	if (chance(700)) {
+		/* not in the arena: the argument itself is copied back there */
+		static struct drm_mali_perfcnt_block_type_info tbuf[MALI_PERFCNT_MAX_BLOCK_TYPES];
+
+		in.nr_block_types = chance(700) ? full : rnd(MALI_PERFCNT_MAX_BLOCK_TYPES + 2);
+		if (chance(100)) {
+			types = fault_ptr(true);
+			tk = P_BAD;
+		} else {
+			types = (char *)tbuf;
+		}
+		in.block_types_ptr = (uintptr_t)types;
+	}
+	mutate(&in, u, 100);
+	bad = generic_bad(&in, u);
+	err = call_placed(sl, OP_GET_INFO_V3, "GET_INFO_V3", DRM_IOCTL_MALI_PERFCNT_GET_INFO_V3,
+			  &in, sizeof(in), &p);
+	if (err < 0)
+		return;
+	if (bad && !err)
+		violation("GET_INFO_V3 with non-zero %s succeeded", bad);
+	if (!bad && err == EINVAL)
+		violation("GET_INFO_V3: EINVAL with every must-be-zero field zero");
+	/* the array is written only when a pointer and a count were given */
+	want = in.nr_block_types < full ? in.nr_block_types : full;
+	if (!bad && in.block_types_ptr == (uintptr_t)types && types && want &&
+	    (tk == P_BAD) != (err == EFAULT))
+		violation("GET_INFO_V3: %s for %s array of %u entries", errname(err),
+			  tk == P_BAD ? "an unwritable" : "a writable", want);
+	if (bad || err)
+		return;
+	memcpy(&out, p, sizeof(out));
+	if (out.nr_block_types != full || out.sample_size != sample_size ||
+	    out.gpu_id != sh->info3.gpu_id || out.max_sessions != sh->info3.max_sessions ||
+	    out.nr_counter_sets != sh->info3.nr_counter_sets ||
+	    out.shader_present != sh->info3.shader_present ||
+	    strnlen(out.product, sizeof(out.product)) == sizeof(out.product) ||
+	    strcmp(out.product, sh->info3.product))
+		violation("GET_INFO_V3: the result differs from the first one");
+	else if (in.block_types_ptr == (uintptr_t)types && types && want &&
+		 memcmp(types, sh->types, want * sizeof(sh->types[0])))
+		violation("GET_INFO_V3: block type %s differ from the first ones",
+			  "entries");
+}
+
+/* A SESSION_OPEN extension chain and what the uAPI says of it. */
+struct chain {
+	struct drm_mali_perfcnt_ext_set_property ext[MALI_PERFCNT_MAX_EXTENSIONS + 2];
+	const char *einval;	/* why it is -EINVAL, or NULL */
+	bool e2big;		/* longer than MAX_EXTENSIONS */
+	bool efault;		/* a link cannot be read */
+	bool unsure;		/* a period whose limit is the host's sysctl */
+	bool has_user_data;
+	uint64_t user_data;
+};
+
+/* The first link's address, or 0; the links are in @c. */
+static uint64_t make_chain(struct chain *c)
+{
+	unsigned int n, i, given = 0;
+
+	memset(c, 0, sizeof(*c));
+	switch (rnd(10)) {
+	case 0:
+		return 0;
+	case 1:
+		n = MALI_PERFCNT_MAX_EXTENSIONS + 1;
+		break;
+	default:
+		n = 1 + rnd(6);
+		break;
+	}
+	for (i = 0; i < n; i++) {
+		struct drm_mali_perfcnt_ext_set_property *e = &c->ext[i];
+		uint32_t prop = chance(900) ? 1 + rnd(MALI_PERFCNT_PROP_USER_DATA) :
+				(uint32_t)boundary(32, 0);
+
+		e->base.next_extension = i + 1 < n ? (uintptr_t)&c->ext[i + 1] : 0;
+		e->base.name = chance(970) ? MALI_PERFCNT_EXT_SET_PROPERTY :
+			       (uint32_t)boundary(32, 1);
+		e->base.pad = chance(980) ? 0 : (uint32_t)rnd64() | 1;
+		e->property = prop;
+		switch (prop) {
+		case MALI_PERFCNT_PROP_JM_MASK ... MALI_PERFCNT_PROP_MMU_L2_MASK:
+			e->value = chance(900) ? rnd(0x10000) : boundary(64, 0xffff);
+			break;
+		case MALI_PERFCNT_PROP_PERIOD_NS:
+			e->value = chance(300) ? 0 :
+				   pick(MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS,
+					MALI_PERFCNT_STREAM_MIN_PERIOD_NS,
+					MALI_PERFCNT_SESSION_WATCHDOG_NS);
+			break;
+		default:
+			e->value = rnd64();
+			break;
+		}
+		/* the kernel stops at the first bad link: judge them in order */
+		if (c->einval || c->e2big)
+			continue;
+		if (i == MALI_PERFCNT_MAX_EXTENSIONS) {
+			c->e2big = true;
+			continue;
+		}
+		if (e->base.name != MALI_PERFCNT_EXT_SET_PROPERTY)
+			c->einval = "unknown extension";
+		else if (e->base.pad)
+			c->einval = "extension pad";
+		else if (prop < MALI_PERFCNT_PROP_JM_MASK || prop > MALI_PERFCNT_PROP_USER_DATA)
+			c->einval = "unknown property";
+		else if (given & BIT(prop))
+			c->einval = "property set twice";
+		else if (prop <= MALI_PERFCNT_PROP_MMU_L2_MASK && e->value > 0xffff)
+			c->einval = "mask above bit 15";
+		else if (prop == MALI_PERFCNT_PROP_PERIOD_NS && e->value &&
+			 (e->value < MALI_PERFCNT_STREAM_MIN_PERIOD_NS ||
+			  e->value > MALI_PERFCNT_SESSION_WATCHDOG_NS))
+			c->einval = "period out of range";
+		else if (prop == MALI_PERFCNT_PROP_PERIOD_NS && e->value && unprivileged)
+			c->unsure = true;
+		given |= BIT(prop);
+		if (prop == MALI_PERFCNT_PROP_USER_DATA) {
+			c->has_user_data = true;
+			c->user_data = e->value;
+		}
+	}
+	if (chance(20)) {
+		/* a loop: the first link again sets its property twice */
+		c->ext[n - 1].base.next_extension = (uintptr_t)&c->ext[0];
+		if (!c->einval && !c->e2big)
+			c->einval = "a loop";
+	} else if (chance(20) && !c->einval && !c->e2big) {
+		c->ext[rnd(n)].base.next_extension = (uintptr_t)fault_ptr(false);
+		c->efault = true;
+	}
+	return (uintptr_t)&c->ext[0];
+}
+
+/*
+ * A session's life: START, STOP, SAMPLE (mostly valid arguments) and an
+ * unknown ioctl in random order, each against what the uAPI says of it
+ * in the state the session is in, then close. @c: the chain it was opened
+ * with (its user data), NULL when unknown (a mutated pointer).
+ */
+static void use_session(int sfd, bool running, const struct chain *c, uint32_t gen)
+{
+	const struct ustruct *u = &ustructs[U_SESSION_SAMPLE];
+	unsigned int i, n = 1 + rnd(6);
+	uint64_t last = 0;
+	bool drained = false;
+
+	for (i = 0; i < n; i++) {
+		struct drm_mali_perfcnt_session_sample smp, out;
+		struct drm_mali_perfcnt_sample_header hdr;
+		enum ptr_kind bk;
+		const char *bad;
+		char *buf;
+		int err;
+
+		switch (rnd(8)) {
+		case 0:
+		case 1:
+			err = account(OP_SESSION, xioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START,
+							 NULL), gen, "START");
+			if (running && err != EALREADY && err != ENODEV)
+				violation("session START when started: %s, want EALREADY",
+					  errname(err));
+			if (!running && err == EALREADY)
+				violation("session START when stopped: EALREADY");
+			if (!err) {
+				running = true;
+				drained = false;
+			}
+			continue;
+		case 2:
+			err = account(OP_SESSION, xioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_STOP,
+							 NULL), gen, "STOP");
+			if (!running && err != EALREADY && err != ENODEV)
+				violation("session STOP when stopped: %s, want EALREADY",
+					  errname(err));
+			if (running && err && err != ENODEV)
+				violation("session STOP when started: %s", errname(err));
+			if (!err)
+				running = false;
+			continue;
+		case 3:
+			err = account(OP_SESSION, xioctl(sfd, _IO('M', 0x53 + rnd(16)), NULL),
+				      gen, "unknown");
+			if (err != ENOTTY && err != ENODEV)
+				violation("an unknown session ioctl: %s, want ENOTTY",
+					  errname(err));
+			continue;
+		default:
+			break;
+		}
+		memset(&smp, 0, sizeof(smp));
+		buf = pick_ptr(sample_size, 100, &bk);
+		smp.buf_ptr = (uintptr_t)buf;
+		smp.buf_size = chance(900) ? sample_size : boundary(32, sample_size);
+		mutate(&smp, u, 80);
+		bad = generic_bad(&smp, u);
+		if (!bad && smp.buf_size < sample_size)
+			bad = "buf_size too small";
+		cur_arg = &smp;
+		cur_len = sizeof(smp);
+		out = smp;
+		err = account(OP_SESSION, xioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &out),
+			      gen, "SAMPLE");
+		cur_len = 0;
+		if (err == ENODEV)
+			return;
+		if (bad && !err)
+			violation("session SAMPLE succeeded although %s", bad);
+		if (err == EINVAL && !generic_bad(&smp, u))
+			violation("session SAMPLE: EINVAL with flags and pad zero");
+		if (err == ENOSPC && (out.buf_size != sample_size || smp.buf_size >= sample_size))
+			violation("session SAMPLE: ENOSPC for %u bytes, wrote back %u (want %u)",
+				  smp.buf_size, out.buf_size, sample_size);
+		if (!bad && smp.buf_ptr == (uintptr_t)buf && bk != P_BAD && bk != P_RO &&
+		    err == EFAULT)
+			violation("session SAMPLE: EFAULT for a writable buffer");
+		if (!bad && running && err == ENODATA)
+			violation("session SAMPLE: ENODATA while started");
+		if (!bad && !running && drained && !err)
+			violation("session SAMPLE: a second sample after STOP");
+		if (err || smp.buf_ptr != (uintptr_t)buf)
+			continue;
+		if (!running)
+			drained = true;
+		memcpy(&hdr, buf, sizeof(hdr));
+		if (hdr.clock_id != MALI_PERFCNT_CLOCK_MONOTONIC_RAW || hdr.size > sample_size ||
+		    hdr.size < sizeof(hdr) || !hdr.nr_blocks || hdr.end_ns < hdr.start_ns ||
+		    hdr.seqno <= last || hdr.reserved ||
+		    (c && hdr.user_data != (c->has_user_data ? c->user_data : 0)))
+			violation("session SAMPLE: header clock %u size %u of %u blocks %u interval %" PRIu64 "..%" PRIu64 " seqno %" PRIu64 " after %" PRIu64 " user_data %#" PRIx64 " (want %#" PRIx64 ") reserved %#" PRIx64,
+				  hdr.clock_id, hdr.size, sample_size, hdr.nr_blocks,
+				  (uint64_t)hdr.start_ns, (uint64_t)hdr.end_ns, (uint64_t)hdr.seqno,
+				  last, (uint64_t)hdr.user_data,
+				  c && c->has_user_data ? c->user_data : 0, (uint64_t)hdr.reserved);
+		last = hdr.seqno;
+	}
+}
+
+/*
+ * SESSION_OPEN with a random extension chain, flags and counter set; a
+ * session that opens is used (use_session()) and closed, so that the
+ * counters are free again for the other calls.
+ */
+static void op_session(struct slot *sl)
+{
+	const struct ustruct *u = &ustructs[U_SESSION_OPEN];
+	struct drm_mali_perfcnt_session_open o;
+	static struct chain c, none;
+	const char *bad;
+	int sfd, err;
+
+	memset(&o, 0, sizeof(o));
+	o.extensions = make_chain(&c);
+	o.flags = MALI_PERFCNT_SESSION_F_CLOEXEC | (chance(400) ? MALI_PERFCNT_SESSION_F_START : 0);
+	o.counter_set = chance(800) ? 0 : rnd(sh->info3.nr_counter_sets + 1);
+	mutate(&o, u, 850);
+	bad = generic_bad(&o, u);
+	if (!bad && o.counter_set >= sh->info3.nr_counter_sets)
+		bad = "counter_set out of range";
+	cur_arg = &o;
+	cur_len = sizeof(o);
+	sfd = ioctl(sl->fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
+	err = account(OP_SESSION, sfd < 0 ? errno : 0, sl->gen, "SESSION_OPEN");
+	if (err == ENODEV)
+		return;
+	/* unsure: an earlier link may be -EINVAL by the host's limit */
+	if (o.extensions == (uintptr_t)&c.ext[0] && !bad) {
+		if (c.einval)
+			bad = c.einval;
+		else if (c.e2big && err != E2BIG && !(c.unsure && err == EINVAL))
+			violation("SESSION_OPEN: %s for a chain of more than %u links, want E2BIG",
+				  errname(err), MALI_PERFCNT_MAX_EXTENSIONS);
+		else if (c.efault && err != EFAULT && !(c.unsure && err == EINVAL))
+			violation("SESSION_OPEN: %s for an unreadable link, want EFAULT",
+				  errname(err));
+		else if (!c.e2big && !c.efault && !c.unsure && err == EINVAL)
+			violation("SESSION_OPEN: EINVAL for a valid chain and fields");
+	}
+	if (bad && !err)
+		violation("SESSION_OPEN succeeded although %s", bad);
+	if (err == E2BIG && !(o.extensions == (uintptr_t)&c.ext[0] && c.e2big))
+		violation("SESSION_OPEN: E2BIG for a chain within the limit");
+	cur_len = 0;
+	if (err)
+		return;
+	if (sfd <= 2)
+		violation("SESSION_OPEN returned fd %d", sfd);
+	else
+		use_session(sfd, o.flags & MALI_PERFCNT_SESSION_F_START,
+			    o.extensions == (uintptr_t)&c.ext[0] ? &c : o.extensions ? NULL : &none,
+			    sl->gen);
+	close(sfd);
 }
 
 /* ---- debugfs ----------------------------------------------------------- */
@@ -1428,10 +1815,10 @@ static void op_fork(void)
  * most calls are rejected ones, so that a million fit in about two minutes.
  */
 static const struct { enum op op; unsigned int w; } weights[] = {
-	{ OP_GET_INFO, 60 }, { OP_ENABLE, 260 }, { OP_DUMP, 300 },
+	{ OP_GET_INFO, 60 }, { OP_ENABLE, 245 }, { OP_DUMP, 280 },
 	{ OP_VERSION, 40 }, { OP_GET_CAP, 75 }, { OP_SET_CLIENT_CAP, 15 },
 	{ OP_CORE_OTHER, 62 }, { OP_DRV_OTHER, 70 }, { OP_MANGLED, 60 },
-	{ OP_STREAM, 30 },
+	{ OP_STREAM, 30 }, { OP_GET_INFO_V3, 15 }, { OP_SESSION, 20 },
 	{ OP_OPEN, 6 }, { OP_CLOSE, 5 }, { OP_DUP, 4 }, { OP_FORK, 1 },
 	{ OP_DBG_ENABLE, 5 }, { OP_DBG_VA, 2 }, { OP_DBG_SIM, 2 },
 	{ OP_DBG_READ, 3 },
@@ -1485,6 +1872,8 @@ static void run(uint64_t iterations)
 		case OP_DRV_OTHER: op_drv_other(sl); break;
 		case OP_MANGLED: op_mangled(sl); break;
 		case OP_STREAM: op_stream(sl); break;
+		case OP_GET_INFO_V3: op_get_info_v3(sl); break;
+		case OP_SESSION: op_session(sl); break;
 		default: break;
 		}
 	}
@@ -1757,8 +2146,16 @@ static bool setup_device(const char *what)
 		mpc_tap_plan(mpc_tap_count());
 		return false;
 	}
+	sh->info3.block_types_ptr = (uintptr_t)sh->types;
+	sh->info3.nr_block_types = MALI_PERFCNT_MAX_BLOCK_TYPES;
+	if (xioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO_V3, &sh->info3)) {
+		tap(false, "%s # GET_INFO_V3 failed: %s", what, strerror(errno));
+		mpc_tap_plan(mpc_tap_count());
+		return false;
+	}
 	close(fd);
 	dump_size = sh->info.dump_size;
+	sample_size = sh->info3.sample_size;
 	setup_memory();
 	harvest("before");
 	return true;

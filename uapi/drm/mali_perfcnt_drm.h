@@ -553,9 +553,11 @@ struct drm_mali_perfcnt_get_info_v3 {
  * struct drm_mali_perfcnt_user_extension - one link of an extension chain
  *
  * As xe's and i915's: every extension starts with this header, and
- * @next_extension links the next one (0 ends the chain). At most
- * %MALI_PERFCNT_MAX_EXTENSIONS links; a longer chain (or a loop) gets
- * -E2BIG, an unknown @name -EINVAL.
+ * @next_extension links the next one (0 ends the chain), followed in
+ * order until the first bad link. At most %MALI_PERFCNT_MAX_EXTENSIONS
+ * links: a longer chain gets -E2BIG, an unknown @name -EINVAL. Every
+ * extension of revision 3 sets a property, and a property may be set
+ * once, so a loop (or a seventh link) gets -EINVAL before the limit.
  */
 struct drm_mali_perfcnt_user_extension {
 	/** @next_extension: user address of the next extension, or 0. */
@@ -635,9 +637,9 @@ struct drm_mali_perfcnt_ext_set_property {
  * accumulated by the kernel in 64 bits over its own intervals. A session
  * is opened stopped unless %MALI_PERFCNT_SESSION_F_START is given.
  *
- * Errors: -EINVAL (a bad field, flag, property or value), -E2BIG (a chain
- * longer than %MALI_PERFCNT_MAX_EXTENSIONS), -EFAULT (an unreadable
- * extension), -EACCES (no CAP_PERFMON while
+ * Errors: -EINVAL (a bad field, flag, property or value; a property set
+ * twice), -E2BIG (a chain longer than %MALI_PERFCNT_MAX_EXTENSIONS),
+ * -EFAULT (an unreadable extension), -EACCES (no CAP_PERFMON while
  * dev.mali_perfcnt.perf_stream_paranoid is 1), -EMFILE (max_sessions
  * open), -ENOMEM, -ENODEV; with %MALI_PERFCNT_SESSION_F_START also those of
  * %MALI_PERFCNT_SESSION_IOCTL_START.
