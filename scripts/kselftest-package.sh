@@ -54,7 +54,7 @@ coll=drivers/gpu/mali_perfcnt
 # The test programs, in the order the qemu-gpu guests run them
 # (scripts/vm/guest-hw.sh): soc_test and bind_test on the free GPU first,
 # model_reports last.
-tests=(soc_test bind_test uapi_test sim_test stress_test stream_test e2e side_by_side
+tests=(soc_test bind_test uapi_test sim_test stress_test stream_test session_test e2e side_by_side
        panfrost_test model_reports)
 runner=(tools/testing/selftests/run_kselftest.sh
 	tools/testing/selftests/kselftest/runner.sh
@@ -115,7 +115,8 @@ for arch in "${arches[@]}"; do
 	log "== $arch: selftests"
 	st=$out/obj/selftests-$arch
 	mpc_make_selftests "$arch" "$st" >"$st.log" 2>&1 || die "selftests do not build for $arch (see $st.log)"
-	for f in soc_test bind_test uapi_test sim_test stress_test stream_test panfrost_test mpc_ctl; do
+	for f in soc_test bind_test uapi_test sim_test stress_test stream_test session_test panfrost_test \
+		 mpc_ctl; do
 		install -m 0755 "$st/$f" "$cd_/"
 	done
 	install -m 0644 "$st/settings" "$st/config" "$cd_/"

@@ -24,8 +24,8 @@
 #
 # Hardware mode without the window: the tests whose fixture sets the
 # modelled load or arms the model's faults (uapi_test, sim_test,
-# stress_test, stream_test, e2e, side_by_side, model_reports) skip; soc_test
-# and bind_test run.
+# stress_test, stream_test, session_test, e2e, side_by_side, model_reports)
+# skip; soc_test and bind_test run.
 
 name=${1:?usage: mpc_ksft.sh TEST [ARGS...]}
 shift
@@ -216,7 +216,7 @@ soc_test|bind_test)
 	unload
 	rmmod panfrost 2>/dev/null
 	exit $rc ;;
-uapi_test|sim_test|stress_test|stream_test)
+uapi_test|sim_test|stress_test|stream_test|session_test)
 	need_window
 	variant_args "$name"
 	# shellcheck disable=SC2086 # -v VARIANT
