@@ -102,7 +102,7 @@ rm -rf "$out"
 mkdir -p "$out"
 res=$out/results.tsv
 faillog=$out/failures.log
-touch "$res" "$faillog" "$out/lines.tsv" "$out/jobs.tsv"
+touch "$out/.start" "$res" "$faillog" "$out/lines.tsv" "$out/jobs.tsv"
 tap=$MPC_ROOT/scripts/tap-parse.awk
 
 # ---- results ----------------------------------------------------------------
@@ -118,8 +118,8 @@ fail_case() { # fail_case SCOPE CASE REASON [LOG]: LOG's tail in the failure log
 # line SCOPE ROW [DIR [DESC]]: ROW counts in SCOPE's result line, DIR the
 # guest's log directory whose seconds it shows, DESC what the line's section
 # runs (scripts/results.awk prints the lines).
-line() {
-	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "${3:-}" "${4:-}" >>"$out/lines.tsv"
+line() { # (in the table's order: prefixed with the row's index, sorted at the end)
+	printf '%s\t%s\t%s\t%s\t%s\n' "$row_i" "$1" "$2" "${3:-}" "${4:-}" >>"$out/lines.tsv"
 }
 
 # ---- guests in the background -------------------------------------------------
@@ -133,6 +133,10 @@ vm_job() { # vm_job ARCH CMD...: the function CMD in a job with its own files
 	d=$out/jobs/$(printf '%03d' "$vm_job_n")
 	mkdir -p "$d"
 	echo "$arch" >"$d/arch"
+	# host rows run while every slot is taken (vm_job of a host row waits)
+	while [ "$(jobs -rp | wc -l)" -ge "$vm_jobs" ] && [ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ]; do
+		run_queued_host
+	done
 	mpc_job_slot "$vm_jobs"
 	# shellcheck disable=SC2030 # the job's own files
 	(
@@ -231,10 +235,12 @@ build_kselftest() {
 	step "$1" build/kselftest-package "the kselftest package does not build" \
 		"$out/kselftest-package-$1.log" scripts/kselftest-package.sh --arch "$1"
 }
-build_pfseries() { # the panfrost series' panfrost.ko and kselftests
+build_pfseries() { # the series' panfrost.ko and kselftests: the pfseries/build row's, or built
+	drain_host
+	[ "$MPC_BUILD/pfseries/6.1/kselftest.tar.gz" -nt "$out/.start" ] &&
+		[ "$MPC_BUILD/pfseries/6.12/kselftest.tar.gz" -nt "$out/.start" ] && return 0
 	log "== arm64: scripts/panfrost-series.sh --artifacts (patched panfrost.ko)"
-	scripts/panfrost-series.sh --artifacts --out "$MPC_BUILD/pfseries-boot" \
-		>"$out/pfseries-boot.log" 2>&1 && return 0
+	scripts/panfrost-series.sh --artifacts >"$out/pfseries-boot.log" 2>&1 && return 0
 	fail_case arm64 build/pfseries "the panfrost series does not build" "$out/pfseries-boot.log"
 	return 1
 }
@@ -280,6 +286,18 @@ build_debug() {
 }
 
 # ---- host rows ------------------------------------------------------------------
+# Queued (ROW INDEX), run while the guests' slots are full and at the end.
+host_q=() in_host=''
+run_queued_host() {
+	local row_i=${host_q[1]}
+
+	in_host=1
+	run_host "${host_q[0]}"
+	in_host='' host_q=("${host_q[@]:2}")
+}
+drain_host() { # every queued host row, now (a boot row needs what one builds)
+	while [ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ]; do run_queued_host; done
+}
 run_host() {
 	local row=$1 scope c n
 	local -a cmd
@@ -315,35 +333,9 @@ run_host_cmd() { # SCOPE SECTION CMD...
 }
 
 # ---- boot rows --------------------------------------------------------------------
-# target_file ROW FILE: every key of ROW as a shell assignment, the device's
-# options one by one (- as _), and the facts of its GPU host (the QEMU
-# board's: scripts/vm/qemu-gpu.target).
+# target_file ROW FILE: the guest's /mpc/target (scripts/targets.awk says what)
 target_file() {
-	local row=$1 k o
-
-	{
-		for k in $(key "$row" keys); do
-			[[ $k == sect.* || $k == dev || $k == files ]] && continue
-			printf '%s=%s\n' "$k" "$(shq "$(key "$row" "$k")")"
-		done
-		for o in $(key "$row" dev); do
-			k=${o%%=*}
-			printf '%s=%s\n' "${k//-/_}" "$(shq "${o#*=}")"
-		done
-		if [ "$(key "$row" gpu sim)" != sim ]; then
-			echo "product=$(key "$row" gpu)"
-			echo "variant=$(key "$row" gpu)"
-			grep -v -e '^#' -e '^$' scripts/vm/qemu-gpu.target
-			echo "module_params=$(shq "$(key "$row" params)")"
-			[ -z "$(key "$row" sect.e2e)" ] && echo "e2e=0" || echo "e2e=1"
-		fi
-	} >"$2"
-}
-shq() { # a value as the shell and panfrost_test read it: quoted only if need be
-	case $1 in
-	*[!A-Za-z0-9_.,:/+=-]*) printf "'%s'" "$1" ;;
-	*) printf '%s' "$1" ;;
-	esac
+	awk -v target="$1" -v qgt=scripts/vm/qemu-gpu.target -f scripts/targets.awk scripts/targets >"$2"
 }
 
 # run_boot ROW KREL: build what the guest needs, its initramfs, then boot it
@@ -374,8 +366,9 @@ run_boot() {
 		have "mod-$krel" build_module "$krel" sim || return
 		ko=$MPC_BUILD/kmod/$krel/mali_perfcnt.ko
 		# x86_64: the mali-perfcnt-dkms package's module when DKMS built it
-		# (scripts/tests/deb_test.sh: same sources, no W=1).
-		[ "$arch" = x86_64 ] && [ -f "$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ] &&
+		# (scripts/tests/deb_test.sh: same sources, no W=1), once the host
+		# rows before have run.
+		[ "$arch" = x86_64 ] && drain_host && [ -f "$MPC_BUILD/dkms/$krel/mali_perfcnt.ko" ] &&
 			ko=$MPC_BUILD/dkms/$krel/mali_perfcnt.ko
 		args+=(--module "$ko")
 		# the kbase uAPI double of the same build, for e2e-kbase.sh
@@ -389,7 +382,7 @@ run_boot() {
 	panfrost-patched)
 		# The series' base: 6.1 or 6.12, as the kernel's release begins.
 		have pfseries build_pfseries || return
-		k=$MPC_BUILD/pfseries-boot/$(echo "$krel" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		k=$MPC_BUILD/pfseries/$(echo "$krel" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 		args+=(--in-tree panfrost --replace-module "$k/panfrost.ko"
 		       --file "$k/kselftest.tar.gz:/mpc/pf-kselftest.tar.gz"
 		       --file "$MPC_ROOT/scripts/kselftest/ktap-cases.awk:/mpc/ktap-cases.awk") ;;
@@ -436,32 +429,34 @@ run_boot() {
 		[ -z "${MPC_TRINITY_ARGS:-}" ] ||
 			args+=(--file "$out/trinity-args:/mpc/debug/trinity-args")
 	fi
-	step "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log" \
-		scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz" || return
 	log "== $krel: $row ($driver on ${gpu/sim/the simulator}, in the background)"
-	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${sects[@]}" -- "${qargs[@]}"
+	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${sects[@]}" -- "${qargs[@]}" -- \
+		scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz"
 	line "$scope" "${row##*/}" "$gout/vm"
 	for s in "${sects[@]}"; do
 		line "$krel $(key "$row" "sect.$s")" "${row##*/}" "" "user/tests/$s.sh on"
 	done
 }
 
-# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] (a VM job,
-# whose results.tsv is its own):
+# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] -- MKINITRAMFS...
+# (a VM job, whose results.tsv is its own): the initramfs, the boot, then
 # the guest's TAP cases as SCOPE's "ROW/section/case", those of each SECTION
 # as the line of sect.SECTION; a SECTION that reported nothing from a guest
 # that finished fails there. The guest's exit status and the driver errors
 # the model saw (mali_model_host_ops.report) are SCOPE's.
 boot_job() {
 	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo s t map=''
-	local -a sects=()
+	local -a sects=() opts=()
 
 	shift 4
 	while [ "$1" != -- ]; do sects+=("$1"); shift; done
 	shift
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	step "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log" "$@" || return
 	tmo=${MPC_VM_TIMEOUT:-$(key "$row" timeout 600)}
 	t=$(date +%s)
-	scripts/vm/boot.sh "$@" "$krel" "$gout/initramfs.cpio.gz" "$gout/vm" "$tmo"
+	scripts/vm/boot.sh "${opts[@]}" "$krel" "$gout/initramfs.cpio.gz" "$gout/vm" "$tmo"
 	rc=$?
 	mkdir -p "$gout/vm"
 	echo $(($(date +%s) - t)) >"$gout/vm/secs"
@@ -502,10 +497,17 @@ for r in "${wanted[@]}"; do
 	x86_64|debug) mpc_accel ""; break ;;
 	esac
 done
+# QEMU, when a row needs it, builds from the start in the background (a cold
+# build takes minutes the first rows' guests leave idle); build_qemu waits.
+for r in "${wanted[@]}"; do
+	[ "$(key "$r" gpu sim)" = sim ] && [[ " $(key "$r" needs) " != *" qemu "* ]] && continue
+	(nice -n 10 scripts/qemu/build.sh >/dev/null 2>"$out/qemu-prefetch.log" &)
+	break
+done
 # Rows in table order; consecutive rows of one result line kernel by kernel.
 i=0
 while [ $i -lt ${#wanted[@]} ]; do
-	r=${wanted[$i]} group=("$r")
+	r=${wanted[$i]} group=("$r") row_i=$i
 	while [ $((i + 1)) -lt ${#wanted[@]} ] &&
 	      [ "$(key "${wanted[$((i + 1))]}" line)" = "$(key "$r" line)" ] &&
 	      [ "$(key "${wanted[$((i + 1))]}" kernels)" = "$(key "$r" kernels)" ]; do
@@ -513,7 +515,7 @@ while [ $i -lt ${#wanted[@]} ]; do
 	done
 	i=$((i + 1))
 	if [ "$(key "$r" kind boot)" = host ]; then
-		for g in "${group[@]}"; do run_host "$g"; done
+		for g in "${group[@]}"; do host_q+=("$g" "$row_i"); done
 		continue
 	fi
 	[ "$(key "$r" kernels)" != debug ] || have debug build_debug || continue
@@ -529,7 +531,9 @@ while [ $i -lt ${#wanted[@]} ]; do
 		done
 	done
 done
+drain_host
 vm_jobs_wait
+sort -s -t $'\t' -n -k1,1 "$out/lines.tsv" | cut -f2- >"$out/lines.tmp" && mv "$out/lines.tmp" "$out/lines.tsv"
 awk -F'\t' -v part=lines -v root="$MPC_ROOT" -f scripts/results.awk "$out/lines.tsv" "$res"
 # the debug guests' instruments: KUnit per suite, fail-nth, kmemleak, the fuzzers
 [ "$view" != debug ] || find "$out" -mindepth 4 -maxdepth 4 -path '*/debug-*/vm/output.log' -print0 |

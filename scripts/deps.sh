@@ -5,7 +5,8 @@
 #
 #   scripts/deps.sh          everything: kernels, headers, QEMU, initramfs
 #                            tools, the Debian packaging tools (make deb,
-#                            DKMS), the arm64 cross toolchain,
+#                            DKMS), what the QEMU GPU and the debug kernel
+#                            build with, the arm64 cross toolchain,
 #                            qemu-system-arm and the arm64 kernels and guest
 #                            userland
 #   scripts/deps.sh --no-arm64  the same without arm64 (scripts/check.sh, when
@@ -35,6 +36,11 @@ vm_pkgs=(linux-image-amd64 linux-headers-amd64
 # make deb and its test (scripts/tests/deb_test.sh), the man -l test
 deb_pkgs=(dpkg-dev debhelper dh-dkms dkms lintian man-db)
 arm64_host_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
+# What scripts/qemu/build.sh (the QEMU GPU) and scripts/debug-kernel/build.sh
+# build with: installed here, so that a run can start them in the background
+build_pkgs=(meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev device-tree-compiler
+	    dpkg-dev bzip2 patch debian-archive-keyring python3
+	    build-essential bc bison flex libelf-dev libssl-dev)
 # The arm64 guest's userland: busybox, and the tool's shared libraries with
 # theirs (libkmod2: liblzma5, libssl3, libzstd1); the -dev packages for the
 # cross build of the tool.
@@ -50,9 +56,10 @@ arm64=0
 mesa=0
 case "${1:-}" in
 --host)	want=("${host_pkgs[@]}") ;;
---no-arm64) want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}") ;;
+--no-arm64) want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}" "${build_pkgs[@]}") ;;
 --mesa)	want=(); mesa=1 ;;
-"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}" "${arm64_host_pkgs[@]}")
+"")	want=("${host_pkgs[@]}" "${vm_pkgs[@]}" "${deb_pkgs[@]}" "${arm64_host_pkgs[@]}"
+	      "${build_pkgs[@]}")
 	arm64=1 ;;
 *)	echo "usage: $0 [--host | --no-arm64 | --mesa]" >&2; exit 2 ;;
 esac
@@ -135,9 +142,9 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	need_root "missing packages: ${missing[*]}"
 	echo "deps: installing ${missing[*]}"
-	if ! apt-get install -y --no-install-recommends "${missing[@]}" </dev/null; then
-		apt-get update </dev/null
-		apt-get install -y --no-install-recommends "${missing[@]}" </dev/null
+	if ! mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null; then
+		mpc_apt update </dev/null
+		mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null
 	fi
 fi
 [ "$arm64" = 1 ] || exit 0
@@ -171,7 +178,7 @@ flock 8
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	echo "deps: dpkg --add-architecture arm64"
 	dpkg --add-architecture arm64
-	apt-get update </dev/null
+	mpc_apt update </dev/null
 fi
 
 # find_deb PKG [VERSION]: the newest PKG_*.deb in $debs (of VERSION if
@@ -199,7 +206,7 @@ fetch() {
 		echo "deps: downloading $spec" >&2
 		(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root \
 			"$spec" </dev/null >&2) && break
-		[ "$try" = 1 ] && apt-get update </dev/null >&2
+		[ "$try" = 1 ] && mpc_apt update </dev/null >&2
 	done
 	find_deb "$@"
 }

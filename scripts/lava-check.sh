@@ -75,8 +75,8 @@ t0=$(date +%s)
 install_lava() {
 	command -v lava-run >/dev/null && return 0
 	[ "$install" = 1 ] || { echo "lava-run missing (apt-get install lava-dispatcher)"; return 1; }
-	apt-get install -y --no-install-recommends lava-dispatcher ||
-		{ apt-get update && apt-get install -y --no-install-recommends lava-dispatcher; }
+	mpc_apt install -y --no-install-recommends lava-dispatcher ||
+		{ mpc_apt update && mpc_apt install -y --no-install-recommends lava-dispatcher; }
 }
 srv=$out/server
 tmpl=$srv/usr/share/lava-server/device-types

@@ -8,6 +8,9 @@ MPC_BUILD=${MPC_BUILD:-$MPC_ROOT/build}
 MPC_LINUX_SRC=${MPC_LINUX_SRC:-/usr/src/linux-source-6.12.tar.xz}
 
 log() { printf '%s\n' "$*" >&2; }
+# apt-get that waits up to 15 min for another apt's lock (a build that a run
+# started in the background may be installing its packages) instead of failing
+mpc_apt() { apt-get -o DPkg::Lock::Timeout=900 "$@"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Newest installed Debian kernel of each supported series (6.1 and 6.12)

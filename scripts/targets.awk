@@ -5,11 +5,12 @@
 # applied, as "ROW <TAB> KEY <TAB> VALUE" lines, a key once (the last value
 # given wins, in the place it was first given), then "ROW <TAB> keys <TAB>
 # KEY..." ending the row. With -v list=1 the table instead, as
-# `make check T=list` prints it. Words are split as xargs splits them, but
+# `make check T=list` prints it; with -v target=ROW -v qgt=FILE the
+# guest's /mpc/target of ROW (target_file()). Words are split as xargs splits them, but
 # without backslash escapes: "..." and '...' quote. A word that is not
 # KEY=VALUE is an error (status 1).
 #
-#   awk [-v list=1] -f scripts/targets.awk scripts/targets
+#   awk [-v list=1 | -v target=ROW -v qgt=FILE] -f scripts/targets.awk scripts/targets
 
 function words(s, w,    n, i, c, q, cur, in_w) {
 	n = 0; q = ""; cur = ""; in_w = 0
@@ -74,12 +75,39 @@ function row(s,    w, n, dw, dn, i, d, name, k, keys, val, all, an) {
 		list_row(name, val)
 		return
 	}
+	if (target != "") {
+		if (name == target) target_file(val, keys)
+		return
+	}
 	n = split(keys, w, " ")
 	for (i = 1; i <= n; i++) printf "%s\t%s\t%s\n", name, w[i], val[w[i]]
 	printf "%s\tkeys\t%s\n", name, keys
 }
 
 function kv(v, k, d) { return (k in v) && v[k] != "" ? v[k] : d }
+
+# a value as the shell and panfrost_test read it: quoted only if need be
+function shq(s) { return s ~ /[^A-Za-z0-9_.,:\/+=-]/ ? "'" s "'" : s }
+
+# The guest's /mpc/target of a row: its keys (but sect.*, dev and files) as
+# shell assignments, the device's options one by one (- as _), and on the
+# QEMU GPU the facts of its board (the file qgt=).
+function target_file(v, keys,    n, w, i, k, l) {
+	n = split(keys, w, " ")
+	for (i = 1; i <= n; i++)
+		if (w[i] !~ /^sect\./ && w[i] != "dev" && w[i] != "files") print w[i] "=" shq(v[w[i]])
+	n = split(kv(v, "dev", ""), w, " ")
+	for (i = 1; i <= n; i++) {
+		k = substr(w[i], 1, index(w[i], "=") - 1)
+		gsub(/-/, "_", k)
+		print k "=" shq(substr(w[i], index(w[i], "=") + 1))
+	}
+	if (kv(v, "gpu", "sim") == "sim") return
+	print "product=" v["gpu"] "\nvariant=" v["gpu"]
+	while ((getline l < qgt) > 0)
+		if (l !~ /^#/ && l != "") print l
+	print "module_params=" shq(kv(v, "params", "")) "\ne2e=" (kv(v, "sect.e2e", "") != "")
+}
 
 function list_row(name, v,    l, view) {
 	l = kv(v, "line", "")

@@ -51,9 +51,9 @@ install_deps() {
 	[ "$(id -u)" -eq 0 ] || die "missing packages (run as root): ${missing[*]}"
 	log "debug-kernel: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
-		{ apt-get update </dev/null >&2 &&
-		  apt-get install -y --no-install-recommends "${missing[@]}" </dev/null >&2; }
+	mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
+		{ mpc_apt update </dev/null >&2 &&
+		  mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2; }
 }
 
 cache_key() {

@@ -52,9 +52,9 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	[ "$(id -u)" -eq 0 ] || die "qemu: missing packages ${missing[*]} (run as root)"
 	log "qemu: installing ${missing[*]}"
-	if ! apt-get install -y --no-install-recommends "${missing[@]}" </dev/null >&2; then
-		apt-get update </dev/null >&2
-		apt-get install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
+	if ! mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2; then
+		mpc_apt update </dev/null >&2
+		mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
 			die "qemu: apt-get install failed"
 	fi
 fi
@@ -91,7 +91,7 @@ apt_opts=(-o "Dir::Etc::SourceList=$aptd/sources.list"
 # them, so the tarballs are downloaded once.
 fetch_src() {
 	(cd "$MPC_QEMU_CACHE/src" &&
-	 apt-get "${apt_opts[@]}" -q source --download-only "qemu=$ver" </dev/null) >&2
+	 mpc_apt "${apt_opts[@]}" -q source --download-only "qemu=$ver" </dev/null) >&2
 }
 dsc=$MPC_QEMU_CACHE/src/qemu_$uver.dsc
 work=$MPC_QEMU_CACHE/work-$uver
@@ -101,7 +101,7 @@ work=$MPC_QEMU_CACHE/work-$uver
 if [ ! -f "$work/.mpc-unpacked" ]; then
 	if ! fetch_src; then
 		log "qemu: updating the private index ($aptd)"
-		apt-get "${apt_opts[@]}" -q update </dev/null >&2 || die "qemu: apt-get update failed"
+		mpc_apt "${apt_opts[@]}" -q update </dev/null >&2 || die "qemu: apt-get update failed"
 		fetch_src || die "qemu: apt-get source qemu=$ver failed: not in bookworm" \
 			"any more? (apt-get upgrade qemu-system-arm, or set" \
 			"MPC_QEMU_SRC_VERSION to one of: apt-cache ${apt_opts[*]} showsrc qemu)"

@@ -16,15 +16,17 @@ mpc_key() {
 }
 
 # section NAME CMD...: CMD's output as the TAP section NAME between
-# "=== BEGIN NAME" and "=== END NAME rc=N" (scripts/tap-parse.awk reads
+# "=== BEGIN NAME" and "=== END NAME rc=N secs=S" (scripts/tap-parse.awk reads
 # them on the host); a failing CMD sets rc=1, the guest's exit status.
 section() {
 	mpc_name=$1
 	shift
+	read -r mpc_t0 _ </proc/uptime
 	echo "=== BEGIN $mpc_name"
 	"$@"
 	mpc_r=$?
-	echo "=== END $mpc_name rc=$mpc_r"
+	read -r mpc_t1 _ </proc/uptime
+	echo "=== END $mpc_name rc=$mpc_r secs=$((${mpc_t1%.*} - ${mpc_t0%.*}))"
 	[ "$mpc_r" -eq 0 ] || rc=1
 	return "$mpc_r"
 }

@@ -224,6 +224,10 @@ for f in modules.builtin modules.builtin.modinfo modules.order; do
 done
 depmod -b "$stage" "$krel"
 
+# What images share (build/vm-tools) is built by one mkinitramfs.sh at a time.
+mkdir -p "$MPC_BUILD/vm-tools"
+exec 7>"$MPC_BUILD/vm-tools/.lock"
+flock 7
 if [ "$arch" = arm64 ]; then
 	tool=$MPC_BUILD/vm-tools/arm64/mpc-semihost-exit
 	src=$MPC_ROOT/scripts/vm/semihost-exit.c
@@ -234,6 +238,7 @@ if [ "$arch" = arm64 ]; then
 	fi
 	install -m 0755 "$tool" "$stage/mpc/semihost-exit"
 fi
+[ "$mesa" = 1 ] || flock -u 7
 
 if [ -n "$selftests" ]; then
 	mkdir -p "$stage/mpc/selftests"
@@ -312,6 +317,7 @@ if [ "$mesa" = 1 ]; then
 	   [ "$0" -nt "$extra" ]; then
 		mesa_archive "$extra"
 	fi
+	flock -u 7
 fi
 
 mkdir -p "$(dirname "$out")"
