@@ -456,10 +456,13 @@ boot_job() {
 	step "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log" "$@" || return
 	tmo=${MPC_VM_TIMEOUT:-$(key "$row" timeout 600)}
 	t=$(date +%s)
-	scripts/vm/boot.sh "${opts[@]}" "$krel" "$gout/initramfs.cpio.gz" "$gout/vm" "$tmo"
+	# the guest's CPU seconds (user, system) in vm/cpu: a TCG guest waits much of its time
+	{ TIMEFORMAT='%U %S'; time scripts/vm/boot.sh "${opts[@]}" "$krel" \
+		"$gout/initramfs.cpio.gz" "$gout/vm" "$tmo" 2>&3; } 3>&2 2>"$gout/vm.cpu"
 	rc=$?
 	mkdir -p "$gout/vm"
 	echo $(($(date +%s) - t)) >"$gout/vm/secs"
+	mv "$gout/vm.cpu" "$gout/vm/cpu"
 	for s in "${sects[@]}"; do map+="$s=$krel $(key "$row" "sect.$s");"; done
 	awk -v scope="$scope" -v prefix="$row/" -v map="$map" -v faillog="$faillog" \
 		-f "$tap" "$gout/vm/output.log" >>"$res"
