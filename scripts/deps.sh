@@ -36,11 +36,9 @@ vm_pkgs=(linux-image-amd64 linux-headers-amd64
 # make deb and its test (scripts/tests/deb_test.sh), the man -l test
 deb_pkgs=(dpkg-dev debhelper dh-dkms dkms lintian man-db)
 arm64_host_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
-# What scripts/qemu/build.sh (the QEMU GPU) and scripts/debug-kernel/build.sh
-# build with: installed here, so that a run can start them in the background
-build_pkgs=(meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev device-tree-compiler
-	    dpkg-dev bzip2 patch debian-archive-keyring python3
-	    build-essential bc bison flex libelf-dev libssl-dev)
+# What the QEMU GPU and the debug kernel build with (scripts/lib.sh): here,
+# so that a run can start those builds in the background
+build_pkgs=("${MPC_QEMU_BUILD_PKGS[@]}" "${MPC_DEBUG_KERNEL_PKGS[@]}")
 # The arm64 guest's userland: busybox, and the tool's shared libraries with
 # theirs (libkmod2: liblzma5, libssl3, libzstd1); the -dev packages for the
 # cross build of the tool.

@@ -225,6 +225,16 @@ mpc_boot_show() {
 # and hash of the files it is made of.
 
 MPC_QEMU_CACHE=${MPC_QEMU_CACHE:-/var/cache/mali-perfcnt/qemu}
+# What scripts/qemu/build.sh and scripts/debug-kernel/build.sh build with
+# (scripts/deps.sh installs both lists, so that a run can start the builds
+# in the background).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+MPC_QEMU_BUILD_PKGS=(gcc make pkg-config python3 meson ninja-build libglib2.0-dev
+		     libpixman-1-dev libfdt-dev device-tree-compiler dpkg-dev bzip2
+		     xz-utils patch debian-archive-keyring)
+# shellcheck disable=SC2034 # likewise
+MPC_DEBUG_KERNEL_PKGS=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod
+		       xz-utils linux-source-6.1)
 # The version Debian 12 ships: the source of the qemu-system-arm this machine
 # installed from bookworm (scripts/deps.sh), so the device is built on the
 # same QEMU the other arm64 guests run on, and a bookworm update (the archive

@@ -32,8 +32,7 @@ JOBS=${MPC_JOBS:-2}
 # Bump when the steps below change in a way that needs a rebuild.
 RECIPE=1
 FRAGMENT=$here/debug.config
-PKGS=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod
-      xz-utils linux-source-6.1)
+PKGS=("${MPC_DEBUG_KERNEL_PKGS[@]}")
 
 case "$CACHE" in
 /*) ;;

@@ -36,9 +36,7 @@ if [ -x "$bin" ]; then
 	exit 0
 fi
 
-build_pkgs=(gcc make pkg-config python3 meson ninja-build libglib2.0-dev
-	    libpixman-1-dev libfdt-dev device-tree-compiler dpkg-dev bzip2
-	    xz-utils patch debian-archive-keyring)
+build_pkgs=("${MPC_QEMU_BUILD_PKGS[@]}")
 export DEBIAN_FRONTEND=noninteractive
 installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' \
 	"${build_pkgs[@]}" 2>/dev/null || true) "

@@ -224,11 +224,12 @@ for f in modules.builtin modules.builtin.modinfo modules.order; do
 done
 depmod -b "$stage" "$krel"
 
-# What images share (build/vm-tools) is built by one mkinitramfs.sh at a time.
+# What images share (the semihosting tool and the Mesa archive in
+# build/vm-tools, the GLES client) is built by one mkinitramfs.sh at a time.
 mkdir -p "$MPC_BUILD/vm-tools"
 exec 7>"$MPC_BUILD/vm-tools/.lock"
-flock 7
 if [ "$arch" = arm64 ]; then
+	flock 7
 	tool=$MPC_BUILD/vm-tools/arm64/mpc-semihost-exit
 	src=$MPC_ROOT/scripts/vm/semihost-exit.c
 	if [ ! -x "$tool" ] || [ "$src" -nt "$tool" ]; then
@@ -237,8 +238,8 @@ if [ "$arch" = arm64 ]; then
 		mv "$tool.tmp" "$tool"
 	fi
 	install -m 0755 "$tool" "$stage/mpc/semihost-exit"
+	flock -u 7
 fi
-[ "$mesa" = 1 ] || flock -u 7
 
 if [ -n "$selftests" ]; then
 	mkdir -p "$stage/mpc/selftests"
@@ -307,6 +308,7 @@ extra=''
 if [ "$mesa" = 1 ]; then
 	client_dir=$MPC_BUILD/gles-client-aarch64
 	client=$client_dir/gles-client
+	flock 7
 	make -s -C "$MPC_ROOT/tools/gles-client" CC="${MPC_ARM64_CROSS}gcc" \
 		MESA_ROOT="$mesa_root" OUTPUT="$client_dir" >&2 ||
 		die "--mesa: building tools/gles-client for arm64 failed"
