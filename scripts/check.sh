@@ -134,10 +134,7 @@ vm_job() { # vm_job ARCH CMD...: the function CMD in a job with its own files
 	mkdir -p "$d"
 	echo "$arch" >"$d/arch"
 	# host rows run while every slot is taken (vm_job of a host row waits)
-	while [ "$(jobs -rp | wc -l)" -ge "$vm_jobs" ] && [ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ]; do
-		run_queued_host
-	done
-	mpc_job_slot "$vm_jobs"
+	mpc_job_slot "$vm_jobs" run_queued_host
 	# shellcheck disable=SC2030 # the job's own files
 	(
 		res=$d/results.tsv
@@ -288,15 +285,16 @@ build_debug() {
 # ---- host rows ------------------------------------------------------------------
 # Queued (ROW INDEX), run while the guests' slots are full and at the end.
 host_q=() in_host=''
-run_queued_host() {
-	local row_i=${host_q[1]}
+run_queued_host() { # the next queued row, unless one runs; status 1: none run
+	local row_i
 
-	in_host=1
+	[ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ] || return 1
+	row_i=${host_q[1]} in_host=1
 	run_host "${host_q[0]}"
 	in_host='' host_q=("${host_q[@]:2}")
 }
 drain_host() { # every queued host row, now (a boot row needs what one builds)
-	while [ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ]; do run_queued_host; done
+	while run_queued_host; do :; done
 }
 run_host() {
 	local row=$1 scope c n

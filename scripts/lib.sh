@@ -277,9 +277,15 @@ mpc_vm_jobs() {
 	echo "$n"
 }
 
-# mpc_job_slot N: wait until fewer than N background jobs of this shell run.
+# mpc_job_slot N [CMD...]: wait until fewer than N background jobs of this
+# shell run; meanwhile run CMD, the work to do while they do, again and
+# again until it fails (nothing left), then wait for a job to end.
 mpc_job_slot() {
-	while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do
+	local n=$1
+
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$n" ]; do
+		[ $# -gt 0 ] && "$@" && continue
 		wait -n
 	done
 }
