@@ -248,24 +248,18 @@ build_qemu() {
 	fail_case arm64 build/qemu "scripts/qemu/build.sh failed" "$out/qemu-build.log"
 	return 1
 }
-# The debug kernel (cached, scripts/debug-kernel/build.sh), exported as one
-# more kernel (scripts/lib.sh), and the test tools its guests run.
+# The debug kernel (cached, exported as one more kernel: mpc_debug_kernel)
+# and the test tools its guests run.
 dk=$MPC_ROOT/scripts/debug-kernel
 build_debug() {
-	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} t k v
+	local t
 
-	mkdir -p "$(dirname "$cache")"
-	# One at a time: the cache must not be rebuilt under a running VM.
-	exec 8>"$cache.lock"
-	flock -n 8 || { log "check: waiting for another debug kernel user"; flock 8; }
-	export MPC_DEBUG_KERNEL_LOCKED=1
 	log "== debug kernel"
 	t=$(date +%s)
-	step debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log" \
-		"$dk/build.sh" || return
-	while IFS='=' read -r k v; do # KREL=, KDIR=, ROOT=: MPC_DEBUG_KREL, ...
-		export "MPC_DEBUG_$k=$v"
-	done < <("$dk/build.sh" --env)
+	if ! mpc_debug_kernel "$out/kernel.log"; then
+		fail_case debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log"
+		return 1
+	fi
 	log "   $MPC_DEBUG_KREL ($(grep -m1 -o 'reusing\|building from scratch\|resuming' \
 		"$out/kernel.log" || echo built), $(($(date +%s) - t))s)"
 	for t in fail-nth fuzz; do

@@ -102,7 +102,24 @@ mpc_arm64_kernels() {
 
 # The debug kernel (scripts/debug-kernel/build.sh) is one more kernel once a
 # run has built it and exported MPC_DEBUG_KREL, MPC_DEBUG_ROOT (its boot/ and
-# lib/modules/) and MPC_DEBUG_KDIR (its build directory).
+# lib/modules/) and MPC_DEBUG_KDIR (its build directory): mpc_debug_kernel.
+
+# mpc_debug_kernel LOG: build the debug kernel or reuse it from its cache
+# (the build's output in LOG) and export it; the cache's lock stays held
+# (fd 8) until the shell ends: the cache must not be rebuilt under a running
+# VM.
+mpc_debug_kernel() {
+	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} k v
+
+	mkdir -p "$(dirname "$cache")"
+	exec 8>"$cache.lock"
+	flock -n 8 || { log "check: waiting for another debug kernel user"; flock 8; }
+	export MPC_DEBUG_KERNEL_LOCKED=1
+	"$MPC_ROOT/scripts/debug-kernel/build.sh" >"$1" 2>&1 || return
+	while IFS='=' read -r k v; do # KREL=, KDIR=, ROOT=: MPC_DEBUG_KREL, ...
+		export "MPC_DEBUG_$k=$v"
+	done < <("$MPC_ROOT/scripts/debug-kernel/build.sh" --env)
+}
 
 # mpc_sysroot KREL: the directory holding KREL's /boot and /lib/modules
 # ("" for the host's own kernels).
