@@ -42,7 +42,7 @@ key() { echo "${R[$1.$2]:-${3:-}}"; }
 
 # The kernels of a row: one release per line.
 row_kernels() {
-	local since krel series
+	local since krel
 
 	since=$(key "$1" since)
 	case $(key "$1" kernels) in
@@ -50,8 +50,7 @@ row_kernels() {
 	arm64)	mpc_arm64_kernels ;;
 	debug)	echo "${MPC_DEBUG_KREL:-debug}" ;;
 	esac | while read -r krel; do
-		series=$(echo "$krel" | cut -d. -f1-2 | cut -d- -f1)
-		{ [ -z "$since" ] || printf '%s\n' "$since" "$series" | sort -CV; } && echo "$krel"
+		{ [ -z "$since" ] || printf '%s\n' "$since" "$(mpc_series "$krel")" | sort -CV; } && echo "$krel"
 	done
 }
 
@@ -372,9 +371,9 @@ run_boot() {
 	panfrost)
 		args+=(--in-tree panfrost) ;;
 	panfrost-patched)
-		# The series' base: 6.1 or 6.12, as the kernel's release begins.
+		# The series' base: the kernel's series, 6.1 or 6.12.
 		have pfseries build_pfseries || return
-		k=$MPC_BUILD/pfseries/$(echo "$krel" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		k=$MPC_BUILD/pfseries/$(mpc_series "$krel")
 		args+=(--in-tree panfrost --replace-module "$k/panfrost.ko"
 		       --file "$k/kselftest.tar.gz:/mpc/pf-kselftest.tar.gz"
 		       --file "$MPC_ROOT/scripts/kselftest/ktap-cases.awk:/mpc/ktap-cases.awk") ;;

@@ -82,6 +82,14 @@ mpc_arch() {
 	esac
 }
 
+# mpc_series KREL: the kernel series of a release, e.g. 6.1 (6.1.0-57-arm64)
+# or 6.12 (6.12.118+deb12-amd64).
+mpc_series() {
+	local v=${1%%-*}
+
+	echo "${v%.*}"
+}
+
 # The arm64 releases matching the installed amd64 kernels (mpc_kernels),
 # one per line, whether downloaded yet or not.
 mpc_arm64_wanted() {
