@@ -30,12 +30,13 @@ t_start=$(date +%s)
 
 # ---- the table -------------------------------------------------------------
 # R[ROW.KEY]=VALUE for each row (scripts/targets.awk reads the table), rows
-# in table order.
+# in table order; R[ROW.sects]: the sections S of its sect.S keys.
 declare -A R=()
 rows=()
 targets=$(awk -f "$MPC_ROOT/scripts/targets.awk" "$MPC_ROOT/scripts/targets") || exit 1
 while IFS=$'\t' read -r r k v; do
 	R[$r.$k]=$v
+	[[ $k != sect.* ]] || R[$r.sects]+=" ${k#sect.}"
 	[ "$k" != keys ] || rows+=("$r")
 done <<<"$targets"
 key() { echo "${R[$1.$2]:-${3:-}}"; }
@@ -333,7 +334,7 @@ target_file() {
 # in a job (boot_job).
 run_boot() {
 	local row=$1 krel=$2 arch driver gpu guest gout ko scope run k o s
-	local -a args=() qargs=() sects=()
+	local -a args=() qargs=()
 
 	arch=$(mpc_arch "$krel") driver=$(key "$row" driver) gpu=$(key "$row" gpu sim)
 	guest=$(key "$row" guest)
@@ -341,11 +342,8 @@ run_boot() {
 	gout=$out/$krel/${row//\//-}
 	mkdir -p "$gout"
 	have "st-$arch" build_selftests "$arch" && args+=(--selftests "${st_dir[$arch]}")
-	for k in $(key "$row" keys); do
-		[[ $k == sect.* ]] && sects+=("${k#sect.}")
-	done
 	# The tool, for its e2e sections (the sim row's e2e: e2e.sh on sim=g52).
-	if [ ${#sects[@]} -gt 0 ] || [ "$guest" = debug ] || [ "$(key "$row" tool)" = yes ]; then
+	if [ -n "$(key "$row" sects)" ] || [ "$guest" = debug ] || [ "$(key "$row" tool)" = yes ]; then
 		if [ "$arch" = arm64 ]; then
 			have user-arm64 build_user_arm64 && args+=(--user-dir "$ub")
 		else
@@ -421,27 +419,26 @@ run_boot() {
 			args+=(--file "$out/trinity-args:/mpc/debug/trinity-args")
 	fi
 	log "== $krel: $row ($driver on ${gpu/sim/the simulator}, in the background)"
-	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${sects[@]}" -- "${qargs[@]}" -- \
+	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${qargs[@]}" -- \
 		scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz"
 	line "$scope" "${row##*/}" "$gout/vm"
-	for s in "${sects[@]}"; do
+	for s in $(key "$row" sects); do
 		line "$krel $(key "$row" "sect.$s")" "${row##*/}" "" "user/tests/$s.sh on"
 	done
 }
 
-# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] -- MKINITRAMFS...
-# (a VM job, whose results.tsv is its own): the initramfs, the boot, then
-# the guest's TAP cases as SCOPE's "ROW/section/case", those of each SECTION
-# as the line of sect.SECTION; a SECTION that reported nothing from a guest
-# that finished fails there. The guest's exit status and the driver errors
-# the model saw (mali_model_host_ops.report) are SCOPE's.
+# boot_job ROW KREL SCOPE GOUT [BOOT.SH OPTIONS...] -- MKINITRAMFS... (a VM
+# job, whose results.tsv is its own): the initramfs, the boot, then the
+# guest's TAP cases as SCOPE's "ROW/section/case", those of each section S
+# of the row's sect.S keys as the line of sect.S; a section that reported
+# nothing from a guest that finished fails there. The guest's exit status
+# and the driver errors the model saw (mali_model_host_ops.report) are
+# SCOPE's.
 boot_job() {
-	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo s t map=''
-	local -a sects=() opts=()
+	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo s t n map=''
+	local -a opts=()
 
 	shift 4
-	while [ "$1" != -- ]; do sects+=("$1"); shift; done
-	shift
 	while [ "$1" != -- ]; do opts+=("$1"); shift; done
 	shift
 	step "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log" "$@" || return
@@ -454,7 +451,7 @@ boot_job() {
 	mkdir -p "$gout/vm"
 	echo $(($(date +%s) - t)) >"$gout/vm/secs"
 	mv "$gout/vm.cpu" "$gout/vm/cpu"
-	for s in "${sects[@]}"; do map+="$s=$krel $(key "$row" "sect.$s");"; done
+	for s in $(key "$row" sects); do map+="$s=$krel $(key "$row" "sect.$s");"; done
 	awk -v scope="$scope" -v prefix="$row/" -v map="$map" -v faillog="$faillog" \
 		-f "$tap" "$gout/vm/output.log" >>"$res"
 	case $rc in
@@ -467,7 +464,7 @@ boot_job() {
 	*)	[ "$rc" = 0 ] || grep -q $'\tfail\t' "$res" ||
 			fail_case "$scope" "$row/vm/exit-status" \
 				"the guest reported status $rc but no failing test" "$gout/vm/output.log"
-		for s in "${sects[@]}"; do
+		for s in $(key "$row" sects); do
 			grep -q "^=== BEGIN $s\$" "$gout/vm/output.log" ||
 				fail_case "$krel $(key "$row" "sect.$s")" "$row/$s/missing" \
 					"the guest ran no $s section" "$gout/vm/output.log"
