@@ -84,9 +84,15 @@ for r in "${rows[@]}"; do
 	selected "$r" && wanted+=("$r")
 done
 [ ${#wanted[@]} -gt 0 ] || die "T=$T: no row of view $view matches (T=list shows them)"
-need_arm64=0
+# What the rows need: arm64 kernels, the accelerator of x86_64 guests, QEMU
+need_arm64=0 need_accel=0 need_qemu=0
 for r in "${wanted[@]}"; do
-	[ "$(key "$r" kernels)" = arm64 ] && need_arm64=1
+	case $(key "$r" kernels) in
+	arm64)	need_arm64=1 ;;
+	x86_64|debug) need_accel=1 ;;
+	esac
+	[ "$(key "$r" gpu sim)" = sim ] || need_qemu=1
+	[[ " $(key "$r" needs) " != *" qemu "* ]] || need_qemu=1
 done
 
 deps=()
@@ -483,18 +489,10 @@ boot_job() {
 	fail_case arm64 kernels "not all of $(mpc_arm64_wanted | tr '\n' ' ')in $MPC_ARM64_ROOT (scripts/deps.sh)"
 [ -n "$(mpc_kernels)" ] || fail_case host kernels "no Debian 6.1/6.12 kernel installed"
 # How the x86_64 guests run (KVM only where a probe guest ran): one line.
-for r in "${wanted[@]}"; do
-	case $(key "$r" kernels) in
-	x86_64|debug) mpc_accel ""; break ;;
-	esac
-done
+[ "$need_accel" = 0 ] || mpc_accel ""
 # QEMU, when a row needs it, builds from the start in the background (a cold
 # build takes minutes the first rows' guests leave idle); build_qemu waits.
-for r in "${wanted[@]}"; do
-	[ "$(key "$r" gpu sim)" = sim ] && [[ " $(key "$r" needs) " != *" qemu "* ]] && continue
-	(nice -n 10 scripts/qemu/build.sh >/dev/null 2>"$out/qemu-prefetch.log" &)
-	break
-done
+[ "$need_qemu" = 0 ] || (nice -n 10 scripts/qemu/build.sh >/dev/null 2>"$out/qemu-prefetch.log" &)
 # Rows in table order; consecutive rows of one result line kernel by kernel.
 i=0
 while [ $i -lt ${#wanted[@]} ]; do
