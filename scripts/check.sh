@@ -243,9 +243,8 @@ build_pfseries() { # the series' panfrost.ko and kselftests: the pfseries/build 
 	[ "$MPC_BUILD/pfseries/6.1/kselftest.tar.gz" -nt "$out/.start" ] &&
 		[ "$MPC_BUILD/pfseries/6.12/kselftest.tar.gz" -nt "$out/.start" ] && return 0
 	log "== arm64: scripts/panfrost-series.sh --artifacts (patched panfrost.ko)"
-	scripts/panfrost-series.sh --artifacts >"$out/pfseries-boot.log" 2>&1 && return 0
-	fail_case arm64 build/pfseries "the panfrost series does not build" "$out/pfseries-boot.log"
-	return 1
+	step arm64 build/pfseries "the panfrost series does not build" "$out/pfseries-boot.log" \
+		scripts/panfrost-series.sh --artifacts
 }
 build_qemu() {
 	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
@@ -331,11 +330,6 @@ run_host_cmd() { # SCOPE SECTION CMD...
 }
 
 # ---- boot rows --------------------------------------------------------------------
-# target_file ROW FILE: the guest's /mpc/target (scripts/targets.awk says what)
-target_file() {
-	awk -v target="$1" -v qgt=scripts/vm/qemu-gpu.target -f scripts/targets.awk scripts/targets >"$2"
-}
-
 # run_boot ROW KREL: build what the guest needs, its initramfs, then boot it
 # in a job (boot_job).
 run_boot() {
@@ -398,7 +392,9 @@ run_boot() {
 		o=${o//@out@/$out}
 		args+=(--file "${o//@kmod@/$MPC_BUILD/kmod/$krel}")
 	done
-	target_file "$row" "$gout/target"
+	# the guest's /mpc/target: the row's keys (scripts/targets.awk says which)
+	awk -v target="$row" -v qgt=scripts/vm/qemu-gpu.target -f scripts/targets.awk scripts/targets \
+		>"$gout/target"
 	args+=(--file "$gout/target:/mpc/target")
 	if [ -n "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" ]; then
 		echo "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" >"$gout/selftest-args"
@@ -476,11 +472,8 @@ boot_job() {
 					"the guest ran no $s section" "$gout/vm/output.log"
 		done ;;
 	esac
-	if grep -q 'mali_model: driver error' "$gout/vm/qemu.log" 2>/dev/null; then
-		fail_case "$scope" "$row/model-reports" \
-			"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
-			"$gout/vm/qemu.log"
-	fi
+	n=$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log" 2>/dev/null)
+	[ "${n:-0}" = 0 ] || fail_case "$scope" "$row/model-reports" "$n driver errors" "$gout/vm/qemu.log"
 }
 
 # ---- the run ----------------------------------------------------------------------
