@@ -13,6 +13,29 @@ log() { printf '%s\n' "$*" >&2; }
 mpc_apt() { apt-get -o DPkg::Lock::Timeout=900 "$@"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# mpc_install_pkgs WHO PKG...: install those of the Debian packages PKG
+# that are not installed, as root (once more after an apt-get update if
+# that fails); WHO, the script, names itself in the messages (on stderr).
+mpc_install_pkgs() {
+	local who=$1 installed p missing=()
+
+	shift
+	installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "$@" 2>/dev/null || true) "
+	for p in "$@"; do
+		case "$installed" in
+		*" $p:installed "*) ;;
+		*) missing+=("$p") ;;
+		esac
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	[ "$(id -u)" -eq 0 ] || die "$who: missing packages ${missing[*]} (run as root)"
+	log "$who: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
+		{ mpc_apt update </dev/null >&2 &&
+		  mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2; }
+}
+
 # Newest installed Debian kernel of each supported series (6.1 and 6.12)
 # that has both headers and an image, one release per line.
 mpc_kernels() {

@@ -36,26 +36,8 @@ if [ -x "$bin" ]; then
 	exit 0
 fi
 
-build_pkgs=("${MPC_QEMU_BUILD_PKGS[@]}")
+mpc_install_pkgs qemu "${MPC_QEMU_BUILD_PKGS[@]}" || die "qemu: apt-get install failed"
 export DEBIAN_FRONTEND=noninteractive
-installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' \
-	"${build_pkgs[@]}" 2>/dev/null || true) "
-missing=()
-for p in "${build_pkgs[@]}"; do
-	case "$installed" in
-	*" $p:installed "*) ;;
-	*) missing+=("$p") ;;
-	esac
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	[ "$(id -u)" -eq 0 ] || die "qemu: missing packages ${missing[*]} (run as root)"
-	log "qemu: installing ${missing[*]}"
-	if ! mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2; then
-		mpc_apt update </dev/null >&2
-		mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
-			die "qemu: apt-get install failed"
-	fi
-fi
 
 mkdir -p "$MPC_QEMU_CACHE" || die "cannot create $MPC_QEMU_CACHE"
 exec 7>"$MPC_QEMU_CACHE/.lock"
