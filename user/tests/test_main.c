@@ -81,6 +81,16 @@ void t_fill_dump(const struct mpc_layout *l, uint32_t *buf, uint64_t ts, uint32_
 	}
 }
 
+void t_slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t r = f ? fread(buf, 1, n - 1, f) : 0;
+
+	buf[r] = 0;
+	if (f)
+		fclose(f);
+}
+
 int t_one_line(const char *s)
 {
 	return s && *s && !strchr(s, '\n');
