@@ -482,7 +482,7 @@ boot_job() {
 	fail_case arm64 kernels "not all of $(mpc_arm64_wanted | tr '\n' ' ')in $MPC_ARM64_ROOT (scripts/deps.sh)"
 [ -n "$(mpc_kernels)" ] || fail_case host kernels "no Debian 6.1/6.12 kernel installed"
 # How the x86_64 guests run (KVM only where a probe guest ran): one line.
-[ "$need_accel" = 0 ] || mpc_accel ""
+[ "$need_accel" = 0 ] || mpc_accel
 # QEMU, when a row needs it, builds from the start in the background (a cold
 # build takes minutes the first rows' guests leave idle); build_qemu waits.
 [ "$need_qemu" = 0 ] || (nice -n 10 scripts/qemu/build.sh >/dev/null 2>"$out/qemu-prefetch.log" &)

@@ -67,19 +67,22 @@ mpc_extract_linux_src() {
 
 # ---- accelerator of the x86_64 guests ---------------------------------------
 #
-# mpc_accel [--quiet]: decide once per run (scripts/vm/accel-probe.sh) how
-# x86_64 guests run, keep the verdict in the exported MPC_ACCEL_VERDICT
-# ("ACCEL CPU WHY") for every script this run starts, and, unless --quiet,
-# print one line "accel: ACCEL (WHY)". Exits when MPC_ACCEL asks for what
+# mpc_accel_verdict: decide once per run (scripts/vm/accel-probe.sh) how
+# x86_64 guests run and keep the verdict in the exported MPC_ACCEL_VERDICT
+# ("ACCEL CPU WHY") for every script this run starts; mpc_accel: the same,
+# then one line "accel: ACCEL (WHY)". Both exit when MPC_ACCEL asks for what
 # cannot be had. arm64 guests always use TCG (x86_64 hosts).
+mpc_accel_verdict() {
+	local v
+
+	[ -z "${MPC_ACCEL_VERDICT:-}" ] || return 0
+	v=$("$MPC_ROOT/scripts/vm/accel-probe.sh") || exit 1
+	export MPC_ACCEL_VERDICT=$v
+}
 mpc_accel() {
 	local v
 
-	if [ -z "${MPC_ACCEL_VERDICT:-}" ]; then
-		v=$("$MPC_ROOT/scripts/vm/accel-probe.sh") || exit 1
-		export MPC_ACCEL_VERDICT=$v
-	fi
-	[ "${1:-}" = --quiet ] && return 0
+	mpc_accel_verdict
 	v=${MPC_ACCEL_VERDICT#* }
 	log "accel: ${MPC_ACCEL_VERDICT%% *} (${v#* })"
 }
