@@ -100,9 +100,9 @@ if [ ! -f "$work/.mpc-unpacked" ]; then
 	# The dfsg tarball has no edk2 firmware, but meson turns every
 	# pc-bios/edk2-*.fd.bz2 into a build target when bzip2 exists: empty
 	# (valid) bzip2 stand-ins; the binary never uses them.
-	for f in $(sed -n "s/^ *'\(edk2-[^']*\.fd\)',*$/\1/p" "$work/pc-bios/meson.build"); do
+	while read -r f; do
 		[ -e "$work/pc-bios/$f.bz2" ] || bzip2 -c </dev/null >"$work/pc-bios/$f.bz2"
-	done
+	done < <(sed -n "s/^ *'\(edk2-[^']*\.fd\)',*$/\1/p" "$work/pc-bios/meson.build")
 	touch "$work/.mpc-unpacked"
 fi
 if ! cmp -s "$patchf" "$applied"; then
