@@ -30,19 +30,20 @@ t_start=$(date +%s)
 
 # ---- the table -------------------------------------------------------------
 # R[ROW.KEY]=VALUE for each row (scripts/targets.awk reads the table), rows
-# in table order.
+# in table order; R[ROW.sects]: the sections S of its sect.S keys.
 declare -A R=()
 rows=()
 targets=$(awk -f "$MPC_ROOT/scripts/targets.awk" "$MPC_ROOT/scripts/targets") || exit 1
 while IFS=$'\t' read -r r k v; do
 	R[$r.$k]=$v
+	[[ $k != sect.* ]] || R[$r.sects]+=" ${k#sect.}"
 	[ "$k" != keys ] || rows+=("$r")
 done <<<"$targets"
 key() { echo "${R[$1.$2]:-${3:-}}"; }
 
 # The kernels of a row: one release per line.
 row_kernels() {
-	local since krel series
+	local since krel
 
 	since=$(key "$1" since)
 	case $(key "$1" kernels) in
@@ -50,8 +51,7 @@ row_kernels() {
 	arm64)	mpc_arm64_kernels ;;
 	debug)	echo "${MPC_DEBUG_KREL:-debug}" ;;
 	esac | while read -r krel; do
-		series=$(echo "$krel" | cut -d. -f1-2 | cut -d- -f1)
-		{ [ -z "$since" ] || printf '%s\n' "$since" "$series" | sort -CV; } && echo "$krel"
+		{ [ -z "$since" ] || printf '%s\n' "$since" "$(mpc_series "$krel")" | sort -CV; } && echo "$krel"
 	done
 }
 
@@ -84,9 +84,15 @@ for r in "${rows[@]}"; do
 	selected "$r" && wanted+=("$r")
 done
 [ ${#wanted[@]} -gt 0 ] || die "T=$T: no row of view $view matches (T=list shows them)"
-need_arm64=0
+# What the rows need: arm64 kernels, the accelerator of x86_64 guests, QEMU
+need_arm64=0 need_accel=0 need_qemu=0
 for r in "${wanted[@]}"; do
-	[ "$(key "$r" kernels)" = arm64 ] && need_arm64=1
+	case $(key "$r" kernels) in
+	arm64)	need_arm64=1 ;;
+	x86_64|debug) need_accel=1 ;;
+	esac
+	[ "$(key "$r" gpu sim)" = sim ] || need_qemu=1
+	[[ " $(key "$r" needs) " != *" qemu "* ]] || need_qemu=1
 done
 
 deps=()
@@ -134,10 +140,7 @@ vm_job() { # vm_job ARCH CMD...: the function CMD in a job with its own files
 	mkdir -p "$d"
 	echo "$arch" >"$d/arch"
 	# host rows run while every slot is taken (vm_job of a host row waits)
-	while [ "$(jobs -rp | wc -l)" -ge "$vm_jobs" ] && [ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ]; do
-		run_queued_host
-	done
-	mpc_job_slot "$vm_jobs"
+	mpc_job_slot "$vm_jobs" run_queued_host
 	# shellcheck disable=SC2030 # the job's own files
 	(
 		res=$d/results.tsv
@@ -240,9 +243,8 @@ build_pfseries() { # the series' panfrost.ko and kselftests: the pfseries/build 
 	[ "$MPC_BUILD/pfseries/6.1/kselftest.tar.gz" -nt "$out/.start" ] &&
 		[ "$MPC_BUILD/pfseries/6.12/kselftest.tar.gz" -nt "$out/.start" ] && return 0
 	log "== arm64: scripts/panfrost-series.sh --artifacts (patched panfrost.ko)"
-	scripts/panfrost-series.sh --artifacts >"$out/pfseries-boot.log" 2>&1 && return 0
-	fail_case arm64 build/pfseries "the panfrost series does not build" "$out/pfseries-boot.log"
-	return 1
+	step arm64 build/pfseries "the panfrost series does not build" "$out/pfseries-boot.log" \
+		scripts/panfrost-series.sh --artifacts
 }
 build_qemu() {
 	log "== arm64: scripts/qemu/build.sh (QEMU with the emulated Mali GPU)"
@@ -251,24 +253,18 @@ build_qemu() {
 	fail_case arm64 build/qemu "scripts/qemu/build.sh failed" "$out/qemu-build.log"
 	return 1
 }
-# The debug kernel (cached, scripts/debug-kernel/build.sh), exported as one
-# more kernel (scripts/lib.sh), and the test tools its guests run.
+# The debug kernel (cached, exported as one more kernel: mpc_debug_kernel)
+# and the test tools its guests run.
 dk=$MPC_ROOT/scripts/debug-kernel
 build_debug() {
-	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} t k v
+	local t
 
-	mkdir -p "$(dirname "$cache")"
-	# One at a time: the cache must not be rebuilt under a running VM.
-	exec 8>"$cache.lock"
-	flock -n 8 || { log "check: waiting for another debug kernel user"; flock 8; }
-	export MPC_DEBUG_KERNEL_LOCKED=1
 	log "== debug kernel"
 	t=$(date +%s)
-	step debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log" \
-		"$dk/build.sh" || return
-	while IFS='=' read -r k v; do # KREL=, KDIR=, ROOT=: MPC_DEBUG_KREL, ...
-		export "MPC_DEBUG_$k=$v"
-	done < <("$dk/build.sh" --env)
+	if ! mpc_debug_kernel "$out/kernel.log"; then
+		fail_case debug build/debug-kernel "the debug kernel does not build" "$out/kernel.log"
+		return 1
+	fi
 	log "   $MPC_DEBUG_KREL ($(grep -m1 -o 'reusing\|building from scratch\|resuming' \
 		"$out/kernel.log" || echo built), $(($(date +%s) - t))s)"
 	for t in fail-nth fuzz; do
@@ -288,15 +284,16 @@ build_debug() {
 # ---- host rows ------------------------------------------------------------------
 # Queued (ROW INDEX), run while the guests' slots are full and at the end.
 host_q=() in_host=''
-run_queued_host() {
-	local row_i=${host_q[1]}
+run_queued_host() { # the next queued row, unless one runs; status 1: none run
+	local row_i
 
-	in_host=1
+	[ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ] || return 1
+	row_i=${host_q[1]} in_host=1
 	run_host "${host_q[0]}"
 	in_host='' host_q=("${host_q[@]:2}")
 }
 drain_host() { # every queued host row, now (a boot row needs what one builds)
-	while [ ${#host_q[@]} -gt 0 ] && [ -z "$in_host" ]; do run_queued_host; done
+	while run_queued_host; do :; done
 }
 run_host() {
 	local row=$1 scope c n
@@ -333,16 +330,11 @@ run_host_cmd() { # SCOPE SECTION CMD...
 }
 
 # ---- boot rows --------------------------------------------------------------------
-# target_file ROW FILE: the guest's /mpc/target (scripts/targets.awk says what)
-target_file() {
-	awk -v target="$1" -v qgt=scripts/vm/qemu-gpu.target -f scripts/targets.awk scripts/targets >"$2"
-}
-
 # run_boot ROW KREL: build what the guest needs, its initramfs, then boot it
 # in a job (boot_job).
 run_boot() {
 	local row=$1 krel=$2 arch driver gpu guest gout ko scope run k o s
-	local -a args=() qargs=() sects=()
+	local -a args=() qargs=()
 
 	arch=$(mpc_arch "$krel") driver=$(key "$row" driver) gpu=$(key "$row" gpu sim)
 	guest=$(key "$row" guest)
@@ -350,11 +342,8 @@ run_boot() {
 	gout=$out/$krel/${row//\//-}
 	mkdir -p "$gout"
 	have "st-$arch" build_selftests "$arch" && args+=(--selftests "${st_dir[$arch]}")
-	for k in $(key "$row" keys); do
-		[[ $k == sect.* ]] && sects+=("${k#sect.}")
-	done
 	# The tool, for its e2e sections (the sim row's e2e: e2e.sh on sim=g52).
-	if [ ${#sects[@]} -gt 0 ] || [ "$guest" = debug ] || [ "$(key "$row" tool)" = yes ]; then
+	if [ -n "$(key "$row" sects)" ] || [ "$guest" = debug ] || [ "$(key "$row" tool)" = yes ]; then
 		if [ "$arch" = arm64 ]; then
 			have user-arm64 build_user_arm64 && args+=(--user-dir "$ub")
 		else
@@ -380,9 +369,9 @@ run_boot() {
 	panfrost)
 		args+=(--in-tree panfrost) ;;
 	panfrost-patched)
-		# The series' base: 6.1 or 6.12, as the kernel's release begins.
+		# The series' base: the kernel's series, 6.1 or 6.12.
 		have pfseries build_pfseries || return
-		k=$MPC_BUILD/pfseries/$(echo "$krel" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		k=$MPC_BUILD/pfseries/$(mpc_series "$krel")
 		args+=(--in-tree panfrost --replace-module "$k/panfrost.ko"
 		       --file "$k/kselftest.tar.gz:/mpc/pf-kselftest.tar.gz"
 		       --file "$MPC_ROOT/scripts/kselftest/ktap-cases.awk:/mpc/ktap-cases.awk") ;;
@@ -403,7 +392,9 @@ run_boot() {
 		o=${o//@out@/$out}
 		args+=(--file "${o//@kmod@/$MPC_BUILD/kmod/$krel}")
 	done
-	target_file "$row" "$gout/target"
+	# the guest's /mpc/target: the row's keys (scripts/targets.awk says which)
+	awk -v target="$row" -v qgt=scripts/vm/qemu-gpu.target -f scripts/targets.awk scripts/targets \
+		>"$gout/target"
 	args+=(--file "$gout/target:/mpc/target")
 	if [ -n "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" ]; then
 		echo "${MPC_SELFTEST_ARGS:-$(key "$row" selftest_args)}" >"$gout/selftest-args"
@@ -430,27 +421,26 @@ run_boot() {
 			args+=(--file "$out/trinity-args:/mpc/debug/trinity-args")
 	fi
 	log "== $krel: $row ($driver on ${gpu/sim/the simulator}, in the background)"
-	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${sects[@]}" -- "${qargs[@]}" -- \
+	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${qargs[@]}" -- \
 		scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz"
 	line "$scope" "${row##*/}" "$gout/vm"
-	for s in "${sects[@]}"; do
+	for s in $(key "$row" sects); do
 		line "$krel $(key "$row" "sect.$s")" "${row##*/}" "" "user/tests/$s.sh on"
 	done
 }
 
-# boot_job ROW KREL SCOPE GOUT [SECTION...] -- [BOOT.SH OPTIONS...] -- MKINITRAMFS...
-# (a VM job, whose results.tsv is its own): the initramfs, the boot, then
-# the guest's TAP cases as SCOPE's "ROW/section/case", those of each SECTION
-# as the line of sect.SECTION; a SECTION that reported nothing from a guest
-# that finished fails there. The guest's exit status and the driver errors
-# the model saw (mali_model_host_ops.report) are SCOPE's.
+# boot_job ROW KREL SCOPE GOUT [BOOT.SH OPTIONS...] -- MKINITRAMFS... (a VM
+# job, whose results.tsv is its own): the initramfs, the boot, then the
+# guest's TAP cases as SCOPE's "ROW/section/case", those of each section S
+# of the row's sect.S keys as the line of sect.S; a section that reported
+# nothing from a guest that finished fails there. The guest's exit status
+# and the driver errors the model saw (mali_model_host_ops.report) are
+# SCOPE's.
 boot_job() {
-	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo s t map=''
-	local -a sects=() opts=()
+	local row=$1 krel=$2 scope=$3 gout=$4 rc tmo s t n map=''
+	local -a opts=()
 
 	shift 4
-	while [ "$1" != -- ]; do sects+=("$1"); shift; done
-	shift
 	while [ "$1" != -- ]; do opts+=("$1"); shift; done
 	shift
 	step "$scope" "$row/vm/initramfs" "initramfs build failed" "$gout/initramfs.log" "$@" || return
@@ -463,7 +453,7 @@ boot_job() {
 	mkdir -p "$gout/vm"
 	echo $(($(date +%s) - t)) >"$gout/vm/secs"
 	mv "$gout/vm.cpu" "$gout/vm/cpu"
-	for s in "${sects[@]}"; do map+="$s=$krel $(key "$row" "sect.$s");"; done
+	for s in $(key "$row" sects); do map+="$s=$krel $(key "$row" "sect.$s");"; done
 	awk -v scope="$scope" -v prefix="$row/" -v map="$map" -v faillog="$faillog" \
 		-f "$tap" "$gout/vm/output.log" >>"$res"
 	case $rc in
@@ -476,17 +466,14 @@ boot_job() {
 	*)	[ "$rc" = 0 ] || grep -q $'\tfail\t' "$res" ||
 			fail_case "$scope" "$row/vm/exit-status" \
 				"the guest reported status $rc but no failing test" "$gout/vm/output.log"
-		for s in "${sects[@]}"; do
+		for s in $(key "$row" sects); do
 			grep -q "^=== BEGIN $s\$" "$gout/vm/output.log" ||
 				fail_case "$krel $(key "$row" "sect.$s")" "$row/$s/missing" \
 					"the guest ran no $s section" "$gout/vm/output.log"
 		done ;;
 	esac
-	if grep -q 'mali_model: driver error' "$gout/vm/qemu.log" 2>/dev/null; then
-		fail_case "$scope" "$row/model-reports" \
-			"$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log") driver errors" \
-			"$gout/vm/qemu.log"
-	fi
+	n=$(grep -c 'mali_model: driver error' "$gout/vm/qemu.log" 2>/dev/null)
+	[ "${n:-0}" = 0 ] || fail_case "$scope" "$row/model-reports" "$n driver errors" "$gout/vm/qemu.log"
 }
 
 # ---- the run ----------------------------------------------------------------------
@@ -495,18 +482,10 @@ boot_job() {
 	fail_case arm64 kernels "not all of $(mpc_arm64_wanted | tr '\n' ' ')in $MPC_ARM64_ROOT (scripts/deps.sh)"
 [ -n "$(mpc_kernels)" ] || fail_case host kernels "no Debian 6.1/6.12 kernel installed"
 # How the x86_64 guests run (KVM only where a probe guest ran): one line.
-for r in "${wanted[@]}"; do
-	case $(key "$r" kernels) in
-	x86_64|debug) mpc_accel ""; break ;;
-	esac
-done
+[ "$need_accel" = 0 ] || mpc_accel
 # QEMU, when a row needs it, builds from the start in the background (a cold
 # build takes minutes the first rows' guests leave idle); build_qemu waits.
-for r in "${wanted[@]}"; do
-	[ "$(key "$r" gpu sim)" = sim ] && [[ " $(key "$r" needs) " != *" qemu "* ]] && continue
-	(nice -n 10 scripts/qemu/build.sh >/dev/null 2>"$out/qemu-prefetch.log" &)
-	break
-done
+[ "$need_qemu" = 0 ] || (nice -n 10 scripts/qemu/build.sh >/dev/null 2>"$out/qemu-prefetch.log" &)
 # Rows in table order; consecutive rows of one result line kernel by kernel.
 i=0
 while [ $i -lt ${#wanted[@]} ]; do

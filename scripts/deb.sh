@@ -23,6 +23,7 @@ mkdir -p "$src"
 # the tracked and untracked-but-not-ignored files; without git, all but the
 # build directories
 if git -C "$MPC_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+	# shellcheck disable=SC2016 # the inner sh expands them
 	(cd "$MPC_ROOT" && git ls-files -z --cached --others --exclude-standard |
 		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
 		tar --null -T - -cf -) | tar -xf - -C "$src"
@@ -68,7 +69,9 @@ if ! (cd "$src" && dpkg-buildpackage "${args[@]}") >"$out/build.log" 2>&1; then
 fi
 mv "$out"/src/*.deb "$out"/src/*.changes "$out"/src/*.buildinfo "$out"/
 rm -rf "$out/src"
-ls "$out"/*.deb | sed 's|.*/|deb: |'
+for f in "$out"/*.deb; do
+	echo "deb: ${f##*/}"
+done
 [ "${MPC_LINTIAN:-1}" = 0 ] && exit 0
 lintian --info --display-info --pedantic "$out"/*.changes >"$out/lintian.log" 2>&1 || true
 e=$(grep -c '^E: ' "$out/lintian.log" || true)

@@ -128,23 +128,7 @@ if [ "$mesa" = 1 ]; then
 fi
 
 # 1. Host packages.
-installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "${want[@]}" \
-	2>/dev/null || true) "
-missing=()
-for p in "${want[@]}"; do
-	case "$installed" in
-	*" $p:installed "*) ;;
-	*) missing+=("$p") ;;
-	esac
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	need_root "missing packages: ${missing[*]}"
-	echo "deps: installing ${missing[*]}"
-	if ! mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null; then
-		mpc_apt update </dev/null
-		mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null
-	fi
-fi
+mpc_install_pkgs deps "${want[@]}"
 [ "$arm64" = 1 ] || exit 0
 
 # 2. arm64 kernels and guest userland, in the cache.

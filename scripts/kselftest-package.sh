@@ -124,6 +124,7 @@ for arch in "${arches[@]}"; do
 	install -m 0644 "$MPC_ROOT/scripts/kselftest/ktap-cases.awk" "$cd_/"
 	install -m 0755 "$MPC_ROOT/scripts/kselftest/lava-cases.sh" "$cd_/"
 	for t in "${tests[@]}"; do
+		# shellcheck disable=SC2016 # the generated script expands them
 		printf '#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0-only\n# %s of mali_perfcnt (mpc_ksft.sh says what it needs)\nexec "$(dirname "$0")/mpc_ksft.sh" %s "$@"\n' \
 			"$t" "$t" >"$cd_/$t.sh"
 		chmod 0755 "$cd_/$t.sh"

@@ -72,6 +72,7 @@ step() { # step NAME LOG CMD...: a case of its own, its log on failure
 
 t0=$(date +%s)
 # ---- LAVA: the dispatcher, and the server's device-type templates -----------
+# shellcheck disable=SC2317 # called through step
 install_lava() {
 	command -v lava-run >/dev/null && return 0
 	[ "$install" = 1 ] || { echo "lava-run missing (apt-get install lava-dispatcher)"; return 1; }
@@ -80,6 +81,7 @@ install_lava() {
 }
 srv=$out/server
 tmpl=$srv/usr/share/lava-server/device-types
+# shellcheck disable=SC2317 # likewise
 server_templates() {
 	[ -f "$tmpl/qemu.jinja2" ] && return 0
 	rm -rf "$srv" "$out/deb"

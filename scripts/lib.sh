@@ -13,6 +13,29 @@ log() { printf '%s\n' "$*" >&2; }
 mpc_apt() { apt-get -o DPkg::Lock::Timeout=900 "$@"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# mpc_install_pkgs WHO PKG...: install those of the Debian packages PKG
+# that are not installed, as root (once more after an apt-get update if
+# that fails); WHO, the script, names itself in the messages (on stderr).
+mpc_install_pkgs() {
+	local who=$1 installed p missing=()
+
+	shift
+	installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "$@" 2>/dev/null || true) "
+	for p in "$@"; do
+		case "$installed" in
+		*" $p:installed "*) ;;
+		*) missing+=("$p") ;;
+		esac
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	[ "$(id -u)" -eq 0 ] || die "$who: missing packages ${missing[*]} (run as root)"
+	log "$who: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
+		{ mpc_apt update </dev/null >&2 &&
+		  mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2; }
+}
+
 # Newest installed Debian kernel of each supported series (6.1 and 6.12)
 # that has both headers and an image, one release per line.
 mpc_kernels() {
@@ -44,19 +67,22 @@ mpc_extract_linux_src() {
 
 # ---- accelerator of the x86_64 guests ---------------------------------------
 #
-# mpc_accel [--quiet]: decide once per run (scripts/vm/accel-probe.sh) how
-# x86_64 guests run, keep the verdict in the exported MPC_ACCEL_VERDICT
-# ("ACCEL CPU WHY") for every script this run starts, and, unless --quiet,
-# print one line "accel: ACCEL (WHY)". Exits when MPC_ACCEL asks for what
+# mpc_accel_verdict: decide once per run (scripts/vm/accel-probe.sh) how
+# x86_64 guests run and keep the verdict in the exported MPC_ACCEL_VERDICT
+# ("ACCEL CPU WHY") for every script this run starts; mpc_accel: the same,
+# then one line "accel: ACCEL (WHY)". Both exit when MPC_ACCEL asks for what
 # cannot be had. arm64 guests always use TCG (x86_64 hosts).
+mpc_accel_verdict() {
+	local v
+
+	[ -z "${MPC_ACCEL_VERDICT:-}" ] || return 0
+	v=$("$MPC_ROOT/scripts/vm/accel-probe.sh") || exit 1
+	export MPC_ACCEL_VERDICT=$v
+}
 mpc_accel() {
 	local v
 
-	if [ -z "${MPC_ACCEL_VERDICT:-}" ]; then
-		v=$("$MPC_ROOT/scripts/vm/accel-probe.sh") || exit 1
-		export MPC_ACCEL_VERDICT=$v
-	fi
-	[ "${1:-}" = --quiet ] && return 0
+	mpc_accel_verdict
 	v=${MPC_ACCEL_VERDICT#* }
 	log "accel: ${MPC_ACCEL_VERDICT%% *} (${v#* })"
 }
@@ -82,6 +108,14 @@ mpc_arch() {
 	esac
 }
 
+# mpc_series KREL: the kernel series of a release, e.g. 6.1 (6.1.0-57-arm64)
+# or 6.12 (6.12.118+deb12-amd64).
+mpc_series() {
+	local v=${1%%-*}
+
+	echo "${v%.*}"
+}
+
 # The arm64 releases matching the installed amd64 kernels (mpc_kernels),
 # one per line, whether downloaded yet or not.
 mpc_arm64_wanted() {
@@ -102,7 +136,24 @@ mpc_arm64_kernels() {
 
 # The debug kernel (scripts/debug-kernel/build.sh) is one more kernel once a
 # run has built it and exported MPC_DEBUG_KREL, MPC_DEBUG_ROOT (its boot/ and
-# lib/modules/) and MPC_DEBUG_KDIR (its build directory).
+# lib/modules/) and MPC_DEBUG_KDIR (its build directory): mpc_debug_kernel.
+
+# mpc_debug_kernel LOG: build the debug kernel or reuse it from its cache
+# (the build's output in LOG) and export it; the cache's lock stays held
+# (fd 8) until the shell ends: the cache must not be rebuilt under a running
+# VM.
+mpc_debug_kernel() {
+	local cache=${MPC_DEBUG_KERNEL_CACHE:-/var/cache/mali-perfcnt/debug-kernel} k v
+
+	mkdir -p "$(dirname "$cache")"
+	exec 8>"$cache.lock"
+	flock -n 8 || { log "check: waiting for another debug kernel user"; flock 8; }
+	export MPC_DEBUG_KERNEL_LOCKED=1
+	"$MPC_ROOT/scripts/debug-kernel/build.sh" >"$1" 2>&1 || return
+	while IFS='=' read -r k v; do # KREL=, KDIR=, ROOT=: MPC_DEBUG_KREL, ...
+		export "MPC_DEBUG_$k=$v"
+	done < <("$MPC_ROOT/scripts/debug-kernel/build.sh" --env)
+}
 
 # mpc_sysroot KREL: the directory holding KREL's /boot and /lib/modules
 # ("" for the host's own kernels).
@@ -277,9 +328,15 @@ mpc_vm_jobs() {
 	echo "$n"
 }
 
-# mpc_job_slot N: wait until fewer than N background jobs of this shell run.
+# mpc_job_slot N [CMD...]: wait until fewer than N background jobs of this
+# shell run; meanwhile run CMD, the work to do while they do, again and
+# again until it fails (nothing left), then wait for a job to end.
 mpc_job_slot() {
-	while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do
+	local n=$1
+
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$n" ]; do
+		[ $# -gt 0 ] && "$@" && continue
 		wait -n
 	done
 }

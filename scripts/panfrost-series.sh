@@ -151,7 +151,7 @@ generate() {
 
 # krel_of BASE: the arm64 kernel of that series
 krel_of() {
-	mpc_arm64_kernels | grep -E "^$(echo "$1" | sed 's/\./\\./')[.-]" | head -n 1
+	mpc_arm64_kernels | grep -E "^${1//./\\.}[.-]" | head -n 1
 }
 
 # build TREE KREL LOG: panfrost.ko of TREE for KREL (W=1, sparse on every

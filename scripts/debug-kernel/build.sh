@@ -32,28 +32,11 @@ JOBS=${MPC_JOBS:-2}
 # Bump when the steps below change in a way that needs a rebuild.
 RECIPE=1
 FRAGMENT=$here/debug.config
-PKGS=("${MPC_DEBUG_KERNEL_PKGS[@]}")
 
 case "$CACHE" in
 /*) ;;
 *) die "MPC_DEBUG_KERNEL_CACHE must be an absolute path" ;;
 esac
-
-install_deps() {
-	local missing=() p st
-
-	for p in "${PKGS[@]}"; do
-		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-		[ "$st" = installed ] || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	[ "$(id -u)" -eq 0 ] || die "missing packages (run as root): ${missing[*]}"
-	log "debug-kernel: installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
-		{ mpc_apt update </dev/null >&2 &&
-		  mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2; }
-}
 
 cache_key() {
 	{
@@ -119,7 +102,7 @@ if [ "${MPC_DEBUG_KERNEL_LOCKED:-0}" != 1 ]; then
 	flock -n 9 || { log "debug-kernel: waiting for another build ($CACHE.lock)"; flock 9; }
 fi
 
-install_deps
+mpc_install_pkgs debug-kernel "${MPC_DEBUG_KERNEL_PKGS[@]}"
 [ -r "$SRC_TAR" ] || die "$SRC_TAR missing"
 key=$(cache_key)
 

@@ -82,6 +82,16 @@ section_end() {
 	[ "$sec_fail" -eq 0 ] || rc=1
 }
 
+# section_failed SECTION CASE WHY: SECTION could not run (what it needs
+# failed): one failing CASE
+section_failed() {
+	echo "=== BEGIN $1"
+	echo "1..1"
+	echo "not ok 1 $2 # $3"
+	echo "=== END $1 rc=1"
+	rc=1
+}
+
 # harvest PART: move the kernel log so far to $KMSG/PART.log
 harvest() {
 	dmesg -c >>"$KMSG/$1.log" 2>/dev/null
@@ -134,15 +144,12 @@ else
 fi
 # shellcheck disable=SC2013 # one suite name per line, no spaces
 for s in $(cat $D/kunit-suites); do
-	echo "=== BEGIN kunit-$s"
 	r=$K/kunit/$s/results
 	if [ "$kunit_rc" -ne 0 ] || [ ! -r "$r" ]; then
-		echo "1..1"
-		echo "not ok 1 $s # no results: insmod mali_perfcnt_kunit.ko: $(cat /tmp/kunit.err)"
-		echo "=== END kunit-$s rc=1"
-		rc=1
+		section_failed "kunit-$s" "$s" "no results: insmod mali_perfcnt_kunit.ko: $(cat /tmp/kunit.err)"
 		continue
 	fi
+	echo "=== BEGIN kunit-$s"
 	# The suite's own KTAP, one level up: its cases become the results
 	# of this section. A failed suite with no failed case (its init
 	# failed) still fails.
@@ -196,11 +203,7 @@ elif modprobe mali_perfcnt $params; then
 	[ -f $D/trinity.sh ] && { sh $D/trinity.sh || rc=1; }
 	harvest trinity
 else
-	echo "=== BEGIN fuzz"
-	echo "1..1"
-	echo "not ok 1 fuzz_module_load # modprobe mali_perfcnt $params failed"
-	echo "=== END fuzz rc=1"
-	rc=1
+	section_failed fuzz fuzz_module_load "modprobe mali_perfcnt $params failed"
 fi
 
 # 4. Allocation-failure injection: every slab and page allocation of an
@@ -235,11 +238,7 @@ elif modprobe mali_perfcnt $params; then
 		fail_nth $op
 	done
 else
-	echo "=== BEGIN fail-nth-ops"
-	echo "1..1"
-	echo "not ok 1 modprobe_after_load_loop # modprobe mali_perfcnt $params failed"
-	echo "=== END fail-nth-ops rc=1"
-	rc=1
+	section_failed fail-nth-ops modprobe_after_load_loop "modprobe mali_perfcnt $params failed"
 fi
 for f in failslab fail_page_alloc; do
 	echo Y >$K/$f/ignore-gfp-wait

@@ -165,6 +165,7 @@ if [ "$mode" = hw ] && [ "$name" != soc_test ] && [ "$name" != panfrost_test ]; 
 		i=$((i + 1))
 	done
 	# "product: mali-g52": the fixture's variant is g52
+	# shellcheck disable=SC2018,SC2019 # ASCII product names, any tr
 	variant=$(sed -n 's/^product: *//p' "$dbg/gpu_info" 2>/dev/null | tr 'A-Z' 'a-z')
 	variant=${variant#mali-}
 	unload
@@ -234,6 +235,7 @@ e2e|side_by_side)
 		# when it is not installed (a modprobe in front on PATH).
 		shim=$(mktemp -d "${TMPDIR:-/tmp}/mpc-ksft.XXXXXX") || fail "mktemp failed"
 		real=$(command -v modprobe)
+		# shellcheck disable=SC2016 # the generated script expands them
 		printf '#!/bin/sh\n[ "$1" = mali_perfcnt ] || exec %s "$@"\nshift\nexec insmod "$MPC_MODULE" "$@"\n' \
 			"$real" >"$shim/modprobe"
 		chmod +x "$shim/modprobe"

@@ -36,26 +36,8 @@ if [ -x "$bin" ]; then
 	exit 0
 fi
 
-build_pkgs=("${MPC_QEMU_BUILD_PKGS[@]}")
+mpc_install_pkgs qemu "${MPC_QEMU_BUILD_PKGS[@]}" || die "qemu: apt-get install failed"
 export DEBIAN_FRONTEND=noninteractive
-installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' \
-	"${build_pkgs[@]}" 2>/dev/null || true) "
-missing=()
-for p in "${build_pkgs[@]}"; do
-	case "$installed" in
-	*" $p:installed "*) ;;
-	*) missing+=("$p") ;;
-	esac
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	[ "$(id -u)" -eq 0 ] || die "qemu: missing packages ${missing[*]} (run as root)"
-	log "qemu: installing ${missing[*]}"
-	if ! mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2; then
-		mpc_apt update </dev/null >&2
-		mpc_apt install -y --no-install-recommends "${missing[@]}" </dev/null >&2 ||
-			die "qemu: apt-get install failed"
-	fi
-fi
 
 mkdir -p "$MPC_QEMU_CACHE" || die "cannot create $MPC_QEMU_CACHE"
 exec 7>"$MPC_QEMU_CACHE/.lock"
@@ -118,9 +100,9 @@ if [ ! -f "$work/.mpc-unpacked" ]; then
 	# The dfsg tarball has no edk2 firmware, but meson turns every
 	# pc-bios/edk2-*.fd.bz2 into a build target when bzip2 exists: empty
 	# (valid) bzip2 stand-ins; the binary never uses them.
-	for f in $(sed -n "s/^ *'\(edk2-[^']*\.fd\)',*$/\1/p" "$work/pc-bios/meson.build"); do
+	while read -r f; do
 		[ -e "$work/pc-bios/$f.bz2" ] || bzip2 -c </dev/null >"$work/pc-bios/$f.bz2"
-	done
+	done < <(sed -n "s/^ *'\(edk2-[^']*\.fd\)',*$/\1/p" "$work/pc-bios/meson.build")
 	touch "$work/.mpc-unpacked"
 fi
 if ! cmp -s "$patchf" "$applied"; then

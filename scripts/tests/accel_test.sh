@@ -131,7 +131,7 @@ ok $? "MPC_ACCEL=hvf: rejected" "rc=$rc err='$err'"
 
 # mpc_accel: one probe per run, one line.
 : >"$FAKE_QEMU_LOG"
-line=$(export FAKE_QEMU_MODE=msr; mpc_accel 2>&1; mpc_accel --quiet; mpc_accel 2>&1)
+line=$(export FAKE_QEMU_MODE=msr; mpc_accel 2>&1; mpc_accel_verdict; mpc_accel 2>&1)
 [ "$(calls)" = 1 ] &&
 	[ "$line" = "$(printf 'accel: tcg (kvm present but failed to start a guest: qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69)\n%s' \
 		'accel: tcg (kvm present but failed to start a guest: qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69)')" ]

@@ -109,7 +109,7 @@ for krel in $kernels; do
 		[ "$(modinfo -F vermagic "$ko" | awk '{ print $1 }')" = "$krel" ]
 	st=$?
 	ok $st "dkms build/install for $krel: mali_perfcnt.ko of that kernel" \
-		"$(tail -n 20 "$tmp/dkms-$krel.log"; cat "$tmp/dkms/mali-perfcnt/$ver/build/make.log" 2>/dev/null | tail -n 10)"
+		"$(tail -n 20 "$tmp/dkms-$krel.log"; tail -n 10 "$tmp/dkms/mali-perfcnt/$ver/build/make.log" 2>/dev/null)"
 	[ "$st" = 0 ] || continue
 	mkdir -p "$MPC_BUILD/dkms/$krel"
 	case $ko in

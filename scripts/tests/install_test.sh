@@ -70,7 +70,7 @@ vers=$(nm -D --defined-only "$so" | awk '$2 != "A" { print $3 }' |
 	grep -vx 'mpc_\(desc_nr_csf_blocks\|layout_slot\|sample_block_kind\)@@LIBMALIPERFCNT_1\.1' |
 	grep -vx 'mpc_\(layout_slot\|sample_block_kind\)@LIBMALIPERFCNT_1')
 [ -z "$vers" ] && [ "$(nm -D --defined-only "$so" | grep -c '[^@]@LIBMALIPERFCNT_1$')" -eq 2 ]
-ok $? "every exported symbol has version LIBMALIPERFCNT_1 or 1.1 (two kept in both)" "$(echo $vers)"
+ok $? "every exported symbol has version LIBMALIPERFCNT_1 or 1.1 (two kept in both)" "${vers//$'\n'/ }"
 
 # A program built with pkg-config only, against the installed tree.
 export PKG_CONFIG_SYSROOT_DIR=$root
@@ -99,8 +99,10 @@ man_ok() { # man_ok PAGE [HELP-TEXT]
 	w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$1" 2>&1 >/dev/null)
 	[ -z "$w" ] || { echo "$w"; return 1; }
 	[ -n "${2:-}" ] || return 0
+	# shellcheck disable=SC2020 # sets: each blank becomes a newline
 	LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$1" 2>/dev/null | col -b | tr -s ' \t' '\n\n' |
 		sort -u >"$tmp/man.words"
+	# shellcheck disable=SC2020 # likewise
 	tr -s ' \t' '\n\n' <<<"$2" | sort -u | comm -23 - "$tmp/man.words" | head -n 5 |
 		tr '\n' ' ' >"$tmp/missing"
 	[ ! -s "$tmp/missing" ] || { echo "words missing: $(cat "$tmp/missing")"; return 1; }
@@ -120,6 +122,6 @@ make -s -C "$user" uninstall DESTDIR="$root" PREFIX=/usr LIBDIR="$libdir" \
 	>"$tmp/uninstall.log" 2>&1
 left=$(cd "$root" && find . ! -type d)
 [ -z "$left" ]
-ok $? "make uninstall removes every installed file" "left: $(echo $left)"
+ok $? "make uninstall removes every installed file" "left: ${left//$'\n'/ }"
 
 tap_finish

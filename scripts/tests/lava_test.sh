@@ -49,7 +49,8 @@ if /usr/bin/python3 -c 'import lava_common.schemas' 2>/dev/null; then
 		"a job without visibility: refused, saying why" "rc=$rc: $out"
 	# A job whose variables are missing: refused by name, not rendered empty.
 	out=$(/usr/bin/python3 "$render" --job jobs/qemu-mali.yaml.jinja2 "$tmp/x.yaml" 2>&1)
-	ok "$([ $? != 0 ] && grep -q "kernel_url" <<<"$out"; echo $?)" \
+	rc=$?
+	ok "$([ $rc != 0 ] && grep -q "kernel_url" <<<"$out"; echo $?)" \
 		"qemu-mali without kernel_url: refused, naming it" "$out"
 else
 	skip "jobs and LAVA's schema" "lava-dispatcher is not installed (scripts/lava-check.sh installs it)"

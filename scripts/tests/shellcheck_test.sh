@@ -18,9 +18,9 @@ if ! command -v shellcheck >/dev/null; then
 fi
 files=$( { git ls-files '*.sh' 2>/dev/null || find . -name '*.sh' -printf '%P\n'; } |
 	grep -v '^debian/' ; echo scripts/vm/init; echo .ci/run)
-for f in $(sort -u <<<"$files"); do
+while read -r f; do
 	[ -f "$f" ] || continue
 	o=$(shellcheck -S warning "$f" 2>&1)
 	ok $? "shellcheck -S warning $f" "$o"
-done
+done < <(sort -u <<<"$files")
 tap_finish

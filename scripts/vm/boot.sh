@@ -69,7 +69,7 @@ arm64)
 	      ${extra[@]+"${extra[@]}"})
 	;;
 *)
-	mpc_accel --quiet
+	mpc_accel_verdict
 	read -r accel cpu _ <<<"$MPC_ACCEL_VERDICT"
 	# One TCG thread for both vCPUs: x86 Linux patches live kernel text
 	# with int3 (text_poke_bp) while the other CPUs run, e.g. the

@@ -92,6 +92,7 @@ dmesg_new() { dmesg | tail -n +"$(($(cat "$tmp/dmesg.mark") + 1))"; }
 trouble='sched timeout|reset|fault|Fault|Unhandled|Soft-stop|js event|timed out|timeout|bit stuck'
 
 # within_pct A B PCT: A is within PCT % of B (B > 0)
+# shellcheck disable=SC2317 # called in the checks below
 within_pct() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 		exit !(b > 0 && d * 100 <= p * b) }'

@@ -57,6 +57,16 @@ const char *t_data(const char *name);	/* path under tests/data */
 void t_fill_dump(const struct mpc_layout *l, uint32_t *buf, uint64_t ts, uint32_t enable,
 		 uint32_t (*val)(unsigned slot, unsigned idx, void *ctx), void *ctx);
 int t_one_line(const char *s);
+/* the file @path in @buf, at most @n - 1 bytes, NUL-terminated ("" if unreadable) */
+void t_slurp(const char *path, char *buf, size_t n);
+/*
+ * the layout and a sample of @d, and a dump of @d filled by t_fill_dump()
+ * decoded into the sample: 0 or the error (in @err); *l and *s, made or
+ * not, are the caller's to free
+ */
+int t_decode_new(const struct mpc_desc *d, uint64_t ts, uint32_t enable,
+		 uint32_t (*val)(unsigned slot, unsigned idx, void *ctx), void *ctx,
+		 struct mpc_layout **l, struct mpc_sample **s, struct mpc_err *err);
 
 #define TESTS(name) const struct test name[]
 #define END_TESTS { NULL, NULL }

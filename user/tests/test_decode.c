@@ -99,7 +99,6 @@ static void test_v4_core_groups(void)
 	struct mpc_layout *l = NULL;
 	struct mpc_sample *s = NULL;
 	struct mpc_err err = { 0 };
-	uint32_t *buf = NULL;
 	char why[200] = "";
 	int r;
 
@@ -110,14 +109,7 @@ static void test_v4_core_groups(void)
 	d.l2_present = 0x11;
 	r = mpc_desc_finish(&d, &err);
 	if (!r)
-		r = mpc_layout_new(&d, &l, &err);
-	if (!r)
-		r = mpc_sample_new(l, &s, &err);
-	if (!r) {
-		buf = calloc(1, l->dump_size);
-		t_fill_dump(l, buf, 42, 0xffff, val_slot_idx, NULL);
-		r = mpc_decode(s, buf, l->dump_size, &err);
-	}
+		r = t_decode_new(&d, 42, 0xffff, val_slot_idx, NULL, &l, &s, &err);
 	if (!r) {
 		static const struct { unsigned kind, inst, slot; } want[] = {
 			{ MPC_BLK_SHADER, 0, 0 }, { MPC_BLK_SHADER, 3, 3 }, { MPC_BLK_TILER, 0, 4 },
@@ -141,7 +133,6 @@ static void test_v4_core_groups(void)
 		if (find_blk(s, MPC_BLK_SHADER, 6) || find_blk(s, MPC_BLK_SHADER, 7))
 			snprintf(why, sizeof(why), "absent cores decoded");
 	}
-	free(buf);
 	mpc_sample_free(s);
 	mpc_layout_free(l);
 	CHECK(r == 0, "%s", err.msg);
@@ -156,19 +147,12 @@ static void test_v4_t720_names(void)
 	struct mpc_layout *l = NULL;
 	struct mpc_sample *s = NULL;
 	struct mpc_err err = { 0 };
-	uint32_t buf[8 * 64];
 	uint64_t v = 0;
 	unsigned fl = 99;
 	int r = mpc_desc_from_gpu(&d, g, 0x3, 1, &err);
 
 	if (!r)
-		r = mpc_layout_new(&d, &l, &err);
-	if (!r)
-		r = mpc_sample_new(l, &s, &err);
-	if (!r) {
-		t_fill_dump(l, buf, 1, 0xffff, val_slot_idx, NULL);
-		r = mpc_decode(s, buf, sizeof(buf), &err);
-	}
+		r = t_decode_new(&d, 1, 0xffff, val_slot_idx, NULL, &l, &s, &err);
 	if (!r)
 		fl = mpc_counter_value(s, mpc_gpu_find_counter(g, "GPU_ACTIVE"), -1, &v);
 	mpc_sample_free(s);
@@ -275,19 +259,12 @@ static void test_enable_high_bits(void)
 	struct mpc_layout *l = NULL;
 	struct mpc_sample *s = NULL;
 	struct mpc_err err = { 0 };
-	uint32_t buf[4 * 64];
 	uint64_t a = 0;
 	unsigned fa = 99, en = 0;
 	int r = mpc_desc_from_gpu(&d, g, 0x1, 1, &err);
 
 	if (!r)
-		r = mpc_layout_new(&d, &l, &err);
-	if (!r)
-		r = mpc_sample_new(l, &s, &err);
-	if (!r) {
-		t_fill_dump(l, buf, 1, 0xffffffff, val_slot_idx, NULL);
-		r = mpc_decode(s, buf, sizeof(buf), &err);
-	}
+		r = t_decode_new(&d, 1, 0xffffffff, val_slot_idx, NULL, &l, &s, &err);
 	if (!r) {
 		fa = mpc_counter_value(s, mpc_gpu_find_counter(g, "GPU_ACTIVE"), -1, &a);
 		en = s->blk[0].enable;
@@ -308,7 +285,6 @@ static void test_g1_128(void)
 	struct mpc_layout *l = NULL;
 	struct mpc_sample *s = NULL;
 	struct mpc_err err = { 0 };
-	uint32_t *buf = NULL;
 	const struct mpc_counter_def *c = NULL;
 	uint64_t v = 0;
 	unsigned fl = 99;
@@ -318,20 +294,12 @@ static void test_g1_128(void)
 		if (g->counters[i].shift && g->counters[i].kind == MPC_BLK_SHADER)
 			c = &g->counters[i];
 	if (!r)
-		r = mpc_layout_new(&d, &l, &err);
-	if (!r)
-		r = mpc_sample_new(l, &s, &err);
-	if (!r) {
-		buf = calloc(1, l->dump_size);
-		t_fill_dump(l, buf, 1, 0xffffffff, val_slot_idx, NULL);
-		r = mpc_decode(s, buf, l->dump_size, &err);
-	}
+		r = t_decode_new(&d, 1, 0xffffffff, val_slot_idx, NULL, &l, &s, &err);
 	if (!r && c)
 		fl = mpc_counter_value(s, c, -1, &v);
 	unsigned size = d.dump_size;
 	uint64_t want = c ? ((uint64_t)(4 + 5 + 6 + 7) * 1000 + 4u * (unsigned)c->index) << c->shift : 0;
 
-	free(buf);
 	mpc_sample_free(s);
 	mpc_layout_free(l);
 	mpc_db_free(db);
@@ -351,7 +319,6 @@ static void test_csf_fw_csg(void)
 	struct mpc_layout *l = NULL;
 	struct mpc_sample *s = NULL;
 	struct mpc_err err = { 0 };
-	uint32_t *buf = NULL;
 	unsigned kind = 99, inst = 99, k1 = 99, i1 = 99, nb = 0, fwb = 99;
 	int r = mpc_desc_from_gpu(&d, g, 0x5, 1, &err), s1 = 99, s0 = 99;
 	uint64_t v = 0;
@@ -364,14 +331,7 @@ static void test_csf_fw_csg(void)
 		r = mpc_desc_finish(&d, &err);
 	}
 	if (!r)
-		r = mpc_layout_new(&d, &l, &err);
-	if (!r)
-		r = mpc_sample_new(l, &s, &err);
-	if (!r) {
-		buf = calloc(1, l->dump_size);
-		t_fill_dump(l, buf, 1, 0xffffffff, val_slot_idx, NULL);
-		r = mpc_decode(s, buf, l->dump_size, &err);
-	}
+		r = t_decode_new(&d, 1, 0xffffffff, val_slot_idx, NULL, &l, &s, &err);
 	if (!r) {
 		/* slots: jm, tiler, l2, shader 0..2 (1 absent), fw, csg 0, csg 1 */
 		s0 = mpc_layout_slot(l, 7, &kind, &inst);
@@ -400,7 +360,6 @@ static void test_csf_fw_csg(void)
 	CHECK(!strcmp(mpc_block_name(MPC_BLK_FW), "fw") && !strcmp(mpc_block_name(MPC_BLK_CSG), "csg") &&
 	      mpc_block_from_name("csg") == MPC_BLK_CSG && !strcmp(mpc_block_name(MPC_BLK_NONE), "?"),
 	      "block names");
-	free(buf);
 	mpc_sample_free(s);
 	mpc_layout_free(l);
 	mpc_db_free(db);

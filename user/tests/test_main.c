@@ -2,6 +2,7 @@
 /* Runs every host unit test; prints "ok N - name" / "not ok N - name" and a
  * final "N passed, N failed" line; exits non-zero on failure. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,9 +81,39 @@ void t_fill_dump(const struct mpc_layout *l, uint32_t *buf, uint64_t ts, uint32_
 	}
 }
 
+void t_slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t r = f ? fread(buf, 1, n - 1, f) : 0;
+
+	buf[r] = 0;
+	if (f)
+		fclose(f);
+}
+
 int t_one_line(const char *s)
 {
 	return s && *s && !strchr(s, '\n');
+}
+
+int t_decode_new(const struct mpc_desc *d, uint64_t ts, uint32_t enable,
+		 uint32_t (*val)(unsigned slot, unsigned idx, void *ctx), void *ctx,
+		 struct mpc_layout **l, struct mpc_sample **s, struct mpc_err *err)
+{
+	uint32_t *buf;
+	int r = mpc_layout_new(d, l, err);
+
+	if (!r)
+		r = mpc_sample_new(*l, s, err);
+	if (r)
+		return r;
+	buf = calloc(1, (*l)->dump_size);
+	if (!buf)
+		return -ENOMEM;
+	t_fill_dump(*l, buf, ts, enable, val, ctx);
+	r = mpc_decode(*s, buf, (*l)->dump_size, err);
+	free(buf);
+	return r;
 }
 
 extern const struct test tests_db[], tests_expr[], tests_decode[], tests_parsers[],

@@ -23,16 +23,6 @@
 static char dir[256];
 static char out[1 << 18], errbuf[4096], logbuf[1 << 16];
 
-static void slurp(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	size_t r = f ? fread(buf, 1, n - 1, f) : 0;
-
-	buf[r] = 0;
-	if (f)
-		fclose(f);
-}
-
 static int setup(void)
 {
 	if (dir[0])
@@ -67,11 +57,11 @@ static int run(const char *nodes, const char *fmt, ...)
 		 asan ? ":" : "", tool ? tool : "build/mali-perfcnt", args, dir, dir);
 	st = system(cmd);
 	snprintf(p, sizeof(p), "%s/out", dir);
-	slurp(p, out, sizeof(out));
+	t_slurp(p, out, sizeof(out));
 	snprintf(p, sizeof(p), "%s/err", dir);
-	slurp(p, errbuf, sizeof(errbuf));
+	t_slurp(p, errbuf, sizeof(errbuf));
 	snprintf(p, sizeof(p), "%s/log", dir);
-	slurp(p, logbuf, sizeof(logbuf));
+	t_slurp(p, logbuf, sizeof(logbuf));
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 

@@ -70,31 +70,36 @@ static const char *no_protoc(void)
 	return NULL;
 }
 
+/* protoc's text of the trace at @path, a pipe to pclose() */
+static FILE *protoc_decode(const char *path)
+{
+	char cmd[1024], dir[512];
+	const char *sc = schema(), *slash = strrchr(sc, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - sc) : 1, slash ? sc : ".");
+	snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I '%s' '%s' < '%s' 2>&1",
+		 dir, sc, path);
+	return popen(cmd, "r");
+}
+
 /*
- * Decode @path and parse protoc's text. Nesting is tracked by the "name {"
- * and "}" lines: packet > gpu_counter_event > counters, and
+ * Decode @path and parse protoc's text into a new struct decoded (NULL if
+ * protoc could not). Nesting is tracked by the "name {" and "}" lines:
+ * packet > gpu_counter_event > counters, and
  * packet > interned_data > gpu_counter_descriptors > counter_descriptor > specs.
  */
-static int decode(const char *path, struct decoded *d)
+static struct decoded *decode(const char *path)
 {
-	char cmd[1024], line[512], stack[16][48];
+	char line[512], stack[16][48];
 	int depth = 0, cur = -1;
-	FILE *p;
+	struct decoded *d = calloc(1, sizeof(*d));
+	FILE *p = d ? protoc_decode(path) : NULL;
 
-	memset(d, 0, sizeof(*d));
-	d->seq_ok = d->iid_ok = 1;
-	{
-		char dir[512];
-		const char *s = schema(), *slash = strrchr(s, '/');
-
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s) : 1,
-			 slash ? s : ".");
-		snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I '%s' '%s' "
-			 "< '%s' 2>&1", dir, s, path);
+	if (!p) {
+		free(d);
+		return NULL;
 	}
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
+	d->seq_ok = d->iid_ok = 1;
 	while (fgets(line, sizeof(line), p)) {
 		char *s = line, name[48];
 		unsigned long long u;
@@ -164,7 +169,11 @@ static int decode(const char *path, struct decoded *d)
 				continue;
 		}
 	}
-	return pclose(p) == 0 ? 0 : -1;
+	if (pclose(p) != 0) {
+		free(d);
+		return NULL;
+	}
+	return d;
 }
 
 static const struct pf_counter_spec specs[] = {
@@ -210,7 +219,7 @@ static void test_pf_trace_decodes_with_perfettos_schema(void)
 	char path[] = "/tmp/mpc-pftrace-XXXXXX";
 	const char *why = no_protoc();
 	struct decoded *d;
-	int fd, r;
+	int fd;
 
 	if (why) {
 		t_skip("%s", why);
@@ -220,14 +229,9 @@ static void test_pf_trace_decodes_with_perfettos_schema(void)
 	CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
 	close(fd);
 	CHECK(write_trace(path) == 0, "writing the trace failed");
-	d = calloc(1, sizeof(*d));
-	CHECK(d, "out of memory");
-	r = decode(path, d);
+	d = decode(path);
 	unlink(path);
-	if (r) {
-		free(d);
-		CHECK(0, "protoc could not decode the trace");
-	}
+	CHECK(d, "protoc could not decode the trace");
 	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
 	CHECK(d->clock_snapshots == 1 && d->interned == 1,
 	      "%d clock snapshots and %d interned descriptors, want 1 and 1",
@@ -321,22 +325,19 @@ struct dslices {
 	char unknown_line[160];
 };
 
-static int decode_slices(const char *path, struct dslices *d)
+static struct dslices *decode_slices(const char *path)
 {
-	char cmd[1024], line[512], dir[512];
-	const char *sc = schema(), *slash = strrchr(sc, '/');
+	char line[512];
 	int depth = 0, in_td = 0, in_te = 0, cur = -1;
 	uint64_t pts = 0;
 	unsigned int pclock = 0;
-	FILE *p;
+	struct dslices *d = calloc(1, sizeof(*d));
+	FILE *p = d ? protoc_decode(path) : NULL;
 
-	memset(d, 0, sizeof(*d));
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - sc) : 1, slash ? sc : ".");
-	snprintf(cmd, sizeof(cmd), "protoc --decode=perfetto.protos.Trace -I '%s' '%s' < '%s' 2>&1",
-		 dir, sc, path);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
+	if (!p) {
+		free(d);
+		return NULL;
+	}
 	while (fgets(line, sizeof(line), p)) {
 		char *s = line, name[48];
 		unsigned long long u;
@@ -392,7 +393,11 @@ static int decode_slices(const char *path, struct dslices *d)
 			sscanf(s, "name: \"%31[^\"]\"", d->name[cur]);
 		}
 	}
-	return pclose(p) == 0 ? 0 : -1;
+	if (pclose(p) != 0) {
+		free(d);
+		return NULL;
+	}
+	return d;
 }
 
 static void test_pf_trace_job_slices_decode(void)
@@ -429,14 +434,9 @@ static void test_pf_trace_job_slices_decode(void)
 	r |= pf_trace_end(t);
 	fclose(f);
 	CHECK(r == 0, "writing the trace failed");
-	d = calloc(1, sizeof(*d));
-	CHECK(d, "out of memory");
-	r = decode_slices(path, d);
+	d = decode_slices(path);
 	unlink(path);
-	if (r) {
-		free(d);
-		CHECK(0, "protoc could not decode the trace");
-	}
+	CHECK(d, "protoc could not decode the trace");
 	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
 	CHECK(d->ntrack == 2 && d->track_uuid[0] == 11 && !strcmp(d->track_name[0], "panfrost-js-0") &&
 	      d->track_uuid[1] == 12 && !strcmp(d->track_name[1], "panfrost-js-1"),
@@ -522,12 +522,8 @@ static void test_record_perfetto_through_panfrost(void)
 	CHECK(t_one_line(rec_err) || (strchr(rec_err, '\n') && !strchr(rec_err, '\n')[1]),
 	      "more than one line on stderr: %s", rec_err);
 	snprintf(path, sizeof(path), "%s/t.pftrace", rec_dir);
-	d = calloc(1, sizeof(*d));
-	CHECK(d, "out of memory");
-	if (decode(path, d)) {
-		free(d);
-		CHECK(0, "protoc could not decode the recorded trace");
-	}
+	d = decode(path);
+	CHECK(d, "protoc could not decode the recorded trace");
 	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
 	CHECK(d->nspec == 3 && !strcmp(d->spec_name[0], "GPU_ACTIVE") &&
 	      !strcmp(d->spec_name[1], "L2_EXT_READ_BEATS") &&
@@ -630,12 +626,8 @@ static void test_record_jobs_into_slices(void)
 		 "\"ts\":10001300.000,\"dur\":500.000,\"pid\":1,\"tid\":3' %s/j.json", rec_dir);
 	CHECK(system(path) == 0, "no js-0 job 2 X event in j.json");
 	snprintf(path, sizeof(path), "%s/j.pftrace", rec_dir);
-	d = calloc(1, sizeof(*d));
-	CHECK(d, "out of memory");
-	if (decode_slices(path, d)) {
-		free(d);
-		CHECK(0, "protoc could not decode the trace");
-	}
+	d = decode_slices(path);
+	CHECK(d, "protoc could not decode the trace");
 	CHECK(!d->unknown, "a field unknown to the schema: %s", d->unknown_line);
 	CHECK(d->ntrack == 2 && !strcmp(d->track_name[0], "panfrost-js-1") &&
 	      !strcmp(d->track_name[1], "panfrost-js-0"), "tracks: %u '%s' '%s'", d->ntrack,
@@ -815,12 +807,8 @@ static void test_decode_a_stream_capture(void)
 		      "-o c.pftrace capture.bin") == 0, "decode perfetto: %s", rec_err);
 	CHECK(strstr(rec_err, "decode: 3 samples to c.pftrace (perfetto)"), "%s", rec_err);
 	snprintf(path, sizeof(path), "%s/c.pftrace", rec_dir);
-	d = calloc(1, sizeof(*d));
-	CHECK(d, "out of memory");
-	if (decode(path, d)) {
-		free(d);
-		CHECK(0, "protoc could not decode the trace of the capture");
-	}
+	d = decode(path);
+	CHECK(d, "protoc could not decode the trace of the capture");
 	CHECK(!d->unknown && d->nevent == 3, "%u events, unknown field: %s", d->nevent,
 	      d->unknown_line);
 	CHECK(d->ts[0] == 2000000 && d->ts[1] == 4000000 && d->ts[2] == 8000000,
@@ -915,12 +903,8 @@ static void test_decode_raw_dumps_into_a_trace(void)
 		      "--format perfetto -o r.pftrace raw.bin") == 0, "decode --interval: %s",
 	      rec_err);
 	snprintf(path, sizeof(path), "%s/r.pftrace", rec_dir);
-	d = calloc(1, sizeof(*d));
-	CHECK(d, "out of memory");
-	if (decode(path, d)) {
-		free(d);
-		CHECK(0, "protoc could not decode the trace of raw dumps");
-	}
+	d = decode(path);
+	CHECK(d, "protoc could not decode the trace of raw dumps");
 	CHECK(d->nevent == 2 && d->ts[0] == 5000000 && d->ts[1] == 10000000,
 	      "%u events at %llu, %llu (want 5 and 10 ms)", d->nevent,
 	      (unsigned long long)d->ts[0], (unsigned long long)d->ts[1]);

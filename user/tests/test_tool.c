@@ -28,16 +28,6 @@ static const char *fmtcheck(void)
 	return t ? t : "build/mpc-fmtcheck";
 }
 
-static void slurp(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	size_t r = f ? fread(buf, 1, n - 1, f) : 0;
-
-	buf[r] = 0;
-	if (f)
-		fclose(f);
-}
-
 /* run a shell command line; stdout in out[], stderr in errbuf[]; exit status */
 __attribute__((format(printf, 1, 2)))
 static int run(const char *fmt, ...)
@@ -53,8 +43,8 @@ static int run(const char *fmt, ...)
 	snprintf(e, sizeof(e), "%s/err", dir);
 	snprintf(full, sizeof(full), "%s > %s 2> %s", cmd, o, e);
 	st = system(full);
-	slurp(o, out, sizeof(out));
-	slurp(e, errbuf, sizeof(errbuf));
+	t_slurp(o, out, sizeof(out));
+	t_slurp(e, errbuf, sizeof(errbuf));
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
