@@ -464,6 +464,12 @@ enum {
 	MPC_DATA_AFTER_RECOVERY = 1 << 1,	/* a GPU reset began the interval: earlier counts lost */
 	MPC_DATA_AFTER_POWER_LOSS = 1 << 2,	/* the GPU lost power inside the interval */
 	MPC_DATA_FIRST = 1 << 3,	/* the first sample since enable */
+	/*
+	 * a sample before this one failed after the GPU latched (and cleared)
+	 * the counters: what they counted from the sample before it to this
+	 * interval's start (interval_start_ns) is lost
+	 */
+	MPC_DATA_AFTER_LOST = 1 << 4,
 };
 
 /** struct mpc_dump_info - when a sample was taken (CLOCK_MONOTONIC_RAW). */

@@ -36,6 +36,7 @@ struct pf {
 	unsigned set;
 	uint64_t last_ns;	/* the last sample, or the enable: the next interval's start */
 	int first;		/* no sample since the enable */
+	int lost;		/* a DUMP timed out since the last sample */
 };
 
 static void pf_enumerate(struct mpc_cands *c)
@@ -222,6 +223,7 @@ static int pf_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 		/* panfrost clears the counters in ENABLE: they count from about here */
 		pf->last_ns = mpc_now_raw_ns();
 		pf->first = 1;
+		pf->lost = 0;
 	}
 	return 0;
 }
@@ -270,6 +272,13 @@ static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 		case ENOSYS:
 			return mpc_fail(err, -x, UNSTABLE_HINT);
 		case ETIMEDOUT:
+			/*
+			 * panfrost issued PERFCNT_SAMPLE, which latched and
+			 * cleared the counters, and gave up waiting for the
+			 * copy: the next sample counts from about here.
+			 */
+			pf->last_ns = di->start_ns;
+			pf->lost = 1;
 			return mpc_fail(err, -x, "the GPU did not finish the sample within panfrost's "
 					"1 s timeout; the counters stay enabled, try again (dmesg "
 					"may say more)");
@@ -290,8 +299,9 @@ static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	di->timestamp_ns = di->start_ns;
 	di->interval_start_ns = pf->last_ns;
 	pf->last_ns = di->timestamp_ns;
-	di->flags = pf->first ? MPC_DATA_FIRST : 0;
+	di->flags = (pf->first ? MPC_DATA_FIRST : 0) | (pf->lost ? MPC_DATA_AFTER_LOST : 0);
 	pf->first = 0;
+	pf->lost = 0;
 	memcpy(buf, pf->kbuf, d->desc.dump_size);
 	/*
 	 * panfrost writes 0xffffffff to every PRFCNT_*_EN register and the

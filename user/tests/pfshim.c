@@ -23,7 +23,10 @@
  * N-th panfrost DUMP after the ENABLE is hit by a signal in its wait, as
  * panfrost's is by SIGCHLD when a command ends, unless the caller blocks
  * SIGCHLD: the sample is taken, which clears the counters, and the DUMP
- * fails with EINTR, logged "dump interrupted").
+ * fails with EINTR, logged "dump interrupted"), timeout (N: the N-th DUMP
+ * after the ENABLE samples, which clears the counters, and fails with
+ * ETIMEDOUT, as panfrost's does when the copy is not done within 1 s; logged
+ * "dump timed out"), and with timeouts (K) the K DUMPs from the N-th on.
  *
  * Like panfrost, a DUMP copies the kernel's whole buffer (v4:
  * hweight(l2) * 8 blocks, else MEM_FEATURES L2 slices + fls(shader) + 2
@@ -56,7 +59,7 @@ struct node {
 	char name[32];
 	char driver[32];
 	uint64_t prod, rev, shader, l2, mem, l2f, mmu, coh, groups, v4, sets;
-	uint64_t unstable, owner_other, enable_err, dump_err, val, hz, intr;
+	uint64_t unstable, owner_other, enable_err, dump_err, val, hz, intr, timeout, timeouts;
 	uint64_t pf_dumps;	/* panfrost DUMPs since the ENABLE */
 	int owner_fd;		/* -1: free */
 	unsigned set;
@@ -163,6 +166,7 @@ static int load(void)
 			K("groups", groups); K("v4", v4); K("sets", sets); K("unstable", unstable);
 			K("owner", owner_other); K("enable_err", enable_err); K("dump_err", dump_err);
 			K("val", val); K("hz", hz); K("intr", intr);
+			K("timeout", timeout); K("timeouts", timeouts);
 #undef K
 		}
 		if (n->groups == ~0ull)
@@ -430,7 +434,13 @@ static int pf_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 		if (!tmp)
 			return fail(ENOMEM);
 		fill(n, tmp, size, 0xffffffffu);
-		if (++n->pf_dumps == n->intr) {
+		if (++n->pf_dumps >= n->timeout && n->timeout &&
+		    n->pf_dumps < n->timeout + (n->timeouts ? n->timeouts : 1)) {
+			free(tmp);
+			logf_("dump timed out\n");
+			return fail(ETIMEDOUT);
+		}
+		if (n->pf_dumps == n->intr) {
 			sigset_t cur;
 
 			pthread_sigmask(SIG_BLOCK, NULL, &cur);

@@ -112,6 +112,28 @@ static double csv_value_flags(const char *blk, const char *name, unsigned nth, c
 	return NAN;
 }
 
+/* the nth sample's interval_s of BLK/NAME in out[], NAN when there is none */
+static double csv_interval(const char *blk, const char *name, unsigned nth)
+{
+	char line[512];
+	const char *p = out;
+	unsigned seen = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *f[12];
+		unsigned nf = 0;
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		for (char *c = line, *q; nf < 12 && (q = strsep(&c, ",")); )
+			f[nf++] = q;
+		if (nf == 11 && !strcmp(f[4], blk) && !strcmp(f[5], name) && seen++ == nth)
+			return strtod(f[2], NULL);
+	}
+	return NAN;
+}
+
 static double csv_value(const char *blk, const char *name, unsigned nth, char *status, size_t sn)
 {
 	return csv_value_flags(blk, name, nth, status, sn, NULL, 0);
@@ -348,6 +370,42 @@ static void pf_error_timeout(void)
 	CHECK(one_line() && strstr(errbuf, "cleaning its caches"), "enable: %s", errbuf);
 }
 
+/*
+ * record goes on after a DUMP that timed out: panfrost's SAMPLE cleared the
+ * counters, so the next sample is flagged after-lost and its interval starts
+ * at the failed DUMP, which keeps its rate right; three in a row end it.
+ */
+static void pf_record_timeout(void)
+{
+	char fl[64];
+	double v, iv;
+
+	CHECK(!setup(), "mkdtemp");
+	/* DUMP 1 is the one at ENABLE, 2 sample 0, 3 times out, 4 is sample 1 */
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",hz=1000000,timeout=3",
+		  "record -I 100 -n 3 -e GPU_ACTIVE --format csv") == 0, "record: %s", errbuf);
+	CHECK(strstr(logbuf, "dump timed out\n"), "no DUMP timed out: %s", logbuf);
+	CHECK(strstr(errbuf, "record: a sample failed, recording goes on: the GPU did not finish "
+		      "the sample within panfrost's 1 s timeout") &&
+	      strstr(errbuf, "3 samples to - (csv, tool loop)") && strstr(errbuf, ", 1 sample failed"),
+	      "stderr: %s", errbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, ""), "sample 0: GPU_ACTIVE %.0f, flags '%s'", v, fl);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 1, NULL, 0, fl, sizeof(fl));
+	iv = csv_interval("jm", "GPU_ACTIVE", 1);
+	CHECK(!strcmp(fl, "after-lost"), "sample 1: flags '%s', want after-lost", fl);
+	/* one period counted, and one period long: not the two since sample 0 */
+	CHECK(iv > 0.05 && iv < 0.15 && v / iv > 0.8e6 && v / iv < 1.2e6,
+	      "sample 1: GPU_ACTIVE %.0f over %.3f s, want 1e6/s over ~0.1 s", v, iv);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 2, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, ""), "sample 2: GPU_ACTIVE %.0f, flags '%s'", v, fl);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE ",val=7,timeout=3,timeouts=9",
+		  "record -I 50 -n 5 -e GPU_ACTIVE --format csv") != 0, "passed: %s", errbuf);
+	CHECK(count(errbuf, "recording goes on") == 2 &&
+	      strstr(errbuf, "mali-perfcnt: the GPU did not finish the sample"),
+	      "three in a row: %s", errbuf);
+}
+
 static void pf_error_counter_set(void)
 {
 	CHECK(!setup(), "mkdtemp");
@@ -466,6 +524,7 @@ TESTS(tests_panfrost) = {
 	{ "panfrost: ENOSYS names unstable_ioctls", pf_error_unstable_ioctls },
 	{ "panfrost: EBUSY, another owner", pf_error_busy },
 	{ "panfrost: ETIMEDOUT on DUMP and ENABLE", pf_error_timeout },
+	{ "panfrost: record goes on after a DUMP that timed out", pf_record_timeout },
 	{ "panfrost: EINVAL for a counter set", pf_error_counter_set },
 	{ "panfrost: a GPU the database does not know", pf_error_unknown_gpu },
 	{ "panfrost: --masks refused", pf_masks_refused },

@@ -10,7 +10,12 @@
  * time taken around the ioctl), never assumed to be the period: a late wakeup
  * makes a longer interval, no counts are lost, and the achieved period and
  * its jitter are reported at the end. A deadline missed by more than a whole
- * period is skipped (no burst of catch-up samples) and counted.
+ * period is skipped (no burst of catch-up samples) and counted. A dump that
+ * timed out (the counters stay enabled: panfrost's 1 s wait, or mali_perfcnt's
+ * reset) is reported and counted and the recording goes on: what the GPU
+ * counted up to it is lost, and the next sample says so (after-lost or
+ * after-recovery, its interval starting where the counting did); three in a
+ * row end the recording.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -167,6 +172,7 @@ struct rec {
 	uint64_t *iv;			/* each sample's interval, ns */
 	unsigned n, cap;
 	unsigned skipped;		/* user loop: deadlines missed by a period */
+	unsigned failed, failing;	/* user loop: dumps that timed out; in a row */
 	uint64_t lost, errors;		/* kernel stream: LOST samples, ERROR records */
 	uint64_t ts0;			/* start of the first interval */
 };
@@ -229,12 +235,15 @@ static uint64_t interval_start(const struct run *run, uint64_t prev, uint64_t ts
 	return istart > prev && istart < ts ? istart : prev;
 }
 
+#define REC_MAX_FAILING	3
+
 /* The tool's loop: a DUMP at every absolute deadline, with the sample's flags. */
 static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, uint64_t end_mono,
 		     pid_t child, int *status, int *child_done, unsigned long long prev_ts,
 		     struct run *run)
 {
 	unsigned long long seq, ts;
+	struct mpc_err e;
 	uint64_t k = 0;
 	int ret = 0;
 
@@ -265,10 +274,17 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 			k--;
 			continue;
 		}
-		ret = run_grab(run, &seq, &ts);
-		if (!ret)
-			ret = rec_emit(r, interval_start(run, prev_ts, ts), ts, seq,
-				       mpc_sample_data_flags(run->s));
+		ret = run_grab_err(run, &seq, &ts, &e);
+		if (ret == -ETIMEDOUT && ++r->failing < REC_MAX_FAILING) {
+			r->failed++;
+			tool_error(r->t, "record: a sample failed, recording goes on: %s", e.msg);
+			continue;
+		}
+		if (ret)
+			return tool_err(r->t, &e);
+		r->failing = 0;
+		ret = rec_emit(r, interval_start(run, prev_ts, ts), ts, seq,
+			       mpc_sample_data_flags(run->s));
 		if (ret)
 			return ret;
 		prev_ts = ts;
@@ -353,9 +369,14 @@ static void report(const struct rec *r, const char *out, const char *fmt, const 
 	if (!strcmp(how, "kernel stream"))
 		fprintf(stderr, "%llu sample%s lost, %llu failed\n", (unsigned long long)r->lost,
 			r->lost == 1 ? "" : "s", (unsigned long long)r->errors);
-	else
-		fprintf(stderr, "%u deadline%s missed by more than a period\n", r->skipped,
+	else {
+		fprintf(stderr, "%u deadline%s missed by more than a period", r->skipped,
 			r->skipped == 1 ? "" : "s");
+		if (r->failed)
+			fprintf(stderr, ", %u sample%s failed (what the GPU counted up to each "
+				"is lost)", r->failed, r->failed == 1 ? "" : "s");
+		fputc('\n', stderr);
+	}
 }
 
 /* --jobs: per queue, the jobs and their summed time, to stderr */

@@ -199,19 +199,18 @@ void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
 	r->last_ns = 0;
 }
 
-/* take one dump and add it to the sample (a fresh one after a print) */
-int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
+int run_grab_err(struct run *r, unsigned long long *seq, unsigned long long *ts,
+		 struct mpc_err *e)
 {
 	struct mpc_dump_info di;
-	struct mpc_err e;
 	size_t size = mpc_desc_dump_size(mpc_dev_desc(r->dev));
 
-	if (mpc_dev_sample(r->dev, r->buf, size, &di, &e))
-		return tool_err(r->t, &e);
+	if (mpc_dev_sample(r->dev, r->buf, size, &di, e))
+		return e->code;
 	if (r->fresh)
 		mpc_sample_reset(r->s);
-	if (mpc_sample_add(r->s, r->buf, size, &di, &e))
-		return tool_err(r->t, &e);
+	if (mpc_sample_add(r->s, r->buf, size, &di, e))
+		return e->code ? e->code : -EINVAL;
 	r->fresh = 0;
 	r->last_ns = di.timestamp_ns;
 	if (seq)
@@ -219,6 +218,13 @@ int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
 	if (ts)
 		*ts = di.timestamp_ns;
 	return 0;
+}
+
+int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts)
+{
+	struct mpc_err e;
+
+	return run_grab_err(r, seq, ts, &e) ? tool_err(r->t, &e) : 0;
 }
 
 /*

@@ -77,7 +77,8 @@ enum {
 	SAMPLE_F_AFTER_RECOVERY = 1u << 1,	/* the first sample after a GPU reset */
 	SAMPLE_F_AFTER_POWER_LOSS = 1u << 2,	/* the counters lost power during it */
 	SAMPLE_F_FIRST = 1u << 3,		/* the first sample after ENABLE */
-	SAMPLE_F_COUNT = 4
+	SAMPLE_F_AFTER_LOST = 1u << 4,		/* a failed sample before it: a gap */
+	SAMPLE_F_COUNT = 5
 };
 
 struct sample_meta {
@@ -276,6 +277,9 @@ void run_init(struct run *r, struct tool *t, struct mpc_dev *dev, void *buf,
 	      struct mpc_sample *s);
 /* Take one dump and add it to the sample (a fresh one after a print). */
 int run_grab(struct run *r, unsigned long long *seq, unsigned long long *ts);
+/* The same, printing nothing: a negative errno, the message in @e. */
+int run_grab_err(struct run *r, unsigned long long *seq, unsigned long long *ts,
+		 struct mpc_err *e);
 
 /*
  * trace.c: one way of writing samples over time (record, decode): a trace
