@@ -28,7 +28,9 @@
 #               into Chrome trace events: one slice per job the kernel ran
 #               (dma_fence_init of panfrost-js-N), and each slot's summed
 #               slice time at least its JSn_ACTIVE summed over the same
-#               recording (the ratio printed; not within 5 % on the model)
+#               recording (the ratio printed; not within 5 % on the model);
+#               then with GLES 3.1 compute jobs of 50-200 ms each, one
+#               slice per job and their sum within 5 % of JS1_ACTIVE
 #  mesa_faults  hand-written chains (pf-fault): a JOB_CONFIG_FAULT, an
 #               unmapped head (MMU fault, the AS disabled), a job that
 #               outlives panfrost's 500 ms timeout (soft stop, GPU reset):
@@ -240,6 +242,35 @@ if [ -x "$tool" ] && [ -n "$mhz" ]; then
 			awk -v a="${us:-0}" -v b="$act" 'BEGIN { exit !(b > 0 && a >= b * 0.99) }'
 
 	done
+	# Compute jobs of 50-200 ms of model time (GLES 3.1; not the T720's
+	# GLES 2.0): the few ms of latency around each are small beside it,
+	# so the slot's slices are its JS1_ACTIVE within 5 %.
+	if grep -q 'version "OpenGL ES 3\.[1-9]' "$tmp/client.out"; then
+		trace_clear
+		cscene="-c 65535 -n 4"
+		# shellcheck disable=SC2086 # $cscene is the client's options
+		if mpc_bounded 300 "$tool" --backend panfrost record --jobs -I 10 --freq "$mhz" \
+			-e JS1_ACTIVE --format chrome-trace -o "$tmp/cjobs.json" -- \
+			"$client" $cscene >"$tmp/crec.out" 2>"$tmp/crec.err"; then
+			ok "mali-perfcnt record --jobs -- gles-client $cscene"
+		else
+			notok "mali-perfcnt record --jobs -- gles-client $cscene" "$(head -n 3 "$tmp/crec.err")"
+		fi
+		sed 's/^/# /' "$tmp/crec.out" "$tmp/crec.err"
+		jtrace "$tmp/cjobs.json" >"$tmp/cjobs.sum"
+		sed 's/^/# trace: /' "$tmp/cjobs.sum"
+		k=$(kjobs 1)
+		nj=$(awk '$1 == "panfrost-js-1" { print $2 }' "$tmp/cjobs.sum")
+		us=$(awk '$1 == "panfrost-js-1" { print $3 }' "$tmp/cjobs.sum")
+		cyc=$(awk '$1 == "JS1_ACTIVE" { print $2 }' "$tmp/cjobs.sum")
+		act=$(awk -v c="${cyc:-0}" -v m="$mhz" 'BEGIN { printf "%.3f", c / m }')
+		check "compute: panfrost-js-1: ${nj:-no} slices for the $k jobs the kernel ran" \
+			[ "${nj:-x}" = "$k" -a "$k" -ge 4 ]
+		check "compute: panfrost-js-1: ${us:-?} us of slices within 5 % of JS1_ACTIVE ${cyc:-?} cycles = $act us" \
+			within_pct "${us:-0}" "$act" 5
+	else
+		echo "# $(grep -o 'version "[^"]*"' "$tmp/client.out"): no compute shaders, no compute check"
+	fi
 	end
 fi
 

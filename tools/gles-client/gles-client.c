@@ -5,10 +5,14 @@
  * display, no window system), one FBO with an RGB565 colour renderbuffer;
  * each frame clears it, draws TRIS triangles in one draw call and waits
  * for the GPU (glFinish), so that the driver submits one vertex/tiler
- * chain and one fragment chain per frame. At the end it prints one line
+ * chain and one fragment chain per frame. With -c (GLES 3.1) each frame
+ * is instead one compute dispatch of GROUPS x 8 workgroups of 128
+ * invocations, then glFinish: one compute chain a frame, long enough on
+ * the emulated GPU (4 cycles an invocation) that a job's few milliseconds
+ * of interrupt latency are small beside it. At the end it prints one line
  * saying what it submitted; errors are one line on stderr, exit status 1.
  *
- *   gles-client [-n FRAMES] [-s WIDTHxHEIGHT] [-t TRIS]
+ *   gles-client [-n FRAMES] [-s WIDTHxHEIGHT] [-t TRIS] [-c GROUPS]
  *
  * The emulated GPU runs the jobs but shades nothing: the pixels are not
  * checked.
@@ -16,7 +20,7 @@
 #define EGL_EGLEXT_PROTOTYPES
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
-#include <GLES2/gl2.h>
+#include <GLES3/gl31.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,9 @@
 #define MAX_FRAMES	100000
 #define MAX_SIZE	4096
 #define MAX_TRIS	65536
+#define MAX_GROUPS	65535	/* GLES 3.1's least MAX_COMPUTE_WORK_GROUP_COUNT */
+#define GROUPS_Y	8
+#define LOCAL_SIZE	128	/* GLES 3.1's least MAX_COMPUTE_WORK_GROUP_SIZE, the T860's */
 
 static const char *vs_src =
 	"attribute vec2 pos;\n"
@@ -45,6 +52,15 @@ static const char *fs_src =
 	"varying vec3 col;\n"
 	"void main() {\n"
 	"	gl_FragColor = vec4(col, 1.0);\n"
+	"}\n";
+
+static const char *cs_src =
+	"#version 310 es\n"
+	"layout(local_size_x = 128) in;\n"
+	"layout(std430, binding = 0) buffer Out { uint v[]; };\n"
+	"void main() {\n"
+	"	uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * 7u;\n"
+	"	v[i & 1023u] = i;\n"
 	"}\n";
 
 static int fail(const char *what, const char *detail)
@@ -96,18 +112,51 @@ static double now_s(void)
 }
 
 static const char *usage =
-	"want -n FRAMES (1..100000), -s WIDTHxHEIGHT (1..4096 each), -t TRIS (1..65536)";
+	"want -n FRAMES (1..100000), -s WIDTHxHEIGHT (1..4096 each), -t TRIS (1..65536), "
+	"-c GROUPS (1..65535)";
+
+/* FRAMES compute dispatches of @groups x GROUPS_Y workgroups, each waited for */
+static int compute_frames(long frames, long groups, char *log, size_t len)
+{
+	GLuint cs, prog, ssbo;
+	GLint linked = 0;
+
+	cs = shader(GL_COMPUTE_SHADER, cs_src, log, len);
+	if (!cs)
+		return fail("compute shader compile failed", log);
+	prog = glCreateProgram();
+	glAttachShader(prog, cs);
+	glLinkProgram(prog);
+	glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+	if (!linked) {
+		glGetProgramInfoLog(prog, (GLsizei)len, NULL, log);
+		return fail("compute program link failed", log);
+	}
+	glUseProgram(prog);
+	glGenBuffers(1, &ssbo);
+	glBindBuffer(GL_SHADER_STORAGE_BUFFER, ssbo);
+	glBufferData(GL_SHADER_STORAGE_BUFFER, 1024 * sizeof(GLuint), NULL, GL_DYNAMIC_COPY);
+	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, ssbo);
+	for (long f = 0; f < frames; f++) {
+		glDispatchCompute((GLuint)groups, GROUPS_Y, 1);
+		glFinish();
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
-	static const EGLint cfg_attr[] = {
+	EGLint cfg_attr[] = {
 		EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-		EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
+		EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,	/* [3]: ES3 with -c */
 		EGL_RED_SIZE, 5, EGL_GREEN_SIZE, 6, EGL_BLUE_SIZE, 5,
 		EGL_NONE,
 	};
-	static const EGLint ctx_attr[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
-	long frames = 10, w = 256, h = 256, tris = 64, f;
+	static const EGLint ctx2_attr[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
+	static const EGLint ctx31_attr[] = {
+		EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1, EGL_NONE,
+	};
+	long frames = 10, w = 256, h = 256, tris = 64, groups = 0, f;
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_display;
 	GLuint fbo, rb, vs, fs, prog, vbo;
 	GLint linked = 0, phase;
@@ -134,6 +183,8 @@ int main(int argc, char **argv)
 			continue;
 		if (opt == 't' && parse_num(v, 1, MAX_TRIS, &tris) && !strchr(v, 'x'))
 			continue;
+		if (opt == 'c' && parse_num(v, 1, MAX_GROUPS, &groups) && !strchr(v, 'x'))
+			continue;
 		if (opt == 's' && strchr(v, 'x') && parse_num(v, 1, MAX_SIZE, &w) &&
 		    parse_num(strchr(v, 'x') + 1, 1, MAX_SIZE, &h))
 			continue;
@@ -141,6 +192,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (groups)
+		cfg_attr[3] = EGL_OPENGL_ES3_BIT_KHR;
 	get_display = (PFNEGLGETPLATFORMDISPLAYEXTPROC)
 		eglGetProcAddress("eglGetPlatformDisplayEXT");
 	if (!get_display)
@@ -154,12 +207,21 @@ int main(int argc, char **argv)
 		return egl_fail("eglBindAPI(GLES) failed");
 	/* The surfaceless platform has pbuffer configs only */
 	if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1)
-		return egl_fail("no EGL config for GLES2 with a pbuffer surface type");
-	ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attr);
+		return egl_fail(groups ? "no EGL config for GLES 3 with a pbuffer surface type" :
+				"no EGL config for GLES2 with a pbuffer surface type");
+	ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, groups ? ctx31_attr : ctx2_attr);
 	if (ctx == EGL_NO_CONTEXT)
-		return egl_fail("eglCreateContext(GLES2) failed");
+		return egl_fail(groups ? "eglCreateContext(GLES 3.1) failed: -c needs compute shaders" :
+				"eglCreateContext(GLES2) failed");
 	if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx))
 		return egl_fail("eglMakeCurrent without a surface failed (EGL_KHR_surfaceless_context?)");
+	if (groups) {
+		t0 = now_s();
+		if (compute_frames(frames, groups, log, sizeof(log)))
+			return 1;
+		t1 = now_s();
+		goto done;
+	}
 
 	glGenFramebuffers(1, &fbo);
 	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -223,15 +285,22 @@ int main(int argc, char **argv)
 		glFinish();
 	}
 	t1 = now_s();
+done:
 	err = glGetError();
 	if (err != GL_NO_ERROR) {
 		snprintf(log, sizeof(log), "0x%04x", err);
 		return fail("GL error while rendering", log);
 	}
-	printf("gles-client: renderer \"%s\" version \"%s\" EGL %d.%d: %ld frames of %ldx%ld "
-	       "(clear + %ld triangles in 1 draw + glFinish each) in %.3f s\n",
-	       (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION),
-	       major, minor, frames, w, h, tris, t1 - t0);
+	if (groups)
+		printf("gles-client: renderer \"%s\" version \"%s\" EGL %d.%d: %ld frames of "
+		       "%ldx%d workgroups of %d (1 dispatch + glFinish each) in %.3f s\n",
+		       (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION),
+		       major, minor, frames, groups, GROUPS_Y, LOCAL_SIZE, t1 - t0);
+	else
+		printf("gles-client: renderer \"%s\" version \"%s\" EGL %d.%d: %ld frames of %ldx%ld "
+		       "(clear + %ld triangles in 1 draw + glFinish each) in %.3f s\n",
+		       (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION),
+		       major, minor, frames, w, h, tris, t1 - t0);
 	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 	eglDestroyContext(dpy, ctx);
 	eglTerminate(dpy);
