@@ -29,7 +29,7 @@
 #               (dma_fence_init of panfrost-js-N), and each slot's summed
 #               slice time at least its JSn_ACTIVE summed over the same
 #               recording (the ratio printed; not within 5 % on the model);
-#               then with GLES 3.1 compute jobs of 50-200 ms each, one
+#               then with GLES 3.1 compute jobs of ~250 ms each, one
 #               slice per job and their sum within 5 % of JS1_ACTIVE
 #  mesa_faults  hand-written chains (pf-fault): a JOB_CONFIG_FAULT, an
 #               unmapped head (MMU fault, the AS disabled), a job that
@@ -242,12 +242,18 @@ if [ -x "$tool" ] && [ -n "$mhz" ]; then
 			awk -v a="${us:-0}" -v b="$act" 'BEGIN { exit !(b > 0 && a >= b * 0.99) }'
 
 	done
-	# Compute jobs of 50-200 ms of model time (GLES 3.1; not the T720's
-	# GLES 2.0): the few ms of latency around each are small beside it,
-	# so the slot's slices are its JS1_ACTIVE within 5 %.
+	# Compute jobs of ~250 ms of model time (GLES 3.1; not the T720's
+	# GLES 2.0; panfrost's job timeout is 500 ms): the few ms of latency
+	# around each are small beside it, so the slot's slices are its
+	# JS1_ACTIVE within 5 %. An invocation takes 4 cycles, split over the
+	# cores: Y rows of 65535 workgroups of 128 make it 250 ms.
 	if grep -q 'version "OpenGL ES 3\.[1-9]' "$tmp/client.out"; then
+		sp=$(dmesg | sed -n 's/.*shader_present=\(0x[0-9a-f]*\).*/\1/p' | head -n 1)
+		y=$(awk -v sp="$((${sp:-1}))" -v m="$mhz" 'BEGIN {
+			for (c = 0; sp > 0; sp = int(sp / 2)) c += sp % 2
+			y = int(0.25 * m * 1e6 * c / 4 / (65535 * 128) + 0.5); print y < 1 ? 1 : y }')
 		trace_clear
-		cscene="-c 65535 -n 4"
+		cscene="-c 65535x$y -n 4"
 		# shellcheck disable=SC2086 # $cscene is the client's options
 		if mpc_bounded 300 "$tool" --backend panfrost record --jobs -I 10 --freq "$mhz" \
 			-e JS1_ACTIVE --format chrome-trace -o "$tmp/cjobs.json" -- \

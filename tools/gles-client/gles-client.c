@@ -6,13 +6,13 @@
  * each frame clears it, draws TRIS triangles in one draw call and waits
  * for the GPU (glFinish), so that the driver submits one vertex/tiler
  * chain and one fragment chain per frame. With -c (GLES 3.1) each frame
- * is instead one compute dispatch of GROUPS x 8 workgroups of 128
- * invocations, then glFinish: one compute chain a frame, long enough on
- * the emulated GPU (4 cycles an invocation) that a job's few milliseconds
- * of interrupt latency are small beside it. At the end it prints one line
+ * is instead one compute dispatch of X x Y workgroups of 128 invocations,
+ * then glFinish: one compute chain a frame, long enough on the emulated GPU
+ * (4 cycles an invocation) that a job's few milliseconds of interrupt
+ * latency are small beside it. At the end it prints one line
  * saying what it submitted; errors are one line on stderr, exit status 1.
  *
- *   gles-client [-n FRAMES] [-s WIDTHxHEIGHT] [-t TRIS] [-c GROUPS]
+ *   gles-client [-n FRAMES] [-s WIDTHxHEIGHT] [-t TRIS] [-c XxY]
  *
  * The emulated GPU runs the jobs but shades nothing: the pixels are not
  * checked.
@@ -35,7 +35,6 @@
 #define MAX_SIZE	4096
 #define MAX_TRIS	65536
 #define MAX_GROUPS	65535	/* GLES 3.1's least MAX_COMPUTE_WORK_GROUP_COUNT */
-#define GROUPS_Y	8
 #define LOCAL_SIZE	128	/* GLES 3.1's least MAX_COMPUTE_WORK_GROUP_SIZE, the T860's */
 
 static const char *vs_src =
@@ -113,10 +112,10 @@ static double now_s(void)
 
 static const char *usage =
 	"want -n FRAMES (1..100000), -s WIDTHxHEIGHT (1..4096 each), -t TRIS (1..65536), "
-	"-c GROUPS (1..65535)";
+	"-c XxY workgroups (1..65535 each)";
 
-/* FRAMES compute dispatches of @groups x GROUPS_Y workgroups, each waited for */
-static int compute_frames(long frames, long groups, char *log, size_t len)
+/* FRAMES compute dispatches of @gx x @gy workgroups, each waited for */
+static int compute_frames(long frames, long gx, long gy, char *log, size_t len)
 {
 	GLuint cs, prog, ssbo;
 	GLint linked = 0;
@@ -138,7 +137,7 @@ static int compute_frames(long frames, long groups, char *log, size_t len)
 	glBufferData(GL_SHADER_STORAGE_BUFFER, 1024 * sizeof(GLuint), NULL, GL_DYNAMIC_COPY);
 	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, ssbo);
 	for (long f = 0; f < frames; f++) {
-		glDispatchCompute((GLuint)groups, GROUPS_Y, 1);
+		glDispatchCompute((GLuint)gx, (GLuint)gy, 1);
 		glFinish();
 	}
 	return 0;
@@ -156,7 +155,7 @@ int main(int argc, char **argv)
 	static const EGLint ctx31_attr[] = {
 		EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1, EGL_NONE,
 	};
-	long frames = 10, w = 256, h = 256, tris = 64, groups = 0, f;
+	long frames = 10, w = 256, h = 256, tris = 64, groups = 0, gy = 0, f;
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_display;
 	GLuint fbo, rb, vs, fs, prog, vbo;
 	GLint linked = 0, phase;
@@ -183,7 +182,8 @@ int main(int argc, char **argv)
 			continue;
 		if (opt == 't' && parse_num(v, 1, MAX_TRIS, &tris) && !strchr(v, 'x'))
 			continue;
-		if (opt == 'c' && parse_num(v, 1, MAX_GROUPS, &groups) && !strchr(v, 'x'))
+		if (opt == 'c' && strchr(v, 'x') && parse_num(v, 1, MAX_GROUPS, &groups) &&
+		    parse_num(strchr(v, 'x') + 1, 1, MAX_GROUPS, &gy))
 			continue;
 		if (opt == 's' && strchr(v, 'x') && parse_num(v, 1, MAX_SIZE, &w) &&
 		    parse_num(strchr(v, 'x') + 1, 1, MAX_SIZE, &h))
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 		return egl_fail("eglMakeCurrent without a surface failed (EGL_KHR_surfaceless_context?)");
 	if (groups) {
 		t0 = now_s();
-		if (compute_frames(frames, groups, log, sizeof(log)))
+		if (compute_frames(frames, groups, gy, log, sizeof(log)))
 			return 1;
 		t1 = now_s();
 		goto done;
@@ -293,9 +293,9 @@ done:
 	}
 	if (groups)
 		printf("gles-client: renderer \"%s\" version \"%s\" EGL %d.%d: %ld frames of "
-		       "%ldx%d workgroups of %d (1 dispatch + glFinish each) in %.3f s\n",
+		       "%ldx%ld workgroups of %d (1 dispatch + glFinish each) in %.3f s\n",
 		       (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION),
-		       major, minor, frames, groups, GROUPS_Y, LOCAL_SIZE, t1 - t0);
+		       major, minor, frames, groups, gy, LOCAL_SIZE, t1 - t0);
 	else
 		printf("gles-client: renderer \"%s\" version \"%s\" EGL %d.%d: %ld frames of %ldx%ld "
 		       "(clear + %ld triangles in 1 draw + glFinish each) in %.3f s\n",
