@@ -8,7 +8,10 @@
  *   deviation from the records' own timestamps, CPU time per sample of the
  *   whole system (kernel sampling + this reader), over SECONDS seconds;
  *   then the cost of one sample three ways: the DUMP ioctl, `cat
- *   perfcnt_dump` (open, read, close), a stream record (SAMPLE + read).
+ *   perfcnt_dump` (open, read, close), a stream record (SAMPLE + read);
+ *   then a session's SAMPLE (uAPI revision 3) with one session started and
+ *   with eight, each sampled in turn (every hardware sample is shared out
+ *   to all eight), as ratios to the DUMP and to one session.
  *
  * Usage: stream_bench [SECONDS]   (default 10)
  */
@@ -106,12 +109,43 @@ static void bench_stream(int fd, uint64_t period_ns, unsigned int seconds)
 
 #define N_COST 2000
 
+/*
+ * ns per session SAMPLE with @n sessions started (every counter each),
+ * sampling them in turn into @buf.
+ */
+static double bench_sessions(int fd, unsigned int n, void *buf, uint32_t size)
+{
+	struct drm_mali_perfcnt_session_open o = {};
+	struct drm_mali_perfcnt_session_sample q = { .buf_ptr = (uintptr_t)buf, .buf_size = size };
+	int sfd[8];
+	uint64_t t0;
+	double ns;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		sfd[i] = ioctl(fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
+		if (sfd[i] < 0)
+			die("SESSION_OPEN", errno);
+		if (ioctl(sfd[i], MALI_PERFCNT_SESSION_IOCTL_START, 0))
+			die("session START", errno);
+	}
+	t0 = mpc_now_ns();
+	for (i = 0; i < N_COST; i++)
+		if (ioctl(sfd[i % n], MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &q))
+			die("session SAMPLE", errno);
+	ns = (double)(mpc_now_ns() - t0) / N_COST;
+	for (i = 0; i < n; i++)
+		close(sfd[i]);
+	return ns;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int seconds = argc > 1 ? (unsigned int)atoi(argv[1]) : 10;
 	struct drm_mali_perfcnt_get_info info;
 	struct drm_mali_perfcnt_stream_open o = { .ring_records = 2 };
-	double ns[3], best;
+	struct drm_mali_perfcnt_get_info_v3 v3 = {};
+	double ns[3], best, s1, s8;
 	char dbg[256], path[300], *buf;
 	uint64_t t0;
 	int fd, ret, i;
@@ -122,10 +156,12 @@ int main(int argc, char **argv)
 	ret = mpc_get_info(fd, &info);
 	if (ret)
 		die("GET_INFO", ret);
+	if (ioctl(fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO_V3, &v3))
+		die("GET_INFO_V3", errno);
 	if (mpc_find_debugfs(dbg, sizeof(dbg)))
 		die("debugfs", ENOENT);
 	mpc_set_workload(dbg, "busy=50\n");
-	buf = malloc(info.dump_size + 4096);
+	buf = malloc((info.dump_size > v3.sample_size ? info.dump_size : v3.sample_size) + 4096);
 	if (!buf)
 		die("malloc", ENOMEM);
 	printf("GPU %s, dump %u bytes\n", info.product, info.dump_size);
@@ -166,6 +202,8 @@ int main(int argc, char **argv)
 			die("stream SAMPLE", errno);
 	ns[2] = (double)(mpc_now_ns() - t0) / N_COST;
 	close(o.fd);
+	s1 = bench_sessions(fd, 1, buf, v3.sample_size);
+	s8 = bench_sessions(fd, 8, buf, v3.sample_size);
 	mpc_set_workload(dbg, "idle\n");
 
 	best = ns[0] < ns[1] ? ns[0] : ns[1];
@@ -173,6 +211,8 @@ int main(int argc, char **argv)
 	printf("one sample: DUMP ioctl %.1f us (%.2fx), cat perfcnt_dump %.1f us (%.2fx), "
 	       "stream record %.1f us (%.2fx)\n", ns[0] / 1e3, ns[0] / best, ns[1] / 1e3,
 	       ns[1] / best, ns[2] / 1e3, ns[2] / best);
+	printf("session SAMPLE (%u bytes): 1 session %.1f us (%.2fx a DUMP), 8 sessions %.1f us "
+	       "(%.2fx one)\n", v3.sample_size, s1 / 1e3, s1 / ns[0], s8 / 1e3, s8 / s1);
 	free(buf);
 	close(fd);
 	return 0;
