@@ -3,7 +3,8 @@
  * Golden outputs of the per-sample paths: decode + every derived metric, and
  * the Perfetto encoding, for fixed pseudo-random dumps. The files under
  * tests/data were written by the code before the metric engine and the
- * encoder were made faster; the faster code must give the same bytes.
+ * encoder were made faster (golden-products.txt, every product's metrics, by
+ * that of 72b766a); the faster code must give the same bytes.
  *
  * MPC_GOLDEN_WRITE=DIR writes the files into DIR instead of comparing (only
  * for an intended change of output, with the reason in the commit).
@@ -59,6 +60,16 @@ struct out {
 	FILE *f;
 };
 
+/* the length of the word at @s, at most @n bytes */
+static int wordlen(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && k < 40 && s[k] != ' ' && s[k] != '\n')
+		k++;
+	return (int)k;
+}
+
 static int compare(const char *name, const char *got, size_t len, char *why, size_t wn)
 {
 	const char *wdir = getenv("MPC_GOLDEN_WRITE");
@@ -86,86 +97,147 @@ static int compare(const char *name, const char *got, size_t len, char *why, siz
 	fclose(f);
 	ok = want && wl == len && !memcmp(want, got, len);
 	if (!ok && want) {
-		size_t i = 0;
+		size_t i = 0, line = 1, t;
 
 		while (i < len && i < wl && want[i] == got[i])
-			i++;
-		snprintf(why, wn, "%s differs at byte %zu (%zu bytes, want %zu)", name, i, len, wl);
+			line += got[i++] == '\n';
+		/* the word that differs: from the space or line start before it */
+		for (t = i; t && got[t - 1] != ' ' && got[t - 1] != '\n'; t--)
+			;
+		snprintf(why, wn, "%s differs at byte %zu, line %zu (%zu bytes, want %zu): "
+			 "got \"%.*s\", want \"%.*s\"", name, i, line, len, wl,
+			 wordlen(got + t, len - t), got + t, wordlen(want + t, wl - t), want + t);
 	}
 	free(want);
 	return ok ? 0 : -1;
 }
 
-/* decode two dumps (the second accumulates, one group disabled) of each case */
-static void test_golden_metrics(void)
+/*
+ * One case: decode two dumps (the second accumulates, one group disabled),
+ * evaluating every metric after each, then one shader core on its own.
+ * @counters: also every counter's value after each dump, and one metric a
+ * line with its name; else each evaluation is one line of values, after a
+ * line of the metrics' names.
+ */
+static int golden_case(FILE *o, struct mpc_db *db, const char *label, const struct mpc_gpu_def *g,
+		       uint64_t cores, unsigned l2, int counters)
+{
+	struct mpc_desc d;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_prog *p = NULL;
+	struct mpc_config c;
+	struct mpc_err err;
+	uint32_t *dump = NULL;
+	double *out = NULL;
+	uint32_t full = g->counters_per_block == 128 ? 0xffffffffu : 0xffffu;
+	int r;
+
+	r = mpc_desc_from_gpu(&d, g, cores, l2, &err) || mpc_layout_new(&d, &l, &err) ||
+	    mpc_sample_new(l, &s, &err) || mpc_prog_new(db, g, l, &p, &err);
+	if (!r) {
+		d.gpu_freq_hz = 800000000;
+		dump = malloc(l->dump_size);
+		out = calloc(mpc_prog_count(p) + 1, sizeof(double));
+		r = !dump || !out;
+	}
+	if (!r && !counters) {
+		fprintf(o, "%s metrics:", label);
+		for (unsigned i = 0; i < mpc_prog_count(p); i++)
+			fprintf(o, " %s", mpc_prog_metric(p, i)->def->name);
+		fputc('\n', o);
+	}
+	if (!r)
+		mpc_config_init(&c, &d, l, g, 0.05);
+	for (unsigned pass = 0; pass < 3 && !r; pass++) {
+		if (pass < 2) {
+			t_fill_dump(l, dump, 1000 + pass, pass ? full & ~0x4u : full, gval, NULL);
+			r = mpc_decode(s, dump, l->dump_size, &err);
+			if (r)
+				break;
+		}
+		fprintf(o, counters ? "%s pass %u\n" : "%s pass %u:", label, pass);
+		if (pass < 2) {
+			mpc_prog_eval(p, s, &c, out);
+		} else {
+			/* one shader core on its own */
+			mpc_prog_eval_instance(p, s, &c, MPC_BLK_SHADER, 2, out);
+		}
+		for (unsigned i = 0; i < mpc_prog_count(p); i++)
+			if (counters)
+				fprintf(o, "%s %a\n", mpc_prog_metric(p, i)->def->name, out[i]);
+			else
+				fprintf(o, " %a", out[i]);
+		if (!counters)
+			fputc('\n', o);
+		for (unsigned i = 0; i < g->ncounters && pass < 2 && counters; i++) {
+			uint64_t v;
+			unsigned fl = mpc_counter_value(s, &g->counters[i], -1, &v);
+
+			fprintf(o, "%s %llu %u\n", g->counters[i].name, (unsigned long long)v, fl);
+		}
+	}
+	free(dump);
+	free(out);
+	mpc_prog_free(p);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+	return r;
+}
+
+/* the output of every case into @name, compared */
+static void check_golden(const char *name, int every)
 {
 	struct mpc_db *db = t_db();
 	struct out o = { 0 };
-	char why[200] = "";
+	char why[400] = "";
 	int r = 0;
 
 	o.f = open_memstream(&o.buf, &o.len);
 	rng = 20261202;
-	for (unsigned ci = 0; ci < ARRAY_SIZE(cases) && !r && o.f; ci++) {
-		const struct gcase *gc = &cases[ci];
-		const struct mpc_gpu_def *g = mpc_db_find_gpu(db, gc->gpu);
-		struct mpc_desc d;
-		struct mpc_layout *l = NULL;
-		struct mpc_sample *s = NULL;
-		struct mpc_prog *p = NULL;
-		struct mpc_config c;
+	if (!every)
+		for (unsigned ci = 0; ci < ARRAY_SIZE(cases) && !r && o.f; ci++) {
+			const struct mpc_gpu_def *g = mpc_db_find_gpu(db, cases[ci].gpu);
+
+			r = !g || golden_case(o.f, db, cases[ci].gpu, g, cases[ci].cores,
+						     cases[ci].l2, 1);
+		}
+	for (unsigned gi = 0; every && gi < mpc_db_gpu_count(db) && !r && o.f; gi++) {
+		const struct mpc_gpu_def *g = mpc_db_gpu(db, gi);
+		unsigned nc = g->max_cores && g->max_cores < 4 ? g->max_cores : 4;
+
+		/* the second L2 slice is a second core group in a v4 layout */
+		r = golden_case(o.f, db, g->name, g, (1u << nc) - 1, 2, 0);
+	}
+	/* the G2's counters are not public: its formulas over tests/data's layout */
+	if (every && !r && o.f) {
 		struct mpc_err err;
-		uint32_t *dump = NULL;
-		double *out = NULL;
-		uint32_t full = g && g->counters_per_block == 128 ? 0xffffffffu : 0xffffu;
 
-		r = !g || mpc_desc_from_gpu(&d, g, gc->cores, gc->l2, &err) ||
-		    mpc_layout_new(&d, &l, &err) || mpc_sample_new(l, &s, &err) ||
-		    mpc_prog_new(db, g, l, &p, &err);
-		if (!r) {
-			d.gpu_freq_hz = 800000000;
-			dump = malloc(l->dump_size);
-			out = calloc(mpc_prog_count(p) + 1, sizeof(double));
-			r = !dump || !out;
-		}
-		mpc_config_init(&c, &d, l, g, 0.05);
-		for (unsigned pass = 0; pass < 3 && !r; pass++) {
-			if (pass < 2) {
-				t_fill_dump(l, dump, 1000 + pass, pass ? full & ~0x4u : full, gval, NULL);
-				r = mpc_decode(s, dump, l->dump_size, &err);
-				if (r)
-					break;
-			}
-			fprintf(o.f, "%s pass %u\n", gc->gpu, pass);
-			if (pass < 2) {
-				mpc_prog_eval(p, s, &c, out);
-			} else {
-				/* one shader core on its own */
-				mpc_prog_eval_instance(p, s, &c, MPC_BLK_SHADER, 2, out);
-			}
-			for (unsigned i = 0; i < mpc_prog_count(p); i++)
-				fprintf(o.f, "%s %a\n", mpc_prog_metric(p, i)->def->name, out[i]);
-			for (unsigned i = 0; i < g->ncounters && pass < 2; i++) {
-				uint64_t v;
-				unsigned fl = mpc_counter_value(s, &g->counters[i], -1, &v);
-
-				fprintf(o.f, "%s %llu %u\n", g->counters[i].name, (unsigned long long)v, fl);
-			}
-		}
-		free(dump);
-		free(out);
-		mpc_prog_free(p);
-		mpc_sample_free(s);
-		mpc_layout_free(l);
+		r = mpc_db_add_file(db, t_data("g2-test-layout.txt"), &err) ||
+		    !mpc_db_find_gpu(db, "g2") ||
+		    golden_case(o.f, db, "Mali-G2 (g2-test-layout.txt)", mpc_db_find_gpu(db, "g2"),
+				0xf, 2, 0);
 	}
 	mpc_db_free(db);
 	if (o.f)
 		fclose(o.f);
 	CHECK(!r && o.buf, "setup failed for a golden case");
-	r = compare("golden-metrics.txt", o.buf, o.len, why, sizeof(why));
+	r = compare(name, o.buf, o.len, why, sizeof(why));
 	free(o.buf);
-	CHECK(r != -2, "no %s", t_data("golden-metrics.txt"));
-	CHECK(r == 0, "%s", why[0] ? why : "golden-metrics.txt: write failed");
+	CHECK(r != -2, "no %s", t_data(name));
+	CHECK(r == 0, "%s", why[0] ? why : "write failed");
+}
+
+/* a few configurations: every counter and every metric */
+static void test_golden_metrics(void)
+{
+	check_golden("golden-metrics.txt", 0);
+}
+
+/* every product of the database (the G2 with the test layout too): every metric */
+static void test_golden_products(void)
+{
+	check_golden("golden-products.txt", 1);
 }
 
 /* every counter and metric of the G78 case, as the benchmark writes them */
@@ -270,6 +342,7 @@ static void test_golden_perfetto(void)
 
 TESTS(tests_golden) = {
 	{ "golden: decode + every derived metric, byte for byte", test_golden_metrics },
+	{ "golden: every product's derived metrics, byte for byte", test_golden_products },
 	{ "golden: Perfetto encoding, byte for byte", test_golden_perfetto },
 	END_TESTS
 };
