@@ -402,8 +402,10 @@ AVX512 static uint32_t ksum_avx512(uint64_t *ks, const uint32_t *const *w, uint3
 }
 #endif
 
+int mpc_decode_vec_max = 2;
+
 #ifdef MPC_HAVE_AVX2
-/* the widest vectors of the CPU: 2 AVX-512, 1 AVX2, 0 neither */
+/* the widest vectors of the CPU, up to mpc_decode_vec_max: 2 AVX-512, 1 AVX2, 0 neither */
 static int vec_level(void)
 {
 #ifdef __SANITIZE_ADDRESS__
@@ -414,7 +416,7 @@ static int vec_level(void)
 	if (cached < 0)
 		cached = __builtin_cpu_supports("avx512f") ? 2 :
 			 __builtin_cpu_supports("avx2") ? 1 : 0;
-	return cached;
+	return cached < mpc_decode_vec_max ? cached : mpc_decode_vec_max;
 #endif
 }
 #endif

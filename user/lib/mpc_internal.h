@@ -192,6 +192,9 @@ extern const unsigned mpc_nevalgen;
 /* 1: mpc_prog_eval() runs the interpreter only; 2: the generated code without
  * AVX2 (tests compare them) */
 extern int mpc_prog_reference;
+/* the decoder's widest vectors on x86-64, at most: 2 AVX-512 (the default),
+ * 1 AVX2, 0 the portable loops (tests compare them) */
+extern int mpc_decode_vec_max;
 /* the key of @p's program (malloc'ed) and its length; NULL on failure */
 uint32_t *mpc_prog_key(const struct mpc_prog *p, unsigned *n);
 /* write @p's load and run functions as C, named <prefix>_load, <prefix>_run */
