@@ -405,18 +405,15 @@ AVX512 static uint32_t ksum_avx512(uint64_t *ks, const uint32_t *const *w, uint3
 int mpc_decode_vec_max = 2;
 
 #ifdef MPC_HAVE_AVX2
-/* the widest vectors of the CPU, up to mpc_decode_vec_max: 2 AVX-512, 1 AVX2, 0 neither */
+/* the vectors the decoder uses: the CPU's, up to mpc_decode_vec_max */
 static int vec_level(void)
 {
 #ifdef __SANITIZE_ADDRESS__
 	return 0;	/* exercise the portable loops under the sanitizers */
 #else
-	static int cached = -1;
+	int v = mpc_cpu_vectors();
 
-	if (cached < 0)
-		cached = __builtin_cpu_supports("avx512f") ? 2 :
-			 __builtin_cpu_supports("avx2") ? 1 : 0;
-	return cached < mpc_decode_vec_max ? cached : mpc_decode_vec_max;
+	return v < mpc_decode_vec_max ? v : mpc_decode_vec_max;
 #endif
 }
 #endif

@@ -872,13 +872,6 @@ int mpc_prog_compiled(const struct mpc_prog *p)
 	return p->gen != NULL;
 }
 
-/*
- * The generated code does what run() and load_inputs() do, in the same
- * order, with the same operations: the results are bit for bit the
- * interpreter's (the file is compiled with -ffp-contract=off). Two divisions
- * of one batch are done as one two-lane division: each lane is rounded as a
- * scalar division is, and a zero divisor gives the scalar code's NaN.
- */
 /* the division batches @w at a time (w = 4, 2), the rest one by one */
 static void emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, const char *sfx,
 		     const char *attr, unsigned w)
@@ -1255,26 +1248,13 @@ static void mask_inputs(struct mpc_prog *p, const struct mpc_sample *s)
 		}
 }
 
-static int have_avx2(void)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-	static int cached = -1;
-
-	if (cached < 0)
-		cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-	return cached;
-#else
-	return 0;
-#endif
-}
-
 /* run() with the generated code in place of the interpreter's loops */
 static void run_gen(struct mpc_prog *p, const struct mpc_config *c, double *out)
 {
 	double *R = p->reg;
 
 	memcpy(R + p->nin, c->v, sizeof(c->v));
-	if (p->gen->run4 && mpc_prog_reference != 2 && have_avx2())
+	if (p->gen->run4 && mpc_prog_reference != 2 && mpc_cpu_vectors() >= 1)
 		p->gen->run4(R);
 	else
 		p->gen->run(R);

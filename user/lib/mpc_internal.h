@@ -24,6 +24,8 @@ struct drm_mali_perfcnt_get_info;
 
 /* Set @err (if any) and return @code (a negative errno). */
 int mpc_fail(struct mpc_err *err, int code, const char *fmt, ...) MPC_PRINTF(3, 4);
+/* the widest vectors of an x86-64 CPU: 2 AVX-512F, 1 AVX2, 0 neither (or not x86-64) */
+int mpc_cpu_vectors(void);
 
 /*
  * The opaque objects of maliperfcnt.h. Only the library (and its unit tests
