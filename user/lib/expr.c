@@ -915,6 +915,19 @@ static void emit_def(const struct mpc_prog *p, FILE *f, int fused, unsigned d)
 		fprintf(f, "\tconst double %s = ", b);
 }
 
+/* the definition of input register @r, the first time (@loaded) */
+static void emit_input(const struct mpc_prog *p, FILE *f, unsigned r, uint8_t *loaded)
+{
+	if (r >= p->nin || loaded[r])
+		return;
+	loaded[r] = 1;
+	emit_def(p, f, 1, r);
+	if (p->in[r].shift)
+		fprintf(f, "(double)(int64_t)(S[%u] << %u);\n", p->in[r].off, p->in[r].shift);
+	else
+		fprintf(f, "(double)(int64_t)S[%u];\n", p->in[r].off);
+}
+
 /* register field @field ('a', 'b' or 'k') of the @m instructions from @k, as a vector */
 static void emit_lanes(const struct mpc_prog *p, FILE *f, int fused, unsigned k, unsigned m,
 		       char field)
@@ -932,23 +945,18 @@ static void emit_lanes(const struct mpc_prog *p, FILE *f, int fused, unsigned k,
  * time (w = 4, 2), the rest one by one; @fused: eval(), which loads the
  * inputs itself.
  */
-static void emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, const char *sfx,
-		     const char *attr, unsigned w, int fused)
+static int emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, const char *sfx,
+		    const char *attr, unsigned w, int fused)
 {
 	char a[16], b[16], c[16];
+	uint8_t *loaded = calloc(p->nin + 1, 1);
 
+	if (!loaded)
+		return -ENOMEM;
 	fprintf(f, "%sstatic void %s_%s(double *restrict R%s)\n{\n\t(void)R;\n", attr, prefix, sfx,
 		fused ? ", const uint64_t *restrict S" : "");
 	if (fused)
 		fprintf(f, "\t(void)S;\n");
-	for (unsigned i = 0; fused && i < p->nin; i++) {
-		emit_def(p, f, fused, i);
-		if (p->in[i].shift)
-			fprintf(f, "(double)(int64_t)(S[%u] << %u);\n", p->in[i].off, p->in[i].shift);
-		else
-			fprintf(f, "(double)(int64_t)S[%u];\n", p->in[i].off);
-		fprintf(f, "\t(void)i%u;\n", i);
-	}
 	for (unsigned bi = 0; bi < p->nbatch; bi++) {
 		const struct batch *bt = &p->batch[bi];
 		unsigned end = bt->first + bt->n;
@@ -956,6 +964,12 @@ static void emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, cons
 		for (unsigned k = bt->first; k < end; k++) {
 			unsigned m = w == 4 && k + 3 < end ? 4 : k + 1 < end ? 2 : 1;
 
+			/* inputs are loaded just before their first use */
+			for (unsigned j = k; fused && j < k + m; j++) {
+				emit_input(p, f, p->sa[j], loaded);
+				emit_input(p, f, p->sb[j], loaded);
+				emit_input(p, f, p->sc[j], loaded);
+			}
 			opnd(p, fused, p->sa[k], a);
 			opnd(p, fused, p->sb[k], b);
 			opnd(p, fused, p->sc[k], c);
@@ -1009,7 +1023,13 @@ static void emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, cons
 			}
 		}
 	}
+	/* inputs no instruction reads: stored for the metrics that alias them */
+	for (unsigned i = 0; fused && i < p->nin; i++)
+		if (aliased(p, i))
+			emit_input(p, f, i, loaded);
+	free(loaded);
 	fprintf(f, "}\n\n");
+	return 0;
 }
 
 /*
@@ -1031,11 +1051,12 @@ int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix)
 		else
 			fprintf(f, "\tR[%u] = (double)(int64_t)S[%u];\n", i, p->in[i].off);
 	fprintf(f, "}\n\n");
-	emit_run(p, f, prefix, "run", "", 2, 0);
-	emit_run(p, f, prefix, "eval", "", 2, 1);
+	if (emit_run(p, f, prefix, "run", "", 2, 0) || emit_run(p, f, prefix, "eval", "", 2, 1))
+		return -ENOMEM;
 	fprintf(f, "#ifdef MPC_HAVE_RUN4\n");
-	emit_run(p, f, prefix, "run4", "MPC_AVX2 ", 4, 0);
-	emit_run(p, f, prefix, "eval4", "MPC_AVX2 ", 4, 1);
+	if (emit_run(p, f, prefix, "run4", "MPC_AVX2 ", 4, 0) ||
+	    emit_run(p, f, prefix, "eval4", "MPC_AVX2 ", 4, 1))
+		return -ENOMEM;
 	fprintf(f, "#endif\n\n");
 	return ferror(f) ? -EIO : 0;
 }
