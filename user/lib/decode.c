@@ -376,14 +376,17 @@ static inline __m512i ksum64_avx512(uint64_t *ks, const uint32_t *const *w, uint
 			hi[v] = _mm512_add_epi32(hi[v], _mm512_srli_epi32(x[v], 16));
 		}
 	}
+	/* one block (a JM, a tiler): its words are the totals, no halves to join */
 	for (unsigned v = 0; v < 4; v++) {
-		lo[v] = _mm512_sub_epi32(lo[v], _mm512_slli_epi32(hi[v], 16));
+		if (n > 1)
+			lo[v] = _mm512_sub_epi32(lo[v], _mm512_slli_epi32(hi[v], 16));
 		for (unsigned h = 0; h < 2; h++) {
-			__m256i l = half512(lo[v], h);
-			__m256i u = half512(hi[v], h);
-			__m512i t = _mm512_add_epi64(_mm512_cvtepu32_epi64(l),
-						     _mm512_slli_epi64(_mm512_cvtepu32_epi64(u), 16));
+			__m512i t = _mm512_cvtepu32_epi64(half512(lo[v], h));
 			uint64_t *d = ks + c0 + 16 * v + 8 * h;
+
+			if (n > 1)
+				t = _mm512_add_epi64(t, _mm512_slli_epi64(_mm512_cvtepu32_epi64(
+					half512(hi[v], h)), 16));
 
 			_mm512_store_si512(d, add ? _mm512_add_epi64(_mm512_load_si512(d), t) : t);
 		}
