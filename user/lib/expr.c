@@ -877,17 +877,20 @@ int mpc_prog_compiled(const struct mpc_prog *p)
  * every register in R[]; eval() and eval4() (@fused) keep the inputs in
  * locals i<n> and the temporaries in locals t<n>, defined once each (the
  * program is in SSA form after schedule()) and left to the compiler's
- * register allocation. A register some metric's result aliases (p->fix) is
+ * register allocation, and write the metrics' results straight into the
+ * caller's out[]. A register some metric's result aliases (p->fix) is
  * stored in R[] as well.
  */
 static const char *opnd(const struct mpc_prog *p, int fused, unsigned r, char *buf)
 {
-	unsigned tbase = p->nin + MPC_CFG_COUNT + p->ncst + p->nmet;
+	unsigned tbase = p->met_base + p->nmet;
 
 	if (fused && r < p->nin)
 		sprintf(buf, "i%u", r);
 	else if (fused && r >= tbase)
 		sprintf(buf, "t%u", r);
+	else if (fused && r >= p->met_base)
+		sprintf(buf, "out[%u]", r - p->met_base);
 	else
 		sprintf(buf, "R[%u]", r);
 	return buf;
@@ -907,12 +910,10 @@ static void emit_def(const struct mpc_prog *p, FILE *f, int fused, unsigned d)
 {
 	char b[16];
 
-	if (opnd(p, fused, d, b)[0] == 'R')
-		fprintf(f, "\tR[%u] = ", d);
-	else if (aliased(p, d))
-		fprintf(f, "\tconst double %s = R[%u] = ", b, d);
-	else
-		fprintf(f, "\tconst double %s = ", b);
+	opnd(p, fused, d, b);
+	fprintf(f, "\t%s%s = ", b[0] == 'i' || b[0] == 't' ? "const double " : "", b);
+	if (b[0] != 'R' && aliased(p, d))
+		fprintf(f, "R[%u] = ", d);
 }
 
 /* the definition of input register @r, the first time (@loaded) */
@@ -954,9 +955,18 @@ static int emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, const
 	if (!loaded)
 		return -ENOMEM;
 	fprintf(f, "%sstatic void %s_%s(double *restrict R%s)\n{\n\t(void)R;\n", attr, prefix, sfx,
-		fused ? ", const uint64_t *restrict S" : "");
+		fused ? ", const uint64_t *restrict S, double *restrict out" : "");
 	if (fused)
 		fprintf(f, "\t(void)S;\n");
+	/* a metric no instruction computes: its register's NaN, or what p->fix puts there */
+	for (unsigned i = 0; fused && i < p->nmet; i++) {
+		unsigned k = 0;
+
+		while (k < p->ncode && p->sd[k] != p->met_base + i)
+			k++;
+		if (k == p->ncode)
+			fprintf(f, "\tout[%u] = R[%u];\n", i, p->met_base + i);
+	}
 	for (unsigned bi = 0; bi < p->nbatch; bi++) {
 		const struct batch *bt = &p->batch[bi];
 		unsigned end = bt->first + bt->n;
@@ -1357,7 +1367,8 @@ static void mask_inputs(struct mpc_prog *p, const struct mpc_sample *s)
 
 /*
  * run() with the generated code in place of the interpreter's loops; with
- * @sum, the inputs are loaded by the code too (eval()), from these totals.
+ * @sum, the inputs are loaded by the code too (eval()), from these totals,
+ * and the results written into @out.
  */
 static void run_gen(struct mpc_prog *p, const struct mpc_config *c, const uint64_t *sum,
 		    double *out)
@@ -1366,11 +1377,12 @@ static void run_gen(struct mpc_prog *p, const struct mpc_config *c, const uint64
 	int avx2 = p->gen->run4 && mpc_prog_reference != 2 && mpc_cpu_vectors() >= 1;
 
 	memcpy(R + p->nin, c->v, sizeof(c->v));
-	if (sum)
-		(avx2 ? p->gen->eval4 : p->gen->eval)(R, sum);
-	else
+	if (sum) {
+		(avx2 ? p->gen->eval4 : p->gen->eval)(R, sum, out);
+	} else {
 		(avx2 ? p->gen->run4 : p->gen->run)(R);
-	memcpy(out, R + p->met_base, p->nmet * sizeof(double));
+		memcpy(out, R + p->met_base, p->nmet * sizeof(double));
+	}
 	for (unsigned i = 0; i < p->nfix; i++)
 		out[p->fix[i].met] = R[p->fix[i].reg];
 }

@@ -181,8 +181,8 @@ void mpc_arena_free(struct mpc_arena *a);
  * interpreter does: load() the inputs from the per-kind sums and run() the
  * scheduled instructions over the same registers, or both in eval(), which
  * keeps the inputs and temporaries in local variables and stores only what
- * is read back (metric results). mpc_prog_new() uses them when its
- * program's key is one of these.
+ * is read back, and writes the metrics' results into the caller's array.
+ * mpc_prog_new() uses them when its program's key is one of these.
  */
 struct mpc_evalgen {
 	const uint32_t *key;
@@ -190,9 +190,10 @@ struct mpc_evalgen {
 	void (*load)(double *restrict R, const uint64_t *restrict sum);
 	void (*run)(double *restrict R);
 	void (*run4)(double *restrict R);	/* x86-64 with AVX2, or NULL */
-	/* load and run in one, for a sample with every counter collected */
-	void (*eval)(double *restrict R, const uint64_t *restrict sum);
-	void (*eval4)(double *restrict R, const uint64_t *restrict sum);	/* AVX2, or NULL */
+	/* load and run in one, the results into @out, for a sample with every counter collected */
+	void (*eval)(double *restrict R, const uint64_t *restrict sum, double *restrict out);
+	void (*eval4)(double *restrict R, const uint64_t *restrict sum,	/* AVX2, or NULL */
+		      double *restrict out);
 };
 extern const struct mpc_evalgen mpc_evalgen[];
 extern const unsigned mpc_nevalgen;
