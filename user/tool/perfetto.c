@@ -107,7 +107,13 @@ struct pf_trace {
 	uint32_t max_id;
 	/* reused per packet: the packet, the message inside it, one level below */
 	struct pf_buf pkt, msg, sub, leaf;
+	/* the packets not yet written, and a sample packet's last header length */
+	struct pf_buf pending;
+	size_t sample_hlen;
 };
+
+/* pending packets are written when they reach this size, and at the end */
+#define PF_WRITE_AT	(64 * 1024)
 
 static inline void buf_reserve(struct pf_buf *b, size_t n)
 {
@@ -317,26 +323,30 @@ static void packet_begin(struct pf_trace *t, uint32_t flags)
 		put_varint(&t->pkt, PKT_SEQUENCE_FLAGS, flags);
 }
 
-/* Write the packet as one Trace.packet field. */
+/* Write the pending packets once there are PF_WRITE_AT bytes of them (@all: now). */
+static int write_pending(struct pf_trace *t, int all)
+{
+	if (t->pending.len < (all ? 1 : PF_WRITE_AT))
+		return 0;
+	if (fwrite(t->pending.p, 1, t->pending.len, t->out) != t->pending.len) {
+		t->failed = 1;
+		return -1;
+	}
+	t->pending.len = 0;
+	return 0;
+}
+
+/* Queue the packet as one Trace.packet field. */
 static int packet_end(struct pf_trace *t)
 {
-	struct pf_buf frame = { 0 };
-	uint8_t hdr[16];
-
-	if (t->pkt.oom) {
+	put_tag(&t->pending, TRACE_PACKET, WT_LEN);
+	put_raw_varint(&t->pending, t->pkt.len);
+	put_bytes(&t->pending, t->pkt.p, t->pkt.len);
+	if (t->pkt.oom || t->pending.oom) {
 		t->failed = 1;
 		return -1;
 	}
-	frame.p = hdr;
-	frame.cap = sizeof(hdr);
-	put_tag(&frame, TRACE_PACKET, WT_LEN);
-	put_raw_varint(&frame, t->pkt.len);
-	if (fwrite(hdr, 1, frame.len, t->out) != frame.len ||
-	    fwrite(t->pkt.p, 1, t->pkt.len, t->out) != t->pkt.len) {
-		t->failed = 1;
-		return -1;
-	}
-	return 0;
+	return write_pending(t, 0);
 }
 
 struct pf_trace *pf_trace_new(FILE *out, uint32_t seq_id)
@@ -488,34 +498,35 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 }
 
 /*
- * The per-sample packet, written in one pass into one buffer:
+ * The per-sample packet, written in one pass into the pending output:
  *   Trace.packet { trusted_packet_sequence_id, sequence_flags, timestamp,
  *     timestamp_clock_id, gpu_counter_event { counter_descriptor_iid,
  *     counters { counter_id, int_value | double_value } ... } }
  * The counters go first, behind room for the headers (whose lengths depend
- * on theirs); the headers are then written just in front of them, so the
- * packet leaves with a single fwrite(). Each counter id's varint was encoded
- * once by pf_trace_start(). The bytes are those the generic put_*() helpers
- * would write (tests/test_golden.c).
+ * on theirs): as much room as the last sample's headers took, which is
+ * almost always what this one's take; the counters are moved where it is
+ * not. Each counter id's varint was encoded once by pf_trace_start(). The
+ * bytes are those the generic put_*() helpers would write
+ * (tests/test_golden.c).
  */
 #define SAMPLE_HEADROOM	48	/* >= 4 + 6 + 2 + 11 + 3 + 5: frame, packet fields, event tag */
 
 int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
 		    unsigned int n)
 {
-	uint8_t hdr[SAMPLE_HEADROOM], *body, *p, *h;
+	uint8_t hdr[SAMPLE_HEADROOM], *start, *body, *p, *h;
 	size_t blen, plen, hlen;
 
 	if (!t->started)
 		return -1;
 	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter, and 8 for encode()'s last store */
-	t->msg.len = 0;
-	buf_reserve(&t->msg, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 8);
-	if (t->msg.oom) {
+	buf_reserve(&t->pending, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 8);
+	if (t->pending.oom) {
 		t->failed = 1;
 		return -1;
 	}
-	body = t->msg.p + SAMPLE_HEADROOM;
+	start = t->pending.p + t->pending.len;
+	body = start + (t->sample_hlen ? t->sample_hlen : SAMPLE_HEADROOM);
 	p = wtag(body, EVENT_DESCRIPTOR_IID, WT_VARINT);
 	p = wvar(p, DESCRIPTOR_IID);
 	/* an undeclared id: nothing is written (the event is not sent) */
@@ -538,15 +549,14 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 	plen = (size_t)(h - hdr) + blen;
 	/* and in front of all that, the Trace.packet tag and the packet's length */
 	hlen = 1 + vlen(plen) + (size_t)(h - hdr);
-	p = body - hlen;
-	p = wtag(p, TRACE_PACKET, WT_LEN);
+	if (body != start + hlen)
+		memmove(start + hlen, body, blen);
+	t->sample_hlen = hlen;
+	p = wtag(start, TRACE_PACKET, WT_LEN);
 	p = wvar(p, plen);
 	memcpy(p, hdr, (size_t)(h - hdr));
-	if (fwrite(body - hlen, 1, hlen + blen, t->out) != hlen + blen) {
-		t->failed = 1;
-		return -1;
-	}
-	return 0;
+	t->pending.len += hlen + blen;
+	return write_pending(t, 0);
 }
 
 int pf_trace_track(struct pf_trace *t, uint64_t uuid, const char *name)
@@ -591,7 +601,7 @@ int pf_trace_end(struct pf_trace *t)
 
 	if (!t)
 		return -1;
-	ret = t->failed || fflush(t->out) ? -1 : 0;
+	ret = write_pending(t, 1) || t->failed || fflush(t->out) ? -1 : 0;
 	for (unsigned int i = 0; i < t->nspec; i++) {
 		free((char *)t->spec[i].name);
 		free((char *)t->spec[i].description);
@@ -607,6 +617,7 @@ int pf_trace_end(struct pf_trace *t)
 	free(t->msg.p);
 	free(t->sub.p);
 	free(t->leaf.p);
+	free(t->pending.p);
 	free(t);
 	return ret;
 }
