@@ -174,23 +174,23 @@ static inline uint8_t *wvar(uint8_t *p, uint64_t v)
 	return p;
 }
 
-/*
- * wvar() without a branch per byte, for the counter values of a sample:
- * below 2^56 the 7-bit groups are spread over 8 bytes, the continuation
- * bits set on all but the last, and the 8 bytes stored at once (the caller
- * has room for them); the pointer moves by the varint's length only.
- */
-/* vlen() by the count of leading zeros */
-static const uint8_t vlen_clz[64] = {
-	10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
-	6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4,
-	3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+/* vlen() by the index of the highest bit set (63 - clz: a bsr) */
+static const uint8_t vlen_bit[64] = {
+	1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3,
+	4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6,
+	7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
 };
 
 static inline unsigned int vlen_fast(uint64_t v)
 {
-	return vlen_clz[__builtin_clzll(v | 1)];
+	return vlen_bit[63 ^ __builtin_clzll(v | 1)];
 }
+
+/* the continuation bits of a varint of n bytes (n <= 8): all but the last */
+static const uint64_t cont_bits[9] = {
+	0, 0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080ull, 0x808080808080ull,
+	0x80808080808080ull,
+};
 
 /* @v's 7-bit groups, one a byte (below 2^56) */
 #define SPREAD_C(v)								\
@@ -234,8 +234,7 @@ attr static uint8_t *name(uint8_t *p, const struct pf_trace *t,		\
 				p = wvar(p, u);					\
 				continue;					\
 			}							\
-			x = SPREAD(u) |						\
-			    (0x8080808080808080ull & ((1ull << (8 * (vl - 1))) - 1)); \
+			x = SPREAD(u) | cont_bits[vl];				\
 			x = htole64(x);						\
 			memcpy(p, &x, 8);					\
 			p += vl;						\
