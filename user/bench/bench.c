@@ -42,8 +42,8 @@ static void die(const char *what, const struct mpc_err *e)
 	exit(1);
 }
 
-#define BATCH 500
-#define ROUNDS 200
+#define BATCH 250
+#define ROUNDS 2000
 
 /* run @body BATCH times; keep the batch's time in @best if it is the best yet */
 #define TIMED(best, body)						\
