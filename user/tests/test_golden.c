@@ -112,6 +112,43 @@ static int compare(const char *name, const char *got, size_t len, char *why, siz
 	return ok ? 0 : -1;
 }
 
+/* a GPU's description, dump layout, sample, metric program, config and buffers */
+struct gfix {
+	struct mpc_desc d;
+	struct mpc_layout *l;
+	struct mpc_sample *s;
+	struct mpc_prog *p;
+	struct mpc_config c;
+	uint32_t *dump;
+	double *out;
+};
+
+/* @g with @cores and @l2 at @hz, the config for @span seconds; nonzero on a failure */
+static int gfix_new(struct gfix *f, struct mpc_db *db, const struct mpc_gpu_def *g,
+		    uint64_t cores, unsigned l2, uint64_t hz, double span)
+{
+	struct mpc_err err;
+
+	memset(f, 0, sizeof(*f));
+	if (!g || mpc_desc_from_gpu(&f->d, g, cores, l2, &err) || mpc_layout_new(&f->d, &f->l, &err) ||
+	    mpc_sample_new(f->l, &f->s, &err) || mpc_prog_new(db, g, f->l, &f->p, &err))
+		return -1;
+	f->d.gpu_freq_hz = hz;
+	mpc_config_init(&f->c, &f->d, f->l, g, span);
+	f->dump = malloc(f->l->dump_size);
+	f->out = calloc(mpc_prog_count(f->p) + 1, sizeof(double));
+	return !f->dump || !f->out;
+}
+
+static void gfix_free(struct gfix *f)
+{
+	free(f->dump);
+	free(f->out);
+	mpc_prog_free(f->p);
+	mpc_sample_free(f->s);
+	mpc_layout_free(f->l);
+}
+
 /*
  * One case: decode two dumps (the second accumulates, one group disabled),
  * evaluating every metric after each, then one shader core on its own.
@@ -122,66 +159,46 @@ static int compare(const char *name, const char *got, size_t len, char *why, siz
 static int golden_case(FILE *o, struct mpc_db *db, const char *label, const struct mpc_gpu_def *g,
 		       uint64_t cores, unsigned l2, int counters)
 {
-	struct mpc_desc d;
-	struct mpc_layout *l = NULL;
-	struct mpc_sample *s = NULL;
-	struct mpc_prog *p = NULL;
-	struct mpc_config c;
+	struct gfix f;
 	struct mpc_err err;
-	uint32_t *dump = NULL;
-	double *out = NULL;
 	uint32_t full = g->counters_per_block == 128 ? 0xffffffffu : 0xffffu;
-	int r;
+	int r = gfix_new(&f, db, g, cores, l2, 800000000, 0.05);
 
-	r = mpc_desc_from_gpu(&d, g, cores, l2, &err) || mpc_layout_new(&d, &l, &err) ||
-	    mpc_sample_new(l, &s, &err) || mpc_prog_new(db, g, l, &p, &err);
-	if (!r) {
-		d.gpu_freq_hz = 800000000;
-		dump = malloc(l->dump_size);
-		out = calloc(mpc_prog_count(p) + 1, sizeof(double));
-		r = !dump || !out;
-	}
 	if (!r && !counters) {
 		fprintf(o, "%s metrics:", label);
-		for (unsigned i = 0; i < mpc_prog_count(p); i++)
-			fprintf(o, " %s", mpc_prog_metric(p, i)->def->name);
+		for (unsigned i = 0; i < mpc_prog_count(f.p); i++)
+			fprintf(o, " %s", mpc_prog_metric(f.p, i)->def->name);
 		fputc('\n', o);
 	}
-	if (!r)
-		mpc_config_init(&c, &d, l, g, 0.05);
 	for (unsigned pass = 0; pass < 3 && !r; pass++) {
 		if (pass < 2) {
-			t_fill_dump(l, dump, 1000 + pass, pass ? full & ~0x4u : full, gval, NULL);
-			r = mpc_decode(s, dump, l->dump_size, &err);
+			t_fill_dump(f.l, f.dump, 1000 + pass, pass ? full & ~0x4u : full, gval, NULL);
+			r = mpc_decode(f.s, f.dump, f.l->dump_size, &err);
 			if (r)
 				break;
 		}
 		fprintf(o, counters ? "%s pass %u\n" : "%s pass %u:", label, pass);
 		if (pass < 2) {
-			mpc_prog_eval(p, s, &c, out);
+			mpc_prog_eval(f.p, f.s, &f.c, f.out);
 		} else {
 			/* one shader core on its own */
-			mpc_prog_eval_instance(p, s, &c, MPC_BLK_SHADER, 2, out);
+			mpc_prog_eval_instance(f.p, f.s, &f.c, MPC_BLK_SHADER, 2, f.out);
 		}
-		for (unsigned i = 0; i < mpc_prog_count(p); i++)
+		for (unsigned i = 0; i < mpc_prog_count(f.p); i++)
 			if (counters)
-				fprintf(o, "%s %a\n", mpc_prog_metric(p, i)->def->name, out[i]);
+				fprintf(o, "%s %a\n", mpc_prog_metric(f.p, i)->def->name, f.out[i]);
 			else
-				fprintf(o, " %a", out[i]);
+				fprintf(o, " %a", f.out[i]);
 		if (!counters)
 			fputc('\n', o);
 		for (unsigned i = 0; i < g->ncounters && pass < 2 && counters; i++) {
 			uint64_t v;
-			unsigned fl = mpc_counter_value(s, &g->counters[i], -1, &v);
+			unsigned fl = mpc_counter_value(f.s, &g->counters[i], -1, &v);
 
 			fprintf(o, "%s %llu %u\n", g->counters[i].name, (unsigned long long)v, fl);
 		}
 	}
-	free(dump);
-	free(out);
-	mpc_prog_free(p);
-	mpc_sample_free(s);
-	mpc_layout_free(l);
+	gfix_free(&f);
 	return r;
 }
 
@@ -247,37 +264,27 @@ static void test_golden_perfetto(void)
 {
 	struct mpc_db *db = t_db();
 	const struct mpc_gpu_def *g = mpc_db_find_gpu(db, "g78");
-	struct mpc_desc d;
-	struct mpc_layout *l = NULL;
-	struct mpc_sample *s = NULL;
-	struct mpc_prog *p = NULL;
-	struct mpc_config c;
+	struct gfix f;
 	struct mpc_err err;
-	uint32_t *dump = NULL;
-	double *out = NULL;
 	struct pf_value *v = NULL;
 	struct out o = { 0 };
 	struct pf_trace *tr = NULL;
 	char *hex = NULL, why[200] = "";
 	unsigned n = 0, nv = 0;
-	int r;
+	int r = gfix_new(&f, db, g, 0xffff, 4, 850000000, 0.1);
 
-	r = !g || mpc_desc_from_gpu(&d, g, 0xffff, 4, &err) || mpc_layout_new(&d, &l, &err) ||
-	    mpc_sample_new(l, &s, &err) || mpc_prog_new(db, g, l, &p, &err);
 	if (!r) {
-		n = mpc_prog_count(p);
-		dump = malloc(l->dump_size);
-		out = calloc(n + 1, sizeof(double));
+		n = mpc_prog_count(f.p);
 		v = calloc(g->ncounters + n, sizeof(*v));
 		o.f = open_memstream(&o.buf, &o.len);
 		tr = o.f ? pf_trace_new(o.f, 0x4d501234u) : NULL;
-		r = !dump || !out || !v || !tr;
+		r = !v || !tr;
 	}
 	for (unsigned i = 0; !r && i < g->ncounters + n; i++) {
 		struct pf_counter_spec sp = { .id = i + 1 };
 
 		sp.name = i < g->ncounters ? g->counters[i].name :
-			  mpc_prog_metric(p, i - g->ncounters)->def->name;
+			  mpc_prog_metric(f.p, i - g->ncounters)->def->name;
 		sp.description = i % 3 ? NULL : "a description";
 		sp.num[0] = i % 5 == 1 ? PF_UNIT_BYTE : PF_UNIT_NONE;
 		sp.den[0] = i % 7 == 2 ? PF_UNIT_SECOND : PF_UNIT_NONE;
@@ -287,27 +294,25 @@ static void test_golden_perfetto(void)
 	}
 	if (!r)
 		r = pf_trace_start(tr, 123456789012ull, 987654321ull, 100000, 1000000000);
-	d.gpu_freq_hz = 850000000;
-	mpc_config_init(&c, &d, l, g, 0.1);
 	rng = 4242;
 	for (unsigned k = 0; k < 3 && !r; k++) {
-		t_fill_dump(l, dump, 5000 + k, 0xffff, gval, NULL);
-		mpc_sample_reset(s);
-		r = mpc_decode(s, dump, l->dump_size, &err);
+		t_fill_dump(f.l, f.dump, 5000 + k, 0xffff, gval, NULL);
+		mpc_sample_reset(f.s);
+		r = mpc_decode(f.s, f.dump, f.l->dump_size, &err);
 		if (r)
 			break;
-		mpc_prog_eval(p, s, &c, out);
+		mpc_prog_eval(f.p, f.s, &f.c, f.out);
 		nv = 0;
 		for (unsigned j = 0; j < g->ncounters; j++) {
 			uint64_t x;
 
-			mpc_counter_value(s, &g->counters[j], -1, &x);
+			mpc_counter_value(f.s, &g->counters[j], -1, &x);
 			v[nv++] = (struct pf_value){ .id = j + 1, .is_int = 1,
 						     .i = k == 2 && j == 3 ? -5 : (int64_t)x };
 		}
 		for (unsigned j = 0; j < n; j++)
 			v[nv++] = (struct pf_value){ .id = g->ncounters + j + 1,
-						     .d = k == 1 && j == 4 ? NAN : out[j] };
+						     .d = k == 1 && j == 4 ? NAN : f.out[j] };
 		r = pf_trace_sample(tr, 1000000000ull * (k + 1) + k, v, nv);
 	}
 	if (tr && pf_trace_end(tr))
@@ -331,12 +336,8 @@ static void test_golden_perfetto(void)
 	}
 	free(hex);
 	free(o.buf);
-	free(dump);
-	free(out);
 	free(v);
-	mpc_prog_free(p);
-	mpc_sample_free(s);
-	mpc_layout_free(l);
+	gfix_free(&f);
 	mpc_db_free(db);
 	CHECK(r != -2, "no %s", t_data("golden-perfetto.hex"));
 	CHECK(r == 0, "%s", why[0] ? why : "perfetto golden: setup or write failed");
