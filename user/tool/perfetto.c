@@ -92,18 +92,15 @@ struct pf_trace {
 	int started, failed;
 	struct pf_counter_spec *spec;
 	unsigned int nspec, capspec;
-	/* declared[id] for ids up to max_id: the per-sample check is O(1) */
-	uint8_t *declared;
-	/* each declared id's varint (3 bytes a slot) and its length */
-	uint8_t *idvar, *idlen;
 	/*
 	 * Each declared id's bytes before its value in an event, as a
 	 * little-endian word: GpuCounter's tag and length, counter_id's tag
 	 * and the id, the value's tag (int: the length without the value's;
-	 * double: all of it); and their count, 0 for an undeclared id.
+	 * double: all of it), 4 to 7 bytes, and their count in the last byte,
+	 * which the value's store overwrites; 0 for an undeclared id. Indexed
+	 * by id up to max_id: the per-sample check is O(1).
 	 */
 	uint64_t *pre_int, *pre_dbl;
-	uint8_t *prelen;
 	uint32_t max_id;
 	/* reused per packet: the packet, the message inside it, one level below */
 	struct pf_buf pkt, msg, sub, leaf;
@@ -214,20 +211,24 @@ attr static uint8_t *name(uint8_t *p, const struct pf_trace *t,		\
 			  const struct pf_value *v, unsigned int n)		\
 {										\
 	const uint64_t *pre_int = t->pre_int, *pre_dbl = t->pre_dbl;		\
-	const uint8_t *prelen = t->prelen;					\
 	uint32_t max_id = t->max_id;						\
 										\
 	for (unsigned int i = 0; i < n; i++) {					\
 		uint32_t id = v[i].id;						\
+		uint64_t pre;							\
 		unsigned int pl;						\
 										\
-		if (id > max_id || !(pl = prelen[id]))				\
+		if (id > max_id)						\
 			return NULL;						\
+		pre = v[i].is_int ? pre_int[id] : pre_dbl[id];			\
+		if (!pre)							\
+			return NULL;						\
+		pl = (unsigned int)(pre >> 56);					\
 		if (v[i].is_int) {						\
 			uint64_t u = (uint64_t)v[i].i, w, x;			\
 			unsigned int vl = vlen_fast(u);				\
 										\
-			w = htole64(pre_int[id] + ((uint64_t)vl << 8));	\
+			w = htole64(pre + ((uint64_t)vl << 8));			\
 			memcpy(p, &w, 8);					\
 			p += pl;						\
 			if (u >> 56) {						\
@@ -239,7 +240,7 @@ attr static uint8_t *name(uint8_t *p, const struct pf_trace *t,		\
 			memcpy(p, &x, 8);					\
 			p += vl;						\
 		} else if (isfinite(v[i].d)) {					\
-			uint64_t u, w = htole64(pre_dbl[id]);			\
+			uint64_t u, w = htole64(pre);				\
 										\
 			/* unavailable is never a value: no counter, not a 0 */ \
 			memcpy(&u, &v[i].d, sizeof(u));				\
@@ -425,17 +426,9 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		t->failed = 1;
 		return -1;
 	}
-	t->declared = calloc((size_t)t->max_id + 1, 1);
-	if (!t->declared) {
-		t->failed = 1;
-		return -1;
-	}
-	t->idvar = calloc((size_t)t->max_id + 1, 3);
-	t->idlen = calloc((size_t)t->max_id + 1, 1);
 	t->pre_int = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
 	t->pre_dbl = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
-	t->prelen = calloc((size_t)t->max_id + 1, 1);
-	if (!t->idvar || !t->idlen || !t->pre_int || !t->pre_dbl || !t->prelen) {
+	if (!t->pre_int || !t->pre_dbl) {
 		t->failed = 1;
 		return -1;
 	}
@@ -445,12 +438,11 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		unsigned int il;
 		uint64_t w;
 
-		t->declared[id] = 1;
-		t->idlen[id] = (uint8_t)(wvar(t->idvar + 3 * (size_t)id, id) - (t->idvar + 3 * (size_t)id));
-		il = t->idlen[id];
+		/* ids are at most PF_MAX_ID: a varint of 3 bytes at most */
+		il = (unsigned int)(wvar(b + 3, id) - (b + 3));
 		b[0] = (uint8_t)(EVENT_COUNTERS << 3 | WT_LEN);
 		b[2] = (uint8_t)(COUNTER_ID << 3 | WT_VARINT);
-		memcpy(b + 3, t->idvar + 3 * (size_t)id, il);
+		b[7] = (uint8_t)(4 + il);
 		b[1] = (uint8_t)(1 + il + 1);
 		b[3 + il] = (uint8_t)(COUNTER_INT << 3 | WT_VARINT);
 		memcpy(&w, b, 8);
@@ -459,7 +451,6 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		b[3 + il] = (uint8_t)(COUNTER_DOUBLE << 3 | WT_FIXED64);
 		memcpy(&w, b, 8);
 		t->pre_dbl[id] = le64toh(w);
-		t->prelen[id] = (uint8_t)(4 + il);
 	}
 
 	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
@@ -606,12 +597,8 @@ int pf_trace_end(struct pf_trace *t)
 		free((char *)t->spec[i].description);
 	}
 	free(t->spec);
-	free(t->declared);
-	free(t->idvar);
-	free(t->idlen);
 	free(t->pre_int);
 	free(t->pre_dbl);
-	free(t->prelen);
 	free(t->pkt.p);
 	free(t->msg.p);
 	free(t->sub.p);
