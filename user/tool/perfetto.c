@@ -231,7 +231,7 @@ attr static uint8_t *name(uint8_t *p, const struct pf_trace *t,		\
 			w = htole64(pre + ((uint64_t)vl << 8));			\
 			memcpy(p, &w, 8);					\
 			p += pl;						\
-			if (u >> 56) {						\
+			if (vl > 8) {						\
 				p = wvar(p, u);					\
 				continue;					\
 			}							\
