@@ -332,19 +332,91 @@ static void fold_avx2(uint64_t *acc, const uint32_t *w, unsigned cpb, int add)
 		_mm256_store_si256(d, add ? _mm256_add_epi64(_mm256_load_si256(d), x) : x);
 	}
 }
+
+/*
+ * ksum_avx2() with 16 words a vector: half the instructions, which is what
+ * bounds the AVX2 loop. The header words (0-3) are left out of the load
+ * and the store by masks.
+ */
+#define AVX512	__attribute__((target("avx512f")))
+
+/* the low (@h 0) or high 8 words of @x (the extraction wants a constant) */
+AVX512 __attribute__((always_inline))
+static inline __m256i half512(__m512i x, unsigned h)
+{
+	return h ? _mm512_extracti64x4_epi64(x, 1) : _mm512_castsi512_si256(x);
+}
+
+AVX512 __attribute__((always_inline))
+static inline __m512i ksum64_avx512(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
+				    unsigned n, unsigned c0, int add, __m512i mx)
+{
+	__m512i lo[4], hi[4];
+	__mmask16 m0 = c0 ? 0xffff : 0xfff0;
+
+	for (unsigned v = 0; v < 4; v++)
+		lo[v] = hi[v] = _mm512_setzero_si512();
+	for (unsigned i = 0; i < n; i++) {
+		const uint32_t *b = w[i] + c0;
+		uint32_t *o = dst[i] + c0;
+		__m512i x[4];
+
+		x[0] = _mm512_maskz_loadu_epi32(m0, b);
+		for (unsigned v = 1; v < 4; v++)
+			x[v] = _mm512_loadu_si512(b + 16 * v);
+		if (b != o) {
+			_mm512_mask_storeu_epi32(o, m0, x[0]);
+			for (unsigned v = 1; v < 4; v++)
+				_mm512_store_si512(o + 16 * v, x[v]);
+		}
+		mx = _mm512_max_epu32(mx, _mm512_max_epu32(_mm512_max_epu32(x[0], x[1]),
+							   _mm512_max_epu32(x[2], x[3])));
+		for (unsigned v = 0; v < 4; v++) {
+			lo[v] = _mm512_add_epi32(lo[v], x[v]);
+			hi[v] = _mm512_add_epi32(hi[v], _mm512_srli_epi32(x[v], 16));
+		}
+	}
+	/* one block (a JM, a tiler): its words are the totals, no halves to join */
+	for (unsigned v = 0; v < 4; v++) {
+		if (n > 1)
+			lo[v] = _mm512_sub_epi32(lo[v], _mm512_slli_epi32(hi[v], 16));
+		for (unsigned h = 0; h < 2; h++) {
+			__m512i t = _mm512_cvtepu32_epi64(half512(lo[v], h));
+			uint64_t *d = ks + c0 + 16 * v + 8 * h;
+
+			if (n > 1)
+				t = _mm512_add_epi64(t, _mm512_slli_epi64(_mm512_cvtepu32_epi64(
+					half512(hi[v], h)), 16));
+
+			_mm512_store_si512(d, add ? _mm512_add_epi64(_mm512_load_si512(d), t) : t);
+		}
+	}
+	return mx;
+}
+
+AVX512 static uint32_t ksum_avx512(uint64_t *ks, const uint32_t *const *w, uint32_t *const *dst,
+				   unsigned n, unsigned cpb, int add)
+{
+	__m512i mx = _mm512_setzero_si512();
+
+	for (unsigned c0 = 0; c0 < cpb; c0 += 64)
+		mx = ksum64_avx512(ks, w, dst, n, c0, add, mx);
+	return _mm512_cmpeq_epi32_mask(mx, _mm512_set1_epi32(-1));
+}
 #endif
 
+int mpc_decode_vec_max = 2;
+
 #ifdef MPC_HAVE_AVX2
-static int use_avx2(void)
+/* the vectors the decoder uses: the CPU's, up to mpc_decode_vec_max */
+static int vec_level(void)
 {
 #ifdef __SANITIZE_ADDRESS__
 	return 0;	/* exercise the portable loops under the sanitizers */
 #else
-	static int cached = -1;
+	int v = mpc_cpu_vectors();
 
-	if (cached < 0)
-		cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-	return cached;
+	return v < mpc_decode_vec_max ? v : mpc_decode_vec_max;
 #endif
 }
 #endif
@@ -353,7 +425,9 @@ static uint32_t ksum(uint64_t *ks, const uint32_t *const *w, uint32_t *const *ds
 		     unsigned cpb, int add)
 {
 #ifdef MPC_HAVE_AVX2
-	if (use_avx2())
+	if (vec_level() == 2)
+		return ksum_avx512(ks, w, dst, n, cpb, add);
+	if (vec_level() == 1)
 		return ksum_avx2(ks, w, dst, n, cpb, add);
 #endif
 	return ksum_c(ks, w, dst, n, cpb, add);
@@ -362,7 +436,7 @@ static uint32_t ksum(uint64_t *ks, const uint32_t *const *w, uint32_t *const *ds
 static void fold(uint64_t *acc, const uint32_t *w, unsigned cpb, int add)
 {
 #ifdef MPC_HAVE_AVX2
-	if (use_avx2()) {
+	if (vec_level()) {
 		fold_avx2(acc, w, cpb, add);
 		return;
 	}

@@ -873,71 +873,173 @@ int mpc_prog_compiled(const struct mpc_prog *p)
 }
 
 /*
- * The generated code does what run() and load_inputs() do, in the same
- * order, with the same operations: the results are bit for bit the
- * interpreter's (the file is compiled with -ffp-contract=off). Two divisions
- * of one batch are done as one two-lane division: each lane is rounded as a
- * scalar division is, and a zero divisor gives the scalar code's NaN.
+ * Register @r as an operand of the generated code. run() and run4() keep
+ * every register in R[]; eval() and eval4() (@fused) keep the inputs in
+ * locals i<n> and the temporaries in locals t<n>, defined once each (the
+ * program is in SSA form after schedule()) and left to the compiler's
+ * register allocation, and write the metrics' results straight into the
+ * caller's out[]. A register some metric's result aliases (p->fix) is
+ * stored in R[] as well.
  */
-/* the division batches @w at a time (w = 4, 2), the rest one by one */
-static void emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, const char *sfx,
-		     const char *attr, unsigned w)
+static const char *opnd(const struct mpc_prog *p, int fused, unsigned r, char *buf)
 {
-	fprintf(f, "%sstatic void %s_%s(double *restrict R)\n{\n\t(void)R;\n", attr, prefix, sfx);
+	unsigned tbase = p->met_base + p->nmet;
+
+	if (fused && r < p->nin)
+		sprintf(buf, "i%u", r);
+	else if (fused && r >= tbase)
+		sprintf(buf, "t%u", r);
+	else if (fused && r >= p->met_base)
+		sprintf(buf, "out[%u]", r - p->met_base);
+	else
+		sprintf(buf, "R[%u]", r);
+	return buf;
+}
+
+/* is register @r a metric's result that lives elsewhere (read from R[])? */
+static int aliased(const struct mpc_prog *p, unsigned r)
+{
+	for (unsigned i = 0; i < p->nfix; i++)
+		if (p->fix[i].reg == r)
+			return 1;
+	return 0;
+}
+
+/* the start of an assignment of register @d */
+static void emit_def(const struct mpc_prog *p, FILE *f, int fused, unsigned d)
+{
+	char b[16];
+
+	opnd(p, fused, d, b);
+	fprintf(f, "\t%s%s = ", b[0] == 'i' || b[0] == 't' ? "const double " : "", b);
+	if (b[0] != 'R' && aliased(p, d))
+		fprintf(f, "R[%u] = ", d);
+}
+
+/* the definition of input register @r, the first time (@loaded) */
+static void emit_input(const struct mpc_prog *p, FILE *f, unsigned r, uint8_t *loaded)
+{
+	if (r >= p->nin || loaded[r])
+		return;
+	loaded[r] = 1;
+	emit_def(p, f, 1, r);
+	if (p->in[r].shift)
+		fprintf(f, "(double)(int64_t)(S[%u] << %u);\n", p->in[r].off, p->in[r].shift);
+	else
+		fprintf(f, "(double)(int64_t)S[%u];\n", p->in[r].off);
+}
+
+/* register field @field ('a', 'b' or 'k') of the @m instructions from @k, as a vector */
+static void emit_lanes(const struct mpc_prog *p, FILE *f, int fused, unsigned k, unsigned m,
+		       char field)
+{
+	const uint16_t *r = field == 'a' ? p->sa : field == 'b' ? p->sb : p->sc;
+	char b[16];
+
+	fprintf(f, "(mpc_v%ud){ ", m);
+	for (unsigned j = k; j < k + m; j++)
+		fprintf(f, "%s%s", opnd(p, fused, r[j], b), j + 1 < k + m ? ", " : " }");
+}
+
+/*
+ * The program as a C function <prefix>_<sfx>: the division batches @w at a
+ * time (w = 4, 2), the rest one by one; @fused: eval(), which loads the
+ * inputs itself.
+ */
+static int emit_run(const struct mpc_prog *p, FILE *f, const char *prefix, const char *sfx,
+		    const char *attr, unsigned w, int fused)
+{
+	char a[16], b[16], c[16];
+	uint8_t *loaded = calloc(p->nin + 1, 1);
+
+	if (!loaded)
+		return -ENOMEM;
+	fprintf(f, "%sstatic void %s_%s(double *restrict R%s)\n{\n\t(void)R;\n", attr, prefix, sfx,
+		fused ? ", const uint64_t *restrict S, double *restrict out" : "");
+	if (fused)
+		fprintf(f, "\t(void)S;\n");
+	/* a metric no instruction computes: its register's NaN, or what p->fix puts there */
+	for (unsigned i = 0; fused && i < p->nmet; i++) {
+		unsigned k = 0;
+
+		while (k < p->ncode && p->sd[k] != p->met_base + i)
+			k++;
+		if (k == p->ncode)
+			fprintf(f, "\tout[%u] = R[%u];\n", i, p->met_base + i);
+	}
 	for (unsigned bi = 0; bi < p->nbatch; bi++) {
 		const struct batch *bt = &p->batch[bi];
 		unsigned end = bt->first + bt->n;
 
 		for (unsigned k = bt->first; k < end; k++) {
-			unsigned d = p->sd[k], a = p->sa[k], b = p->sb[k], c = p->sc[k];
+			unsigned m = w == 4 && k + 3 < end ? 4 : k + 1 < end ? 2 : 1;
 
+			/* inputs are loaded just before their first use */
+			for (unsigned j = k; fused && j < k + m; j++) {
+				emit_input(p, f, p->sa[j], loaded);
+				emit_input(p, f, p->sb[j], loaded);
+				emit_input(p, f, p->sc[j], loaded);
+			}
+			opnd(p, fused, p->sa[k], a);
+			opnd(p, fused, p->sb[k], b);
+			opnd(p, fused, p->sc[k], c);
+			if ((bt->op == OP_DIV || bt->op == OP_DIVK) && m > 1) {
+				/* y<k>, q<k>: the divisors and the quotients */
+				fprintf(f, "\tconst mpc_v%ud y%u = ", m, k);
+				emit_lanes(p, f, fused, k, m, 'b');
+				fprintf(f, ";\n\tconst mpc_v%ud q%u = nan%u(", m, k, m);
+				emit_lanes(p, f, fused, k, m, 'a');
+				fprintf(f, " / y%u", k);
+				if (bt->op == OP_DIVK) {
+					fprintf(f, " * ");
+					emit_lanes(p, f, fused, k, m, 'k');
+				}
+				fprintf(f, ", y%u);\n", k);
+				for (unsigned j = 0; j < m; j++) {
+					emit_def(p, f, fused, p->sd[k + j]);
+					fprintf(f, "q%u[%u];\n", k, j);
+				}
+				k += m - 1;
+				continue;
+			}
+			emit_def(p, f, fused, p->sd[k]);
 			switch (bt->op) {
 			case OP_ADD:
-				fprintf(f, "\tR[%u] = R[%u] + R[%u];\n", d, a, b);
+				fprintf(f, "%s + %s;\n", a, b);
 				break;
 			case OP_SUB:
-				fprintf(f, "\tR[%u] = R[%u] - R[%u];\n", d, a, b);
+				fprintf(f, "%s - %s;\n", a, b);
 				break;
 			case OP_MUL:
-				fprintf(f, "\tR[%u] = R[%u] * R[%u];\n", d, a, b);
+				fprintf(f, "%s * %s;\n", a, b);
 				break;
 			case OP_DIV:
-			case OP_DIVK: {
-				unsigned m = w == 4 && k + 3 < end ? 4 : k + 1 < end ? 2 : 1;
-
-				if (m == 1) {
-					if (bt->op == OP_DIV)
-						fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u];\n",
-							d, b, a, b);
-					else
-						fprintf(f, "\tR[%u] = R[%u] == 0 ? NAN : R[%u] / R[%u] * "
-							"R[%u];\n", d, b, a, b, c);
-					break;
-				}
-				fprintf(f, "\tdiv%u(R, %d", m, bt->op == OP_DIVK);
-				for (unsigned j = k; j < k + m; j++)
-					fprintf(f, ", %u, %u, %u, %u", p->sd[j], p->sa[j], p->sb[j],
-						bt->op == OP_DIVK ? p->sc[j] : 0);
-				fprintf(f, ");\n");
-				k += m - 1;
+				fprintf(f, "%s == 0 ? NAN : %s / %s;\n", b, a, b);
 				break;
-			}
+			case OP_DIVK:
+				fprintf(f, "%s == 0 ? NAN : %s / %s * %s;\n", b, a, b, c);
+				break;
 			case OP_MIN:
 			case OP_MAX:
-				fprintf(f, "\tR[%u] = (R[%u] != R[%u] || R[%u] != R[%u]) ? NAN : "
-					"(R[%u] %c R[%u] ? R[%u] : R[%u]);\n", d, a, a, b, b, a,
-					bt->op == OP_MIN ? '<' : '>', b, a, b);
+				fprintf(f, "(%s != %s || %s != %s) ? NAN : (%s %c %s ? %s : %s);\n", a, a, b, b,
+					a, bt->op == OP_MIN ? '<' : '>', b, a, b);
 				break;
 			case OP_NEG:
-				fprintf(f, "\tR[%u] = -R[%u];\n", d, a);
+				fprintf(f, "-%s;\n", a);
 				break;
 			default:
-				fprintf(f, "\tR[%u] = R[%u];\n", d, a);
+				fprintf(f, "%s;\n", a);
 				break;
 			}
 		}
 	}
+	/* inputs no instruction reads: stored for the metrics that alias them */
+	for (unsigned i = 0; fused && i < p->nin; i++)
+		if (aliased(p, i))
+			emit_input(p, f, i, loaded);
+	free(loaded);
 	fprintf(f, "}\n\n");
+	return 0;
 }
 
 /*
@@ -959,9 +1061,12 @@ int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix)
 		else
 			fprintf(f, "\tR[%u] = (double)(int64_t)S[%u];\n", i, p->in[i].off);
 	fprintf(f, "}\n\n");
-	emit_run(p, f, prefix, "run", "", 2);
+	if (emit_run(p, f, prefix, "run", "", 2, 0) || emit_run(p, f, prefix, "eval", "", 2, 1))
+		return -ENOMEM;
 	fprintf(f, "#ifdef MPC_HAVE_RUN4\n");
-	emit_run(p, f, prefix, "run4", "MPC_AVX2 ", 4);
+	if (emit_run(p, f, prefix, "run4", "MPC_AVX2 ", 4, 0) ||
+	    emit_run(p, f, prefix, "eval4", "MPC_AVX2 ", 4, 1))
+		return -ENOMEM;
 	fprintf(f, "#endif\n\n");
 	return ferror(f) ? -EIO : 0;
 }
@@ -1172,6 +1277,13 @@ static void run(struct mpc_prog *p, const struct mpc_config *c, double *out)
 		out[p->fix[i].met] = R[p->fix[i].reg];
 }
 
+/* was every counter the program reads collected? */
+static int all_collected(const struct mpc_prog *p, const struct mpc_sample *s)
+{
+	return (s->kind_enable[0] & s->kind_enable[1] & s->kind_enable[2] & s->kind_enable[3]) ==
+	       p->full_mask;
+}
+
 /* counter registers from per-kind totals (summed) */
 static void load_inputs(struct mpc_prog *p, const struct mpc_sample *s)
 {
@@ -1192,8 +1304,7 @@ static void load_inputs(struct mpc_prog *p, const struct mpc_sample *s)
 		R[p->shifted[i]] = (double)(int64_t)(sum[in->off] << in->shift);
 	}
 	/* counters outside an enable mask have no value */
-	if ((s->kind_enable[0] & s->kind_enable[1] & s->kind_enable[2] & s->kind_enable[3]) !=
-	    p->full_mask)
+	if (!all_collected(p, s))
 		for (unsigned i = 0; i < p->nin; i++) {
 			const struct input *in = &p->in[i];
 
@@ -1245,8 +1356,7 @@ static void load_inputs_instance(struct mpc_prog *p, const struct mpc_sample *s,
 /* counters outside an enable mask have no value */
 static void mask_inputs(struct mpc_prog *p, const struct mpc_sample *s)
 {
-	if ((s->kind_enable[0] & s->kind_enable[1] & s->kind_enable[2] & s->kind_enable[3]) !=
-	    p->full_mask)
+	if (!all_collected(p, s))
 		for (unsigned i = 0; i < p->nin; i++) {
 			const struct input *in = &p->in[i];
 
@@ -1255,30 +1365,24 @@ static void mask_inputs(struct mpc_prog *p, const struct mpc_sample *s)
 		}
 }
 
-static int have_avx2(void)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-	static int cached = -1;
-
-	if (cached < 0)
-		cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-	return cached;
-#else
-	return 0;
-#endif
-}
-
-/* run() with the generated code in place of the interpreter's loops */
-static void run_gen(struct mpc_prog *p, const struct mpc_config *c, double *out)
+/*
+ * run() with the generated code in place of the interpreter's loops; with
+ * @sum, the inputs are loaded by the code too (eval()), from these totals,
+ * and the results written into @out.
+ */
+static void run_gen(struct mpc_prog *p, const struct mpc_config *c, const uint64_t *sum,
+		    double *out)
 {
 	double *R = p->reg;
+	int avx2 = p->gen->run4 && mpc_prog_reference != 2 && mpc_cpu_vectors() >= 1;
 
 	memcpy(R + p->nin, c->v, sizeof(c->v));
-	if (p->gen->run4 && mpc_prog_reference != 2 && have_avx2())
-		p->gen->run4(R);
-	else
-		p->gen->run(R);
-	memcpy(out, R + p->met_base, p->nmet * sizeof(double));
+	if (sum) {
+		(avx2 ? p->gen->eval4 : p->gen->eval)(R, sum, out);
+	} else {
+		(avx2 ? p->gen->run4 : p->gen->run)(R);
+		memcpy(out, R + p->met_base, p->nmet * sizeof(double));
+	}
 	for (unsigned i = 0; i < p->nfix; i++)
 		out[p->fix[i].met] = R[p->fix[i].reg];
 }
@@ -1287,13 +1391,16 @@ void mpc_prog_eval(struct mpc_prog *p, const struct mpc_sample *s,
 		   const struct mpc_config *c, double *out)
 {
 	if (p->gen && !mpc_prog_reference) {
-		if (!s->nsamples || s->layout->counters_per_block != p->cpb)
+		if (!s->nsamples || s->layout->counters_per_block != p->cpb) {
 			load_inputs(p, s);
-		else {
+		} else if (all_collected(p, s)) {
+			run_gen(p, c, s->kind_sum, out);
+			return;
+		} else {
 			p->gen->load(p->reg, s->kind_sum);
 			mask_inputs(p, s);
 		}
-		run_gen(p, c, out);
+		run_gen(p, c, NULL, out);
 		return;
 	}
 	load_inputs(p, s);
@@ -1310,7 +1417,7 @@ void mpc_prog_eval_instance(struct mpc_prog *p, const struct mpc_sample *s,
 	}
 	load_inputs_instance(p, s, kind, instance);
 	if (p->gen && !mpc_prog_reference)
-		run_gen(p, c, out);
+		run_gen(p, c, NULL, out);
 	else
 		run(p, c, out);
 }

@@ -24,6 +24,8 @@ struct drm_mali_perfcnt_get_info;
 
 /* Set @err (if any) and return @code (a negative errno). */
 int mpc_fail(struct mpc_err *err, int code, const char *fmt, ...) MPC_PRINTF(3, 4);
+/* the widest vectors of an x86-64 CPU: 2 AVX-512F, 1 AVX2, 0 neither (or not x86-64) */
+int mpc_cpu_vectors(void);
 
 /*
  * The opaque objects of maliperfcnt.h. Only the library (and its unit tests
@@ -175,10 +177,12 @@ void mpc_arena_free(struct mpc_arena *a);
 /*
  * Metric programs compiled to C at build time (db/gen/mpc-evalgen.c writes
  * build/eval_gen.c): for each distinct program of the built-in database, its
- * key (mpc_prog_key()) and two straight-line functions doing exactly what
- * the interpreter does: load() the inputs from the per-kind sums and run()
- * the scheduled instructions over the same registers. mpc_prog_new() uses
- * them when its program's key is one of these.
+ * key (mpc_prog_key()) and straight-line functions doing exactly what the
+ * interpreter does: load() the inputs from the per-kind sums and run() the
+ * scheduled instructions over the same registers, or both in eval(), which
+ * keeps the inputs and temporaries in local variables and stores only what
+ * is read back, and writes the metrics' results into the caller's array.
+ * mpc_prog_new() uses them when its program's key is one of these.
  */
 struct mpc_evalgen {
 	const uint32_t *key;
@@ -186,15 +190,22 @@ struct mpc_evalgen {
 	void (*load)(double *restrict R, const uint64_t *restrict sum);
 	void (*run)(double *restrict R);
 	void (*run4)(double *restrict R);	/* x86-64 with AVX2, or NULL */
+	/* load and run in one, the results into @out, for a sample with every counter collected */
+	void (*eval)(double *restrict R, const uint64_t *restrict sum, double *restrict out);
+	void (*eval4)(double *restrict R, const uint64_t *restrict sum,	/* AVX2, or NULL */
+		      double *restrict out);
 };
 extern const struct mpc_evalgen mpc_evalgen[];
 extern const unsigned mpc_nevalgen;
 /* 1: mpc_prog_eval() runs the interpreter only; 2: the generated code without
  * AVX2 (tests compare them) */
 extern int mpc_prog_reference;
+/* the decoder's widest vectors on x86-64, at most: 2 AVX-512 (the default),
+ * 1 AVX2, 0 the portable loops (tests compare them) */
+extern int mpc_decode_vec_max;
 /* the key of @p's program (malloc'ed) and its length; NULL on failure */
 uint32_t *mpc_prog_key(const struct mpc_prog *p, unsigned *n);
-/* write @p's load and run functions as C, named <prefix>_load, <prefix>_run */
+/* write @p's functions as C: <prefix>_load, _run, _eval, and _run4, _eval4 for AVX2 */
 int mpc_prog_emit_c(const struct mpc_prog *p, FILE *f, const char *prefix);
 /* does @p evaluate through generated code? */
 int mpc_prog_compiled(const struct mpc_prog *p);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Small helpers: errors, strict number parsing, string arena, file reading. */
+/* Small helpers: errors, the CPU's vectors, strict number parsing, string arena, file reading. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +28,20 @@ int mpc_fail(struct mpc_err *err, int code, const char *fmt, ...)
 				*p = ' ';
 	}
 	return code;
+}
+
+int mpc_cpu_vectors(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = __builtin_cpu_supports("avx512f") ? 2 :
+			 __builtin_cpu_supports("avx2") ? 1 : 0;
+	return cached;
+#else
+	return 0;
+#endif
 }
 
 int mpc_parse_u64(const char *s, uint64_t *out)

@@ -92,22 +92,25 @@ struct pf_trace {
 	int started, failed;
 	struct pf_counter_spec *spec;
 	unsigned int nspec, capspec;
-	/* declared[id] for ids up to max_id: the per-sample check is O(1) */
-	uint8_t *declared;
-	/* each declared id's varint (3 bytes a slot) and its length */
-	uint8_t *idvar, *idlen;
 	/*
 	 * Each declared id's bytes before its value in an event, as a
 	 * little-endian word: GpuCounter's tag and length, counter_id's tag
 	 * and the id, the value's tag (int: the length without the value's;
-	 * double: all of it); and their count, 0 for an undeclared id.
+	 * double: all of it), 4 to 7 bytes, and their count in the last byte,
+	 * which the value's store overwrites; 0 for an undeclared id. Indexed
+	 * by id up to max_id: the per-sample check is O(1).
 	 */
 	uint64_t *pre_int, *pre_dbl;
-	uint8_t *prelen;
 	uint32_t max_id;
 	/* reused per packet: the packet, the message inside it, one level below */
 	struct pf_buf pkt, msg, sub, leaf;
+	/* the packets not yet written, and a sample packet's last header length */
+	struct pf_buf pending;
+	size_t sample_hlen;
 };
+
+/* pending packets are written when they reach this size, and at the end */
+#define PF_WRITE_AT	(64 * 1024)
 
 static inline void buf_reserve(struct pf_buf *b, size_t n)
 {
@@ -168,23 +171,23 @@ static inline uint8_t *wvar(uint8_t *p, uint64_t v)
 	return p;
 }
 
-/*
- * wvar() without a branch per byte, for the counter values of a sample:
- * below 2^56 the 7-bit groups are spread over 8 bytes, the continuation
- * bits set on all but the last, and the 8 bytes stored at once (the caller
- * has room for them); the pointer moves by the varint's length only.
- */
-/* vlen() by the count of leading zeros */
-static const uint8_t vlen_clz[64] = {
-	10, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
-	6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4,
-	3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+/* vlen() by the index of the highest bit set (63 - clz: a bsr) */
+static const uint8_t vlen_bit[64] = {
+	1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3,
+	4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6,
+	7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
 };
 
 static inline unsigned int vlen_fast(uint64_t v)
 {
-	return vlen_clz[__builtin_clzll(v | 1)];
+	return vlen_bit[63 ^ __builtin_clzll(v | 1)];
 }
+
+/* the continuation bits of a varint of n bytes (n <= 8): all but the last */
+static const uint64_t cont_bits[9] = {
+	0, 0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080ull, 0x808080808080ull,
+	0x80808080808080ull,
+};
 
 /* @v's 7-bit groups, one a byte (below 2^56) */
 #define SPREAD_C(v)								\
@@ -208,33 +211,36 @@ attr static uint8_t *name(uint8_t *p, const struct pf_trace *t,		\
 			  const struct pf_value *v, unsigned int n)		\
 {										\
 	const uint64_t *pre_int = t->pre_int, *pre_dbl = t->pre_dbl;		\
-	const uint8_t *prelen = t->prelen;					\
 	uint32_t max_id = t->max_id;						\
 										\
 	for (unsigned int i = 0; i < n; i++) {					\
 		uint32_t id = v[i].id;						\
+		uint64_t pre;							\
 		unsigned int pl;						\
 										\
-		if (id > max_id || !(pl = prelen[id]))				\
+		if (id > max_id)						\
 			return NULL;						\
+		pre = v[i].is_int ? pre_int[id] : pre_dbl[id];			\
+		if (!pre)							\
+			return NULL;						\
+		pl = (unsigned int)(pre >> 56);					\
 		if (v[i].is_int) {						\
 			uint64_t u = (uint64_t)v[i].i, w, x;			\
 			unsigned int vl = vlen_fast(u);				\
 										\
-			w = htole64(pre_int[id] + ((uint64_t)vl << 8));	\
+			w = htole64(pre + ((uint64_t)vl << 8));			\
 			memcpy(p, &w, 8);					\
 			p += pl;						\
-			if (u >> 56) {						\
+			if (vl > 8) {						\
 				p = wvar(p, u);					\
 				continue;					\
 			}							\
-			x = SPREAD(u) |						\
-			    (0x8080808080808080ull & ((1ull << (8 * (vl - 1))) - 1)); \
+			x = SPREAD(u) | cont_bits[vl];				\
 			x = htole64(x);						\
 			memcpy(p, &x, 8);					\
 			p += vl;						\
 		} else if (isfinite(v[i].d)) {					\
-			uint64_t u, w = htole64(pre_dbl[id]);			\
+			uint64_t u, w = htole64(pre);				\
 										\
 			/* unavailable is never a value: no counter, not a 0 */ \
 			memcpy(&u, &v[i].d, sizeof(u));				\
@@ -317,26 +323,30 @@ static void packet_begin(struct pf_trace *t, uint32_t flags)
 		put_varint(&t->pkt, PKT_SEQUENCE_FLAGS, flags);
 }
 
-/* Write the packet as one Trace.packet field. */
+/* Write the pending packets once there are PF_WRITE_AT bytes of them (@all: now). */
+static int write_pending(struct pf_trace *t, int all)
+{
+	if (t->pending.len < (all ? 1 : PF_WRITE_AT))
+		return 0;
+	if (fwrite(t->pending.p, 1, t->pending.len, t->out) != t->pending.len) {
+		t->failed = 1;
+		return -1;
+	}
+	t->pending.len = 0;
+	return 0;
+}
+
+/* Queue the packet as one Trace.packet field. */
 static int packet_end(struct pf_trace *t)
 {
-	struct pf_buf frame = { 0 };
-	uint8_t hdr[16];
-
-	if (t->pkt.oom) {
+	put_tag(&t->pending, TRACE_PACKET, WT_LEN);
+	put_raw_varint(&t->pending, t->pkt.len);
+	put_bytes(&t->pending, t->pkt.p, t->pkt.len);
+	if (t->pkt.oom || t->pending.oom) {
 		t->failed = 1;
 		return -1;
 	}
-	frame.p = hdr;
-	frame.cap = sizeof(hdr);
-	put_tag(&frame, TRACE_PACKET, WT_LEN);
-	put_raw_varint(&frame, t->pkt.len);
-	if (fwrite(hdr, 1, frame.len, t->out) != frame.len ||
-	    fwrite(t->pkt.p, 1, t->pkt.len, t->out) != t->pkt.len) {
-		t->failed = 1;
-		return -1;
-	}
-	return 0;
+	return write_pending(t, 0);
 }
 
 struct pf_trace *pf_trace_new(FILE *out, uint32_t seq_id)
@@ -416,17 +426,9 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		t->failed = 1;
 		return -1;
 	}
-	t->declared = calloc((size_t)t->max_id + 1, 1);
-	if (!t->declared) {
-		t->failed = 1;
-		return -1;
-	}
-	t->idvar = calloc((size_t)t->max_id + 1, 3);
-	t->idlen = calloc((size_t)t->max_id + 1, 1);
 	t->pre_int = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
 	t->pre_dbl = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
-	t->prelen = calloc((size_t)t->max_id + 1, 1);
-	if (!t->idvar || !t->idlen || !t->pre_int || !t->pre_dbl || !t->prelen) {
+	if (!t->pre_int || !t->pre_dbl) {
 		t->failed = 1;
 		return -1;
 	}
@@ -436,12 +438,11 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		unsigned int il;
 		uint64_t w;
 
-		t->declared[id] = 1;
-		t->idlen[id] = (uint8_t)(wvar(t->idvar + 3 * (size_t)id, id) - (t->idvar + 3 * (size_t)id));
-		il = t->idlen[id];
+		/* ids are at most PF_MAX_ID: a varint of 3 bytes at most */
+		il = (unsigned int)(wvar(b + 3, id) - (b + 3));
 		b[0] = (uint8_t)(EVENT_COUNTERS << 3 | WT_LEN);
 		b[2] = (uint8_t)(COUNTER_ID << 3 | WT_VARINT);
-		memcpy(b + 3, t->idvar + 3 * (size_t)id, il);
+		b[7] = (uint8_t)(4 + il);
 		b[1] = (uint8_t)(1 + il + 1);
 		b[3 + il] = (uint8_t)(COUNTER_INT << 3 | WT_VARINT);
 		memcpy(&w, b, 8);
@@ -450,7 +451,6 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		b[3 + il] = (uint8_t)(COUNTER_DOUBLE << 3 | WT_FIXED64);
 		memcpy(&w, b, 8);
 		t->pre_dbl[id] = le64toh(w);
-		t->prelen[id] = (uint8_t)(4 + il);
 	}
 
 	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
@@ -488,34 +488,35 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 }
 
 /*
- * The per-sample packet, written in one pass into one buffer:
+ * The per-sample packet, written in one pass into the pending output:
  *   Trace.packet { trusted_packet_sequence_id, sequence_flags, timestamp,
  *     timestamp_clock_id, gpu_counter_event { counter_descriptor_iid,
  *     counters { counter_id, int_value | double_value } ... } }
  * The counters go first, behind room for the headers (whose lengths depend
- * on theirs); the headers are then written just in front of them, so the
- * packet leaves with a single fwrite(). Each counter id's varint was encoded
- * once by pf_trace_start(). The bytes are those the generic put_*() helpers
- * would write (tests/test_golden.c).
+ * on theirs): as much room as the last sample's headers took, which is
+ * almost always what this one's take; the counters are moved where it is
+ * not. Each counter id's varint was encoded once by pf_trace_start(). The
+ * bytes are those the generic put_*() helpers would write
+ * (tests/test_golden.c).
  */
 #define SAMPLE_HEADROOM	48	/* >= 4 + 6 + 2 + 11 + 3 + 5: frame, packet fields, event tag */
 
 int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
 		    unsigned int n)
 {
-	uint8_t hdr[SAMPLE_HEADROOM], *body, *p, *h;
+	uint8_t hdr[SAMPLE_HEADROOM], *start, *body, *p, *h;
 	size_t blen, plen, hlen;
 
 	if (!t->started)
 		return -1;
 	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter, and 8 for encode()'s last store */
-	t->msg.len = 0;
-	buf_reserve(&t->msg, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 8);
-	if (t->msg.oom) {
+	buf_reserve(&t->pending, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 8);
+	if (t->pending.oom) {
 		t->failed = 1;
 		return -1;
 	}
-	body = t->msg.p + SAMPLE_HEADROOM;
+	start = t->pending.p + t->pending.len;
+	body = start + (t->sample_hlen ? t->sample_hlen : SAMPLE_HEADROOM);
 	p = wtag(body, EVENT_DESCRIPTOR_IID, WT_VARINT);
 	p = wvar(p, DESCRIPTOR_IID);
 	/* an undeclared id: nothing is written (the event is not sent) */
@@ -538,15 +539,14 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 	plen = (size_t)(h - hdr) + blen;
 	/* and in front of all that, the Trace.packet tag and the packet's length */
 	hlen = 1 + vlen(plen) + (size_t)(h - hdr);
-	p = body - hlen;
-	p = wtag(p, TRACE_PACKET, WT_LEN);
+	if (body != start + hlen)
+		memmove(start + hlen, body, blen);
+	t->sample_hlen = hlen;
+	p = wtag(start, TRACE_PACKET, WT_LEN);
 	p = wvar(p, plen);
 	memcpy(p, hdr, (size_t)(h - hdr));
-	if (fwrite(body - hlen, 1, hlen + blen, t->out) != hlen + blen) {
-		t->failed = 1;
-		return -1;
-	}
-	return 0;
+	t->pending.len += hlen + blen;
+	return write_pending(t, 0);
 }
 
 int pf_trace_track(struct pf_trace *t, uint64_t uuid, const char *name)
@@ -591,22 +591,19 @@ int pf_trace_end(struct pf_trace *t)
 
 	if (!t)
 		return -1;
-	ret = t->failed || fflush(t->out) ? -1 : 0;
+	ret = write_pending(t, 1) || t->failed || fflush(t->out) ? -1 : 0;
 	for (unsigned int i = 0; i < t->nspec; i++) {
 		free((char *)t->spec[i].name);
 		free((char *)t->spec[i].description);
 	}
 	free(t->spec);
-	free(t->declared);
-	free(t->idvar);
-	free(t->idlen);
 	free(t->pre_int);
 	free(t->pre_dbl);
-	free(t->prelen);
 	free(t->pkt.p);
 	free(t->msg.p);
 	free(t->sub.p);
 	free(t->leaf.p);
+	free(t->pending.p);
 	free(t);
 	return ret;
 }

@@ -4,8 +4,9 @@
  * timeline needs (perfetto.protos.Trace → TracePacket with ClockSnapshot,
  * InternedData.gpu_counter_descriptors and GpuCounterEvent; TrackDescriptor
  * and TrackEvent slices for the jobs of record --jobs), encoded by hand
- * as protobuf wire format and streamed packet by packet, so a trace of any
- * length needs O(counters) memory.
+ * as protobuf wire format and streamed: packets are written in chunks of
+ * 64 KiB (one write per chunk, not per sample) and by pf_trace_end(), so a
+ * trace of any length needs O(counters) memory.
  *
  * Field numbers and enum values are Perfetto's (protos/perfetto/trace/...,
  * gpu_counter_event.proto, gpu_counter_descriptor.proto, clock_snapshot.proto,
@@ -98,7 +99,7 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 int pf_trace_track(struct pf_trace *t, uint64_t uuid, const char *name);
 int pf_trace_slice(struct pf_trace *t, uint64_t uuid, const char *name, uint64_t begin_ns,
 		   uint64_t end_ns);
-/* Flush; returns -1 if any write failed. Frees @t. */
+/* Write what is pending and flush; returns -1 if any write failed. Frees @t. */
 int pf_trace_end(struct pf_trace *t);
 
 #endif

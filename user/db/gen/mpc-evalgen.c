@@ -43,19 +43,16 @@ static const char preamble[] =
 	"typedef double mpc_v2d __attribute__((vector_size(16)));\n"
 	"typedef int64_t mpc_v2i __attribute__((vector_size(16)));\n"
 	"\n"
-	"static inline void div2(double *restrict R, int k, unsigned d0, unsigned a0, unsigned b0,\n"
-	"\t\t\tunsigned k0, unsigned d1, unsigned a1, unsigned b1, unsigned k1)\n"
+	"/*\n"
+	" * Divisions of one batch are done in the lanes of one: q = a / b (* k, on the\n"
+	" * quotient, as the scalar code does), then nan*() gives each lane whose\n"
+	" * divisor is 0 the scalar code's NaN.\n"
+	" */\n"
+	"static inline mpc_v2d nan2(mpc_v2d q, mpc_v2d y)\n"
 	"{\n"
-	"\tmpc_v2d x = { R[a0], R[a1] }, y = { R[b0], R[b1] }, q = x / y;\n"
-	"\n"
-	"\t/* a / b * k: the multiplication is done on the quotient, as in the scalar code */\n"
-	"\tif (k)\n"
-	"\t\tq = q * (mpc_v2d){ R[k0], R[k1] };\n"
 	"\tmpc_v2i z = y == (mpc_v2d){ 0, 0 }, n = (mpc_v2i)(mpc_v2d){ NAN, NAN };\n"
 	"\n"
-	"\tq = (mpc_v2d)(((mpc_v2i)q & ~z) | (n & z));\n"
-	"\tR[d0] = q[0];\n"
-	"\tR[d1] = q[1];\n"
+	"\treturn (mpc_v2d)(((mpc_v2i)q & ~z) | (n & z));\n"
 	"}\n"
 	"\n"
 	"#if defined(__x86_64__) && defined(__GNUC__)\n"
@@ -64,24 +61,11 @@ static const char preamble[] =
 	"typedef double mpc_v4d __attribute__((vector_size(32)));\n"
 	"typedef int64_t mpc_v4i __attribute__((vector_size(32)));\n"
 	"\n"
-	"MPC_AVX2 static inline void div4(double *restrict R, int k,\n"
-	"\t\t\t\t unsigned d0, unsigned a0, unsigned b0, unsigned k0,\n"
-	"\t\t\t\t unsigned d1, unsigned a1, unsigned b1, unsigned k1,\n"
-	"\t\t\t\t unsigned d2, unsigned a2, unsigned b2, unsigned k2,\n"
-	"\t\t\t\t unsigned d3, unsigned a3, unsigned b3, unsigned k3)\n"
+	"MPC_AVX2 static inline mpc_v4d nan4(mpc_v4d q, mpc_v4d y)\n"
 	"{\n"
-	"\tmpc_v4d x = { R[a0], R[a1], R[a2], R[a3] }, y = { R[b0], R[b1], R[b2], R[b3] };\n"
-	"\tmpc_v4d q = x / y;\n"
-	"\n"
-	"\tif (k)\n"
-	"\t\tq = q * (mpc_v4d){ R[k0], R[k1], R[k2], R[k3] };\n"
 	"\tmpc_v4i z = y == (mpc_v4d){ 0, 0, 0, 0 }, n = (mpc_v4i)(mpc_v4d){ NAN, NAN, NAN, NAN };\n"
 	"\n"
-	"\tq = (mpc_v4d)(((mpc_v4i)q & ~z) | (n & z));\n"
-	"\tR[d0] = q[0];\n"
-	"\tR[d1] = q[1];\n"
-	"\tR[d2] = q[2];\n"
-	"\tR[d3] = q[3];\n"
+	"\treturn (mpc_v4d)(((mpc_v4i)q & ~z) | (n & z));\n"
 	"}\n"
 	"#endif\n"
 "\n";
@@ -154,8 +138,8 @@ int main(int argc, char **argv)
 	fprintf(f, "#ifdef MPC_HAVE_RUN4\n#define RUN4(f) f\n#else\n#define RUN4(f) NULL\n#endif\n\n");
 	fprintf(f, "const struct mpc_evalgen mpc_evalgen[%u] = {\n", nprog ? nprog : 1);
 	for (unsigned j = 0; j < nprog; j++)
-		fprintf(f, "\t{ p%u_key, %u, p%u_load, p%u_run, RUN4(p%u_run4) },\n", j, nkeys[j], j,
-			j, j);
+		fprintf(f, "\t{ p%u_key, %u, p%u_load, p%u_run, RUN4(p%u_run4), p%u_eval, RUN4(p%u_eval4) },\n",
+			j, nkeys[j], j, j, j, j, j);
 	fprintf(f, "};\n\nconst unsigned mpc_nevalgen = %u;\n", nprog);
 	for (unsigned j = 0; j < nprog; j++)
 		free(keys[j]);
