@@ -129,7 +129,8 @@ TEST_F(perfcnt, feature_bits)
 		SKIP(return, "no stable panfrost counters");
 	EXPECT_TRUE(self->features & DRM_PANFROST_PERFCNT_FEATURE_SAMPLE);
 	EXPECT_TRUE(self->features & DRM_PANFROST_PERFCNT_FEATURE_RESET_RESTORE);
-	EXPECT_EQ(0, self->features & ~(__u64)3);
+	EXPECT_TRUE(self->features & DRM_PANFROST_PERFCNT_FEATURE_SESSIONS);
+	EXPECT_EQ(0, self->features & ~(__u64)7);
 }
 
 TEST_F(perfcnt, info_matches_gpu)
