@@ -388,8 +388,10 @@ int panfrost_mpc_init(struct panfrost_device *pfdev)
 	ret = mpc_debugfs_setup(mdev);
 	if (ret)
 		return ret;
+	/* The device's debugfs directory, which a render node's minor shares */ @6.12
+	mpc_debugfs_init(mdev, ddev->debugfs_root); @6.12
 
-	/* The IRQ handlers' hooks see the core from here on */
+	/* The IRQ hooks see the core from here on (their smp_load_acquire()) */
 	smp_store_release(&pfdev->mpc, pm);
 	return 0;
 }
@@ -425,6 +427,7 @@ void panfrost_mpc_unplug(struct panfrost_device *pfdev)
  */
 u32 panfrost_mpc_irq_gen(struct panfrost_device *pfdev)
 {
+	/* Pairs with smp_store_release() in panfrost_mpc_init() */
 	struct panfrost_mpc *pm = smp_load_acquire(&pfdev->mpc);
 
 	return pm ? mpc_perfcnt_irq_gen(&pm->core) : 0;
@@ -443,6 +446,7 @@ u32 panfrost_mpc_irq_gen(struct panfrost_device *pfdev)
  */
 bool panfrost_mpc_gpu_irq(struct panfrost_device *pfdev, u32 state, u32 gen)
 {
+	/* Pairs with smp_store_release() in panfrost_mpc_init() */
 	struct panfrost_mpc *pm = smp_load_acquire(&pfdev->mpc);
 
 	if (!pm || !READ_ONCE(pm->core_active))
@@ -462,6 +466,7 @@ bool panfrost_mpc_gpu_irq(struct panfrost_device *pfdev, u32 state, u32 gen)
  */
 void panfrost_mpc_mmu_fault(struct panfrost_device *pfdev, u32 as)
 {
+	/* Pairs with smp_store_release() in panfrost_mpc_init() */
 	struct panfrost_mpc *pm = smp_load_acquire(&pfdev->mpc);
 	bool ours;
 
@@ -559,18 +564,18 @@ void panfrost_mpc_legacy_put(struct panfrost_device *pfdev)
 	mutex_unlock(&pm->owner_lock);
 }
 
-/**
- * panfrost_mpc_debugfs_init() - the core's files in the minor's directory
- * @minor: the DRM minor.
- */
-void panfrost_mpc_debugfs_init(struct drm_minor *minor)
-{
-	struct panfrost_device *pfdev = minor->dev->dev_private;
-
-	if (pfdev->mpc)
-		mpc_debugfs_init(&pfdev->mpc->core, minor->debugfs_root);
-}
-
+/** @6.1
+ * panfrost_mpc_debugfs_init() - the core's files in the minor's directory @6.1
+ * @minor: the DRM minor. @6.1
+ */ @6.1
+void panfrost_mpc_debugfs_init(struct drm_minor *minor) @6.1
+{ @6.1
+	struct panfrost_device *pfdev = minor->dev->dev_private; @6.1
+ @6.1
+	if (pfdev->mpc) @6.1
+		mpc_debugfs_init(&pfdev->mpc->core, minor->debugfs_root); @6.1
+} @6.1
+ @6.1
 int panfrost_ioctl_perfcnt_query(struct drm_device *dev, void *data,
 				 struct drm_file *file_priv)
 {

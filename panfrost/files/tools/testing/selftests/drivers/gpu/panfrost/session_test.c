@@ -461,7 +461,7 @@ TEST_F(session, debugfs)
 		SKIP(free(buf); return, "no debugfs at /sys/kernel/debug");
 	ASSERT_EQ(0, debugfs_dir(dir, sizeof(dir)));
 
-	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(text); i++) {
 		n = read_file(dir, text[i], buf, size);
 		EXPECT_GT(n, 0) TH_LOG("%s/%s: %zd", dir, text[i], n);
 	}
