@@ -39,6 +39,7 @@
 
 #include "panfrost_device.h"
 #include "panfrost_gem.h"
+#include "panfrost_gpu.h" @6.12
 #include "panfrost_mmu.h"
 #include "panfrost_mpc.h"
 #include "mpc_core.h"
@@ -59,12 +60,15 @@
  * @bo: the dump buffer, while the core has the counters enabled.
  * @mapping: its mapping in @kpriv.mmu.
  * @vaddr: its kernel mapping (write-combined, or coherent).
- * @as_lock: protects @as_held and @as.
+ * @as_lock: protects @as_held and @as (and @cc_held).
  * @as_held: the buffer's context holds an address space
  *	(panfrost_mmu_as_get()); a panfrost reset drops every one.
  * @as: that address space.
  * @core_reset: the reset running is the core's own (@reset), which restarts
  *	the counters itself.
+ * @cc_held: the core holds a reference on panfrost's cycle counter (taken @6.12
+ *	for the core's CYCLE_COUNT_START, dropped for its CYCLE_COUNT_STOP and @6.12
+ *	before a reset), under @as_lock. @6.12
  * @reset_work: gives panfrost's own resets to the core
  *	(mpc_perfcnt_host_reset()), outside panfrost's reset path, which must
  *	not wait for the counter lock: a sample holding it may be waiting for
@@ -81,10 +85,11 @@ struct panfrost_mpc {
 	struct drm_gem_shmem_object *bo;
 	struct panfrost_gem_mapping *mapping;
 	void *vaddr;
-	spinlock_t as_lock;		/* @as_held, @as */
+	spinlock_t as_lock;		/* @as_held, @as, @cc_held */
 	bool as_held;
 	u32 as;
 	bool core_reset;
+	bool cc_held; @6.12
 	struct work_struct reset_work;
 };
 
@@ -99,10 +104,36 @@ static u32 panfrost_mpc_reg_read(void *host, u32 reg)
 	return readl(pm->pfdev->iomem + reg);
 }
 
+/* @6.12
+ * The cycle counter is shared with profiled jobs through panfrost's @6.12
+ * reference count: the core's CYCLE_COUNT_START takes a reference once @6.12
+ * (again after a reset dropped it, else only restarts the counter), its @6.12
+ * CYCLE_COUNT_STOP drops it. @6.12
+ */ @6.12
+static void panfrost_mpc_cycle_counter(struct panfrost_mpc *pm, bool start) @6.12
+{ @6.12
+	struct panfrost_device *pfdev = pm->pfdev; @6.12
+ @6.12
+	spin_lock(&pm->as_lock); @6.12
+	if (start && !pm->cc_held) @6.12
+		panfrost_cycle_counter_get(pfdev); @6.12
+	else if (start) @6.12
+		writel(GPU_CMD_CYCLE_COUNT_START, pfdev->iomem + GPU_CMD); @6.12
+	else if (pm->cc_held) @6.12
+		panfrost_cycle_counter_put(pfdev); @6.12
+	pm->cc_held = start; @6.12
+	spin_unlock(&pm->as_lock); @6.12
+} @6.12
+ @6.12
 static void panfrost_mpc_reg_write(void *host, u32 reg, u32 val)
 {
 	struct panfrost_mpc *pm = host;
 
+	if (reg == GPU_CMD && @6.12
+	    (val == GPU_CMD_CYCLE_COUNT_START || val == GPU_CMD_CYCLE_COUNT_STOP)) { @6.12
+		panfrost_mpc_cycle_counter(pm, val == GPU_CMD_CYCLE_COUNT_START); @6.12
+		return; @6.12
+	} @6.12
 	writel(val, pm->pfdev->iomem + reg);
 }
 
@@ -479,6 +510,26 @@ void panfrost_mpc_mmu_fault(struct panfrost_device *pfdev, u32 as)
 		mpc_perfcnt_mmu_fault(&pm->core, mpc_perfcnt_irq_gen(&pm->core));
 }
 
+/** @6.12
+ * panfrost_mpc_reset_prepare() - panfrost is about to reset the GPU @6.12
+ * @pfdev: the device. @6.12
+ * @6.12
+ * The reset stops the cycle counter and expects no reference on it: the @6.12
+ * core's is dropped, and taken again when the core restarts the counters. @6.12
+ */ @6.12
+void panfrost_mpc_reset_prepare(struct panfrost_device *pfdev) @6.12
+{ @6.12
+	struct panfrost_mpc *pm = pfdev->mpc; @6.12
+ @6.12
+	if (!pm) @6.12
+		return; @6.12
+	spin_lock(&pm->as_lock); @6.12
+	if (pm->cc_held) @6.12
+		panfrost_cycle_counter_put(pfdev); @6.12
+	pm->cc_held = false; @6.12
+	spin_unlock(&pm->as_lock); @6.12
+} @6.12
+ @6.12
 /**
  * panfrost_mpc_reset_done() - panfrost reset the GPU (panfrost_reset())
  * @pfdev: the device, reset, its address spaces all released.
