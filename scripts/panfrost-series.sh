@@ -145,7 +145,7 @@ generate() {
 			rm -f "$t.frag" ;;
 		*)	log "panfrost/series: unknown operation $op"; return 1 ;;
 		esac
-	done <"$pf/series"
+	done < <(keep_base "$b" <"$pf/series")
 	commit
 }
 

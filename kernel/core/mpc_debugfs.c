@@ -17,7 +17,7 @@
 #include <drm/drm_managed.h>
 
 #include "mpc_core.h"
-#include "mali_perfcnt_drm.h"
+#include <drm/mali_perfcnt_drm.h>
 
 /* Through debugfs "owned by an open file" reads better as busy. */
 static int mpc_debugfs_errno(int ret)

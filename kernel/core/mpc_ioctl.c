@@ -9,7 +9,7 @@
 #include <drm/drm_ioctl.h>
 
 #include "mpc_core.h"
-#include "mali_perfcnt_drm.h"
+#include <drm/mali_perfcnt_drm.h>
 
 int mpc_ioctl_get_info(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
 {

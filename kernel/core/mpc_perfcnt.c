@@ -47,7 +47,7 @@
 #include <drm/drm_managed.h>
 
 #include "mpc_core.h"
-#include "mali_perfcnt_drm.h"
+#include <drm/mali_perfcnt_drm.h>
 
 /**
  * mpc_perfcnt_check_access() - may the calling task take the counters

@@ -24,7 +24,7 @@
 #include <linux/string.h>
 
 #include "mpc_session.h"
-#include "mali_perfcnt_drm.h"
+#include <drm/mali_perfcnt_drm.h>
 
 /**
  * mpc_session_union() - the configuration that counts for all of @cfgs

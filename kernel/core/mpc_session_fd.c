@@ -31,7 +31,7 @@
 #include <drm/drm_managed.h>
 
 #include "mpc_session.h"
-#include "mali_perfcnt_drm.h"
+#include <drm/mali_perfcnt_drm.h>
 
 /**
  * struct mpc_session_hub - the sessions of one device

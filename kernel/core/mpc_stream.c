@@ -38,7 +38,7 @@
 #include <drm/drm_print.h>
 
 #include "mpc_core.h"
-#include "mali_perfcnt_drm.h"
+#include <drm/mali_perfcnt_drm.h>
 
 /**
  * struct mpc_stream - one sampling stream

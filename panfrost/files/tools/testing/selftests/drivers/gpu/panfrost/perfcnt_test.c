@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 
 #include <drm/panfrost_drm.h>
 
@@ -129,7 +131,8 @@ TEST_F(perfcnt, feature_bits)
 		SKIP(return, "no stable panfrost counters");
 	EXPECT_TRUE(self->features & DRM_PANFROST_PERFCNT_FEATURE_SAMPLE);
 	EXPECT_TRUE(self->features & DRM_PANFROST_PERFCNT_FEATURE_RESET_RESTORE);
-	EXPECT_EQ(0, self->features & ~(__u64)3);
+	EXPECT_TRUE(self->features & DRM_PANFROST_PERFCNT_FEATURE_SESSIONS);
+	EXPECT_EQ(0, self->features & ~(__u64)7);
 }
 
 TEST_F(perfcnt, info_matches_gpu)
@@ -281,6 +284,86 @@ TEST_F(perfcnt, unstable_pair_shares_the_owner)
 	EXPECT_EQ(0, pf_dump(self->fd, self->buf, self->info.dump_size, NULL));
 	en.enable = 0;
 	EXPECT_EQ(0, pf_ioctl(self->fd, DRM_IOCTL_PANFROST_PERFCNT_ENABLE, &en));
+}
+
+/*
+ * A fragment job over 4096 x 4096 tiles on a one-BO context: seconds of
+ * GPU time on the model, so panfrost's 500 ms job timeout resets the GPU.
+ * Returns 0 once the job ended (cancelled), or -errno.
+ */
+static int hang_a_job(int fd)
+{
+	struct drm_panfrost_create_bo cbo = { .size = 64 * 1024 };
+	struct drm_panfrost_mmap_bo mbo = { 0 };
+	struct drm_panfrost_submit sub = { 0 };
+	struct drm_panfrost_wait_bo wait = { 0 };
+	struct drm_gem_close gc = { 0 };
+	struct timespec ts;
+	__u32 v, *bo;
+	int ret;
+
+	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &cbo);
+	if (ret)
+		return ret;
+	mbo.handle = cbo.handle;
+	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &mbo);
+	if (ret)
+		return ret;
+	bo = mmap(NULL, cbo.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mbo.offset);
+	if (bo == MAP_FAILED)
+		return -errno;
+	memset(bo, 0, cbo.size);
+	/* Job header: 64-bit descriptor, type FRAGMENT (9), index 1 */
+	bo[0x10 / 4] = 1 | 9 << 1 | 1 << 16;
+	/* Payload: tiles 0..4095 both ways, framebuffer descriptor at +4 KiB */
+	bo[(32 + 4) / 4] = 0xfff | 0xfff << 16;
+	v = (__u32)(cbo.offset + 4096) | 1;
+	bo[(32 + 8) / 4] = v;
+	bo[(32 + 12) / 4] = (__u32)((cbo.offset + 4096) >> 32);
+	__sync_synchronize();
+	sub.jc = cbo.offset;
+	sub.bo_handles = (uintptr_t)&cbo.handle;
+	sub.bo_handle_count = 1;
+	sub.requirements = PANFROST_JD_REQ_FS;
+	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &sub);
+	if (!ret) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		wait.handle = cbo.handle;
+		wait.timeout_ns = (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec +
+				  10000000000LL;
+		ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait);
+	}
+	munmap(bo, cbo.size);
+	gc.handle = cbo.handle;
+	pf_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
+	return ret;
+}
+
+/*
+ * A GPU reset (a job that outlives panfrost's job timeout) while the
+ * counters are enabled: the configuration is restored, the dump reports
+ * the reset, and the job manager counts again.
+ */
+TEST_F(perfcnt, reset_restores_counting)
+{
+	struct drm_panfrost_perfcnt_sample s;
+
+	if (!self->buf)
+		SKIP(return, "no stable panfrost counters");
+	ASSERT_EQ(0, pf_op(self->fd, DRM_PANFROST_PERFCNT_OP_ENABLE, 0));
+	ASSERT_EQ(0, pf_dump(self->fd, self->buf, self->info.dump_size, &s));
+	EXPECT_EQ(0, s.resets);
+	ASSERT_EQ(0, hang_a_job(self->fd));
+	usleep(100 * 1000);
+	ASSERT_EQ(0, pf_dump(self->fd, self->buf, self->info.dump_size, &s));
+	usleep(100 * 1000);
+	memset(self->buf, 0, self->info.dump_size);
+	ASSERT_EQ(0, pf_dump(self->fd, self->buf, self->info.dump_size, &s));
+	EXPECT_GE(s.resets, 1);
+	/* v5: the job manager block first, GPU_ACTIVE its counter 6 */
+	if (!(self->info.flags & DRM_PANFROST_PERFCNT_INFO_V4))
+		EXPECT_GT(self->buf[6], 0);
+	EXPECT_EQ(0, pf_op(self->fd, DRM_PANFROST_PERFCNT_OP_DISABLE, 0));
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the mali-perfcnt counter sessions on panfrost's render node
+ * (DRM_PANFROST_PERFCNT_FEATURE_SESSIONS): PERFCNT_QUERY, a session's
+ * self-describing samples, two sessions at once, the exclusion of the
+ * PERFCNT_SAMPLE owner, the debugfs view, a GPU reset in the middle of a
+ * session (a job that outlives panfrost's job timeout), and unbinding
+ * panfrost with a session open (last: it binds the device again after).
+ *
+ * The GPU is expected to be busy while they run (on the QEMU GPU model:
+ * its synthetic load), so that the job manager counts GPU_ACTIVE cycles.
+ * Needs CAP_PERFMON.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include <drm/panfrost_drm.h>
+#include <drm/mali_perfcnt_drm.h>
+
+#include "../../../kselftest_harness.h"
+
+/* Value 6 of a job manager block: cycles the GPU had work */
+#define JM_GPU_ACTIVE		6
+
+static int pf_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret == -1 ? -errno : ret;
+}
+
+/* The first render node whose driver is panfrost, or -1 */
+static int pf_open(void)
+{
+	char path[64], name[32];
+	struct drm_version v;
+	int i, fd;
+
+	for (i = 128; i < 192; i++) {
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(&v, 0, sizeof(v));
+		memset(name, 0, sizeof(name));
+		v.name = name;
+		v.name_len = sizeof(name) - 1;
+		if (!pf_ioctl(fd, DRM_IOCTL_VERSION, &v) &&
+		    !strcmp(name, "panfrost"))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static int pf_param(int fd, __u32 param, __u64 *value)
+{
+	struct drm_panfrost_get_param p = { .param = param };
+	int ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_GET_PARAM, &p);
+
+	*value = p.value;
+	return ret;
+}
+
+static int pf_op(int fd, __u32 op)
+{
+	struct drm_panfrost_perfcnt_sample s = { .op = op };
+
+	return pf_ioctl(fd, DRM_IOCTL_PANFROST_PERFCNT_SAMPLE, &s);
+}
+
+/* A session with the given JM and shader masks, started with @start */
+static int session_open(int fd, __u64 jm, __u64 shader, __u64 user_data, int start)
+{
+	struct drm_mali_perfcnt_ext_set_property props[3] = {
+		{ .property = MALI_PERFCNT_PROP_JM_MASK, .value = jm },
+		{ .property = MALI_PERFCNT_PROP_SHADER_MASK, .value = shader },
+		{ .property = MALI_PERFCNT_PROP_USER_DATA, .value = user_data },
+	};
+	struct drm_mali_perfcnt_session_open o = {
+		.extensions = (uintptr_t)&props[0],
+		.flags = MALI_PERFCNT_SESSION_F_CLOEXEC |
+			 (start ? MALI_PERFCNT_SESSION_F_START : 0),
+	};
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		props[i].base.name = MALI_PERFCNT_EXT_SET_PROPERTY;
+		props[i].base.next_extension = i < 2 ? (uintptr_t)&props[i + 1] : 0;
+	}
+	return pf_ioctl(fd, DRM_IOCTL_PANFROST_PERFCNT_SESSION_OPEN, &o);
+}
+
+static int session_sample(int sfd, void *buf, __u32 size)
+{
+	struct drm_mali_perfcnt_session_sample s = {
+		.buf_ptr = (uintptr_t)buf,
+		.buf_size = size,
+	};
+
+	return pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &s);
+}
+
+/* What a walk of one sample found */
+struct walk {
+	__u32 nr_blocks;
+	__u32 by_type[MALI_PERFCNT_MAX_BLOCK_TYPES];
+	__u64 jm_mask;
+	__u64 shader_mask;
+	__u64 gpu_active;
+	int bad;		/* a block header out of its bounds */
+};
+
+/*
+ * Walk the blocks of a sample by their own headers, as a reader that has
+ * no product table would; count what a test checks.
+ */
+static void walk_sample(const void *buf, __u32 size, struct walk *w)
+{
+	const struct drm_mali_perfcnt_sample_header *h = buf;
+	const __u8 *p = (const __u8 *)buf + sizeof(*h);
+	const __u8 *end = (const __u8 *)buf + size;
+	__u32 i;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < h->nr_blocks; i++) {
+		const struct drm_mali_perfcnt_block_header *b = (const void *)p;
+		const __u64 *v = (const __u64 *)(b + 1);
+
+		if (p + sizeof(*b) > end || (const __u8 *)(v + b->nr_values) > end ||
+		    b->nr_values != 64 || b->block_type == 0 ||
+		    b->block_type >= MALI_PERFCNT_MAX_BLOCK_TYPES) {
+			w->bad = 1;
+			return;
+		}
+		w->nr_blocks++;
+		w->by_type[b->block_type]++;
+		if (b->block_type == MALI_PERFCNT_BLOCK_JM) {
+			w->jm_mask = b->enable_mask;
+			w->gpu_active += v[JM_GPU_ACTIVE];
+		}
+		if (b->block_type == MALI_PERFCNT_BLOCK_SHADER)
+			w->shader_mask |= b->enable_mask;
+		p = (const __u8 *)(v + b->nr_values);
+	}
+	if (p != end)
+		w->bad = 1;
+}
+
+FIXTURE(session) {
+	int fd;
+	struct drm_mali_perfcnt_get_info_v3 info;
+	struct drm_mali_perfcnt_block_type_info types[MALI_PERFCNT_MAX_BLOCK_TYPES];
+	void *buf;
+};
+
+/*
+ * Each test checks self->buf itself: older harnesses run the test after a
+ * SKIP in FIXTURE_SETUP.
+ */
+FIXTURE_SETUP(session)
+{
+	__u64 features = 0;
+	int ret;
+
+	self->buf = NULL;
+	self->fd = pf_open();
+	if (self->fd < 0)
+		SKIP(return, "no panfrost render node");
+	ret = pf_param(self->fd, DRM_PANFROST_PARAM_PERFCNT_FEATURES, &features);
+	if (ret == -EINVAL || !(features & DRM_PANFROST_PERFCNT_FEATURE_SESSIONS))
+		SKIP(return, "panfrost without counter sessions");
+	ASSERT_EQ(0, ret);
+	memset(&self->info, 0, sizeof(self->info));
+	self->info.block_types_ptr = (uintptr_t)self->types;
+	self->info.nr_block_types = MALI_PERFCNT_MAX_BLOCK_TYPES;
+	ASSERT_EQ(0, pf_ioctl(self->fd, DRM_IOCTL_PANFROST_PERFCNT_QUERY, &self->info));
+	ASSERT_GT(self->info.sample_size, sizeof(struct drm_mali_perfcnt_sample_header));
+	self->buf = calloc(1, self->info.sample_size);
+	ASSERT_NE(NULL, self->buf);
+}
+
+FIXTURE_TEARDOWN(session)
+{
+	free(self->buf);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(session, query)
+{
+	struct drm_mali_perfcnt_get_info_v3 bad = { .flags = 1 };
+	__u64 shader, prod;
+	__u32 i, blocks = 0;
+	int seen_shader = 0;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	ASSERT_EQ(0, pf_param(self->fd, DRM_PANFROST_PARAM_SHADER_PRESENT, &shader));
+	ASSERT_EQ(0, pf_param(self->fd, DRM_PANFROST_PARAM_GPU_PROD_ID, &prod));
+	EXPECT_EQ(prod, self->info.gpu_id >> 16);
+	EXPECT_EQ(shader, self->info.shader_present);
+	EXPECT_EQ(MALI_PERFCNT_UAPI_VERSION_V3, self->info.uapi_version);
+	EXPECT_GE(self->info.max_sessions, 2);
+	EXPECT_NE(0, self->info.product[0]);
+	ASSERT_GE(self->info.nr_block_types, 4);
+	ASSERT_LE(self->info.nr_block_types, MALI_PERFCNT_MAX_BLOCK_TYPES);
+	for (i = 0; i < self->info.nr_block_types; i++) {
+		EXPECT_EQ(64, self->types[i].nr_values);
+		blocks += self->types[i].nr_instances;
+		if (self->types[i].type == MALI_PERFCNT_BLOCK_SHADER) {
+			seen_shader = 1;
+			EXPECT_EQ(shader, self->types[i].instance_mask);
+			EXPECT_EQ(__builtin_popcountll(shader), self->types[i].nr_instances);
+		}
+	}
+	EXPECT_TRUE(seen_shader);
+	EXPECT_EQ(sizeof(struct drm_mali_perfcnt_sample_header) +
+		  blocks * (sizeof(struct drm_mali_perfcnt_block_header) + 64 * 8),
+		  self->info.sample_size);
+	EXPECT_EQ(-EINVAL, pf_ioctl(self->fd, DRM_IOCTL_PANFROST_PERFCNT_QUERY, &bad));
+}
+
+TEST_F(session, open_start_sample_stop)
+{
+	struct drm_mali_perfcnt_sample_header h1, h2, h3;
+	struct drm_mali_perfcnt_session_sample small = { 0 };
+	struct walk w;
+	__u32 i, blocks = 0;
+	int sfd;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0x1234, 0);
+	ASSERT_GE(sfd, 0);
+	/* Opened stopped: nothing to sample */
+	EXPECT_EQ(-ENODATA, session_sample(sfd, self->buf, self->info.sample_size));
+	ASSERT_EQ(0, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
+	EXPECT_EQ(-EALREADY, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
+	usleep(100 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	memcpy(&h1, self->buf, sizeof(h1));
+
+	for (i = 0; i < self->info.nr_block_types; i++)
+		blocks += self->types[i].nr_instances;
+	EXPECT_EQ(self->info.sample_size, h1.size);
+	EXPECT_EQ(blocks, h1.nr_blocks);
+	EXPECT_EQ(MALI_PERFCNT_CLOCK_MONOTONIC_RAW, h1.clock_id);
+	EXPECT_EQ(0x1234, h1.user_data);
+	EXPECT_EQ(1, h1.seqno);
+	EXPECT_TRUE(h1.flags & MALI_PERFCNT_DATA_FIRST);
+	EXPECT_FALSE(h1.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	EXPECT_GT(h1.end_ns, h1.start_ns);
+	/* 100 ms asked: at least that, and not ten times more */
+	EXPECT_GE(h1.end_ns - h1.start_ns, 90 * 1000 * 1000ULL);
+	EXPECT_LT(h1.end_ns - h1.start_ns, 1000 * 1000 * 1000ULL);
+	if (self->info.gpu_freq_hz)
+		EXPECT_GT(h1.gpu_cycles, 0);
+	walk_sample(self->buf, h1.size, &w);
+	ASSERT_FALSE(w.bad);
+	EXPECT_EQ(h1.nr_blocks, w.nr_blocks);
+	EXPECT_EQ(1, w.by_type[MALI_PERFCNT_BLOCK_JM]);
+	EXPECT_EQ(1, w.by_type[MALI_PERFCNT_BLOCK_TILER]);
+	EXPECT_EQ(__builtin_popcountll(self->info.shader_present),
+		  w.by_type[MALI_PERFCNT_BLOCK_SHADER]);
+	EXPECT_GT(w.gpu_active, 0);
+
+	usleep(50 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	memcpy(&h2, self->buf, sizeof(h2));
+	EXPECT_EQ(2, h2.seqno);
+	EXPECT_FALSE(h2.flags & MALI_PERFCNT_DATA_FIRST);
+	EXPECT_GE(h2.start_ns, h1.end_ns);
+	walk_sample(self->buf, h2.size, &w);
+	EXPECT_FALSE(w.bad);
+	EXPECT_GT(w.gpu_active, 0);
+
+	/* Too small a buffer: -ENOSPC and the size needed */
+	small.buf_ptr = (uintptr_t)self->buf;
+	small.buf_size = self->info.sample_size - 1;
+	EXPECT_EQ(-ENOSPC, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &small));
+	EXPECT_EQ(self->info.sample_size, small.buf_size);
+
+	/* Stopped: what was counted up to STOP, once */
+	ASSERT_EQ(0, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_STOP, NULL));
+	EXPECT_EQ(-EALREADY, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_STOP, NULL));
+	EXPECT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	memcpy(&h3, self->buf, sizeof(h3));
+	EXPECT_EQ(3, h3.seqno);
+	EXPECT_EQ(-ENODATA, session_sample(sfd, self->buf, self->info.sample_size));
+	close(sfd);
+}
+
+TEST_F(session, two_sessions)
+{
+	struct drm_mali_perfcnt_sample_header ha, hb;
+	void *buf2 = calloc(1, self->info.sample_size);
+	struct walk wa, wb;
+	int a, b, r;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	ASSERT_NE(NULL, buf2);
+	a = session_open(self->fd, 0xffff, 0xffff, 1, 1);
+	ASSERT_GE(a, 0);
+	/* Only the job manager's group 1 (GPU_ACTIVE), no shader counters */
+	b = session_open(self->fd, 0x2, 0, 2, 1);
+	ASSERT_GE(b, 0);
+	for (r = 0; r < 3; r++) {
+		usleep(50 * 1000);
+		ASSERT_EQ(0, session_sample(a, self->buf, self->info.sample_size));
+		ASSERT_EQ(0, session_sample(b, buf2, self->info.sample_size));
+		memcpy(&ha, self->buf, sizeof(ha));
+		memcpy(&hb, buf2, sizeof(hb));
+		EXPECT_EQ(r + 1, ha.seqno);
+		EXPECT_EQ(r + 1, hb.seqno);
+		EXPECT_EQ(1, ha.user_data);
+		EXPECT_EQ(2, hb.user_data);
+		walk_sample(self->buf, ha.size, &wa);
+		walk_sample(buf2, hb.size, &wb);
+		ASSERT_FALSE(wa.bad);
+		ASSERT_FALSE(wb.bad);
+		/* Each session reads its own masks, not the hardware's union */
+		EXPECT_NE(0, wa.shader_mask);
+		EXPECT_EQ(0, wb.shader_mask);
+		EXPECT_EQ(0xf0ULL, wb.jm_mask);
+		EXPECT_GT(wa.gpu_active, 0);
+		EXPECT_GT(wb.gpu_active, 0);
+	}
+	/* b's interval covers a's last one: a stop of a does not end b's */
+	close(a);
+	usleep(50 * 1000);
+	ASSERT_EQ(0, session_sample(b, buf2, self->info.sample_size));
+	walk_sample(buf2, ((struct drm_mali_perfcnt_sample_header *)buf2)->size, &wb);
+	EXPECT_FALSE(wb.bad);
+	EXPECT_GT(wb.gpu_active, 0);
+	close(b);
+	free(buf2);
+}
+
+TEST_F(session, excludes_perfcnt_sample_owner)
+{
+	int fd2 = pf_open(), sfd;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	ASSERT_GE(fd2, 0);
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 1);
+	ASSERT_GE(sfd, 0);
+	EXPECT_EQ(-EBUSY, pf_op(fd2, DRM_PANFROST_PERFCNT_OP_ENABLE));
+	close(sfd);
+
+	ASSERT_EQ(0, pf_op(fd2, DRM_PANFROST_PERFCNT_OP_ENABLE));
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 0);
+	ASSERT_GE(sfd, 0);
+	EXPECT_EQ(-EBUSY, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
+	EXPECT_EQ(0, pf_op(fd2, DRM_PANFROST_PERFCNT_OP_DISABLE));
+	EXPECT_EQ(0, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
+	close(sfd);
+	close(fd2);
+}
+
+/* The debugfs directory of panfrost's DRM minor that has the core's files */
+static int debugfs_dir(char *dir, size_t size)
+{
+	const char *root = "/sys/kernel/debug/dri";
+	struct dirent *e;
+	char path[PATH_MAX], name[64];
+	int found = 0;
+	DIR *d = opendir(root);
+	FILE *f;
+
+	if (!d)
+		return -errno;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/name", root, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%63s", name) == 1 && !strcmp(name, "panfrost")) {
+			snprintf(path, sizeof(path), "%s/%s/perfcnt_counters", root, e->d_name);
+			if (!access(path, F_OK)) {
+				snprintf(dir, size, "%s/%s", root, e->d_name);
+				found = 1;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found ? 0 : -ENOENT;
+}
+
+/* Read all of @dir/@file into @buf (NUL-terminated); bytes read or -errno */
+static ssize_t read_file(const char *dir, const char *file, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n, total = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < size - 1 &&
+	       (n = read(fd, buf + total, size - 1 - total)) > 0)
+		total += n;
+	if (n < 0)
+		total = -errno;
+	close(fd);
+	if (total >= 0)
+		buf[total] = 0;
+	return total;
+}
+
+static int write_file(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+TEST_F(session, debugfs)
+{
+	static const char * const text[] = {
+		"gpu_info", "perfcnt_stats", "perfcnt_enable", "perfcnt_va",
+	};
+	size_t size = 1 << 20;
+	char dir[PATH_MAX], *buf = malloc(size);
+	unsigned int i;
+	ssize_t n;
+	int sfd;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	ASSERT_NE(NULL, buf);
+	if (access("/sys/kernel/debug/dri", F_OK))
+		SKIP(free(buf); return, "no debugfs at /sys/kernel/debug");
+	ASSERT_EQ(0, debugfs_dir(dir, sizeof(dir)));
+
+	for (i = 0; i < ARRAY_SIZE(text); i++) {
+		n = read_file(dir, text[i], buf, size);
+		EXPECT_GT(n, 0) TH_LOG("%s/%s: %zd", dir, text[i], n);
+	}
+	n = read_file(dir, "gpu_info", buf, size);
+	ASSERT_GT(n, 0);
+	EXPECT_NE(NULL, strstr(buf, self->info.product)) TH_LOG("gpu_info: %s", buf);
+
+	/* Counters need an owner: debugfs's own, through perfcnt_enable */
+	EXPECT_LT(read_file(dir, "perfcnt_counters", buf, size), 0);
+	ASSERT_EQ(0, write_file(dir, "perfcnt_enable", "1"));
+	/* The debugfs owner and the sessions exclude each other */
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 0);
+	ASSERT_GE(sfd, 0);
+	EXPECT_EQ(-EBUSY, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
+	usleep(50 * 1000);
+	n = read_file(dir, "perfcnt_counters", buf, size);
+	EXPECT_GT(n, 0);
+	EXPECT_EQ(0, strncmp(buf, "seqno ", 6)) TH_LOG("perfcnt_counters: %.200s", buf);
+	EXPECT_NE(NULL, strstr(buf, "\njm ")) TH_LOG("perfcnt_counters: %.200s", buf);
+	EXPECT_NE(NULL, strstr(buf, "\nshader.")) TH_LOG("perfcnt_counters: %.200s", buf);
+	n = read_file(dir, "perfcnt_dump", buf, size);
+	EXPECT_GT(n, 0);
+	EXPECT_EQ(0, n % 256);
+	n = read_file(dir, "perfcnt_enable", buf, size);
+	EXPECT_GT(n, 0);
+	EXPECT_EQ(0, write_file(dir, "perfcnt_enable", "0"));
+	EXPECT_EQ(0, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
+	close(sfd);
+	free(buf);
+}
+
+/*
+ * A fragment job over 4096 x 4096 tiles on a one-BO context: seconds of
+ * GPU time on the model, so panfrost's 500 ms job timeout resets the GPU.
+ * Returns 0 once the job ended (cancelled), or -errno.
+ */
+static int hang_a_job(int fd)
+{
+	struct drm_panfrost_create_bo cbo = { .size = 64 * 1024 };
+	struct drm_panfrost_mmap_bo mbo = { 0 };
+	struct drm_panfrost_submit sub = { 0 };
+	struct drm_panfrost_wait_bo wait = { 0 };
+	struct drm_gem_close gc = { 0 };
+	struct timespec ts;
+	__u32 v, *bo;
+	int ret;
+
+	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &cbo);
+	if (ret)
+		return ret;
+	mbo.handle = cbo.handle;
+	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &mbo);
+	if (ret)
+		return ret;
+	bo = mmap(NULL, cbo.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mbo.offset);
+	if (bo == MAP_FAILED)
+		return -errno;
+	memset(bo, 0, cbo.size);
+	/* Job header: 64-bit descriptor, type FRAGMENT (9), index 1 */
+	bo[0x10 / 4] = 1 | 9 << 1 | 1 << 16;
+	/* Payload: tiles 0..4095 both ways, framebuffer descriptor at +4 KiB */
+	bo[(32 + 4) / 4] = 0xfff | 0xfff << 16;
+	v = (__u32)(cbo.offset + 4096) | 1;
+	bo[(32 + 8) / 4] = v;
+	bo[(32 + 12) / 4] = (__u32)((cbo.offset + 4096) >> 32);
+	__sync_synchronize();
+	sub.jc = cbo.offset;
+	sub.bo_handles = (uintptr_t)&cbo.handle;
+	sub.bo_handle_count = 1;
+	sub.requirements = PANFROST_JD_REQ_FS;
+	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &sub);
+	if (!ret) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		wait.handle = cbo.handle;
+		wait.timeout_ns = (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec +
+				  10000000000LL;
+		ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait);
+	}
+	munmap(bo, cbo.size);
+	gc.handle = cbo.handle;
+	pf_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
+	return ret;
+}
+
+TEST_F(session, reset_mid_session)
+{
+	struct drm_mali_perfcnt_sample_header h;
+	struct walk w;
+	int sfd, i, recovered = 0;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 1);
+	ASSERT_GE(sfd, 0);
+	usleep(50 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	memcpy(&h, self->buf, sizeof(h));
+	EXPECT_FALSE(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+
+	ASSERT_EQ(0, hang_a_job(self->fd));
+	/*
+	 * The reset's notification reaches the core from a work item: the
+	 * first samples after it carry AFTER_RECOVERY (the flag belongs to
+	 * the interval the reset fell in).
+	 */
+	for (i = 0; i < 20 && !recovered; i++) {
+		usleep(50 * 1000);
+		ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+		memcpy(&h, self->buf, sizeof(h));
+		recovered = !!(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	}
+	EXPECT_TRUE(recovered);
+
+	/* Counting resumed: the next interval is a clean one that counts */
+	usleep(100 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	memcpy(&h, self->buf, sizeof(h));
+	EXPECT_FALSE(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	walk_sample(self->buf, h.size, &w);
+	EXPECT_FALSE(w.bad);
+	EXPECT_GT(w.gpu_active, 0);
+	close(sfd);
+}
+
+/* The platform device panfrost drives, from the render node's sysfs */
+static int pf_device(char *name, size_t size)
+{
+	char path[PATH_MAX], link[PATH_MAX], *base;
+	struct dirent *e;
+	ssize_t n;
+	DIR *d = opendir("/sys/bus/platform/drivers/panfrost");
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "/sys/bus/platform/drivers/panfrost/%s", e->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0 || !strstr(e->d_name, "gpu"))
+			continue;
+		link[n] = 0;
+		base = strrchr(link, '/');
+		snprintf(name, size, "%s", base ? base + 1 : link);
+		closedir(d);
+		return 0;
+	}
+	closedir(d);
+	return -ENOENT;
+}
+
+static int sysfs_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Last: unbinds panfrost with sessions open, then binds it again. The
+ * render node's files are closed first: panfrost's own file release is
+ * not safe after an unbind (its device state is device-managed).
+ */
+TEST_F(session, unbind_with_sessions_open)
+{
+	char dev[PATH_MAX];
+	int sfd, stopped, fd2, i;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	ASSERT_EQ(0, pf_device(dev, sizeof(dev)));
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 1);
+	ASSERT_GE(sfd, 0);
+	stopped = session_open(self->fd, 0xffff, 0xffff, 0, 0);
+	ASSERT_GE(stopped, 0);
+	close(self->fd);
+	self->fd = -1;
+	usleep(50 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+
+	ASSERT_EQ(0, sysfs_write("/sys/bus/platform/drivers/panfrost/unbind", dev));
+	/* The device is gone: its sessions say so, and nothing oopses */
+	EXPECT_EQ(-ENODEV, pf_ioctl(stopped, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
+	for (i = 0; i < 3; i++)
+		EXPECT_LT(session_sample(sfd, self->buf, self->info.sample_size), 0);
+	EXPECT_EQ(-1, pf_open());
+	close(sfd);
+	close(stopped);
+
+	/* Bound again, it counts again */
+	ASSERT_EQ(0, sysfs_write("/sys/bus/platform/drivers/panfrost/bind", dev));
+	for (i = 0, fd2 = -1; i < 50 && fd2 < 0; i++) {
+		fd2 = pf_open();
+		if (fd2 < 0)
+			usleep(100 * 1000);
+	}
+	ASSERT_GE(fd2, 0);
+	sfd = session_open(fd2, 0xffff, 0xffff, 0, 1);
+	ASSERT_GE(sfd, 0);
+	usleep(50 * 1000);
+	EXPECT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	close(sfd);
+	close(fd2);
+}
+
+TEST_HARNESS_MAIN
