@@ -5,9 +5,12 @@
  * The hardware counts one configuration at a time; sessions each want their
  * own. The counter unit is programmed with the union of the running
  * sessions' masks (mpc_session_union()), and every hardware sample is
- * added, counter by counter, into the 64-bit sums of each running session,
- * but only for the counters that session selected (mpc_session_accumulate()),
- * so each gets exactly its own counters over its own intervals. A 32-bit
+ * added once, counter by counter, into 64-bit sums of every interval
+ * (mpc_session_total_add()). A session marks those sums when its interval
+ * starts (mpc_session_mark()) and, when it is sampled, takes the difference
+ * for the counters it selected (mpc_session_take()), so each gets exactly
+ * its own counters over its own intervals, and a hardware sample costs the
+ * same however many sessions run. A 32-bit
  * hardware counter can still saturate within one hardware interval: only
  * that sets MALI_PERFCNT_DATA_SATURATED, never the length of a session's
  * interval. mpc_session_encode() writes a self-describing sample (uAPI
@@ -179,7 +182,11 @@ int mpc_session_acc_init(struct mpc_session_acc *acc, const struct mpc_layout *l
 	acc->values = kvcalloc(array_size(acc->nr_slots, MPC_COUNTERS_PER_BLOCK),
 			       sizeof(*acc->values), GFP_KERNEL_ACCOUNT);
 	acc->power = kcalloc(acc->nr_slots, sizeof(*acc->power), GFP_KERNEL_ACCOUNT);
-	if (!acc->values || !acc->power) {
+	acc->base = kvcalloc(array_size(acc->nr_slots, MPC_COUNTERS_PER_BLOCK),
+			     sizeof(*acc->base), GFP_KERNEL_ACCOUNT);
+	acc->base_power = kcalloc(array_size(acc->nr_slots, MPC_PWR_STATES),
+				  sizeof(*acc->base_power), GFP_KERNEL_ACCOUNT);
+	if (!acc->values || !acc->power || !acc->base || !acc->base_power) {
 		mpc_session_acc_free(acc);
 		return -ENOMEM;
 	}
@@ -191,8 +198,12 @@ void mpc_session_acc_free(struct mpc_session_acc *acc)
 {
 	kvfree(acc->values);
 	kfree(acc->power);
+	kvfree(acc->base);
+	kfree(acc->base_power);
 	acc->values = NULL;
 	acc->power = NULL;
+	acc->base = NULL;
+	acc->base_power = NULL;
 }
 
 /**
@@ -212,41 +223,83 @@ void mpc_session_acc_restart(struct mpc_session_acc *acc, u64 start_ns, u32 flag
 	acc->nr_intervals = 0;
 }
 
+/* Index in &mpc_session_total.power of a block's state over an interval */
+static unsigned int mpc_session_pwr_index(u8 state)
+{
+	return state == MALI_PERFCNT_POWER_ON ? 0 : state == MALI_PERFCNT_POWER_OFF ? 1 : 2;
+}
+
 /**
- * mpc_session_accumulate() - add one hardware interval to a session's sums
- * @acc: the session's sums.
+ * mpc_session_total_alloc() - allocate the sums of every hardware interval
+ * @t: the sums, zeroed by the caller.
+ * @layout: dump layout.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mpc_session_total_alloc(struct mpc_session_total *t, const struct mpc_layout *layout)
+{
+	size_t n = array_size(layout->nr_blocks, MPC_COUNTERS_PER_BLOCK);
+
+	t->nr_slots = layout->nr_blocks;
+	t->values = kvcalloc(n, sizeof(*t->values), GFP_KERNEL);
+	t->sat_at = kvcalloc(n, sizeof(*t->sat_at), GFP_KERNEL);
+	t->power = kcalloc(array_size(t->nr_slots, MPC_PWR_STATES), sizeof(*t->power),
+			   GFP_KERNEL);
+	if (!t->values || !t->sat_at || !t->power) {
+		mpc_session_total_free(t);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/** mpc_session_total_free() - free what mpc_session_total_alloc() allocated */
+void mpc_session_total_free(struct mpc_session_total *t)
+{
+	kvfree(t->values);
+	kvfree(t->sat_at);
+	kfree(t->power);
+	t->values = NULL;
+	t->sat_at = NULL;
+	t->power = NULL;
+}
+
+/**
+ * mpc_session_total_add() - add one hardware interval to the sums
+ * @t: the sums.
  * @layout: dump layout.
  * @shader_present: SHADER_PRESENT.
+ * @hw: what the hardware counted over the interval (the union of the
+ *	started sessions): the hardware writes no other counter, so only
+ *	these are added.
  * @dump: the hardware's dump of the interval (little-endian 32-bit words).
  * @slot_power: per slot, the &enum drm_mali_perfcnt_power_state of the
  *	block over the interval; NULL when every block was on.
- * @hw_flags: MALI_PERFCNT_DATA_* of the hardware interval; its SATURATED
- *	is ignored (the union's counters are not all the session's).
+ * @hw_flags: MALI_PERFCNT_DATA_* of the interval (SATURATED is ignored:
+ *	each counter's own saturation is kept).
  * @end_ns: when the interval ended.
  *
- * Only the counters the session selected are added; SATURATED is set when
- * one of them read 0xffffffff (the hardware stopped counting there).
+ * One pass over the dump however many sessions run: a session takes its
+ * own counters out of the sums when it is sampled (mpc_session_take()).
  */
-void mpc_session_accumulate(struct mpc_session_acc *acc, const struct mpc_layout *layout,
-			    u64 shader_present, const __le32 *dump, const u8 *slot_power,
-			    u32 hw_flags, u64 end_ns)
+void mpc_session_total_add(struct mpc_session_total *t, const struct mpc_layout *layout,
+			   u64 shader_present, const struct mpc_perfcnt_config *hw,
+			   const __le32 *dump, const u8 *slot_power, u32 hw_flags, u64 end_ns)
 {
-	u32 slot, type, inst, c;
+	u32 slot, type, inst, c, nr = t->nr_intervals + 1;
 
-	for (slot = 0; slot < acc->nr_slots; slot++) {
+	for (slot = 0; slot < t->nr_slots; slot++) {
 		const __le32 *blk = dump + slot * MPC_COUNTERS_PER_BLOCK;
-		u64 *sum = acc->values + slot * MPC_COUNTERS_PER_BLOCK;
+		u64 *sum = t->values + slot * MPC_COUNTERS_PER_BLOCK;
+		u32 *sat = t->sat_at + slot * MPC_COUNTERS_PER_BLOCK;
 		u8 pwr = slot_power ? slot_power[slot] : MALI_PERFCNT_POWER_ON;
 		u64 mask;
 
 		if (mpc_session_slot(layout, shader_present, slot, &type, &inst))
 			continue;
-		acc->power[slot] |= pwr == MALI_PERFCNT_POWER_ON ? MPC_PWR_SEEN_ON :
-				    pwr == MALI_PERFCNT_POWER_OFF ? MPC_PWR_SEEN_OFF :
-				    MPC_PWR_SEEN_PARTIAL;
+		t->power[slot * MPC_PWR_STATES + mpc_session_pwr_index(pwr)]++;
 		if (pwr == MALI_PERFCNT_POWER_OFF)
 			continue;
-		mask = mpc_session_value_mask(&acc->cfg, type);
+		mask = mpc_session_value_mask(hw, type);
 		for (c = 0; c < MPC_COUNTERS_PER_BLOCK; c++) {
 			u32 v;
 
@@ -254,14 +307,76 @@ void mpc_session_accumulate(struct mpc_session_acc *acc, const struct mpc_layout
 				continue;
 			v = le32_to_cpu(blk[c]);
 			if (v == U32_MAX)
-				acc->flags |= MALI_PERFCNT_DATA_SATURATED;
+				sat[c] = nr;
 			sum[c] += v;
 		}
 	}
-	acc->flags |= hw_flags & (MALI_PERFCNT_DATA_AFTER_RECOVERY |
-				  MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
-	acc->end_ns = end_ns;
-	acc->nr_intervals++;
+	if (hw_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY)
+		t->recovery_at = nr;
+	if (hw_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS)
+		t->power_loss_at = nr;
+	t->nr_intervals = nr;
+	t->end_ns = end_ns;
+}
+
+/**
+ * mpc_session_mark() - a session's sums start at the sums' present state
+ * @acc: the session's sums.
+ * @t: the sums of every interval.
+ */
+void mpc_session_mark(struct mpc_session_acc *acc, const struct mpc_session_total *t)
+{
+	memcpy(acc->base, t->values,
+	       array_size(acc->nr_slots, MPC_COUNTERS_PER_BLOCK) * sizeof(*acc->base));
+	memcpy(acc->base_power, t->power,
+	       array_size(acc->nr_slots, MPC_PWR_STATES) * sizeof(*acc->base_power));
+	acc->base_intervals = t->nr_intervals;
+}
+
+/**
+ * mpc_session_take() - a session's own counters since its mark
+ * @acc: the session's sums: its values, power and interval count become
+ *	those of the intervals added to @t since mpc_session_mark(), for the
+ *	counters it selected; its flags gain those intervals' (SATURATED
+ *	when one of its counters read 0xffffffff in one of them).
+ * @t: the sums of every interval.
+ * @layout: dump layout.
+ * @shader_present: SHADER_PRESENT.
+ */
+void mpc_session_take(struct mpc_session_acc *acc, const struct mpc_session_total *t,
+		      const struct mpc_layout *layout, u64 shader_present)
+{
+	u32 slot, type, inst, c, since = acc->base_intervals;
+
+	for (slot = 0; slot < acc->nr_slots; slot++) {
+		size_t v0 = (size_t)slot * MPC_COUNTERS_PER_BLOCK;
+		const u32 *pw = t->power + slot * MPC_PWR_STATES;
+		const u32 *bpw = acc->base_power + slot * MPC_PWR_STATES;
+		u64 mask;
+
+		memset(acc->values + v0, 0, MPC_COUNTERS_PER_BLOCK * sizeof(*acc->values));
+		acc->power[slot] = 0;
+		if (mpc_session_slot(layout, shader_present, slot, &type, &inst))
+			continue;
+		acc->power[slot] = (pw[0] != bpw[0] ? MPC_PWR_SEEN_ON : 0) |
+				   (pw[1] != bpw[1] ? MPC_PWR_SEEN_OFF : 0) |
+				   (pw[2] != bpw[2] ? MPC_PWR_SEEN_PARTIAL : 0);
+		mask = mpc_session_value_mask(&acc->cfg, type);
+		for (c = 0; c < MPC_COUNTERS_PER_BLOCK; c++) {
+			if (!(mask & BIT_ULL(c)))
+				continue;
+			acc->values[v0 + c] = t->values[v0 + c] - acc->base[v0 + c];
+			if (t->sat_at[v0 + c] > since)
+				acc->flags |= MALI_PERFCNT_DATA_SATURATED;
+		}
+	}
+	if (t->recovery_at > since)
+		acc->flags |= MALI_PERFCNT_DATA_AFTER_RECOVERY;
+	if (t->power_loss_at > since)
+		acc->flags |= MALI_PERFCNT_DATA_AFTER_POWER_LOSS;
+	if (t->nr_intervals != since)
+		acc->end_ns = t->end_ns;
+	acc->nr_intervals = t->nr_intervals - since;
 }
 
 /**

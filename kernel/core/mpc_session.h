@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mali_perfcnt: counter sessions (uAPI revision 3). mpc_session.c is the
- * pure part (union of masks, 64-bit accumulation, power bookkeeping, the
+ * pure part (union of masks, 64-bit sums, power bookkeeping, the
  * sample encoder), unit-tested by KUnit; mpc_session_fd.c attaches the
  * sessions to the counter unit as one &struct mpc_perfcnt_owner and gives
  * each its file descriptor.
@@ -20,6 +20,8 @@
 #define MPC_PWR_SEEN_ON		BIT(0)	/* on for a whole interval */
 #define MPC_PWR_SEEN_OFF	BIT(1)	/* off for a whole interval */
 #define MPC_PWR_SEEN_PARTIAL	BIT(2)	/* on for part of one */
+/* &mpc_session_total.power: per slot, intervals on, off, partly on */
+#define MPC_PWR_STATES		3
 
 /**
  * struct mpc_session_acc - what one session has counted since its last sample
@@ -31,6 +33,10 @@
  * @start_ns: start of the interval the sums cover.
  * @end_ns: end of the last hardware interval accumulated.
  * @nr_intervals: hardware intervals accumulated.
+ * @base: &mpc_session_total.values when the interval started
+ *	(mpc_session_mark()).
+ * @base_power: &mpc_session_total.power then.
+ * @base_intervals: &mpc_session_total.nr_intervals then.
  */
 struct mpc_session_acc {
 	struct mpc_perfcnt_config cfg;
@@ -41,6 +47,34 @@ struct mpc_session_acc {
 	u64 start_ns;
 	u64 end_ns;
 	u32 nr_intervals;
+	u64 *base;
+	u32 *base_power;
+	u32 base_intervals;
+};
+
+/**
+ * struct mpc_session_total - every hardware interval of a device's sessions, summed
+ * @nr_slots: block slots of a dump (&mpc_layout.nr_blocks).
+ * @values: @nr_slots * %MPC_COUNTERS_PER_BLOCK sums, by slot, of the
+ *	counters the hardware counted in each interval.
+ * @sat_at: per value, the interval (counted from 1) in which it last read
+ *	0xffffffff; 0 for never.
+ * @power: per slot, %MPC_PWR_STATES counts of the intervals the block was
+ *	on, off and partly on.
+ * @recovery_at: the last interval with MALI_PERFCNT_DATA_AFTER_RECOVERY.
+ * @power_loss_at: the last with MALI_PERFCNT_DATA_AFTER_POWER_LOSS.
+ * @nr_intervals: intervals added.
+ * @end_ns: when the last one ended.
+ */
+struct mpc_session_total {
+	u32 nr_slots;
+	u64 *values;
+	u32 *sat_at;
+	u32 *power;
+	u32 recovery_at;
+	u32 power_loss_at;
+	u32 nr_intervals;
+	u64 end_ns;
 };
 
 /**
@@ -68,9 +102,15 @@ int __must_check mpc_session_acc_init(struct mpc_session_acc *acc, const struct 
 				      const struct mpc_perfcnt_config *cfg);
 void mpc_session_acc_free(struct mpc_session_acc *acc);
 void mpc_session_acc_restart(struct mpc_session_acc *acc, u64 start_ns, u32 flags);
-void mpc_session_accumulate(struct mpc_session_acc *acc, const struct mpc_layout *layout,
-			    u64 shader_present, const __le32 *dump, const u8 *slot_power,
-			    u32 hw_flags, u64 end_ns);
+int __must_check mpc_session_total_alloc(struct mpc_session_total *t,
+					 const struct mpc_layout *layout);
+void mpc_session_total_free(struct mpc_session_total *t);
+void mpc_session_total_add(struct mpc_session_total *t, const struct mpc_layout *layout,
+			   u64 shader_present, const struct mpc_perfcnt_config *hw,
+			   const __le32 *dump, const u8 *slot_power, u32 hw_flags, u64 end_ns);
+void mpc_session_mark(struct mpc_session_acc *acc, const struct mpc_session_total *t);
+void mpc_session_take(struct mpc_session_acc *acc, const struct mpc_session_total *t,
+		      const struct mpc_layout *layout, u64 shader_present);
 u32 mpc_session_power_state(u8 seen);
 int mpc_session_encode(const struct mpc_session_acc *acc, const struct mpc_layout *layout,
 		       u64 shader_present, const struct mpc_session_encode_args *args,

@@ -8,7 +8,9 @@
  * started: it enables the counters with the union of the started sessions'
  * masks, and every hardware sample it takes (a session's SAMPLE, a START or
  * STOP that changes who counts, or the watchdog at least every second) is
- * accumulated into each started session (mpc_session.c). A session's
+ * added once to the hub's sums (mpc_session.c), out of which each session
+ * takes its own counters when it is sampled, stopped or loses the
+ * counters. A session's
  * samples are thus not disturbed by another starting, stopping or sampling:
  * those only cut the hardware's intervals, never a session's sums. When a
  * START needs counters the hardware does not count yet, the hub samples,
@@ -46,6 +48,8 @@
  * @lost_err: set by the unit's lost() (no lock): the counters were taken
  *	away with that error; read and cleared under @lock.
  * @raw: one hardware dump.
+ * @total: every hardware interval the hub took, summed (allocated with
+ *	@raw).
  * @watchdog: samples at least every @period_ns while @hw_on.
  * @period_ns: the watchdog's period.
  */
@@ -59,6 +63,7 @@ struct mpc_session_hub {
 	struct mpc_perfcnt_config hw_cfg;
 	atomic_t lost_err;
 	__le32 *raw;
+	struct mpc_session_total total;
 	struct delayed_work watchdog;
 	u64 period_ns;
 };
@@ -67,7 +72,8 @@ struct mpc_session_hub {
  * struct mpc_session - one session (an open session fd)
  * @hub: its device's hub.
  * @node: entry in &mpc_session_hub.sessions.
- * @acc: what it counted since its last sample.
+ * @acc: what it counted since its last sample: taken out of
+ *	&mpc_session_hub.total while it runs (its mark is where it started).
  * @period_ns: its MALI_PERFCNT_PROP_PERIOD_NS, 0 for the watchdog's.
  * @user_data: its MALI_PERFCNT_PROP_USER_DATA.
  * @seqno: samples it returned.
@@ -107,7 +113,21 @@ static const struct mpc_perfcnt_owner_ops mpc_session_owner_ops = {
 	.release = mpc_session_hub_owner_release,
 };
 
-/* The counters were taken from the hub: every started session stops. */
+/* What @s counted since its mark, into its sums (@s runs). */
+static void mpc_session_take_locked(struct mpc_session *s)
+{
+	struct mpc_session_hub *hub = s->hub;
+	struct mpc_device *mdev = hub->mdev;
+
+	lockdep_assert_held(&hub->lock);
+	mpc_session_take(&s->acc, &hub->total, &mdev->features.layout,
+			 mdev->features.shader_present);
+}
+
+/*
+ * The counters were taken from the hub: every started session stops, with
+ * what it counted up to the last hardware sample.
+ */
 static void mpc_session_check_lost_locked(struct mpc_session_hub *hub)
 {
 	struct mpc_session *s;
@@ -120,13 +140,14 @@ static void mpc_session_check_lost_locked(struct mpc_session_hub *hub)
 	hub->hw_on = false;
 	list_for_each_entry(s, &hub->sessions, node) {
 		if (s->running) {
+			mpc_session_take_locked(s);
 			s->running = false;
 			s->err = err;
 		}
 	}
 }
 
-/* Take a hardware sample and add it into every started session. */
+/* Take a hardware sample and add it to the sums of every interval. */
 static int mpc_session_hw_sample_locked(struct mpc_session_hub *hub)
 {
 	struct mpc_device *mdev = hub->mdev;
@@ -153,13 +174,11 @@ static int mpc_session_hw_sample_locked(struct mpc_session_hub *hub)
 		if (power)
 			memset(power, MALI_PERFCNT_POWER_PARTIAL, mdev->features.layout.nr_blocks);
 	}
-	list_for_each_entry(s, &hub->sessions, node) {
-		if (!s->running)
-			continue;
-		mpc_session_accumulate(&s->acc, &mdev->features.layout, sp, hub->raw, power,
-				       info.data_flags, info.timestamp_ns);
-		s->pending = true;
-	}
+	mpc_session_total_add(&hub->total, &mdev->features.layout, sp, &hub->hw_cfg, hub->raw,
+			      power, info.data_flags, info.timestamp_ns);
+	list_for_each_entry(s, &hub->sessions, node)
+		if (s->running)
+			s->pending = true;
 	kfree(power);
 	return 0;
 }
@@ -251,10 +270,7 @@ static int mpc_session_start_locked(struct mpc_session *s)
 		ret = mpc_session_hw_sample_locked(hub);
 		if (ret)
 			return ret;
-		start = s->acc.end_ns;
-		list_for_each_entry(o, &hub->sessions, node)
-			if (o->running)
-				start = o->acc.end_ns;
+		start = hub->total.end_ns;
 	} else {
 		if (hub->hw_on) {
 			ret = mpc_session_hw_sample_locked(hub);
@@ -271,6 +287,7 @@ static int mpc_session_start_locked(struct mpc_session *s)
 		start = mpc_perfcnt_interval_start(hub->mdev);
 	}
 	mpc_session_acc_restart(&s->acc, start, MALI_PERFCNT_DATA_FIRST);
+	mpc_session_mark(&s->acc, &hub->total);
 	s->running = true;
 	s->pending = false;
 	s->err = 0;
@@ -294,6 +311,8 @@ static int mpc_session_stop_locked(struct mpc_session *s)
 	ret = mpc_session_hw_sample_locked(hub);
 	if (ret && ret != -ENODATA)
 		s->err = ret;
+	if (s->running)		/* not when the sample lost the counters */
+		mpc_session_take_locked(s);
 	s->running = false;
 	list_for_each_entry(o, &hub->sessions, node)
 		if (o->running)
@@ -341,6 +360,8 @@ static int mpc_session_sample(struct mpc_session *s,
 	mpc_session_check_lost_locked(hub);
 	if (s->running) {
 		ret = mpc_session_hw_sample_locked(hub);
+		if (!ret)
+			mpc_session_take_locked(s);
 	} else if (s->err) {
 		ret = s->err;
 		s->err = 0;
@@ -353,6 +374,7 @@ static int mpc_session_sample(struct mpc_session *s,
 		ea.gpu_freq_hz = mdev->gpu_freq_hz;
 		ret = mpc_session_encode(&s->acc, layout, sp, &ea, buf, size);
 		mpc_session_acc_restart(&s->acc, s->acc.end_ns, 0);
+		mpc_session_mark(&s->acc, &hub->total);
 		s->pending = false;
 	}
 	mutex_unlock(&hub->lock);
@@ -427,6 +449,7 @@ static void mpc_session_hub_fini(struct drm_device *drm, void *data)
 	struct mpc_session_hub *hub = data;
 
 	cancel_delayed_work_sync(&hub->watchdog);
+	mpc_session_total_free(&hub->total);
 }
 
 /**
@@ -456,15 +479,24 @@ int mpc_session_init(struct mpc_device *mdev)
 	return drmm_add_action(mdev->drm, mpc_session_hub_fini, hub);
 }
 
-/* The dump buffer, once the layout is known (after mpc_gpu_init()). */
-static int mpc_session_hub_raw_locked(struct mpc_session_hub *hub)
+/* The dump buffer and the sums, once the layout is known (after mpc_gpu_init()). */
+static int mpc_session_hub_bufs_locked(struct mpc_session_hub *hub)
 {
+	int ret;
+
 	lockdep_assert_held(&hub->lock);
 	if (hub->raw)
 		return 0;
+	ret = mpc_session_total_alloc(&hub->total, &hub->mdev->features.layout);
+	if (ret)
+		return ret;
 	hub->raw = drmm_kzalloc(hub->mdev->drm, hub->mdev->features.layout.dump_size,
 				GFP_KERNEL);
-	return hub->raw ? 0 : -ENOMEM;
+	if (!hub->raw) {
+		mpc_session_total_free(&hub->total);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int mpc_ioctl_get_info_v3(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner, void *data)
@@ -637,7 +669,7 @@ int mpc_ioctl_session_open(struct mpc_device *mdev, struct mpc_perfcnt_owner *ow
 	}
 
 	mutex_lock(&hub->lock);
-	ret = mpc_session_hub_raw_locked(hub);
+	ret = mpc_session_hub_bufs_locked(hub);
 	if (!ret && hub->nr_sessions >= MPC_MAX_SESSIONS)
 		ret = MPC_REJECT(mdev, -EMFILE, "SESSION_OPEN: %u sessions open",
 				 MPC_MAX_SESSIONS);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of mali_perfcnt's counter sessions (kernel/core/mpc_session.c):
- * the union of masks, every session getting exactly its own counters out
- * of the union's hardware samples (two, three and eight sessions with
- * different masks), 64-bit accumulation past 2^32, SATURATED only for one
+ * the union of masks, every session taking exactly its own counters out
+ * of the sums of the union's hardware samples (two, three and eight
+ * sessions with different masks; sessions that start and are sampled at
+ * different intervals), 64-bit sums past 2^32, SATURATED only for one
  * hardware interval at 0xffffffff, the per-block power state, and the
  * sample encoder's layout.
  *
@@ -49,55 +50,84 @@ static u32 t_mask_of(const struct mpc_perfcnt_config *cfg, u32 slot)
 	       cfg->shader;
 }
 
+static void t_total(struct kunit *test, struct mpc_session_total *t, const struct mpc_layout *l)
+{
+	memset(t, 0, sizeof(*t));
+	KUNIT_ASSERT_EQ(test, mpc_session_total_alloc(t, l), 0);
+}
+
+/* A session that starts now (at 100 ns): its sums begin at @t's state */
 static void t_acc(struct kunit *test, struct mpc_session_acc *acc, const struct mpc_layout *l,
-		  const struct mpc_perfcnt_config *cfg)
+		  const struct mpc_perfcnt_config *cfg, const struct mpc_session_total *t)
 {
 	memset(acc, 0, sizeof(*acc));
 	KUNIT_ASSERT_EQ(test, mpc_session_acc_init(acc, l, cfg), 0);
 	mpc_session_acc_restart(acc, 100, MALI_PERFCNT_DATA_FIRST);
+	mpc_session_mark(acc, t);
 }
 
-/* Each of @n sessions sums exactly its selected counters over 3 intervals */
+static const struct mpc_perfcnt_config t_all = { 0, 0xffff, 0xffff, 0xffff, 0xffff };
+
+/* sum over intervals k in [@from, @to] of t_dump(k)'s counter @c of slot @s */
+static u64 t_want(u32 from, u32 to, u32 s, u32 c)
+{
+	u64 sum = 0;
+	u32 k;
+
+	for (k = from; k <= to; k++)
+		sum += 1000000ULL * k + 1000 * s + c + 1;
+	return sum;
+}
+
+/* @acc holds exactly its counters of intervals @from..@to, a hole at slot 6 */
+static void t_expect(struct kunit *test, const struct mpc_session_acc *acc, u32 from, u32 to,
+		     const char *who)
+{
+	u32 s, c;
+
+	for (s = 0; s < T_SLOTS; s++) {
+		for (c = 0; c < 64; c++) {
+			bool sel = c >= 4 && (t_mask_of(&acc->cfg, s) & BIT(c / 4));
+			u64 want = sel && s != 6 ? t_want(from, to, s, c) : 0;
+
+			KUNIT_EXPECT_EQ_MSG(test, acc->values[s * 64 + c], want,
+					    "%s slot %u counter %u", who, s, c);
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, acc->nr_intervals, to - from + 1, "%s", who);
+}
+
+/* Each of @n sessions takes exactly its selected counters of 3 intervals */
 static void t_sessions(struct kunit *test, const struct mpc_perfcnt_config *cfgs, unsigned int n)
 {
 	const struct mpc_perfcnt_config *p[8];
+	struct mpc_session_total t;
 	struct mpc_session_acc *acc;
 	struct mpc_perfcnt_config u;
 	struct mpc_layout l;
-	unsigned int i, k, s, c;
+	unsigned int i, k;
 
 	t_layout(test, &l);
+	t_total(test, &t, &l);
 	acc = kunit_kcalloc(test, n, sizeof(*acc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, acc);
 	for (i = 0; i < n; i++) {
 		p[i] = &cfgs[i];
-		t_acc(test, &acc[i], &l, &cfgs[i]);
+		t_acc(test, &acc[i], &l, &cfgs[i], &t);
 	}
 	mpc_session_union(p, n, &u);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_TRUE(test, mpc_session_covers(&u, &cfgs[i]));
-	for (k = 1; k <= 3; k++) {
-		__le32 *d = t_dump(test, k);
-
-		for (i = 0; i < n; i++)
-			mpc_session_accumulate(&acc[i], &l, T_SP, d, NULL, 0, 100 + k);
-	}
+	for (k = 1; k <= 3; k++)
+		mpc_session_total_add(&t, &l, T_SP, &u, t_dump(test, k), NULL, 0, 100 + k);
 	for (i = 0; i < n; i++) {
-		for (s = 0; s < T_SLOTS; s++) {
-			for (c = 0; c < 64; c++) {
-				bool sel = c >= 4 && (t_mask_of(&cfgs[i], s) & BIT(c / 4));
-				/* sum over k of 1e6 k + 1000 s + c + 1 */
-				u64 want = sel && s != 6 ? 6000000 + 3 * (1000 * s + c + 1) : 0;
-
-				KUNIT_EXPECT_EQ_MSG(test, acc[i].values[s * 64 + c], want,
-						    "session %u slot %u counter %u", i, s, c);
-			}
-		}
+		mpc_session_take(&acc[i], &t, &l, T_SP);
+		t_expect(test, &acc[i], 1, 3, "session");
 		KUNIT_EXPECT_EQ(test, acc[i].flags, MALI_PERFCNT_DATA_FIRST);
 		KUNIT_EXPECT_EQ(test, acc[i].end_ns, 103);
-		KUNIT_EXPECT_EQ(test, acc[i].nr_intervals, 3);
 		mpc_session_acc_free(&acc[i]);
 	}
+	mpc_session_total_free(&t);
 }
 
 static void mpc_test_union(struct kunit *test)
@@ -208,47 +238,120 @@ static void mpc_test_eight_sessions(struct kunit *test)
 	t_sessions(test, c, ARRAY_SIZE(c));
 }
 
+/*
+ * Sessions that start, are sampled and start again at different intervals
+ * of one series of hardware samples each take their own intervals only:
+ * A runs from interval 1 and is sampled after 2 and 5, B starts after 2,
+ * C runs 1-3 and starts again after 4 with nothing counted in between.
+ */
+static void mpc_test_staggered(struct kunit *test)
+{
+	const struct mpc_perfcnt_config ca = { 0, 0x0006, 0, 0x0030, 0 };
+	const struct mpc_perfcnt_config cb = { 0, 0, 0x0f00, 0, 0xffff };
+	const struct mpc_perfcnt_config cc = { 0, 0xfff0, 0x000e, 0xc000, 0x0100 };
+	struct mpc_session_acc a, b, c;
+	struct mpc_session_total t;
+	struct mpc_layout l;
+	u32 k;
+
+	t_layout(test, &l);
+	t_total(test, &t, &l);
+	t_acc(test, &a, &l, &ca, &t);
+	t_acc(test, &c, &l, &cc, &t);
+	for (k = 1; k <= 5; k++) {
+		mpc_session_total_add(&t, &l, T_SP, &t_all, t_dump(test, k), NULL, 0, 100 + k);
+		if (k == 2) {
+			mpc_session_take(&a, &t, &l, T_SP);
+			t_expect(test, &a, 1, 2, "A, first sample");
+			KUNIT_EXPECT_EQ(test, a.end_ns, 102);
+			mpc_session_acc_restart(&a, a.end_ns, 0);
+			mpc_session_mark(&a, &t);
+			t_acc(test, &b, &l, &cb, &t);
+		}
+		if (k == 3) {
+			mpc_session_take(&c, &t, &l, T_SP);
+			t_expect(test, &c, 1, 3, "C, stopped");
+		}
+		if (k == 4) {
+			/* its stopped interval is kept until it starts again */
+			t_expect(test, &c, 1, 3, "C, still stopped");
+			mpc_session_acc_restart(&c, 104, MALI_PERFCNT_DATA_FIRST);
+			mpc_session_mark(&c, &t);
+		}
+	}
+	mpc_session_take(&a, &t, &l, T_SP);
+	t_expect(test, &a, 3, 5, "A, second sample");
+	KUNIT_EXPECT_EQ(test, a.start_ns, 102);
+	KUNIT_EXPECT_EQ(test, a.flags, 0);
+	mpc_session_take(&b, &t, &l, T_SP);
+	t_expect(test, &b, 3, 5, "B");
+	KUNIT_EXPECT_EQ(test, b.flags, MALI_PERFCNT_DATA_FIRST);
+	mpc_session_take(&c, &t, &l, T_SP);
+	t_expect(test, &c, 5, 5, "C, started again");
+	KUNIT_EXPECT_EQ(test, c.end_ns, 105);
+	mpc_session_acc_free(&a);
+	mpc_session_acc_free(&b);
+	mpc_session_acc_free(&c);
+	mpc_session_total_free(&t);
+}
+
 static void mpc_test_saturated(struct kunit *test)
 {
 	const struct mpc_perfcnt_config c = { 0, 0x0002, 0, 0, 0 };
+	const struct mpc_perfcnt_config hw = { 0, 0x0002, 0x0004, 0, 0 };
+	struct mpc_session_total t;
 	struct mpc_session_acc acc;
 	struct mpc_layout l;
 	__le32 *d;
 
 	t_layout(test, &l);
-	t_acc(test, &acc, &l, &c);
+	t_total(test, &t, &l);
+	t_acc(test, &acc, &l, &c, &t);
 	d = t_dump(test, 1);
-	/* an unselected counter at the top does not concern this session */
+	/* a counter of another session at the top does not concern this one */
 	d[1 * 64 + 8] = cpu_to_le32(U32_MAX);
-	mpc_session_accumulate(&acc, &l, T_SP, d, NULL, MALI_PERFCNT_DATA_SATURATED, 101);
+	mpc_session_total_add(&t, &l, T_SP, &hw, d, NULL, MALI_PERFCNT_DATA_SATURATED, 101);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	KUNIT_EXPECT_FALSE(test, acc.flags & MALI_PERFCNT_DATA_SATURATED);
-	/* a selected one does */
+	/* one of its own does */
 	d[0 * 64 + 5] = cpu_to_le32(U32_MAX);
-	mpc_session_accumulate(&acc, &l, T_SP, d, NULL, 0, 102);
+	mpc_session_total_add(&t, &l, T_SP, &hw, d, NULL, 0, 102);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	KUNIT_EXPECT_TRUE(test, acc.flags & MALI_PERFCNT_DATA_SATURATED);
+	/* and only in the interval it happened in */
 	mpc_session_acc_restart(&acc, 102, 0);
+	mpc_session_mark(&acc, &t);
+	mpc_session_take(&acc, &t, &l, T_SP);
+	KUNIT_EXPECT_EQ(test, acc.flags, 0);
+	mpc_session_total_add(&t, &l, T_SP, &hw, t_dump(test, 3), NULL, 0, 103);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	KUNIT_EXPECT_EQ(test, acc.flags, 0);
 	mpc_session_acc_free(&acc);
+	mpc_session_total_free(&t);
 }
 
 static void mpc_test_beyond_2_32(struct kunit *test)
 {
 	const struct mpc_perfcnt_config c = { 0, 0x0002, 0, 0, 0 };
+	struct mpc_session_total t;
 	struct mpc_session_acc acc;
 	struct mpc_layout l;
 	__le32 *d;
 	int k;
 
 	t_layout(test, &l);
-	t_acc(test, &acc, &l, &c);
+	t_total(test, &t, &l);
+	t_acc(test, &acc, &l, &c, &t);
 	d = t_dump(test, 1);
 	d[4] = cpu_to_le32(0xfffffffe);	/* one below saturation, every interval */
 	for (k = 0; k < 5; k++)
-		mpc_session_accumulate(&acc, &l, T_SP, d, NULL, 0, 101 + k);
+		mpc_session_total_add(&t, &l, T_SP, &c, d, NULL, 0, 101 + k);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	KUNIT_EXPECT_EQ(test, acc.values[4], 5ULL * 0xfffffffe);
 	KUNIT_EXPECT_GT(test, acc.values[4], (u64)U32_MAX);
 	KUNIT_EXPECT_FALSE(test, acc.flags & MALI_PERFCNT_DATA_SATURATED);
 	mpc_session_acc_free(&acc);
+	mpc_session_total_free(&t);
 }
 
 static void mpc_test_power_state(struct kunit *test)
@@ -264,31 +367,37 @@ static void mpc_test_power_state(struct kunit *test)
 
 static void mpc_test_power_blocks(struct kunit *test)
 {
-	const struct mpc_perfcnt_config c = { 0, 0xffff, 0xffff, 0xffff, 0xffff };
 	u8 on[T_SLOTS], off[T_SLOTS];
+	struct mpc_session_total t;
 	struct mpc_session_acc acc;
 	struct mpc_layout l;
 	__le32 *d;
 
 	t_layout(test, &l);
-	t_acc(test, &acc, &l, &c);
+	t_total(test, &t, &l);
+	t_acc(test, &acc, &l, &t_all, &t);
 	d = t_dump(test, 1);
 	memset(on, MALI_PERFCNT_POWER_ON, sizeof(on));
 	memset(off, MALI_PERFCNT_POWER_ON, sizeof(off));
 	off[4] = MALI_PERFCNT_POWER_OFF;	/* core 0 off for the 2nd interval */
 	off[5] = MALI_PERFCNT_POWER_OFF;
-	mpc_session_accumulate(&acc, &l, T_SP, d, on, 0, 101);
-	mpc_session_accumulate(&acc, &l, T_SP, d, off, 0, 102);
+	mpc_session_total_add(&t, &l, T_SP, &t_all, d, on, 0, 101);
+	mpc_session_total_add(&t, &l, T_SP, &t_all, d, off, 0, 102);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	KUNIT_EXPECT_EQ(test, mpc_session_power_state(acc.power[0]), MALI_PERFCNT_POWER_ON);
 	KUNIT_EXPECT_EQ(test, mpc_session_power_state(acc.power[4]), MALI_PERFCNT_POWER_PARTIAL);
 	/* an off block adds nothing: core 0 counted the first interval only */
 	KUNIT_EXPECT_EQ(test, acc.values[4 * 64 + 10], 1000000ULL + 4000 + 11);
 	KUNIT_EXPECT_EQ(test, acc.values[0 * 64 + 10], 2 * (1000000ULL + 11));
 	mpc_session_acc_restart(&acc, 102, 0);
-	mpc_session_accumulate(&acc, &l, T_SP, d, off, 0, 103);
+	mpc_session_mark(&acc, &t);
+	mpc_session_total_add(&t, &l, T_SP, &t_all, d, off, 0, 103);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	KUNIT_EXPECT_EQ(test, mpc_session_power_state(acc.power[5]), MALI_PERFCNT_POWER_OFF);
+	KUNIT_EXPECT_EQ(test, mpc_session_power_state(acc.power[0]), MALI_PERFCNT_POWER_ON);
 	KUNIT_EXPECT_EQ(test, acc.values[5 * 64 + 10], 0ULL);
 	mpc_session_acc_free(&acc);
+	mpc_session_total_free(&t);
 }
 
 static void mpc_test_encode(struct kunit *test)
@@ -298,6 +407,7 @@ static void mpc_test_encode(struct kunit *test)
 						    .gpu_freq_hz = 500000000 };
 	const struct drm_mali_perfcnt_sample_header *h;
 	const struct drm_mali_perfcnt_block_header *b;
+	struct mpc_session_total t;
 	struct mpc_session_acc acc;
 	struct mpc_layout l;
 	u32 size;
@@ -307,10 +417,12 @@ static void mpc_test_encode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(*h), 64);
 	KUNIT_EXPECT_EQ(test, sizeof(*b), 24);
 	t_layout(test, &l);
-	t_acc(test, &acc, &l, &c);
+	t_total(test, &t, &l);
+	t_acc(test, &acc, &l, &c, &t);
 	d = t_dump(test, 1);
-	mpc_session_accumulate(&acc, &l, T_SP, d, NULL, MALI_PERFCNT_DATA_AFTER_POWER_LOSS,
-			       100 + 2000);
+	mpc_session_total_add(&t, &l, T_SP, &t_all, d, NULL, MALI_PERFCNT_DATA_AFTER_POWER_LOSS,
+			      100 + 2000);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	size = mpc_session_sample_size(&l, T_SP);
 	buf = kunit_kzalloc(test, size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
@@ -343,19 +455,22 @@ static void mpc_test_encode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ((const u64 *)(b + 1))[63], 1000000ULL + 7000 + 63 + 1);
 	KUNIT_EXPECT_EQ(test, ((const u64 *)(b + 1))[3], 0ULL);	/* a header word */
 	mpc_session_acc_free(&acc);
+	mpc_session_total_free(&t);
 }
 
 static void mpc_test_restart(struct kunit *test)
 {
-	const struct mpc_perfcnt_config c = { 0, 0xffff, 0xffff, 0xffff, 0xffff };
+	struct mpc_session_total t;
 	struct mpc_session_acc acc;
 	struct mpc_layout l;
 	u32 i;
 
 	t_layout(test, &l);
-	t_acc(test, &acc, &l, &c);
-	mpc_session_accumulate(&acc, &l, T_SP, t_dump(test, 1), NULL,
-			       MALI_PERFCNT_DATA_AFTER_RECOVERY, 150);
+	t_total(test, &t, &l);
+	t_acc(test, &acc, &l, &t_all, &t);
+	mpc_session_total_add(&t, &l, T_SP, &t_all, t_dump(test, 1), NULL,
+			      MALI_PERFCNT_DATA_AFTER_RECOVERY, 150);
+	mpc_session_take(&acc, &t, &l, T_SP);
 	KUNIT_EXPECT_TRUE(test, acc.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
 	mpc_session_acc_restart(&acc, 150, 0);
 	for (i = 0; i < T_SLOTS * 64; i++)
@@ -363,7 +478,15 @@ static void mpc_test_restart(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, acc.start_ns, 150);
 	KUNIT_EXPECT_EQ(test, acc.nr_intervals, 0);
 	KUNIT_EXPECT_EQ(test, acc.flags, 0);
+	/* taken again with no new interval: still nothing, no old flag */
+	mpc_session_mark(&acc, &t);
+	mpc_session_take(&acc, &t, &l, T_SP);
+	for (i = 0; i < T_SLOTS * 64; i++)
+		KUNIT_EXPECT_EQ_MSG(test, acc.values[i], 0ULL, "value %u", i);
+	KUNIT_EXPECT_EQ(test, acc.flags, 0);
+	KUNIT_EXPECT_EQ(test, acc.end_ns, 150);
 	mpc_session_acc_free(&acc);
+	mpc_session_total_free(&t);
 }
 
 static struct kunit_case mpc_session_cases[] = {
@@ -374,6 +497,7 @@ static struct kunit_case mpc_session_cases[] = {
 	KUNIT_CASE(mpc_test_two_sessions),
 	KUNIT_CASE(mpc_test_three_sessions),
 	KUNIT_CASE(mpc_test_eight_sessions),
+	KUNIT_CASE(mpc_test_staggered),
 	KUNIT_CASE(mpc_test_saturated),
 	KUNIT_CASE(mpc_test_beyond_2_32),
 	KUNIT_CASE(mpc_test_power_state),
