@@ -9,7 +9,9 @@
 # ./run_kselftest.sh -c drivers/gpu/panfrost. Its log goes out as "# "
 # lines, then every case (ktap-cases.awk) as the TAP section
 # "panfrost-patched". Here every case applies, so a skip fails too: a
-# stock panfrost (no PERFCNT_FEATURES) skips them all. Exit status: 0 when
+# stock panfrost (no PERFCNT_FEATURES) skips them all. Then, with the tool
+# (/mpc/user), the section "panfrost-patched-tool": the tool reads the
+# counters through the patched panfrost's sessions. Exit status: 0 when
 # every case passed.
 
 # shellcheck source=guest-lib.sh
@@ -55,4 +57,36 @@ if [ "$n" = 0 ]; then
 fi
 echo "1..$n"
 echo "=== END $sec rc=$r"
+
+# The tool on the patched panfrost (the row's tool=yes): it finds the
+# sessions by the feature bit and reads the counters through them, the
+# unstable ioctls only when asked (MPC_PANFROST_UNSTABLE=1).
+tool=/mpc/user/mali-perfcnt
+if [ -x "$tool" ]; then
+	sec=panfrost-patched-tool n=0 f=0
+	t() { # t NAME CMD...: one case
+		n=$((n + 1)) name=$1
+		shift
+		if "$@"; then echo "ok $n $name"; else echo "not ok $n $name"; f=1; fi
+	}
+	echo "=== BEGIN $sec"
+	mpc_bounded 60 "$tool" --backend panfrost info >/tmp/info.out 2>&1
+	sed 's/^/# /' /tmp/info.out
+	t "info: interface counter sessions (patched panfrost)" \
+		grep -q '^interface  *counter sessions (patched panfrost)$' /tmp/info.out
+	MPC_PANFROST_UNSTABLE=1 mpc_bounded 60 "$tool" --backend panfrost info >/tmp/info2.out 2>&1
+	t "info with MPC_PANFROST_UNSTABLE=1: interface unstable perfcnt ioctls" \
+		grep -q '^interface  *unstable perfcnt ioctls$' /tmp/info2.out
+	mpc_bounded 60 "$tool" --backend panfrost stat -e GPU_ACTIVE,JS0_ACTIVE --format csv \
+		--masks jm=0xffff,tiler=0,shader=0,l2=0 -- sleep 0.5 >/tmp/stat.out 2>&1
+	sed 's/^/# /' /tmp/stat.out
+	# sample,time_s,interval_s,type,block,name,lgc_name,value,unit,status,data_flags
+	# shellcheck disable=SC2016 # an awk program
+	t "stat through a session: GPU_ACTIVE > 0 at 50 % load over ~0.5 s, ok" \
+		awk -F, '$6 == "GPU_ACTIVE" && $8 > 0 && $3 > 0.4 && $3 < 5 && $10 == "ok" { g = 1 }
+			END { exit !g }' /tmp/stat.out
+	echo "1..$n"
+	echo "=== END $sec rc=$f"
+	[ "$f" = 0 ] || r=1
+fi
 exit $r

@@ -190,7 +190,6 @@ static int mp_session_open(struct mpc_dev *d, const struct mpc_enable *cfg, stru
 	struct drm_mali_perfcnt_session_open o;
 	struct drm_mali_perfcnt_get_info_v3 gi;
 	struct mp_session *s;
-	unsigned n = 0;
 	int fd;
 
 	if (d->priv)
@@ -202,28 +201,7 @@ static int mp_session_open(struct mpc_dev *d, const struct mpc_enable *cfg, stru
 
 		return mpc_fail(err, -x, "GET_INFO_V3 failed on %s: %s", d->path, strerror(x));
 	}
-	memset(p, 0, sizeof(p));
-	memset(&o, 0, sizeof(o));
-	o.flags = MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START;
-	if (cfg) {
-		o.counter_set = cfg->counter_set;
-		if (cfg->use_masks) {
-			const uint32_t v[4] = { cfg->jm, cfg->tiler, cfg->shader, cfg->l2 };
-			const uint32_t prop[4] = {
-				MALI_PERFCNT_PROP_JM_MASK, MALI_PERFCNT_PROP_TILER_MASK,
-				MALI_PERFCNT_PROP_SHADER_MASK, MALI_PERFCNT_PROP_MMU_L2_MASK,
-			};
-
-			for (n = 0; n < 4; n++) {
-				p[n].base.name = MALI_PERFCNT_EXT_SET_PROPERTY;
-				p[n].property = prop[n];
-				p[n].value = v[n];
-				if (n)
-					p[n - 1].base.next_extension = (uint64_t)(uintptr_t)&p[n];
-			}
-			o.extensions = (uint64_t)(uintptr_t)&p[0];
-		}
-	}
+	mpc_v3_open_args(cfg, &o, p);
 	fd = drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
 	if (fd < 0)
 		return enable_error(d, cfg, errno, err);
@@ -337,7 +315,6 @@ static int mp_disable(struct mpc_dev *d, struct mpc_err *err)
 	return 0;
 }
 
-static uint32_t mp_data_flags(uint32_t data_flags);
 static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
 			     struct mpc_err *err);
 
@@ -387,7 +364,7 @@ static int mp_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 		r.data_flags = 0;
 	}
 	di->interval_start_ns = r.interval_start_ns;
-	di->flags = mp_data_flags(r.data_flags);
+	di->flags = mpc_data_flags_from_uapi(r.data_flags);
 	return 0;
 }
 
@@ -396,9 +373,6 @@ static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mp
 {
 	struct mp_session *s = d->priv;
 	struct drm_mali_perfcnt_session_sample r;
-	const struct drm_mali_perfcnt_sample_header *h;
-	uint32_t flags;
-	int ret;
 
 	if (!s)
 		return mpc_fail(err, -ENODATA, "the counters are not enabled on %s", d->path);
@@ -409,31 +383,9 @@ static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mp
 	if (ioctl(s->fd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &r))
 		return mp_sample_error(d, errno, r.buf_size, len, err);
 	di->end_ns = mpc_now_raw_ns();
-	ret = mpc_v3_to_dump(&d->desc, s->buf, s->size, buf, len, &flags, err);
-	if (ret)
-		return ret;
-	h = s->buf;
-	di->seqno = h->seqno;
-	di->timestamp_ns = h->end_ns;
-	di->interval_start_ns = h->start_ns;
-	di->flags = mp_data_flags(flags);
-	return 0;
+	return mpc_v3_sample_dump(&d->desc, s->buf, s->size, buf, len, di, err);
 }
 
-static uint32_t mp_data_flags(uint32_t data_flags)
-{
-	uint32_t f = 0;
-
-	if (data_flags & MALI_PERFCNT_DATA_SATURATED)
-		f |= MPC_DATA_SATURATED;
-	if (data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY)
-		f |= MPC_DATA_AFTER_RECOVERY;
-	if (data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS)
-		f |= MPC_DATA_AFTER_POWER_LOSS;
-	if (data_flags & MALI_PERFCNT_DATA_FIRST)
-		f |= MPC_DATA_FIRST;
-	return f;
-}
 
 /* The sampling stream: its fd and the records read but not handed out. */
 struct mp_stream {

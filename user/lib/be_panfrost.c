@@ -8,6 +8,12 @@
  * timed with CLOCK_MONOTONIC_RAW around each DUMP. The counters are raw
  * 32-bit hardware values cleared by each sample: callers sample at least
  * every info.max_sample_interval_ns and add them up in 64 bits.
+ *
+ * A panfrost patched with this project's series (panfrost/) says so in
+ * GET_PARAM PERFCNT_FEATURES: it hosts mali_perfcnt's counter core, and
+ * the counters are read through its sessions instead (per-block masks,
+ * 64-bit sums in the kernel, the kernel's timestamps; CAP_PERFMON).
+ * MPC_PANFROST_UNSTABLE=1 keeps the unstable ioctls.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,11 +22,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
 
 #include "backend.h"
+#include "mali_perfcnt_drm.h"
+#include "mpc_internal.h"
 #include "panfrost_uapi.h"
 
 #define UNSTABLE_HINT	"panfrost's perfcnt ioctls are disabled: echo Y > " \
@@ -37,6 +46,10 @@ struct pf {
 	uint64_t last_ns;	/* the last sample, or the enable: the next interval's start */
 	int first;		/* no sample since the enable */
 	int lost;		/* a DUMP timed out since the last sample */
+	int sessions;		/* patched panfrost: its counter sessions */
+	int sfd;		/* the session, -1 when none is open */
+	uint32_t ssize;		/* bytes of a session sample */
+	void *sbuf;
 };
 
 static void pf_enumerate(struct mpc_cands *c)
@@ -66,6 +79,113 @@ static uint32_t model_id(uint32_t prod)
 static int kernel_is_v4(uint32_t prod)
 {
 	return prod == 0x0600 || prod == 0x6956 || prod == 0x0620 || prod == 0x0720;
+}
+
+/*
+ * A patched panfrost's counter sessions: its feature bit, then PERFCNT_QUERY
+ * for the sample size and the description's check. Nothing on a stock
+ * panfrost (GET_PARAM PERFCNT_FEATURES is -EINVAL there) or with
+ * MPC_PANFROST_UNSTABLE=1.
+ */
+static int pf_sessions_open(struct mpc_dev *d, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_get_info_v3 gi;
+	struct pf *pf = d->priv;
+	const char *force = getenv("MPC_PANFROST_UNSTABLE");
+	uint64_t feat = 0;
+
+	if ((force && !strcmp(force, "1")) ||
+	    get_param(d->fd, MPC_PF_PARAM_PERFCNT_FEATURES, &feat) ||
+	    !(feat & MPC_PF_PERFCNT_F_SESSIONS))
+		return 0;
+	memset(&gi, 0, sizeof(gi));
+	if (drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_QUERY, &gi)) {
+		int x = errno;
+
+		return mpc_fail(err, -x, "%s: panfrost says it has counter sessions but PERFCNT_QUERY "
+				"failed: %s; run with MPC_PANFROST_UNSTABLE=1 to use the unstable "
+				"ioctls", d->path, strerror(x));
+	}
+	if (gi.gpu_id >> 16 != d->desc.gpu_id >> 16 || gi.shader_present != d->desc.shader_present)
+		return mpc_fail(err, -EPROTO, "%s: PERFCNT_QUERY describes GPU_ID 0x%08x, cores 0x%llx; "
+				"GET_PARAM 0x%08x, 0x%llx", d->path, gi.gpu_id,
+				(unsigned long long)gi.shader_present, d->desc.gpu_id,
+				(unsigned long long)d->desc.shader_present);
+	pf->sbuf = malloc(gi.sample_size);
+	if (!pf->sbuf)
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	pf->sessions = 1;
+	pf->ssize = gi.sample_size;
+	if (gi.gpu_freq_hz && !d->desc.gpu_freq_hz)
+		d->desc.gpu_freq_hz = gi.gpu_freq_hz;
+	d->info.interface = "counter sessions (patched panfrost)";
+	d->info.caps = MPC_BE_BLOCK_MASKS | MPC_BE_SEQNO | MPC_BE_KERNEL_TIMESTAMP;
+	/* the kernel sums in 64 bits, at least every second */
+	d->info.max_sample_interval_ns = 0;
+	d->info.dump_alloc = pf->alloc;
+	d->info.limits[0] = "CAP_PERFMON only (panfrost's sessions are privileged)";
+	d->info.limits[1] = "sessions exclude the unstable ioctls' owner (EBUSY either way)";
+	d->info.limits[2] = "no periodic sampling in the kernel: the tool samples";
+	d->info.limits[3] = d->desc.gpu_freq_hz ? NULL :
+			    "no GPU clock rate (no devfreq): give --freq MHz";
+	d->info.limits[4] = NULL;
+	return 0;
+}
+
+static int pf_session_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_ext_set_property p[4];
+	struct drm_mali_perfcnt_session_open o;
+	struct pf *pf = d->priv;
+	int fd, x;
+
+	if (pf->sfd >= 0)
+		return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
+				"process", d->path);
+	mpc_v3_open_args(cfg, &o, p);
+	fd = drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_SESSION_OPEN, &o);
+	if (fd >= 0) {
+		pf->sfd = fd;
+		return 0;
+	}
+	x = errno;
+	switch (x) {
+	case EPERM:
+	case EACCES:
+		return mpc_fail(err, -x, "panfrost's counter sessions need CAP_PERFMON: run as root "
+				"(or with MPC_PANFROST_UNSTABLE=1 and unstable_ioctls)");
+	case EBUSY:
+		return mpc_fail(err, -x, "the counters of %s are held through panfrost's unstable "
+				"ioctls by another process: wait for it to finish", d->path);
+	case EMFILE:
+		return mpc_fail(err, -x, "panfrost has no session left on %s (too many open)", d->path);
+	default:
+		return mpc_fail(err, -x, "opening a counter session on %s failed: %s", d->path,
+				strerror(x));
+	}
+}
+
+static int pf_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+			     struct mpc_err *err)
+{
+	struct pf *pf = d->priv;
+	struct drm_mali_perfcnt_session_sample r;
+	int x;
+
+	memset(&r, 0, sizeof(r));
+	r.buf_ptr = (uint64_t)(uintptr_t)pf->sbuf;
+	r.buf_size = pf->ssize;
+	di->start_ns = mpc_now_raw_ns();
+	if (ioctl(pf->sfd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &r)) {
+		x = errno;
+		if (x == ETIMEDOUT || x == EIO)
+			return mpc_fail(err, -x, "the GPU did not finish a sample (%s); panfrost "
+					"restarted the counters, the next sample says so",
+					strerror(x));
+		return mpc_fail(err, -x, "taking a sample on %s failed: %s", d->path, strerror(x));
+	}
+	di->end_ns = mpc_now_raw_ns();
+	return mpc_v3_sample_dump(&d->desc, pf->sbuf, pf->ssize, buf, len, di, err);
 }
 
 static int pf_open(struct mpc_dev *d, const char *path, unsigned flags, struct mpc_err *err)
@@ -155,7 +275,20 @@ static int pf_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 	}
 	d->priv = pf;
 	d->fd = fd;
+	pf->sfd = -1;
 	snprintf(d->driver, sizeof(d->driver), MPC_PF_DRIVER_NAME " %s", ver);
+	r = pf_sessions_open(d, err);
+	if (r) {
+		free(pf->kbuf);
+		free(pf);
+		d->priv = NULL;
+		close(fd);
+		d->fd = -1;
+		return r;
+	}
+	if (pf->sessions)
+		return 0;
+	d->info.interface = "unstable perfcnt ioctls";
 	d->info.caps = 0;
 	d->info.max_sample_interval_ns = MAX_INTERVAL_NS;
 	d->info.dump_alloc = pf->alloc;
@@ -174,8 +307,9 @@ static int pf_open(struct mpc_dev *d, const char *path, unsigned flags, struct m
 static int pf_usable(struct mpc_dev *d, struct mpc_err *err)
 {
 	struct mpc_pf_perfcnt_dump q = { 0 };
+	struct pf *pf = d->priv;
 
-	if (d->enabled)
+	if (d->enabled || pf->sessions)
 		return 0;
 	if (drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_DUMP, &q) && errno == ENOSYS)
 		return mpc_fail(err, -ENOSYS, UNSTABLE_HINT);
@@ -187,6 +321,8 @@ static int pf_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 	struct pf *pf = d->priv;
 	struct mpc_pf_perfcnt_enable e = { 1, cfg ? cfg->counter_set : 0 };
 
+	if (pf->sessions)
+		return pf_session_enable(d, cfg, err);
 	if (d->enabled && e.counterset != pf->set)
 		return mpc_fail(err, -EALREADY, "the counters of %s are enabled with set %u; panfrost "
 				"ignores a new set until they are disabled", d->path, pf->set);
@@ -231,7 +367,14 @@ static int pf_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc
 static int pf_disable(struct mpc_dev *d, struct mpc_err *err)
 {
 	struct mpc_pf_perfcnt_enable e = { 0, 0 };
+	struct pf *pf = d->priv;
 
+	if (pf->sessions) {
+		if (pf->sfd >= 0)
+			close(pf->sfd);
+		pf->sfd = -1;
+		return 0;
+	}
 	if (drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_ENABLE, &e)) {
 		int x = errno;
 
@@ -252,6 +395,8 @@ static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	sigset_t all, old;
 	int r, x;
 
+	if (pf->sessions)
+		return pf_session_sample(d, buf, len, di, err);
 	(void)len;
 	/*
 	 * panfrost's DUMP samples, which clears the counters, then waits
@@ -322,8 +467,12 @@ static void pf_close(struct mpc_dev *d)
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
-	if (pf)
+	if (pf) {
+		if (pf->sfd >= 0)
+			close(pf->sfd);
 		free(pf->kbuf);
+		free(pf->sbuf);
+	}
 	free(pf);
 	d->priv = NULL;
 }

@@ -67,6 +67,19 @@ int mpc_desc_from_get_info(struct mpc_desc *d, const struct drm_mali_perfcnt_get
  * the description has none; a session sample laid out as a dump of @d.
  */
 int mpc_v3_slot(const struct mpc_desc *d, uint32_t type, uint32_t inst);
+/* The library's MPC_DATA_* of mali_perfcnt's MALI_PERFCNT_DATA_* (every revision) */
+unsigned mpc_data_flags_from_uapi(uint32_t data_flags);
+struct drm_mali_perfcnt_session_open;
+struct drm_mali_perfcnt_ext_set_property;
+/*
+ * SESSION_OPEN's arguments for @cfg (NULL: every counter of set 0), started
+ * and close-on-exec; @p, four properties, holds the masks @o points to.
+ */
+void mpc_v3_open_args(const struct mpc_enable *cfg, struct drm_mali_perfcnt_session_open *o,
+		      struct drm_mali_perfcnt_ext_set_property *p);
+/* A session sample of @size bytes as a dump, with its times and flags in @di */
+int mpc_v3_sample_dump(const struct mpc_desc *d, const void *sample, size_t size, void *dump,
+		       size_t len, struct mpc_dump_info *di, struct mpc_err *err);
 int mpc_v3_to_dump(const struct mpc_desc *d, const void *sample, size_t len, void *dump,
 		   size_t dump_size, uint32_t *data_flags, struct mpc_err *err);
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,

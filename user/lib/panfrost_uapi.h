@@ -53,6 +53,19 @@ enum {
 	MPC_PF_PARAM_MMU_FEATURES = 12,
 	MPC_PF_PARAM_COHERENCY_FEATURES = 17,
 	MPC_PF_PARAM_NR_CORE_GROUPS = 38,	/* hweight64(L2_PRESENT) */
+	/* panfrost patched with this project's series (panfrost/): MPC_PF_PERFCNT_F_* */
+	MPC_PF_PARAM_PERFCNT_FEATURES = 41,
 };
+
+/*
+ * The patched panfrost's counter sessions: PERFCNT_QUERY is mali_perfcnt's
+ * GET_INFO_V3, PERFCNT_SESSION_OPEN its SESSION_OPEN (the return value is the
+ * session's fd, whose ioctls are mali_perfcnt's session ioctls).
+ */
+#define MPC_PF_PERFCNT_F_SESSIONS	(1u << 2)
+#define MPC_PF_IOCTL_PERFCNT_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + 0x0b, struct drm_mali_perfcnt_get_info_v3)
+#define MPC_PF_IOCTL_PERFCNT_SESSION_OPEN \
+	DRM_IOW(DRM_COMMAND_BASE + 0x0c, struct drm_mali_perfcnt_session_open)
 
 #endif

@@ -123,3 +123,61 @@ int mpc_v3_to_dump(const struct mpc_desc *d, const void *sample, size_t len, voi
 	*data_flags = flags;
 	return 0;
 }
+
+unsigned mpc_data_flags_from_uapi(uint32_t data_flags)
+{
+	unsigned f = 0;
+
+	if (data_flags & MALI_PERFCNT_DATA_SATURATED)
+		f |= MPC_DATA_SATURATED;
+	if (data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY)
+		f |= MPC_DATA_AFTER_RECOVERY;
+	if (data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS)
+		f |= MPC_DATA_AFTER_POWER_LOSS;
+	if (data_flags & MALI_PERFCNT_DATA_FIRST)
+		f |= MPC_DATA_FIRST;
+	return f;
+}
+
+void mpc_v3_open_args(const struct mpc_enable *cfg, struct drm_mali_perfcnt_session_open *o,
+		      struct drm_mali_perfcnt_ext_set_property *p)
+{
+	memset(p, 0, 4 * sizeof(*p));
+	memset(o, 0, sizeof(*o));
+	o->flags = MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START;
+	if (!cfg)
+		return;
+	o->counter_set = cfg->counter_set;
+	if (cfg->use_masks) {
+		const uint32_t v[4] = { cfg->jm, cfg->tiler, cfg->shader, cfg->l2 };
+		const uint32_t prop[4] = {
+			MALI_PERFCNT_PROP_JM_MASK, MALI_PERFCNT_PROP_TILER_MASK,
+			MALI_PERFCNT_PROP_SHADER_MASK, MALI_PERFCNT_PROP_MMU_L2_MASK,
+		};
+
+		for (unsigned n = 0; n < 4; n++) {
+			p[n].base.name = MALI_PERFCNT_EXT_SET_PROPERTY;
+			p[n].property = prop[n];
+			p[n].value = v[n];
+			if (n)
+				p[n - 1].base.next_extension = (uint64_t)(uintptr_t)&p[n];
+		}
+		o->extensions = (uint64_t)(uintptr_t)&p[0];
+	}
+}
+
+int mpc_v3_sample_dump(const struct mpc_desc *d, const void *sample, size_t size, void *dump,
+		       size_t len, struct mpc_dump_info *di, struct mpc_err *err)
+{
+	const struct drm_mali_perfcnt_sample_header *h = sample;
+	uint32_t flags;
+	int ret = mpc_v3_to_dump(d, sample, size, dump, len, &flags, err);
+
+	if (ret)
+		return ret;
+	di->seqno = h->seqno;
+	di->timestamp_ns = h->end_ns;
+	di->interval_start_ns = h->start_ns;
+	di->flags = mpc_data_flags_from_uapi(flags);
+	return 0;
+}
