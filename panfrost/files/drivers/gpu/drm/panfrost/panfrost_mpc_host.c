@@ -530,6 +530,14 @@ void panfrost_mpc_reset_prepare(struct panfrost_device *pfdev) @6.12
 	spin_unlock(&pm->as_lock); @6.12
 } @6.12
  @6.12
+/* A reset or resume released every address space, the core's too. */
+static void panfrost_mpc_as_released(struct panfrost_mpc *pm)
+{
+	spin_lock(&pm->as_lock);
+	pm->as_held = false;
+	spin_unlock(&pm->as_lock);
+}
+
 /**
  * panfrost_mpc_reset_done() - panfrost reset the GPU (panfrost_reset())
  * @pfdev: the device, reset, its address spaces all released.
@@ -544,9 +552,7 @@ void panfrost_mpc_reset_done(struct panfrost_device *pfdev)
 
 	if (!pm)
 		return;
-	spin_lock(&pm->as_lock);
-	pm->as_held = false;
-	spin_unlock(&pm->as_lock);
+	panfrost_mpc_as_released(pm);
 	if (!READ_ONCE(pm->core_reset) && READ_ONCE(pm->core_active))
 		queue_work(system_wq, &pm->reset_work);
 }
@@ -574,9 +580,7 @@ void panfrost_mpc_resume(struct panfrost_device *pfdev, int err)
 
 	if (!pm)
 		return;
-	spin_lock(&pm->as_lock);
-	pm->as_held = false;
-	spin_unlock(&pm->as_lock);
+	panfrost_mpc_as_released(pm);
 	mpc_perfcnt_resume(&pm->core, err);
 }
 

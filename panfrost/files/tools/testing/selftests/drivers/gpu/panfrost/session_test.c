@@ -29,52 +29,10 @@
 #include <drm/mali_perfcnt_drm.h>
 
 #include "../../../kselftest_harness.h"
+#include "pf_util.h"
 
 /* Value 6 of a job manager block: cycles the GPU had work */
 #define JM_GPU_ACTIVE		6
-
-static int pf_ioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret == -1 ? -errno : ret;
-}
-
-/* The first render node whose driver is panfrost, or -1 */
-static int pf_open(void)
-{
-	char path[64], name[32];
-	struct drm_version v;
-	int i, fd;
-
-	for (i = 128; i < 192; i++) {
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		memset(name, 0, sizeof(name));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (!pf_ioctl(fd, DRM_IOCTL_VERSION, &v) &&
-		    !strcmp(name, "panfrost"))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
-static int pf_param(int fd, __u32 param, __u64 *value)
-{
-	struct drm_panfrost_get_param p = { .param = param };
-	int ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_GET_PARAM, &p);
-
-	*value = p.value;
-	return ret;
-}
 
 static int pf_op(int fd, __u32 op)
 {
@@ -491,59 +449,6 @@ TEST_F(session, debugfs)
 	EXPECT_EQ(0, pf_ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START, NULL));
 	close(sfd);
 	free(buf);
-}
-
-/*
- * A fragment job over 4096 x 4096 tiles on a one-BO context: seconds of
- * GPU time on the model, so panfrost's 500 ms job timeout resets the GPU.
- * Returns 0 once the job ended (cancelled), or -errno.
- */
-static int hang_a_job(int fd)
-{
-	struct drm_panfrost_create_bo cbo = { .size = 64 * 1024 };
-	struct drm_panfrost_mmap_bo mbo = { 0 };
-	struct drm_panfrost_submit sub = { 0 };
-	struct drm_panfrost_wait_bo wait = { 0 };
-	struct drm_gem_close gc = { 0 };
-	struct timespec ts;
-	__u32 v, *bo;
-	int ret;
-
-	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &cbo);
-	if (ret)
-		return ret;
-	mbo.handle = cbo.handle;
-	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &mbo);
-	if (ret)
-		return ret;
-	bo = mmap(NULL, cbo.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mbo.offset);
-	if (bo == MAP_FAILED)
-		return -errno;
-	memset(bo, 0, cbo.size);
-	/* Job header: 64-bit descriptor, type FRAGMENT (9), index 1 */
-	bo[0x10 / 4] = 1 | 9 << 1 | 1 << 16;
-	/* Payload: tiles 0..4095 both ways, framebuffer descriptor at +4 KiB */
-	bo[(32 + 4) / 4] = 0xfff | 0xfff << 16;
-	v = (__u32)(cbo.offset + 4096) | 1;
-	bo[(32 + 8) / 4] = v;
-	bo[(32 + 12) / 4] = (__u32)((cbo.offset + 4096) >> 32);
-	__sync_synchronize();
-	sub.jc = cbo.offset;
-	sub.bo_handles = (uintptr_t)&cbo.handle;
-	sub.bo_handle_count = 1;
-	sub.requirements = PANFROST_JD_REQ_FS;
-	ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_SUBMIT, &sub);
-	if (!ret) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		wait.handle = cbo.handle;
-		wait.timeout_ns = (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec +
-				  10000000000LL;
-		ret = pf_ioctl(fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait);
-	}
-	munmap(bo, cbo.size);
-	gc.handle = cbo.handle;
-	pf_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
-	return ret;
 }
 
 TEST_F(session, reset_mid_session)
