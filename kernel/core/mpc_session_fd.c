@@ -362,6 +362,8 @@ static int mpc_session_sample(struct mpc_session *s,
 		ret = mpc_session_hw_sample_locked(hub);
 		if (!ret)
 			mpc_session_take_locked(s);
+		else if (!s->running)
+			s->err = 0;	/* the loss that stopped it: reported now, once */
 	} else if (s->err) {
 		ret = s->err;
 		s->err = 0;

@@ -1354,6 +1354,12 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 	unsigned int i, n = 1 + rnd(6);
 	uint64_t last = 0;
 	bool drained = false;
+	/*
+	 * After a SAMPLE's -EIO or -ETIMEDOUT the session runs on when the
+	 * GPU recovered, and is stopped when it could not be (the counters
+	 * were lost): unknown until START or STOP says.
+	 */
+	bool known = true;
 
 	for (i = 0; i < n; i++) {
 		struct drm_mali_perfcnt_session_sample smp, out;
@@ -1368,26 +1374,30 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 		case 1:
 			err = account(OP_SESSION, xioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START,
 							 NULL), gen, "START");
-			if (running && err != EALREADY && err != ENODEV)
+			if (known && running && err != EALREADY && err != ENODEV)
 				violation("session START when started: %s, want EALREADY",
 					  errname(err));
-			if (!running && err == EALREADY)
+			if (known && !running && err == EALREADY)
 				violation("session START when stopped: EALREADY");
-			if (!err) {
+			if (!err || err == EALREADY) {
+				if (!err)
+					drained = false;
 				running = true;
-				drained = false;
+				known = true;
 			}
 			continue;
 		case 2:
 			err = account(OP_SESSION, xioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_STOP,
 							 NULL), gen, "STOP");
-			if (!running && err != EALREADY && err != ENODEV)
+			if (known && !running && err != EALREADY && err != ENODEV)
 				violation("session STOP when stopped: %s, want EALREADY",
 					  errname(err));
-			if (running && err && err != ENODEV)
+			if (known && running && err && err != ENODEV)
 				violation("session STOP when started: %s", errname(err));
-			if (!err)
+			if (!err || err == EALREADY) {
 				running = false;
+				known = true;
+			}
 			continue;
 		case 3:
 			err = account(OP_SESSION, xioctl(sfd, _IO('M', 0x53 + rnd(16)), NULL),
@@ -1425,10 +1435,12 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 		if (!bad && smp.buf_ptr == (uintptr_t)buf && bk != P_BAD && bk != P_RO &&
 		    err == EFAULT)
 			violation("session SAMPLE: EFAULT for a writable buffer");
-		if (!bad && running && err == ENODATA)
+		if (!bad && known && running && err == ENODATA)
 			violation("session SAMPLE: ENODATA while started");
-		if (!bad && !running && drained && !err)
+		if (!bad && known && !running && drained && !err)
 			violation("session SAMPLE: a second sample after STOP");
+		if (err == EIO || err == ETIMEDOUT)
+			known = false;
 		if (err || smp.buf_ptr != (uintptr_t)buf)
 			continue;
 		if (!running)

@@ -747,7 +747,12 @@ struct drm_mali_perfcnt_block_header {
  * Errors: -EINVAL (@flags or @pad), -ENOSPC (@buf_size smaller than
  * &drm_mali_perfcnt_get_info_v3.sample_size, written back), -EFAULT (the
  * interval's sums are then lost; the next sample's start shows the gap),
- * -ENODATA, -ETIMEDOUT and -EIO (as DUMP), -ENODEV.
+ * -ENODATA, -ETIMEDOUT and -EIO (as DUMP), -ENODEV. As with DUMP, after
+ * -ETIMEDOUT or -EIO the session runs on when the GPU recovered (the next
+ * sample has %MALI_PERFCNT_DATA_AFTER_RECOVERY); when it could not be, the
+ * counters are lost: that error is returned once, the session is stopped,
+ * returns what it counted up to the loss (when any), then -ENODATA until
+ * START.
  */
 struct drm_mali_perfcnt_session_sample {
 	/** @buf_ptr: in, user address of the destination. */
