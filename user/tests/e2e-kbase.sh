@@ -87,14 +87,19 @@ exercise() {
 	else
 		notok "$tag: stat -I 200 -n 3: MpcGPUActiveUtil 45..55 % at busy=50"
 	fi
-	# the kernel's timer is late on a loaded guest: each record's count must
-	# match its own interval, whatever its length (but the first: the legacy
-	# reader does not say when it began counting)
+	# the kernel's timer is late on a loaded guest: the records' counts must
+	# match their own intervals, whatever their length (but the first: the
+	# legacy reader does not say when it began counting). Summed, exactly;
+	# one by one within 35..65 %: a guest preempted between the double's
+	# timestamp and its latch moves a boundary by up to ~1 ms of a 10 ms
+	# record (CI once: 58.6 % then 41.2 %), which the sum does not see.
 	if run record -I 10 -n 20 -f csv -o - -e GPU_ACTIVE &&
 	   [ "$(grep -c ',GPU_ACTIVE,' "$tmp/out")" -eq 20 ] &&
 	   grep -q 'kernel stream' "$tmp/err" &&
 	   awk -F, '$6 == "GPU_ACTIVE" && $3 > 0 && $11 !~ /first/ { print $8 / $3 / 8e6 }' \
-		"$tmp/out" | in_range 45 55 19; then
+		"$tmp/out" | in_range 35 65 19 &&
+	   awk -F, '$6 == "GPU_ACTIVE" && $3 > 0 && $11 !~ /first/ { c += $8; t += $3 }
+		END { if (t > 0) print c / t / 8e6 }' "$tmp/out" | in_range 45 55 1; then
 		ok "$tag: record -I 10 -n 20: 20 kernel-timed records, 45..55 % busy after the first"
 	else
 		notok "$tag: record -I 10 -n 20: 20 kernel-timed records, 45..55 % busy after the first"
