@@ -285,6 +285,122 @@ static void test_pf_trace_refuses_undeclared_and_duplicates(void)
 	CHECK(!pf_trace_new(stdout, 0), "sequence id 0 was accepted");
 }
 
+/* the length of a trace's first @n packets (Trace.packet: tag 0x0a, length) */
+static size_t packets_len(const char *b, size_t len, unsigned int n)
+{
+	size_t at = 0;
+
+	while (n-- && at < len && b[at] == 0x0a) {
+		uint64_t v = 0;
+		unsigned int sh = 0;
+
+		at++;
+		while (at < len && (b[at] & 0x80))
+			v |= (uint64_t)(b[at++] & 0x7f) << sh, sh += 7;
+		v |= (uint64_t)(at < len ? b[at++] : 0) << sh;
+		at += v;
+	}
+	return at;
+}
+
+static uint64_t vrng = 88172645463325252ull;
+
+static uint64_t xs64(void)
+{
+	vrng ^= vrng << 13;
+	vrng ^= vrng >> 7;
+	vrng ^= vrng << 17;
+	return vrng;
+}
+
+/*
+ * pf_trace_values() against pf_trace_sample() by its generic loop: trace B
+ * declares one counter more, first, and never sends it, so its samples
+ * never take the values path; each sample's pf_value array leaves out the
+ * PF_NO_INT ints, as the tool did before it called pf_trace_values(). Ids of
+ * 1, 2 and 3 varint bytes, ints of every varint length (negatives: 10),
+ * doubles finite and not, and ni/nd splits that change between samples.
+ * The packets after the descriptor must be the same bytes.
+ */
+#define VN 200
+/* the id of declared counter @k */
+static uint32_t i_id(unsigned int k)
+{
+	return k < 150 ? k + 1 : 16000 + 3 * k;
+}
+
+static void test_pf_trace_values_writes_sample_bytes(void)
+{
+	struct { char *buf; size_t len; FILE *f; struct pf_trace *t; } a = { 0 }, b = { 0 };
+	static const double odd[] = { NAN, INFINITY, -INFINITY, -0.0, 0.0, 5e-324, 1.7e308 };
+	static char names[VN][16];
+	struct pf_value v[VN];
+	int64_t iv[VN];
+	double dv[VN];
+	size_t ha, hb;
+	int r = 0;
+
+	a.f = open_memstream(&a.buf, &a.len);
+	b.f = open_memstream(&b.buf, &b.len);
+	CHECK(a.f && b.f, "open_memstream: %s", strerror(errno));
+	a.t = pf_trace_new(a.f, 0x4d501234u);
+	b.t = pf_trace_new(b.f, 0x4d501234u);
+	CHECK(a.t && b.t, "pf_trace_new failed");
+	r |= pf_trace_counter(b.t, &(struct pf_counter_spec){ .id = 999999, .name = "unsent" });
+	for (unsigned int i = 0; i < VN; i++) {
+		struct pf_counter_spec sp = { .id = i_id(i), .name = names[i] };
+
+		snprintf(names[i], sizeof(names[i]), "c%u", i);
+		r |= pf_trace_counter(a.t, &sp);
+		r |= pf_trace_counter(b.t, &sp);
+	}
+	r |= pf_trace_start(a.t, 5, 6, 0, 0);
+	r |= pf_trace_start(b.t, 5, 6, 0, 0);
+	CHECK(r == 0, "declaring or starting failed");
+	CHECK(pf_trace_values(a.t, 1, iv, VN, dv, 1) == -1, "more values than counters accepted");
+	for (unsigned int s = 0; s < 64; s++) {
+		unsigned int ni = s < 20 ? 120 : s < 40 ? 150 : s < 50 ? VN : 0;
+		unsigned int nd = VN - ni, n = 0;
+		int odd_ones = s % 3 == 1;
+
+		for (unsigned int k = 0; k < ni; k++) {
+			uint64_t x = xs64();
+			unsigned int bits = (unsigned int)(x % 65);
+
+			iv[k] = bits == 64 ? (int64_t)x : (int64_t)(xs64() & ((1ull << bits) - 1));
+			if (x % 11 == 0)
+				iv[k] = x % 2 ? INT64_MAX : -1 - (int64_t)(x >> 40);
+			if (odd_ones && x % 7 == 0)
+				iv[k] = PF_NO_INT;
+			if (iv[k] != PF_NO_INT)
+				v[n++] = (struct pf_value){ .id = i_id(k), .is_int = 1,
+							    .i = iv[k] };
+		}
+		for (unsigned int k = 0; k < nd; k++) {
+			uint64_t x = xs64();
+
+			dv[k] = (double)(int64_t)xs64() / (double)(x | 1);
+			if (odd_ones && x % 5 == 0)
+				dv[k] = odd[x / 5 % (sizeof(odd) / sizeof(odd[0]))];
+			v[n++] = (struct pf_value){ .id = i_id(ni + k), .d = dv[k] };
+		}
+		r |= pf_trace_values(a.t, 1000000ull * s + s, iv, ni, dv, nd);
+		r |= pf_trace_sample(b.t, 1000000ull * s + s, v, n);
+	}
+	CHECK(r == 0, "a sample failed");
+	CHECK(pf_trace_end(a.t) == 0 && pf_trace_end(b.t) == 0, "end failed");
+	fclose(a.f);
+	fclose(b.f);
+	ha = packets_len(a.buf, a.len, 2);
+	hb = packets_len(b.buf, b.len, 2);
+	CHECK(ha < a.len && hb < b.len && a.len - ha == b.len - hb &&
+	      !memcmp(a.buf + ha, b.buf + hb, a.len - ha),
+	      "the values path wrote other bytes (%zu and %zu bytes of samples)", a.len - ha,
+	      b.len - hb);
+	free(a.buf);
+	free(b.buf);
+}
+
 static void test_pf_trace_reports_a_failed_write(void)
 {
 	FILE *f = fopen("/dev/full", "wb");
@@ -1145,6 +1261,8 @@ TESTS(tests_perfetto) = {
 	{ "pf_trace_refuses_undeclared_and_duplicates",
 	  test_pf_trace_refuses_undeclared_and_duplicates },
 	{ "pf_trace_reports_a_failed_write", test_pf_trace_reports_a_failed_write },
+	{ "pf_trace_values: the bytes of pf_trace_sample()",
+	  test_pf_trace_values_writes_sample_bytes },
 	{ "pf_trace: job slices decode with Perfetto's schema", test_pf_trace_job_slices_decode },
 	{ "record --jobs: tracefs fences into slices", test_record_jobs_into_slices },
 	{ "record: perfetto through panfrost", test_record_perfetto_through_panfrost },

@@ -102,6 +102,22 @@ struct pf_trace {
 	 */
 	uint64_t *pre_int, *pre_dbl;
 	uint32_t max_id;
+	/*
+	 * The same words by declaration order (pf_trace_values()): slot k's
+	 * as an int and as a double. The doubles of slots dt_first to
+	 * dt_first + dt_n - 1 also as one template: their bytes in a row,
+	 * each value's 8 left at dt_off[k], so that a sample whose doubles
+	 * are all finite is the template and a store per value.
+	 */
+	uint64_t *slot_int, *slot_dbl;
+	uint8_t *dt;
+	uint32_t *dt_off;
+	size_t dt_len;
+	unsigned int dt_first, dt_n;
+	int dt_built;
+	/* pf_trace_sample()'s values in that form, when they are in that order */
+	int64_t *scr_i;
+	double *scr_d;
 	/* reused per packet: the packet, the message inside it, one level below */
 	struct pf_buf pkt, msg, sub, leaf;
 	/* the packets not yet written, and a sample packet's last header length */
@@ -253,29 +269,130 @@ attr static uint8_t *name(uint8_t *p, const struct pf_trace *t,		\
 	return p;								\
 }
 
+/*
+ * By the index of a value's highest bit set (up to 55: 8 bytes at most),
+ * what its varint adds to an int's prefix word (its length, into the
+ * length byte), its length and its continuation bits: one look-up each,
+ * all at the same index, so that none waits for another.
+ */
+#define X7(x) x, x, x, x, x, x, x
+static const uint64_t vl_add[56] = {
+	X7(0x100), X7(0x200), X7(0x300), X7(0x400), X7(0x500), X7(0x600), X7(0x700), X7(0x800),
+};
+static const uint64_t vl_len[56] = { X7(1), X7(2), X7(3), X7(4), X7(5), X7(6), X7(7), X7(8) };
+static const uint64_t vl_cont[56] = {
+	X7(0), X7(0x80), X7(0x8080), X7(0x808080), X7(0x80808080), X7(0x8080808080ull),
+	X7(0x808080808080ull), X7(0x80808080808080ull),
+};
+#undef X7
+
+/*
+ * pf_trace_values()'s ints: @n values of consecutive slots from @iv, @slot
+ * their prefix words in the same order, as encode() writes them but
+ * without an id to look up or a type to test; PF_NO_INT (a varint of 10
+ * bytes, so behind the test for the long ones) is left out.
+ */
+#define DEFINE_INTS(name, attr, SPREAD)						\
+attr static uint8_t *name(uint8_t *p, const uint64_t *slot, const int64_t *iv,	\
+			  unsigned int n)					\
+{										\
+	for (unsigned int k = 0; k < n; k++) {					\
+		uint64_t u = (uint64_t)iv[k], w = slot[k], x, pl = w >> 56;	\
+		unsigned long b = 63 ^ (unsigned long)__builtin_clzll(u | 1);	\
+										\
+		if (b >= 56) {							\
+			if (iv[k] == PF_NO_INT)					\
+				continue;					\
+			w = htole64(w + ((uint64_t)vlen_fast(u) << 8));		\
+			memcpy(p, &w, 8);					\
+			p = wvar(p + pl, u);					\
+			continue;						\
+		}								\
+		w = htole64(w + vl_add[b]);					\
+		memcpy(p, &w, 8);						\
+		x = htole64(SPREAD(u) | vl_cont[b]);				\
+		memcpy(p + pl, &x, 8);						\
+		p += pl + vl_len[b];						\
+	}									\
+	return p;								\
+}
+
 DEFINE_ENCODE(encode_c, , SPREAD_C)
+DEFINE_INTS(ints_c, , SPREAD_C)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define SPREAD_PDEP(v) _pdep_u64((v), 0x7f7f7f7f7f7f7f7full)
 DEFINE_ENCODE(encode_bmi2, __attribute__((target("bmi2"))), SPREAD_PDEP)
+DEFINE_INTS(ints_bmi2, __attribute__((target("bmi2"))), SPREAD_PDEP)
 
-static uint8_t *encode(uint8_t *p, const struct pf_trace *t, const struct pf_value *v,
-		       unsigned int n)
+static int use_bmi2(void)
 {
 	static int bmi2 = -1;
 
 	if (bmi2 < 0)
 #ifdef __SANITIZE_ADDRESS__
-		bmi2 = 0;	/* the sanitizer builds test the portable loop */
+		bmi2 = 0;	/* the sanitizer builds test the portable loops */
 #else
 		bmi2 = __builtin_cpu_supports("bmi2") ? 1 : 0;
 #endif
-	return bmi2 ? encode_bmi2(p, t, v, n) : encode_c(p, t, v, n);
+	return bmi2;
+}
+
+static uint8_t *encode(uint8_t *p, const struct pf_trace *t, const struct pf_value *v,
+		       unsigned int n)
+{
+	return use_bmi2() ? encode_bmi2(p, t, v, n) : encode_c(p, t, v, n);
+}
+
+static uint8_t *put_ints(uint8_t *p, const uint64_t *slot, const int64_t *iv, unsigned int n)
+{
+	return use_bmi2() ? ints_bmi2(p, slot, iv, n) : ints_c(p, slot, iv, n);
 }
 #else
 #define encode encode_c
+#define put_ints ints_c
 #endif
+
+/*
+ * pf_trace_values()'s doubles, slots dt_first to dt_first + dt_n - 1: the
+ * template, then each value into its place. A value that is not finite is
+ * left out, which moves the values after it: then they are written again
+ * one by one, as encode() does.
+ */
+static uint8_t *put_doubles(uint8_t *p, const struct pf_trace *t, const double *dv)
+{
+	const uint64_t *slot = t->slot_dbl + t->dt_first;
+	const uint32_t *off = t->dt_off;
+	unsigned int n = t->dt_n;
+	uint64_t bad = 0;
+
+	memcpy(p, t->dt, t->dt_len);
+	for (unsigned int k = 0; k < n; k++) {
+		uint64_t u;
+
+		memcpy(&u, &dv[k], sizeof(u));
+		/* bit 63 set when the exponent is all ones: NaN or infinite */
+		bad |= (u & 0x7ff0000000000000ull) + (1ull << 52);
+		u = htole64(u);
+		memcpy(p + off[k], &u, 8);
+	}
+	if (!(bad >> 63))
+		return p + t->dt_len;
+	for (unsigned int k = 0; k < n; k++) {
+		uint64_t u, w = htole64(slot[k]);
+		unsigned int pl = (unsigned int)(slot[k] >> 56);
+
+		if (!isfinite(dv[k]))
+			continue;
+		memcpy(&u, &dv[k], sizeof(u));
+		u = htole64(u);
+		memcpy(p, &w, 8);
+		memcpy(p + pl, &u, 8);
+		p += pl + 8;
+	}
+	return p;
+}
 
 /* tag of field @f with wire type @wt; both fit two bytes for our fields */
 static inline uint8_t *wtag(uint8_t *p, unsigned int f, unsigned int wt)
@@ -428,7 +545,12 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 	}
 	t->pre_int = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
 	t->pre_dbl = calloc((size_t)t->max_id + 1, sizeof(uint64_t));
-	if (!t->pre_int || !t->pre_dbl) {
+	t->slot_int = calloc((size_t)t->nspec + 1, sizeof(uint64_t));
+	t->slot_dbl = calloc((size_t)t->nspec + 1, sizeof(uint64_t));
+	t->scr_i = calloc((size_t)t->nspec + 1, sizeof(int64_t));
+	t->scr_d = calloc((size_t)t->nspec + 1, sizeof(double));
+	if (!t->pre_int || !t->pre_dbl || !t->slot_int || !t->slot_dbl || !t->scr_i ||
+	    !t->scr_d) {
 		t->failed = 1;
 		return -1;
 	}
@@ -451,6 +573,8 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		b[3 + il] = (uint8_t)(COUNTER_DOUBLE << 3 | WT_FIXED64);
 		memcpy(&w, b, 8);
 		t->pre_dbl[id] = le64toh(w);
+		t->slot_int[i] = t->pre_int[id];
+		t->slot_dbl[i] = t->pre_dbl[id];
 	}
 
 	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
@@ -495,34 +619,38 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
  * The counters go first, behind room for the headers (whose lengths depend
  * on theirs): as much room as the last sample's headers took, which is
  * almost always what this one's take; the counters are moved where it is
- * not. Each counter id's varint was encoded once by pf_trace_start(). The
- * bytes are those the generic put_*() helpers would write
- * (tests/test_golden.c).
+ * not. A counter's bytes but its value's were made once, by
+ * pf_trace_start() (a prefix word per id and per declared counter) and
+ * the first pf_trace_values() (the doubles' template): per sample only the
+ * values and the headers are encoded. The bytes are those the generic
+ * put_*() helpers would write (tests/test_golden.c).
  */
 #define SAMPLE_HEADROOM	48	/* >= 4 + 6 + 2 + 11 + 3 + 5: frame, packet fields, event tag */
 
-int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
-		    unsigned int n)
+/* Room for a sample packet of @n counters; where its body starts (NULL: out of memory). */
+static uint8_t *sample_begin(struct pf_trace *t, unsigned int n, uint8_t **start)
 {
-	uint8_t hdr[SAMPLE_HEADROOM], *start, *body, *p, *h;
-	size_t blen, plen, hlen;
+	uint8_t *body;
 
-	if (!t->started)
-		return -1;
-	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter, and 8 for encode()'s last store */
+	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter, and 8 for the last 8-byte store */
 	buf_reserve(&t->pending, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 8);
 	if (t->pending.oom) {
 		t->failed = 1;
-		return -1;
+		return NULL;
 	}
-	start = t->pending.p + t->pending.len;
+	*start = t->pending.p + t->pending.len;
+	body = *start + (t->sample_hlen ? t->sample_hlen : SAMPLE_HEADROOM);
+	body = wtag(body, EVENT_DESCRIPTOR_IID, WT_VARINT);
+	return wvar(body, DESCRIPTOR_IID);
+}
+
+/* The headers in front of the counters @start + headroom to @p; queue the packet. */
+static int sample_end(struct pf_trace *t, uint64_t ts_ns, uint8_t *start, uint8_t *p)
+{
+	uint8_t hdr[SAMPLE_HEADROOM], *body, *h;
+	size_t blen, plen, hlen;
+
 	body = start + (t->sample_hlen ? t->sample_hlen : SAMPLE_HEADROOM);
-	p = wtag(body, EVENT_DESCRIPTOR_IID, WT_VARINT);
-	p = wvar(p, DESCRIPTOR_IID);
-	/* an undeclared id: nothing is written (the event is not sent) */
-	p = encode(p, t, v, n);
-	if (!p)
-		return -1;
 	blen = (size_t)(p - body);
 	/* the packet's fields before the event, then the event's tag and length */
 	h = hdr;
@@ -547,6 +675,94 @@ int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v
 	memcpy(p, hdr, (size_t)(h - hdr));
 	t->pending.len += hlen + blen;
 	return write_pending(t, 0);
+}
+
+/* The doubles' template of slots @first to @first + @n - 1 (see struct pf_trace). */
+static int build_dt(struct pf_trace *t, unsigned int first, unsigned int n)
+{
+	size_t len = 0;
+	uint8_t *dt;
+	uint32_t *off;
+
+	for (unsigned int k = 0; k < n; k++)
+		len += (t->slot_dbl[first + k] >> 56) + 8;
+	dt = malloc(len + 8);
+	off = malloc(((size_t)n + 1) * sizeof(*off));
+	if (!dt || !off) {
+		free(dt);
+		free(off);
+		t->failed = 1;
+		return -1;
+	}
+	len = 0;
+	for (unsigned int k = 0; k < n; k++) {
+		uint64_t w = htole64(t->slot_dbl[first + k]);
+		unsigned int pl = (unsigned int)(t->slot_dbl[first + k] >> 56);
+
+		memcpy(dt + len, &w, pl);
+		memset(dt + len + pl, 0, 8);
+		off[k] = (uint32_t)(len + pl);
+		len += pl + 8;
+	}
+	free(t->dt);
+	free(t->dt_off);
+	t->dt = dt;
+	t->dt_off = off;
+	t->dt_len = len;
+	t->dt_first = first;
+	t->dt_n = n;
+	t->dt_built = 1;
+	return 0;
+}
+
+int pf_trace_values(struct pf_trace *t, uint64_t ts_ns, const int64_t *iv, unsigned int ni,
+		    const double *dv, unsigned int nd)
+{
+	uint8_t *start, *p;
+
+	if (!t->started || ni > t->nspec || nd > t->nspec - ni)
+		return -1;
+	if ((!t->dt_built || t->dt_first != ni || t->dt_n != nd) && build_dt(t, ni, nd))
+		return -1;
+	p = sample_begin(t, ni + nd, &start);
+	if (!p)
+		return -1;
+	p = put_ints(p, t->slot_int, iv, ni);
+	p = put_doubles(p, t, dv);
+	return sample_end(t, ts_ns, start, p);
+}
+
+/*
+ * Values in declaration order, the ints first, no int PF_NO_INT: the
+ * values path's form, the same bytes made faster (tests/test_golden.c
+ * holds its output); anything else, by encode().
+ */
+int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
+		    unsigned int n)
+{
+	uint8_t *start, *p;
+	unsigned int ni = 0, k;
+
+	if (!t->started)
+		return -1;
+	for (k = 0; k < n && k < t->nspec && v[k].id == t->spec[k].id; k++) {
+		if (v[k].is_int && ni == k && v[k].i != PF_NO_INT)
+			t->scr_i[ni++] = v[k].i;
+		else if (!v[k].is_int)
+			t->scr_d[k - ni] = v[k].d;
+		else
+			break;
+	}
+	if (k == n)
+		return pf_trace_values(t, ts_ns, t->scr_i, ni, t->scr_d, n - ni);
+	p = sample_begin(t, n, &start);
+	if (!p)
+		return -1;
+	/* an undeclared id: nothing is written (the event is not sent) */
+	p = encode(p, t, v, n);
+	if (!p)
+		return -1;
+	return sample_end(t, ts_ns, start, p);
 }
 
 int pf_trace_track(struct pf_trace *t, uint64_t uuid, const char *name)
@@ -599,6 +815,12 @@ int pf_trace_end(struct pf_trace *t)
 	free(t->spec);
 	free(t->pre_int);
 	free(t->pre_dbl);
+	free(t->slot_int);
+	free(t->slot_dbl);
+	free(t->dt);
+	free(t->dt_off);
+	free(t->scr_i);
+	free(t->scr_d);
 	free(t->pkt.p);
 	free(t->msg.p);
 	free(t->sub.p);

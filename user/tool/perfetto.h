@@ -88,6 +88,20 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 /* One GpuCounterEvent at MONOTONIC_RAW @ts_ns; ids must be declared. */
 int pf_trace_sample(struct pf_trace *t, uint64_t ts_ns, const struct pf_value *v,
 		    unsigned int n);
+
+/* pf_trace_values(): an int value that is not there (not collected) */
+#define PF_NO_INT INT64_MIN
+
+/*
+ * The same event from values alone, in the order the counters were
+ * declared: the first @ni as int values @iv (PF_NO_INT: left out), the
+ * next @nd as double values @dv (NaN or infinite: left out); the bytes
+ * pf_trace_sample() writes for them. Each counter's bytes but its value's
+ * were made once, by pf_trace_start() and the first call: the fast path.
+ * -1 when @ni + @nd is more than the declared counters.
+ */
+int pf_trace_values(struct pf_trace *t, uint64_t ts_ns, const int64_t *iv, unsigned int ni,
+		    const double *dv, unsigned int nd);
 /*
  * Job slices (record --jobs), after pf_trace_start(): a track is one
  * TrackDescriptor { uuid, name } packet; a slice is a TrackEvent

@@ -51,7 +51,9 @@ static enum pf_group group_of_block(unsigned kind)
 
 struct pf_state {
 	struct pf_trace *tr;
-	struct pf_value *val;
+	/* a sample's values in declaration order: counters, then metrics */
+	int64_t *iv;
+	double *dv;
 };
 
 static int pf_begin(struct tool *t, struct view *v, void **state, uint64_t raw_ns,
@@ -62,7 +64,10 @@ static int pf_begin(struct tool *t, struct view *v, void **state, uint64_t raw_n
 	uint64_t boot_ns;
 	int r = 0;
 
-	if (!st || !(st->val = calloc(v->nctr + v->nmet + 1, sizeof(*st->val)))) {
+	if (!st || !(st->iv = calloc(v->nctr + 1, sizeof(*st->iv))) ||
+	    !(st->dv = calloc(v->nmet + 1, sizeof(*st->dv)))) {
+		if (st)
+			free(st->iv);
 		free(st);
 		return tool_error(t, "out of memory");
 	}
@@ -119,7 +124,6 @@ static int pf_sample(struct tool *t, struct view *v, void *state, const struct m
 		     const struct sample_meta *m)
 {
 	struct pf_state *st = state;
-	unsigned n = 0;
 
 	for (unsigned i = 0; i < v->nctr; i++) {
 		uint64_t x;
@@ -127,13 +131,13 @@ static int pf_sample(struct tool *t, struct view *v, void *state, const struct m
 
 		/* not collected or unknown: no value, never a 0 */
 		if (fl & (MPC_VAL_NOT_COLLECTED | MPC_VAL_UNKNOWN))
-			continue;
-		st->val[n++] = (struct pf_value){ .id = i + 1, .is_int = 1,
-						  .i = x > INT64_MAX ? INT64_MAX : (int64_t)x };
+			st->iv[i] = PF_NO_INT;
+		else
+			st->iv[i] = x > INT64_MAX ? INT64_MAX : (int64_t)x;
 	}
 	for (unsigned i = 0; i < v->nmet; i++)
-		st->val[n++] = (struct pf_value){ .id = v->nctr + i + 1, .d = v->val[v->met[i]] };
-	if (pf_trace_sample(st->tr, m->timestamp_ns, st->val, n))
+		st->dv[i] = v->val[v->met[i]];
+	if (pf_trace_values(st->tr, m->timestamp_ns, st->iv, v->nctr, st->dv, v->nmet))
 		return tool_error(t, "writing the trace failed: %s", strerror(errno));
 	return 0;
 }
@@ -148,7 +152,8 @@ static int pf_end(struct tool *t, struct view *v, void *state)
 		return 0;
 	if (st->tr && pf_trace_end(st->tr))
 		r = tool_error(t, "writing the trace failed: %s", strerror(errno));
-	free(st->val);
+	free(st->iv);
+	free(st->dv);
 	free(st);
 	return r;
 }
