@@ -131,6 +131,8 @@ static inline struct mpc_perfcnt_owner *mpc_file_owner(struct drm_file *file)
  * @coherency_mode: the protocol written to COHERENCY_ENABLE after every
  *	reset from Bifrost on (COHERENCY_ACE_LITE, COHERENCY_ACE or
  *	COHERENCY_NONE); Midgard has no such register.
+ * @jm_config: written to JM_CONFIG after every reset when non-zero: the
+ *	G71's FORCE_COHERENCY_FEATURES quirk (mpc_gpu_read_features()).
  * @gpu_irq: Linux IRQ number of the GPU line.
  * @mmu_irq: Linux IRQ number of the MMU line.
  * @suspended: the GPU is runtime-suspended: IRQ handlers must not touch it.
@@ -159,6 +161,7 @@ struct mpc_hdev {
 	u32 soc_down;
 	bool coherent;
 	u32 coherency_mode;
+	u32 jm_config;
 	int gpu_irq;
 	int mmu_irq;
 	atomic_t suspended;

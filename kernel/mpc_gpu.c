@@ -83,6 +83,18 @@ static int __must_check mpc_gpu_reset_cmd(struct mpc_hdev *mdev, u32 cmd)
 }
 
 /*
+ * JM_CONFIG (implementation specific, reset with the GPU): on the G71
+ * (tMIx) its FORCE_COHERENCY_FEATURES field, a COHERENCY_FEATURES-style
+ * mask at bit 2, sets the protocols the GPU honours; its
+ * COHERENCY_FEATURES reads ACE alone although ACE-Lite works too (kbase's
+ * and panfrost's G71 quirk). Not in the core's mpc_regs.h: a host driver
+ * (panfrost) has its own JM_CONFIG quirks.
+ */
+#define GPU_JM_CONFIG				0xf00
+#define   JM_FORCE_COHERENCY_FEATURES_SHIFT	2
+#define MPC_PRODUCT_G71				0x6000
+
+/*
  * COHERENCY_ENABLE is reset with the GPU and its reset value is
  * implementation defined (Arm's panthor fix: "it may not be always aligned
  * with the dma-coherent property"); kbase programs it after every reset.
@@ -91,8 +103,11 @@ static int __must_check mpc_gpu_reset_cmd(struct mpc_hdev *mdev, u32 cmd)
  */
 static void mpc_gpu_coherency_apply(struct mpc_hdev *mdev)
 {
-	if (mpc_gpu_has_transcfg(mdev->core.features.gpu_id))
-		gpu_write(mdev, GPU_COHERENCY_ENABLE, mdev->coherency_mode);
+	if (!mpc_gpu_has_transcfg(mdev->core.features.gpu_id))
+		return;
+	if (mdev->jm_config)
+		gpu_write(mdev, GPU_JM_CONFIG, mdev->jm_config);
+	gpu_write(mdev, GPU_COHERENCY_ENABLE, mdev->coherency_mode);
 }
 
 static void mpc_gpu_reset_done(struct mpc_hdev *mdev)
@@ -354,6 +369,16 @@ static void mpc_gpu_read_features(struct mpc_hdev *mdev)
 	f->as_present = gpu_read(mdev, GPU_AS_PRESENT);
 	if (mpc_gpu_has_transcfg(f->gpu_id))
 		f->coherency_features = gpu_read(mdev, GPU_COHERENCY_FEATURES);
+	/*
+	 * The G71 reports ACE alone; forced to what it really offers, it takes
+	 * ACE-Lite, which an I/O-coherent integration needs. The force is
+	 * rewritten after every reset with COHERENCY_ENABLE.
+	 */
+	if (GPU_ID_PRODUCT(f->gpu_id) == MPC_PRODUCT_G71 &&
+	    f->coherency_features == BIT(COHERENCY_ACE)) {
+		f->coherency_features = BIT(COHERENCY_ACE_LITE) | BIT(COHERENCY_ACE);
+		mdev->jm_config = f->coherency_features << JM_FORCE_COHERENCY_FEATURES_SHIFT;
+	}
 	f->shader_present = gpu_read64(mdev, GPU_SHADER_PRESENT_LO);
 	f->tiler_present = gpu_read64(mdev, GPU_TILER_PRESENT_LO);
 	f->l2_present = gpu_read64(mdev, GPU_L2_PRESENT_LO);

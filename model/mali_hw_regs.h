@@ -48,6 +48,15 @@
 #define   MALI_HW_COHERENCY_NONE		31
 #define   MALI_HW_COHERENCY_BIT(proto)		MALI_HW_BIT(proto)
 #define MALI_HW_STACK_PRESENT		0xe00
+/*
+ * JM_CONFIG (implementation specific, reset with the GPU). On the G71
+ * (tMIx) its FORCE_COHERENCY_FEATURES field, a COHERENCY_FEATURES-style
+ * mask at bit 2, sets the protocols the GPU honours: its
+ * COHERENCY_FEATURES reads ACE alone although ACE-Lite works too (the G71
+ * quirk of kbase and panfrost, which force both).
+ */
+#define MALI_HW_JM_CONFIG		0xf00
+#define   MALI_HW_JM_FORCE_COHERENCY(v)		(((v) >> 2) & 0x3)
 
 #define MALI_HW_GPU_IRQ_RAWSTAT		0x020
 #define MALI_HW_GPU_IRQ_CLEAR		0x024

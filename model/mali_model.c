@@ -292,6 +292,7 @@ struct mm_js {
  * @coherent: the integration is I/O coherent (&mali_model_config.coherent).
  * @coherency_reset: COHERENCY_ENABLE's reset value.
  * @coherency_enable: COHERENCY_ENABLE.
+ * @jm_config: JM_CONFIG (stored; only its G71 coherency field acts).
  * @coherency_checked: COHERENCY_ENABLE was checked against the integration
  *	at the first memory access since the reset.
  * @as: address spaces.
@@ -374,6 +375,7 @@ struct mali_model {
 	bool coherent;
 	uint32_t coherency_reset;
 	uint32_t coherency_enable;
+	uint32_t jm_config;
 	bool coherency_checked;
 	struct mm_as as[MM_NR_AS];
 	uint32_t load_pct;
@@ -605,6 +607,16 @@ static uint32_t mm_coherency_features(const struct mali_model *m)
 	return m->prod->ids->coherency_features;
 }
 
+/* The protocols the GPU honours: the G71's are what JM_CONFIG forces */
+static uint32_t mm_coherency_offered(const struct mali_model *m)
+{
+	uint32_t forced = MALI_HW_JM_FORCE_COHERENCY(m->jm_config);
+
+	if (m->prod->ids->coherency_forced && forced)
+		return forced;
+	return mm_coherency_features(m);
+}
+
 static const char *mm_coherency_name(uint32_t proto)
 {
 	switch (proto) {
@@ -621,33 +633,37 @@ static const char *mm_coherency_name(uint32_t proto)
 
 /*
  * Before the first memory access after a reset: does the protocol in
- * COHERENCY_ENABLE fit the integration? On a coherent one left at NONE the
+ * COHERENCY_ENABLE fit the integration? A coherent one is I/O coherent
+ * (the GPU snoops the CPU caches, never the reverse): ACE-Lite, which the
+ * GPU must honour (a G71 only once JM_CONFIG forces it). Left at NONE the
  * GPU would neither snoop the CPU caches (the tables the CPU wrote may sit
  * in them, so the first walk reads stale descriptors) nor keep its writes
- * visible to them; on a non-coherent one a coherent protocol issues
- * snooping transactions its port does not support. Either is reported
- * once; the model goes on as if it fit.
+ * visible to them; full ACE expects snoops into the GPU's caches that an
+ * I/O-coherent port never sends; on a non-coherent integration a coherent
+ * protocol issues snooping transactions its port does not support. Each
+ * is reported once; the model goes on as if it fit.
  */
 static void mm_check_coherency(struct mali_model *m)
 {
-	uint32_t en = m->coherency_enable, features = mm_coherency_features(m);
+	uint32_t en = m->coherency_enable, offered = mm_coherency_offered(m);
 	bool ok;
 	char msg[MM_MSG];
 
-	if (m->coherency_checked || !features)
+	if (m->coherency_checked || !mm_coherency_features(m))
 		return;
 	m->coherency_checked = true;
 	if (m->coherent)
-		ok = en < 32 && en != MALI_HW_COHERENCY_NONE &&
-		     (features & MALI_HW_COHERENCY_BIT(en));
+		ok = en == MALI_HW_COHERENCY_ACE_LITE &&
+		     (offered & MALI_HW_COHERENCY_BIT(en));
 	else
 		ok = en == MALI_HW_COHERENCY_NONE;
 	if (ok)
 		return;
 	snprintf(msg, sizeof(msg),
-		 "GPU memory access with COHERENCY_ENABLE %u (%s) on a %s integration (COHERENCY_FEATURES 0x%x): want %s",
-		 en, mm_coherency_name(en), m->coherent ? "coherent" : "non-coherent",
-		 features, m->coherent ? "a protocol it offers" : "NONE (31)");
+		 "GPU memory access with COHERENCY_ENABLE %u (%s) on this %s integration (protocols honoured 0x%x, JM_CONFIG 0x%x): want %s",
+		 en, mm_coherency_name(en), m->coherent ? "I/O-coherent" : "non-coherent",
+		 offered, m->jm_config,
+		 m->coherent ? "ACE-Lite (0), honoured" : "NONE (31)");
 	mm_report(m, msg);
 }
 
@@ -1100,6 +1116,7 @@ static void mm_reset_state(struct mali_model *m)
 	m->cycle_counting = false;
 	m->cycle_acc = 0;
 	m->coherency_enable = m->coherency_reset;
+	m->jm_config = 0;
 	m->coherency_checked = false;
 	memset(m->as, 0, sizeof(m->as));
 	for (i = 0; i < MM_NR_AS; i++)
@@ -2258,6 +2275,8 @@ uint32_t mali_model_read(struct mali_model *m, uint32_t reg)
 		return m->prfcnt_config;
 	case MALI_HW_COHERENCY_ENABLE:
 		return mm_coherency_features(m) ? m->coherency_enable : 0;
+	case MALI_HW_JM_CONFIG:
+		return m->jm_config;
 	case MALI_HW_PRFCNT_JM_EN:
 		return m->en_jm;
 	case MALI_HW_PRFCNT_SHADER_EN:
@@ -2526,6 +2545,9 @@ void mali_model_write(struct mali_model *m, uint32_t reg, uint32_t val)
 	case MALI_HW_COHERENCY_ENABLE:
 		if (mm_coherency_features(m))
 			m->coherency_enable = val & 0x1f;
+		break;
+	case MALI_HW_JM_CONFIG:
+		m->jm_config = val;
 		break;
 	case MALI_HW_JOB_IRQ_CLEAR: {
 		unsigned int n;

@@ -120,8 +120,10 @@
  *   0x7e, the slot roles panfrost and kbase assign.
  * - COHERENCY_FEATURES: the register exists from Bifrost on (panfrost's
  *   HW_FEATURE_COHERENCY_REG) and reads 0 before; Bifrost and Valhall
- *   report ACE-Lite (bit 0), the prototype's value (ACE, bit 1, would make
- *   panfrost force coherency on a G71).
+ *   report ACE-Lite (bit 0), except the G71: it reads ACE alone (bit 1),
+ *   kbase's "incorrectly documented for tMIx" value, and takes ACE-Lite
+ *   only once JM_CONFIG forces the protocols (kbase's and panfrost's G71
+ *   quirk; @coherency_forced).
  * - STACK_PRESENT: core stacks exist from Bifrost on; the model gives each
  *   shader core its own (the prototype's STACK_PRESENT = SHADER_PRESENT).
  */
@@ -132,27 +134,32 @@
 
 static const struct mali_model_ids mm_ids_midgard = {
 	0, MM_TILER_FEATURES, 256, 256, 256, MM_THREAD_FEATURES(0x400),
-	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0, false,
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0, false, false,
 };
 
 static const struct mali_model_ids mm_ids_bifrost_gen1 = {
 	0, MM_TILER_FEATURES, 384, 384, 384, MM_THREAD_FEATURES(0x6000),
-	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true,
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true, false,
+};
+
+static const struct mali_model_ids mm_ids_bifrost_g71 = {
+	0, MM_TILER_FEATURES, 384, 384, 384, MM_THREAD_FEATURES(0x6000),
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x2, true, true,
 };
 
 static const struct mali_model_ids mm_ids_bifrost_gen2 = {
 	0, MM_TILER_FEATURES, 768, 384, 384, MM_THREAD_FEATURES(0x6000),
-	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true,
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true, false,
 };
 
 static const struct mali_model_ids mm_ids_bifrost_g31 = {
 	0, MM_TILER_FEATURES, 512, 384, 384, MM_THREAD_FEATURES(0x4000),
-	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true,
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0 }, MM_JS_FEATURES, 0x1, true, false,
 };
 
 static const struct mali_model_ids mm_ids_valhall_jm = {
 	0, MM_TILER_FEATURES, 1024, 512, 512, MM_THREAD_FEATURES(0x8000),
-	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0xffff }, MM_JS_FEATURES, 0x1, true,
+	{ MM_TEXTURE_FEATURES_0, 0xffff, 0x9f81ffff, 0xffff }, MM_JS_FEATURES, 0x1, true, false,
 };
 
 /*
@@ -182,7 +189,7 @@ static const struct mali_model_product mali_model_product_table[] = {
 	{ "t880", 0x08802000, 0xff, 0x1, 1, false, false, 850, L2_FEATURES(0), 48, 40,
 	  &mm_ids_midgard, { MIDGARD_V5_INDEX(45), MIDGARD_JS_WAIT_INDEX } },
 	{ "g71", 0x60002000, 0xff, 0x1, 2, false, true, 850, L2_FEATURES(7), 48, 40,
-	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
+	  &mm_ids_bifrost_g71, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	{ "g72", 0x62210030, 0x7, 0x1, 1, false, true, 800, L2_FEATURES(7), 48, 40,
 	  &mm_ids_bifrost_gen1, { BIFROST_INDEX(28), BIFROST_JS_WAIT_INDEX } },
 	{ "g51", 0x70901000, 0x7, 0x1, 1, false, true, 650, L2_FEATURES(7), 48, 40,

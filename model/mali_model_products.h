@@ -73,6 +73,9 @@ enum mali_model_role {
  * @coherency_features: COHERENCY_FEATURES.
  * @core_stacks: STACK_PRESENT has one core stack per shader core (Bifrost
  *	on); 0 before.
+ * @coherency_forced: @coherency_features misreports what the GPU offers;
+ *	the protocols honoured are JM_CONFIG's FORCE_COHERENCY_FEATURES
+ *	once that is non-zero (the G71).
  */
 struct mali_model_ids {
 	uint32_t core_features;
@@ -85,6 +88,7 @@ struct mali_model_ids {
 	uint32_t js_features[3];
 	uint32_t coherency_features;
 	bool core_stacks;
+	bool coherency_forced;
 };
 
 /**

@@ -55,6 +55,7 @@ pdir=drivers/gpu/drm/panfrost
 
 # What of a kernel tree the series and its checks need.
 src_paths=("$pdir/*" "include/uapi/drm/*" MAINTAINERS Makefile
+	   Documentation/userspace-api/ioctl/ioctl-number.rst
 	   scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
 	   scripts/subarch.include "tools/scripts/*"
 	   tools/testing/selftests/Makefile tools/testing/selftests/lib.mk
@@ -65,11 +66,13 @@ n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
 
-# clean_tree BASE: the extracted subset of linux-source-BASE, once
+# clean_tree BASE: the extracted subset of linux-source-BASE, once (again
+# when src_paths changed: the marker holds the list it was extracted with)
 clean_tree() {
-	local b=$1 d=$MPC_PANFROST_SRC/$1 tmp top
+	local b=$1 d=$MPC_PANFROST_SRC/$1 tmp top want
 
-	[ -f "$d/.mpc-complete" ] && return 0
+	want=$(printf '%s\n' "${src_paths[@]}")
+	[ -f "$d/.mpc-complete" ] && [ "$(cat "$d/.mpc-complete")" = "$want" ] && return 0
 	[ -r "/usr/src/linux-source-$b.tar.xz" ] ||
 		die "/usr/src/linux-source-$b.tar.xz missing (scripts/deps.sh)"
 	tmp=$d.tmp.$$
@@ -78,7 +81,7 @@ clean_tree() {
 	top=linux-source-$b
 	tar -xJf "/usr/src/$top.tar.xz" -C "$tmp" --strip-components=1 --wildcards \
 		"${src_paths[@]/#/$top/}"
-	: >"$tmp/.mpc-complete"
+	printf '%s\n' "$want" >"$tmp/.mpc-complete"
 	rm -rf "$d"
 	mv "$tmp" "$d"
 }

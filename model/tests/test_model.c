@@ -382,8 +382,9 @@ static void t_feature_ids(void)
 		      "%s: TEXTURE_FEATURES_1/2", tok);
 		CHECK(!rd(MALI_HW_TEXTURE_FEATURES(3)) == !valhall,
 		      "%s: TEXTURE_FEATURES_3 0x%x", tok, rd(MALI_HW_TEXTURE_FEATURES(3)));
-		/* Bifrost on: the coherency register and core stacks */
-		CHECK(rd(MALI_HW_COHERENCY_FEATURES) == (bifrost ? 1U : 0U),
+		/* Bifrost on: the coherency register (the G71's misreports ACE) */
+		CHECK(rd(MALI_HW_COHERENCY_FEATURES) ==
+		      (!bifrost ? 0U : !strcmp(tok, "g71") ? 2U : 1U),
 		      "%s: COHERENCY_FEATURES 0x%x", tok, rd(MALI_HW_COHERENCY_FEATURES));
 		CHECK(rd(MALI_HW_STACK_PRESENT) == (bifrost ? rd(MALI_HW_SHADER_PRESENT) : 0) &&
 		      rd(MALI_HW_STACK_PRESENT + 4) == 0,
@@ -1013,8 +1014,8 @@ static void t_products(void)
 
 /*
  * COHERENCY_ENABLE: its reset value is a device option; at the first memory
- * access after a reset it must fit the integration (coherent: a protocol
- * COHERENCY_FEATURES offers; not coherent: NONE), else that is reported.
+ * access after a reset it must fit the integration (coherent: ACE-Lite, which
+ * the GPU honours; not coherent: NONE), else that is reported.
  * Midgard has no such register.
  */
 static void t_coherency(void)
@@ -1027,7 +1028,7 @@ static void t_coherency(void)
 	      "reset value 0x%x", rd(MALI_HW_COHERENCY_ENABLE));
 	bring_up(1, NULL);
 	sample_and_clean();
-	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "COHERENCY_ENABLE 31 (NONE) on a coherent"),
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "COHERENCY_ENABLE 31 (NONE) on this I/O-coherent"),
 	      "%u reports: %s", fh.nr_reports, fh.last_report);
 	sample_and_clean();
 	CHECK(fh.nr_reports == 1, "reported twice: %s", fh.last_report);
@@ -1050,6 +1051,50 @@ static void t_coherency(void)
 	bring_up(1, NULL);
 	sample_and_clean();
 	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "(ACE)"), "ACE: %s", fh.last_report);
+
+	/*
+	 * The G71 reads ACE alone: ACE is no use to an I/O-coherent
+	 * integration, and ACE-Lite is honoured only once JM_CONFIG forces the
+	 * protocols; a reset clears the force.
+	 */
+	cfg.product = "g71";
+	CHECK(setup_cfg(&cfg) == 0, "setup g71");
+	CHECK(rd(MALI_HW_COHERENCY_FEATURES) == 0x2, "G71 COHERENCY_FEATURES 0x%x",
+	      rd(MALI_HW_COHERENCY_FEATURES));
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "1 (ACE) on this I/O-coherent"),
+	      "G71 ACE: %s", fh.last_report);
+	CHECK(setup_cfg(&cfg) == 0, "setup g71");
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE_LITE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1 && strstr(fh.last_report, "honoured 0x2, JM_CONFIG 0x0"),
+	      "G71 ACE-Lite unforced: %s", fh.last_report);
+	CHECK(setup_cfg(&cfg) == 0, "setup g71");
+	wr(MALI_HW_JM_CONFIG, 0x3 << 2);
+	CHECK(rd(MALI_HW_JM_CONFIG) == 0xc, "JM_CONFIG 0x%x", rd(MALI_HW_JM_CONFIG));
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE_LITE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 0, "G71 ACE-Lite forced reported: %s", fh.last_report);
+	wr(MALI_HW_GPU_COMMAND, MALI_HW_GPU_COMMAND_SOFT_RESET);
+	fire(MALI_MODEL_TIMER_RESET);
+	CHECK(rd(MALI_HW_JM_CONFIG) == 0, "JM_CONFIG kept over a reset");
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE_LITE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 1, "G71 ACE-Lite after a reset, unforced, not reported");
+	/* The force acts on the G71 only */
+	cfg.product = "g72";
+	CHECK(setup_cfg(&cfg) == 0, "setup g72");
+	wr(MALI_HW_JM_CONFIG, 0x2 << 2);
+	wr(MALI_HW_COHERENCY_ENABLE, MALI_HW_COHERENCY_ACE_LITE);
+	bring_up(1, NULL);
+	sample_and_clean();
+	CHECK(fh.nr_reports == 0, "G72 with JM_CONFIG 0x8 reported: %s", fh.last_report);
+	cfg.product = "g52";
 
 	cfg.coherent = false;
 	cfg.coherency_reset = "ace-lite";

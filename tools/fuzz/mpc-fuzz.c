@@ -1400,8 +1400,9 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 			}
 			continue;
 		case 3:
-			err = account(OP_SESSION, xioctl(sfd, _IO('M', 0x53 + rnd(16)), NULL),
-				      gen, "unknown");
+			err = account(OP_SESSION,
+				      xioctl(sfd, _IO(MALI_PERFCNT_SESSION_IOCTL_TYPE, 0x03 + rnd(16)),
+					     NULL), gen, "unknown");
 			if (err != ENOTTY && err != ENODEV)
 				violation("an unknown session ioctl: %s, want ENOTTY",
 					  errname(err));

@@ -449,7 +449,11 @@ struct drm_mali_perfcnt_record {
 	__u64 lost;
 };
 
-/* ioctls on the stream file descriptor */
+/*
+ * ioctls on the stream file descriptor (deprecated with the v2 stream). Their
+ * type 'M' is shared with other drivers in ioctl-number.rst; the session
+ * ioctls below have a type of their own.
+ */
 /** MALI_PERFCNT_STREAM_IOCTL_ENABLE - start (or restart) sampling. */
 #define MALI_PERFCNT_STREAM_IOCTL_ENABLE	_IO('M', 0x40)
 /** MALI_PERFCNT_STREAM_IOCTL_DISABLE - stop sampling; the counters stay owned. */
@@ -765,7 +769,12 @@ struct drm_mali_perfcnt_session_sample {
 	__u64 pad;
 };
 
-/* ioctls on the session file descriptor */
+/*
+ * ioctls on the session file descriptor: type 0xBC, numbers 0x00-0x0f
+ * (free in ioctl-number.rst of Linux 6.1 and 6.12; the panfrost series
+ * registers it there).
+ */
+#define MALI_PERFCNT_SESSION_IOCTL_TYPE		0xBC
 /**
  * MALI_PERFCNT_SESSION_IOCTL_START - start counting for the session
  *
@@ -773,15 +782,15 @@ struct drm_mali_perfcnt_session_sample {
  * counters, or a running session uses the other counter set), -EIO,
  * -ENODEV, -EAGAIN (system sleep).
  */
-#define MALI_PERFCNT_SESSION_IOCTL_START	_IO('M', 0x50)
+#define MALI_PERFCNT_SESSION_IOCTL_START	_IO(MALI_PERFCNT_SESSION_IOCTL_TYPE, 0x00)
 /**
  * MALI_PERFCNT_SESSION_IOCTL_STOP - stop counting; what was counted is kept
  * for the next SAMPLE. Errors: -EALREADY (not started).
  */
-#define MALI_PERFCNT_SESSION_IOCTL_STOP		_IO('M', 0x51)
+#define MALI_PERFCNT_SESSION_IOCTL_STOP		_IO(MALI_PERFCNT_SESSION_IOCTL_TYPE, 0x01)
 /** MALI_PERFCNT_SESSION_IOCTL_SAMPLE - see &struct drm_mali_perfcnt_session_sample. */
 #define MALI_PERFCNT_SESSION_IOCTL_SAMPLE \
-	_IOWR('M', 0x52, struct drm_mali_perfcnt_session_sample)
+	_IOWR(MALI_PERFCNT_SESSION_IOCTL_TYPE, 0x02, struct drm_mali_perfcnt_session_sample)
 
 #if defined(__cplusplus)
 }

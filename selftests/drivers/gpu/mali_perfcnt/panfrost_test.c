@@ -462,7 +462,10 @@ struct pf_ids {
 static const struct pf_ids pf_ids_table[] = {
 	{ "t600 t720 t760 t820 t830 t860 t880", 256, 256, 256, 0x0a040400,
 	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 0, false },
-	{ "g71 g72", 384, 384, 384, 0x0a046000,
+	/* The G71 reads ACE alone (panfrost forces ACE-Lite through JM_CONFIG) */
+	{ "g71", 384, 384, 384, 0x0a046000,
+	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 2, true },
+	{ "g72", 384, 384, 384, 0x0a046000,
 	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 1, true },
 	{ "g51 g76 g52", 768, 384, 384, 0x0a046000,
 	  { 0x00fe001e, 0xffff, 0x9f81ffff, 0 }, 1, true },

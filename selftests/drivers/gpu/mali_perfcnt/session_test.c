@@ -242,6 +242,11 @@ TEST_F(mpc, v3_sample_header_and_stopped_session)
 	sfd = sess_open(self->fd, NULL, 0x1234567890ULL, 0);
 	ASSERT_LE(0, sfd);
 	EXPECT_EQ(-ENODATA, sess_sample(sfd, buf, i.sample_size));
+	/* unknown numbers of the session's type, and the stream's, are ENOTTY */
+	EXPECT_EQ(-1, ioctl(sfd, _IO(MALI_PERFCNT_SESSION_IOCTL_TYPE, 0x0f)));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_ENABLE));
+	EXPECT_EQ(ENOTTY, errno);
 	t0 = mpc_now_ns();
 	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START));
 	mpc_sleep_ms(20);
