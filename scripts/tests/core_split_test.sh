@@ -106,7 +106,7 @@ ok $? "mali_perfcnt.ko builds the core list and its host"
 
 syms=$(host_symbols "$root/kernel")
 nsyms=$(echo "$syms" | wc -l)
-echo "$syms" | grep -q -x mpc_gpu_reset && echo "$syms" | grep -q -x mpc_hdev && [ "$nsyms" -gt 100 ]
+grep -q -x mpc_gpu_reset <<<"$syms" && grep -q -x mpc_hdev <<<"$syms" && [ "$nsyms" -gt 100 ]
 ok $? "the host's symbols are found ($nsyms, mpc_gpu_reset and struct mpc_hdev among them)"
 
 out=$(check_includes "$root/kernel/core" "$root/kernel")
@@ -133,7 +133,7 @@ sym=$(check_symbols "$tmp/kernel/core" "$tmp/kernel")
 ism=$(check_isms "$tmp/kernel/core")
 [ "$inc" = 'mpc_layout.c: includes "mpc_drv.h"' ] &&
 	[ "$sym" = "mpc_ioctl.c: names the host's mpc_gpu_reset" ] &&
-	echo "$ism" | grep -q '^mpc_stream.c:.*module_param_named'
+	grep -q '^mpc_stream.c:.*module_param_named' <<<"$ism"
 ok $? "a host include, a host call and a module parameter put in are each found, a comment is not" \
 	"$(printf 'includes: %s\nsymbols: %s\nisms: %s\n' "$inc" "$sym" "$ism")"
 
