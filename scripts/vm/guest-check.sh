@@ -48,6 +48,7 @@ if want e2e && [ -f /mpc/user/tests/e2e.sh ]; then
 		[ -x /bin/bash ] && shell=/bin/bash
 		section e2e env MPC_TOOL=/mpc/user/mali-perfcnt \
 			MPC_DEBUGFS="$(mpc_debugfs)" \
+			MPC_SIM_PARAMS="sim=g52 sim_cores=0xb sim_l2=2" \
 			MPC_FMTCHECK=/mpc/user/mpc-fmtcheck \
 			timeout 600 "$shell" /mpc/user/tests/e2e.sh
 	else

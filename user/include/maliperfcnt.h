@@ -267,7 +267,8 @@ int mpc_layout_slot(const struct mpc_layout *l, unsigned i, unsigned *kind, unsi
  * struct mpc_sample - the counters of one or more dumps added up. Opaque.
  * Its blocks are the layout's present block instances, in dump order,
  * numbered 0 .. mpc_sample_nblocks() - 1. A counter's value is the 64-bit sum
- * of its 32-bit words over the dumps added since the last reset.
+ * of its 32-bit words over the dumps added since the last reset, and of its
+ * 64-bit values over the session samples added (mpc_sample_add_session()).
  */
 struct mpc_sample;
 
@@ -289,6 +290,20 @@ struct mpc_dump_info;
  */
 int mpc_sample_add(struct mpc_sample *s, const void *dump, size_t len,
 		   const struct mpc_dump_info *di, struct mpc_err *err);
+/**
+ * mpc_sample_add_session() - add one mali_perfcnt uAPI revision 3 session
+ * sample (@len bytes, as MALI_PERFCNT_SESSION_IOCTL_SAMPLE wrote it) to
+ * @s, made for that device's layout. Its 64-bit values are added exactly,
+ * never clamped to 32 bits. Its header's seqno, times and flags join the
+ * sample's timing as mpc_sample_add()'s @di would, and are written to @di
+ * when not NULL (its start_ns and end_ns are left alone): its data flags
+ * have MPC_DATA_SATURATED only when the kernel set it (a hardware interval
+ * read 0xffffffff); no value reads MPC_VAL_SATURATED, as the kernel does not
+ * say which. -EPROTO for a malformed sample; on error @s is unchanged.
+ * Since LIBMALIPERFCNT_1.2.
+ */
+int mpc_sample_add_session(struct mpc_sample *s, const void *sample, size_t len,
+			   struct mpc_dump_info *di, struct mpc_err *err);
 /** mpc_sample_layout() - the layout @s was made for. */
 const struct mpc_layout *mpc_sample_layout(const struct mpc_sample *s);
 /** mpc_sample_ndumps() - dumps added since the last reset; 0 = no values. */
@@ -531,9 +546,24 @@ int mpc_dev_disable(struct mpc_dev *d, struct mpc_err *err);
 /** mpc_dev_dump() - one sample into @buf (dump_size bytes). */
 int mpc_dev_dump(struct mpc_dev *d, void *buf, size_t len, uint64_t *seqno,
 		 uint64_t *timestamp_ns, struct mpc_err *err);
-/** mpc_dev_sample() - one sample into @buf (dump_size bytes), with its timing. */
+/**
+ * mpc_dev_sample() - one sample into @buf (dump_size bytes), with its timing.
+ * A dump's words are 32 bits: where the driver counts in 64 bits (mali_perfcnt's
+ * and panfrost's counter sessions) a sum past 0xffffffff is written as
+ * 0xffffffff and the dump flagged MPC_DATA_SATURATED; mpc_dev_sample_add()
+ * keeps such sums.
+ */
 int mpc_dev_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
 		   struct mpc_err *err);
+/**
+ * mpc_dev_sample_add() - one sample of @d added to @s (made for the layout
+ * of mpc_dev_desc()), with its timing written to @di (may be NULL): what
+ * mpc_dev_sample() then mpc_sample_add() do, but a counter session's 64-bit
+ * sums are added exactly (mpc_sample_add_session()). On error @s is
+ * unchanged. Since LIBMALIPERFCNT_1.2.
+ */
+int mpc_dev_sample_add(struct mpc_dev *d, struct mpc_sample *s, struct mpc_dump_info *di,
+		       struct mpc_err *err);
 /*
  * Kernel-timed sampling (backends with MPC_BE_PERIODIC: mali_perfcnt's
  * sampling stream). The stream owns the counters: start it instead of

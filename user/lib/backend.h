@@ -36,6 +36,7 @@ struct mpc_dev {
 	char debugfs[256];		/* "" if none */
 	struct mpc_desc desc;
 	struct mpc_backend_info info;
+	void *dump;			/* mpc_dev_sample_add()'s dump buffer, or NULL */
 };
 
 struct mpc_backend_ops {
@@ -58,6 +59,14 @@ struct mpc_backend_ops {
 	/* one sample into @buf (d->desc.dump_size bytes) */
 	int (*sample)(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
 		      struct mpc_err *err);
+	/*
+	 * optional: one uAPI revision 3 session sample, 64-bit values, in a
+	 * buffer of the backend's (*@sample, *@size bytes, valid until the next
+	 * call), its di->start_ns and end_ns set; *@sample NULL when this
+	 * device's counters are not read through a session (then sample())
+	 */
+	int (*session_sample)(struct mpc_dev *d, const void **sample, size_t *size,
+			      struct mpc_dump_info *di, struct mpc_err *err);
 	int (*disable)(struct mpc_dev *d, struct mpc_err *err);
 	/* optional, with MPC_BE_PERIODIC: kernel-timed sampling */
 	int (*stream_start)(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,

@@ -186,7 +186,7 @@ static int enable_error(const struct mpc_dev *d, const struct mpc_enable *cfg, i
 
 static int mp_session_open(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
 {
-	struct drm_mali_perfcnt_ext_set_property p[4];
+	struct drm_mali_perfcnt_ext_set_property p[MPC_V3_OPEN_PROPS];
 	struct drm_mali_perfcnt_session_open o;
 	struct drm_mali_perfcnt_get_info_v3 gi;
 	struct mp_session *s;
@@ -201,7 +201,7 @@ static int mp_session_open(struct mpc_dev *d, const struct mpc_enable *cfg, stru
 
 		return mpc_fail(err, -x, "GET_INFO_V3 failed on %s: %s", d->path, strerror(x));
 	}
-	mpc_v3_open_args(cfg, &o, p);
+	mpc_v3_open_args(cfg, gi.gpu_freq_hz, &o, p);
 	fd = drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
 	if (fd < 0)
 		return enable_error(d, cfg, errno, err);
@@ -368,8 +368,8 @@ static int mp_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	return 0;
 }
 
-static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
-			     struct mpc_err *err)
+/* One session sample into the session's buffer (64-bit values) */
+static int mp_session_take(struct mpc_dev *d, struct mpc_dump_info *di, struct mpc_err *err)
 {
 	struct mp_session *s = d->priv;
 	struct drm_mali_perfcnt_session_sample r;
@@ -381,9 +381,37 @@ static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mp
 	r.buf_size = s->size;
 	di->start_ns = mpc_now_raw_ns();
 	if (ioctl(s->fd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &r))
-		return mp_sample_error(d, errno, r.buf_size, len, err);
+		return mp_sample_error(d, errno, r.buf_size, s->size, err);
 	di->end_ns = mpc_now_raw_ns();
+	return 0;
+}
+
+static int mp_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+			     struct mpc_err *err)
+{
+	struct mp_session *s = d->priv;
+	int r = mp_session_take(d, di, err);
+
+	if (r)
+		return r;
 	return mpc_v3_sample_dump(&d->desc, s->buf, s->size, buf, len, di, err);
+}
+
+static int mp_session_sample64(struct mpc_dev *d, const void **sample, size_t *size,
+			       struct mpc_dump_info *di, struct mpc_err *err)
+{
+	struct mp_session *s = d->priv;
+	int r;
+
+	*sample = NULL;
+	if (!mp_uses_v3(d))
+		return 0;
+	r = mp_session_take(d, di, err);
+	if (r)
+		return r;
+	*sample = s->buf;
+	*size = s->size;
+	return 0;
 }
 
 
@@ -523,6 +551,7 @@ const struct mpc_backend_ops mpc_be_mali_perfcnt = {
 	.open = mp_open,
 	.enable = mp_enable,
 	.sample = mp_sample,
+	.session_sample = mp_session_sample64,
 	.disable = mp_disable,
 	.stream_start = mp_stream_start,
 	.stream_next = mp_stream_next,

@@ -134,7 +134,7 @@ static int pf_sessions_open(struct mpc_dev *d, struct mpc_err *err)
 
 static int pf_session_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
 {
-	struct drm_mali_perfcnt_ext_set_property p[4];
+	struct drm_mali_perfcnt_ext_set_property p[MPC_V3_OPEN_PROPS];
 	struct drm_mali_perfcnt_session_open o;
 	struct pf *pf = d->priv;
 	int fd, x;
@@ -142,7 +142,8 @@ static int pf_session_enable(struct mpc_dev *d, const struct mpc_enable *cfg, st
 	if (pf->sfd >= 0)
 		return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
 				"process", d->path);
-	mpc_v3_open_args(cfg, &o, p);
+	/* panfrost's sessions take no MALI_PERFCNT_PROP_PERIOD_NS */
+	mpc_v3_open_args(cfg, 0, &o, p);
 	fd = drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_SESSION_OPEN, &o);
 	if (fd >= 0) {
 		pf->sfd = fd;
@@ -165,8 +166,8 @@ static int pf_session_enable(struct mpc_dev *d, const struct mpc_enable *cfg, st
 	}
 }
 
-static int pf_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
-			     struct mpc_err *err)
+/* One session sample into pf->sbuf (64-bit values) */
+static int pf_session_take(struct mpc_dev *d, struct mpc_dump_info *di, struct mpc_err *err)
 {
 	struct pf *pf = d->priv;
 	struct drm_mali_perfcnt_session_sample r;
@@ -185,7 +186,35 @@ static int pf_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mp
 		return mpc_fail(err, -x, "taking a sample on %s failed: %s", d->path, strerror(x));
 	}
 	di->end_ns = mpc_now_raw_ns();
+	return 0;
+}
+
+static int pf_session_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_info *di,
+			     struct mpc_err *err)
+{
+	struct pf *pf = d->priv;
+	int r = pf_session_take(d, di, err);
+
+	if (r)
+		return r;
 	return mpc_v3_sample_dump(&d->desc, pf->sbuf, pf->ssize, buf, len, di, err);
+}
+
+static int pf_session_sample64(struct mpc_dev *d, const void **sample, size_t *size,
+			       struct mpc_dump_info *di, struct mpc_err *err)
+{
+	struct pf *pf = d->priv;
+	int r;
+
+	*sample = NULL;
+	if (!pf->sessions)
+		return 0;
+	r = pf_session_take(d, di, err);
+	if (r)
+		return r;
+	*sample = pf->sbuf;
+	*size = pf->ssize;
+	return 0;
 }
 
 static int pf_open(struct mpc_dev *d, const char *path, unsigned flags, struct mpc_err *err)
@@ -492,6 +521,7 @@ const struct mpc_backend_ops mpc_be_panfrost = {
 	.usable = pf_usable,
 	.enable = pf_enable,
 	.sample = pf_sample,
+	.session_sample = pf_session_sample64,
 	.disable = pf_disable,
 	.close = pf_close,
 	.none = pf_none,

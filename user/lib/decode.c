@@ -153,6 +153,8 @@ int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct m
 		    s->runs[s->nruns - 1].n >= MPC_MAX_RUN)
 			s->runs[s->nruns++] = (struct mpc_run){ l->slot[i].kind, (uint16_t)n, 0 };
 		s->runs[s->nruns - 1].n++;
+		if (l->slot[i].kind < 4 && l->slot[i].instance < 64)
+			s->by_instance[l->slot[i].kind][l->slot[i].instance] = (uint16_t)(n + 1);
 		n++;
 	}
 	mpc_sample_reset(s);
@@ -173,6 +175,7 @@ void mpc_sample_reset(struct mpc_sample *s)
 		s->kind_saturated[k][0] = s->kind_saturated[k][1] = 0;
 	}
 	s->nsamples = 0;
+	s->acc_live = 0;
 	s->seqno = s->timestamp_ns = s->interval_start_ns = 0;
 	s->data_flags = 0;
 	s->timed = 0;
@@ -492,9 +495,11 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 							  s->blk[i].instance), nm), en, w3);
 		}
 	/* accumulating: the previous dump's words join the 64-bit sums */
-	if (!first)
+	if (!first) {
 		for (unsigned i = 0; i < nb; i++)
-			fold(s->blk[i].acc, s->blk[i].raw, cpb, s->nsamples > 1);
+			fold(s->blk[i].acc, s->blk[i].raw, cpb, s->acc_live);
+		s->acc_live = 1;
+	}
 	/* headers; counters of disabled groups were not written: they count 0 */
 	for (unsigned i = 0; i < nb; i++) {
 		const unsigned char *b = base + (size_t)s->off[i] * 4;
@@ -578,6 +583,16 @@ unsigned mpc_counter_value(const struct mpc_sample *s, const struct mpc_counter_
 	return flags;
 }
 
+void mpc_sample_join(struct mpc_sample *s, const struct mpc_dump_info *di)
+{
+	if (!s->timed)
+		s->interval_start_ns = di->interval_start_ns;
+	s->timed = 1;
+	s->seqno = di->seqno;
+	s->timestamp_ns = di->timestamp_ns;
+	s->data_flags |= di->flags;
+}
+
 int mpc_sample_add(struct mpc_sample *s, const void *dump, size_t len,
 		   const struct mpc_dump_info *di, struct mpc_err *err)
 {
@@ -585,12 +600,7 @@ int mpc_sample_add(struct mpc_sample *s, const void *dump, size_t len,
 
 	if (r || !di)
 		return r;
-	if (!s->timed)
-		s->interval_start_ns = di->interval_start_ns;
-	s->timed = 1;
-	s->seqno = di->seqno;
-	s->timestamp_ns = di->timestamp_ns;
-	s->data_flags |= di->flags;
+	mpc_sample_join(s, di);
 	return 0;
 }
 

@@ -357,6 +357,7 @@ void mpc_dev_close(struct mpc_dev *d)
 		mpc_dev_disable(d, NULL);
 	mpc_dev_stream_stop(d, NULL);
 	d->ops->close(d);
+	free(d->dump);
 	free(d);
 }
 
@@ -462,6 +463,37 @@ int mpc_dev_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_inf
 		return mpc_fail(err, -ENOSPC, "a sample of %s is %u bytes, the buffer has %zu",
 				d->path, d->desc.dump_size, len);
 	return d->ops->sample(d, buf, len, di, err);
+}
+
+int mpc_dev_sample_add(struct mpc_dev *d, struct mpc_sample *s, struct mpc_dump_info *di,
+		       struct mpc_err *err)
+{
+	struct mpc_dump_info tmp;
+	const void *sample = NULL;
+	size_t size = 0;
+	int r;
+
+	if (!di)
+		di = &tmp;
+	memset(di, 0, sizeof(*di));
+	if (s->layout->dump_size != d->desc.dump_size ||
+	    s->layout->counters_per_block != d->desc.counters_per_block)
+		return mpc_fail(err, -EINVAL, "the sample is of another GPU's layout (%u-byte dumps, "
+				"%s has %u): make it from mpc_dev_desc()", s->layout->dump_size,
+				d->path, d->desc.dump_size);
+	if (d->ops->session_sample) {
+		r = d->ops->session_sample(d, &sample, &size, di, err);
+		if (r)
+			return r;
+		if (sample)
+			return mpc_sample_add_session(s, sample, size, di, err);
+	}
+	if (!d->dump && !(d->dump = malloc(d->desc.dump_size)))
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	r = d->ops->sample(d, d->dump, d->desc.dump_size, di, err);
+	if (r)
+		return r;
+	return mpc_sample_add(s, d->dump, d->desc.dump_size, di, err);
 }
 
 int mpc_dev_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,

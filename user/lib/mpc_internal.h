@@ -73,15 +73,27 @@ struct drm_mali_perfcnt_session_open;
 struct drm_mali_perfcnt_ext_set_property;
 /*
  * SESSION_OPEN's arguments for @cfg (NULL: every counter of set 0), started
- * and close-on-exec; @p, four properties, holds the masks @o points to.
+ * and close-on-exec; @p, MPC_V3_OPEN_PROPS properties, holds the masks @o
+ * points to, and a period short enough for a GPU clock of @gpu_freq_hz
+ * (0: unknown, or a kernel without MALI_PERFCNT_PROP_PERIOD_NS) to count
+ * 2^30 cycles at most between two accumulations.
  */
-void mpc_v3_open_args(const struct mpc_enable *cfg, struct drm_mali_perfcnt_session_open *o,
+#define MPC_V3_OPEN_PROPS 5
+void mpc_v3_open_args(const struct mpc_enable *cfg, uint64_t gpu_freq_hz,
+		      struct drm_mali_perfcnt_session_open *o,
 		      struct drm_mali_perfcnt_ext_set_property *p);
-/* A session sample of @size bytes as a dump, with its times and flags in @di */
+/*
+ * A session sample of @size bytes as a 32-bit dump (for mpc_dev_sample()),
+ * with its times and flags in @di: a sum past 32 bits is clamped to
+ * 0xffffffff and flags the dump SATURATED. mpc_sample_add_session() keeps
+ * the 64-bit values.
+ */
 int mpc_v3_sample_dump(const struct mpc_desc *d, const void *sample, size_t size, void *dump,
 		       size_t len, struct mpc_dump_info *di, struct mpc_err *err);
 int mpc_v3_to_dump(const struct mpc_desc *d, const void *sample, size_t len, void *dump,
 		   size_t dump_size, uint32_t *data_flags, struct mpc_err *err);
+/* @di joins @s's timing, as mpc_sample_add() does (decode.c) */
+void mpc_sample_join(struct mpc_sample *s, const struct mpc_dump_info *di);
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 			    const char *origin, struct mpc_err *err);
 int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_t cores,
@@ -116,8 +128,10 @@ struct mpc_layout {
 
 /*
  * struct mpc_block - one present block instance of a sample. Its value of
- * counter i is mpc_block_value(): the latest dump's 32-bit word plus, when
- * several dumps were accumulated, the 64-bit sum of the earlier ones.
+ * counter i is mpc_block_value(): the latest dump's 32-bit word plus, once
+ * the sample's acc_live is set, the 64-bit sum in acc of what came before
+ * (earlier dumps, and every session sample's 64-bit values: a session
+ * sample adds to acc and leaves 0 in the words).
  */
 struct mpc_block {
 	uint8_t kind;
@@ -140,6 +154,7 @@ struct mpc_sample {
 	uint64_t *kind_sum;		/* [MPC_BLK_KINDS][counters_per_block] */
 	uint32_t kind_enable[MPC_BLK_KINDS];	/* AND of the instances' masks */
 	uint64_t kind_saturated[MPC_BLK_KINDS][2];
+	int acc_live;			/* the blocks' acc arrays hold values */
 	/* timing of the dumps given to mpc_sample_add() since the reset */
 	uint64_t seqno, timestamp_ns, interval_start_ns;
 	unsigned data_flags;
@@ -149,13 +164,15 @@ struct mpc_sample {
 	uint32_t **dst;			/* the blocks' raw pointers */
 	unsigned nruns;			/* runs of consecutive blocks of one kind */
 	struct mpc_run { uint16_t kind, first, n; } *runs;
+	/* block of jm/tiler/l2/shader instance i (0-63) plus one, 0: none (session samples) */
+	uint16_t by_instance[4][64];
 };
 
 /* mpc_block_value() - counter @idx of block @b, accumulated over the dumps. */
 static inline uint64_t mpc_block_value(const struct mpc_sample *s, const struct mpc_block *b,
 				       unsigned idx)
 {
-	return (s->nsamples > 1 ? b->acc[idx] : 0) + b->raw[idx];
+	return (s->acc_live ? b->acc[idx] : 0) + b->raw[idx];
 }
 
 /* mpc_block_collected() - was counter @idx enabled in block @b? */

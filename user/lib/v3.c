@@ -2,10 +2,11 @@
 /*
  * uAPI revision 3 of mali_perfcnt, the library's side: a session sample
  * (a 64-byte header, then per block a 24-byte header and 64-bit values,
- * uapi/drm/mali_perfcnt_drm.h) laid out again as the dump the rest of the
- * library decodes (32-bit words by block slot of the description). A sum
- * above 0xffffffff is written as 0xffffffff and flags the sample
- * SATURATED (a lower bound), as a 32-bit hardware counter would.
+ * uapi/drm/mali_perfcnt_drm.h) added to a sample's 64-bit accumulators
+ * exactly (mpc_sample_add_session(): what the tool and mpc_dev_sample_add()
+ * use), or laid out again as a 32-bit dump for mpc_dev_sample(), whose
+ * callers want one: there a sum above 0xffffffff cannot be written, it
+ * becomes 0xffffffff and flags the dump SATURATED (a lower bound).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -124,6 +125,147 @@ int mpc_v3_to_dump(const struct mpc_desc *d, const void *sample, size_t len, voi
 	return 0;
 }
 
+/* the enable word (bit g: counters 4g..4g+3) of a block's 64-bit @enable_mask */
+static uint32_t v3_enable_word(uint64_t enable_mask)
+{
+	uint32_t en = 0;
+
+	for (unsigned g = 0; g < 16; g++)
+		if ((enable_mask >> (4 * g)) & 0xf)
+			en |= 1u << g;
+	if (en)
+		en |= 1;	/* the header group, which the values leave out */
+	return en;
+}
+
+/* the sample's block (index + 1) of session block @type @inst, 0 if none */
+static unsigned v3_block(const struct mpc_sample *s, uint32_t type, uint32_t inst)
+{
+	static const uint8_t kind[] = {
+		[MALI_PERFCNT_BLOCK_JM] = MPC_BLK_JM,
+		[MALI_PERFCNT_BLOCK_TILER] = MPC_BLK_TILER,
+		[MALI_PERFCNT_BLOCK_MMU_L2] = MPC_BLK_L2,
+		[MALI_PERFCNT_BLOCK_SHADER] = MPC_BLK_SHADER,
+	};
+
+	if (type < MALI_PERFCNT_BLOCK_JM || type > MALI_PERFCNT_BLOCK_SHADER || inst >= 64)
+		return 0;
+	return s->by_instance[kind[type]][inst];
+}
+
+int mpc_sample_add_session(struct mpc_sample *s, const void *sample, size_t len,
+			   struct mpc_dump_info *di, struct mpc_err *err)
+{
+	const struct drm_mali_perfcnt_sample_header *h = sample;
+	const unsigned char *p, *end;
+	unsigned cpb = s->layout->counters_per_block;
+	int first = s->nsamples == 0;
+	uint32_t kind_en[MPC_BLK_KINDS];
+	uint64_t seen[4] = { 0 };
+	struct mpc_dump_info info;
+
+	if (len < sizeof(*h) || h->size > len || h->size < sizeof(*h))
+		return mpc_fail(err, -EPROTO, "a session sample of %zu bytes says %u: the driver and "
+				"this library do not match", len, len < sizeof(*h) ? 0 : h->size);
+	if (cpb != 64)
+		return mpc_fail(err, -EINVAL, "session samples are of 64-counter blocks, this "
+				"sample's layout has %u: make it from the device's description", cpb);
+	if (s->nblocks > 256)
+		return mpc_fail(err, -EINVAL, "a layout of %u blocks is not a session's GPU",
+				s->nblocks);
+	/* check every block first, so that a bad sample changes nothing */
+	p = (const unsigned char *)sample + sizeof(*h);
+	end = (const unsigned char *)sample + h->size;
+	for (uint32_t b = 0; b < h->nr_blocks; b++) {
+		struct drm_mali_perfcnt_block_header bh;
+		unsigned i;
+
+		if ((size_t)(end - p) < sizeof(bh))
+			return mpc_fail(err, -EPROTO, "session sample: block %u past the end", b);
+		memcpy(&bh, p, sizeof(bh));
+		p += sizeof(bh);
+		if (bh.nr_values != cpb || (size_t)(end - p) < (size_t)bh.nr_values * 8)
+			return mpc_fail(err, -EPROTO, "session sample: block %u has %u values", b,
+					bh.nr_values);
+		i = v3_block(s, bh.block_type, bh.instance);
+		if (!i)
+			return mpc_fail(err, -EPROTO, "session sample: block type %u instance %u is "
+					"not in the GPU's description", bh.block_type, bh.instance);
+		i--;
+		if ((seen[i >> 6] >> (i & 63)) & 1)
+			return mpc_fail(err, -EPROTO, "session sample: block type %u instance %u "
+					"twice", bh.block_type, bh.instance);
+		seen[i >> 6] |= 1ull << (i & 63);
+		p += (size_t)bh.nr_values * 8;
+	}
+	/*
+	 * the sums so far into acc (the last dump's words too), the words
+	 * zeroed: a block's value is then acc alone, this sample's included
+	 */
+	for (unsigned i = 0; i < s->nblocks; i++) {
+		struct mpc_block *blk = &s->blk[i];
+		uint32_t *w = s->dst[i];
+
+		for (unsigned j = 4; j < cpb; j++)
+			blk->acc[j] = (s->acc_live ? blk->acc[j] : 0) + (first ? 0 : w[j]);
+		memset(w, 0, cpb * sizeof(*w));
+		blk->timestamp = 0;
+		if (!((seen[i >> 6] >> (i & 63)) & 1))
+			blk->enable = 0;	/* not in this sample: nothing collected */
+	}
+	s->acc_live = 1;
+	if (first)
+		memset(s->kind_sum, 0, (size_t)MPC_BLK_KINDS * cpb * sizeof(uint64_t));
+	p = (const unsigned char *)sample + sizeof(*h);
+	for (uint32_t b = 0; b < h->nr_blocks; b++) {
+		struct drm_mali_perfcnt_block_header bh;
+		struct mpc_block *blk;
+		uint64_t *ks;
+		uint32_t en;
+
+		memcpy(&bh, p, sizeof(bh));
+		p += sizeof(bh);
+		blk = &s->blk[v3_block(s, bh.block_type, bh.instance) - 1];
+		ks = s->kind_sum + (size_t)blk->kind * cpb;
+		en = v3_enable_word(bh.enable_mask);
+		blk->enable = first ? en : (blk->enable & en);
+		/* values 0-3 are the header words; a value not counted counts 0 */
+		for (unsigned j = 4; j < cpb; j++) {
+			uint64_t v;
+
+			if (!((bh.enable_mask >> j) & 1))
+				continue;
+			memcpy(&v, p + (size_t)j * 8, 8);
+			blk->acc[j] += v;
+			ks[j] += v;
+		}
+		p += (size_t)bh.nr_values * 8;
+	}
+	for (unsigned r = 0; r < s->nruns; r++)
+		kind_en[s->runs[r].kind] = 0xffffffffu;
+	for (unsigned i = 0; i < s->nblocks; i++)
+		kind_en[s->blk[i].kind] &= s->blk[i].enable;
+	for (unsigned r = 0; r < s->nruns; r++) {
+		unsigned k = s->runs[r].kind;
+
+		s->kind_enable[k] = first ? kind_en[k] : (s->kind_enable[k] & kind_en[k]);
+	}
+	s->nsamples++;
+	memset(&info, 0, sizeof(info));
+	info.seqno = h->seqno;
+	info.timestamp_ns = h->end_ns;
+	info.interval_start_ns = h->start_ns;
+	info.flags = mpc_data_flags_from_uapi(h->flags);
+	mpc_sample_join(s, &info);
+	if (di) {
+		di->seqno = info.seqno;
+		di->timestamp_ns = info.timestamp_ns;
+		di->interval_start_ns = info.interval_start_ns;
+		di->flags = info.flags;
+	}
+	return 0;
+}
+
 unsigned mpc_data_flags_from_uapi(uint32_t data_flags)
 {
 	unsigned f = 0;
@@ -139,31 +281,50 @@ unsigned mpc_data_flags_from_uapi(uint32_t data_flags)
 	return f;
 }
 
-void mpc_v3_open_args(const struct mpc_enable *cfg, struct drm_mali_perfcnt_session_open *o,
+void mpc_v3_open_args(const struct mpc_enable *cfg, uint64_t gpu_freq_hz,
+		      struct drm_mali_perfcnt_session_open *o,
 		      struct drm_mali_perfcnt_ext_set_property *p)
 {
-	memset(p, 0, 4 * sizeof(*p));
+	uint64_t period = 0;
+	unsigned n = 0;
+
+	memset(p, 0, MPC_V3_OPEN_PROPS * sizeof(*p));
 	memset(o, 0, sizeof(*o));
 	o->flags = MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START;
-	if (!cfg)
-		return;
-	o->counter_set = cfg->counter_set;
-	if (cfg->use_masks) {
+	if (cfg && cfg->use_masks) {
 		const uint32_t v[4] = { cfg->jm, cfg->tiler, cfg->shader, cfg->l2 };
 		const uint32_t prop[4] = {
 			MALI_PERFCNT_PROP_JM_MASK, MALI_PERFCNT_PROP_TILER_MASK,
 			MALI_PERFCNT_PROP_SHADER_MASK, MALI_PERFCNT_PROP_MMU_L2_MASK,
 		};
 
-		for (unsigned n = 0; n < 4; n++) {
-			p[n].base.name = MALI_PERFCNT_EXT_SET_PROPERTY;
+		for (; n < 4; n++) {
 			p[n].property = prop[n];
 			p[n].value = v[n];
-			if (n)
-				p[n - 1].base.next_extension = (uint64_t)(uintptr_t)&p[n];
 		}
-		o->extensions = (uint64_t)(uintptr_t)&p[0];
 	}
+	/*
+	 * The kernel's watchdog accumulates the hardware every second: a
+	 * 32-bit counter of a clock above 4.29 GHz saturates within that.
+	 * A GPU whose 2^30 cycles take less than a second asks for that span.
+	 */
+	if (gpu_freq_hz > (1ull << 30))
+		period = (uint64_t)((double)(1ull << 30) * 1e9 / (double)gpu_freq_hz);
+	if (period && period < MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS)
+		period = MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
+	if (period) {
+		p[n].property = MALI_PERFCNT_PROP_PERIOD_NS;
+		p[n++].value = period;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		p[i].base.name = MALI_PERFCNT_EXT_SET_PROPERTY;
+		if (i)
+			p[i - 1].base.next_extension = (uint64_t)(uintptr_t)&p[i];
+	}
+	if (n)
+		o->extensions = (uint64_t)(uintptr_t)&p[0];
+	if (cfg)
+		o->counter_set = cfg->counter_set;
 }
 
 int mpc_v3_sample_dump(const struct mpc_desc *d, const void *sample, size_t size, void *dump,

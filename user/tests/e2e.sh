@@ -17,6 +17,9 @@
 #                 is not the simulator, given "busy=50" or "idle" as its last
 #                 argument (e.g. "mpc_ctl workload" on the QEMU mali-gpu
 #                 device); default: write it to $MPC_DEBUGFS/sim_workload
+#   MPC_SIM_PARAMS optional: the parameters the simulator module was loaded
+#                 with; given, the script reloads it once with sim_mhz=5000
+#                 on top (a span past 2^32 GPU cycles) and then with these
 #
 # Expected state: the module loaded with "sim=g52 sim_cores=0xb sim_l2=2" (or
 # bound to an emulated G52 with those cores and slices) and the counters
@@ -377,6 +380,67 @@ if [ $sim -eq 1 ] && set_load idle && sleep 1 &&
 	ok "idle GPU: utilisation below 5 %"
 elif [ $sim -eq 1 ]; then
 	notok "idle GPU: utilisation below 5 %"
+fi
+
+# --- a span past 2^32 GPU cycles ------------------------------------------------
+# A session sums the hardware in 64 bits: the tool reports what it counted,
+# never 0xffffffff, and SATURATED only when the kernel says a hardware
+# interval saturated. At 5000 MHz (the selftests' saturation fixtures'
+# sim_mhz=5000) and busy=100, GPU_ACTIVE passes 2^32 in 0.86 s: one 2 s
+# interval counts about 1e10 cycles (the library asks a session of so fast a
+# clock to be accumulated every 2^30 cycles, inside what a counter holds).
+# mpc_debugfs_find: the debugfs directory of the mali_perfcnt device
+mpc_debugfs_find() {
+	for mpc_dir in /sys/kernel/debug/dri/*; do
+		case "$(cat "$mpc_dir/name" 2>/dev/null)" in
+		mali_perfcnt*) [ -e "$mpc_dir/gpu_info" ] && { echo "$mpc_dir"; return 0; } ;;
+		esac
+	done
+	return 1
+}
+sim5=0
+if [ $sim -eq 1 ] && [ -n "${MPC_SIM_PARAMS:-}" ]; then
+	set_load idle
+	# shellcheck disable=SC2086 # the module's parameters
+	if rmmod mali_perfcnt && modprobe mali_perfcnt $MPC_SIM_PARAMS sim_mhz=5000 &&
+		dbg=$(mpc_debugfs_find) && grep -q '^gpu_freq_hz: *5000000000$' "$dbg/gpu_info"; then
+		sim5=1
+		ok "modprobe mali_perfcnt $MPC_SIM_PARAMS sim_mhz=5000"
+	else
+		notok "modprobe mali_perfcnt $MPC_SIM_PARAMS sim_mhz=5000"
+	fi
+fi
+if [ $sim5 -eq 1 ] && set_load busy=100 &&
+	run stat -I 2000 -n 1 -e GPU_ACTIVE --format csv && "$fmt" csv "$tmp/out" >/dev/null; then
+	row=$(awk -F, '$6 == "GPU_ACTIVE" { print $8, $3, $10, $11 }' "$tmp/out")
+	# value, interval (s), status, data flags: past 2^32, 99..101 % of the cycles
+	if echo "$row" | awk '{ exit !($1 > 4294967296 && $2 > 0 && $1 / ($2 * 5e9) >= 0.99 &&
+			$1 / ($2 * 5e9) <= 1.01 && $3 == "ok" && $4 !~ /saturated/) }'; then
+		ok "stat -I 2000 at 5 GHz: GPU_ACTIVE past 2^32, 99..101 % of the cycles, not saturated"
+		echo "# value, interval, status, flags: $row"
+	else
+		notok "stat -I 2000 at 5 GHz: GPU_ACTIVE past 2^32, 99..101 % of the cycles, not saturated" \
+			"value, interval, status, flags: $row"
+	fi
+	if run stat -I 2000 -n 1 -e GPU_ACTIVE && grep -q GPU_ACTIVE "$tmp/out" &&
+		! grep -qi saturat "$tmp/out"; then
+		ok "stat text at 5 GHz: no saturation note"
+	else
+		notok "stat text at 5 GHz: no saturation note"
+	fi
+elif [ $sim5 -eq 1 ]; then
+	notok "stat -I 2000 -n 1 -e GPU_ACTIVE --format csv at 5 GHz"
+fi
+if [ $sim -eq 1 ] && [ -n "${MPC_SIM_PARAMS:-}" ]; then
+	set_load idle
+	# shellcheck disable=SC2086 # the module's parameters
+	if rmmod mali_perfcnt && modprobe mali_perfcnt $MPC_SIM_PARAMS && dbg=$(mpc_debugfs_find); then
+		ok "modprobe mali_perfcnt $MPC_SIM_PARAMS (back)"
+	else
+		notok "modprobe mali_perfcnt $MPC_SIM_PARAMS (back)"
+	fi
+else
+	skip "stat over 2^32 GPU cycles at 5 GHz" "set MPC_SIM_PARAMS to reload the simulator"
 fi
 
 cleanup

@@ -203,13 +203,12 @@ int run_grab_err(struct run *r, unsigned long long *seq, unsigned long long *ts,
 		 struct mpc_err *e)
 {
 	struct mpc_dump_info di;
-	size_t size = mpc_desc_dump_size(mpc_dev_desc(r->dev));
 
-	if (mpc_dev_sample(r->dev, r->buf, size, &di, e))
-		return e->code;
+	/* a failed sample leaves the reset sample empty, still fresh */
 	if (r->fresh)
 		mpc_sample_reset(r->s);
-	if (mpc_sample_add(r->s, r->buf, size, &di, e))
+	/* a counter session's 64-bit sums are kept whole */
+	if (mpc_dev_sample_add(r->dev, r->s, &di, e))
 		return e->code ? e->code : -EINVAL;
 	r->fresh = 0;
 	r->last_ns = di.timestamp_ns;

@@ -219,7 +219,8 @@ const char *fmt_value(double v, char *buf, size_t n);
  * cmd_run.c, shared with record: the dumps of one run. A backend whose
  * counters are raw 32-bit values (panfrost) is sampled at least every max_ns
  * in between, and the dumps of one printed sample are added up in 64 bits
- * (mpc_sample_add accumulates them, and their timing).
+ * (mpc_dev_sample_add accumulates them, and their timing; a counter
+ * session's 64-bit sums are added whole).
  */
 struct run {
 	struct tool *t;
