@@ -225,7 +225,12 @@ TEST_F(mpc, stream_lost_record_when_the_reader_stops)
 	ASSERT_LT(0, got);
 	lost = REC(buf, 0);
 	ASSERT_EQ(MALI_PERFCNT_RECORD_LOST, lost->type);
-	EXPECT_LT(1, lost->lost);
+	/*
+	 * At least one dropped; how many depends on how often the guest ran
+	 * the sampler (a starved TCG guest takes a handful in 100 ms). The
+	 * seqno below checks the count, whatever it is.
+	 */
+	EXPECT_LE(1, lost->lost);
 	EXPECT_EQ(last_end, lost->start_ns);
 	EXPECT_LT(lost->start_ns, lost->end_ns);
 	EXPECT_EQ(last_seq + lost->lost, lost->seqno);
