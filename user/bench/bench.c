@@ -13,10 +13,16 @@
  * call it) into /dev/null.
  * Issue 26's goals are the two ratios: decode+derive <= 4x memcpy, Perfetto
  * encoding <= 3x decode. Measured (a 2-core AVX-512 Xeon, a CI run beside):
- * memcpy 24 ns, decode 140-148 ns (5.6-5.9x), decode+derive 202-212 ns
- * (8.1-8.3x), perfetto encode 245-260 ns (1.8x; pf_trace_sample() of the
- * same values took 370-387 ns, 2.5-2.7x). The ratios depend on the machine:
- * where decode+derive read 3.7x, memcpy took about 40 ns, decode 105.
+ * memcpy 24 ns (glibc copies 5.6 KB with rep movsb, faster there than a
+ * loop of 64-byte stores), decode 75-77 ns (3.1-3.2x; 140 before the
+ * one-pass AVX-512 decoder), decode+derive 124-126 ns (5.1-5.3x; 199-200,
+ * 8.2x, before), perfetto encode 239-256 ns (3.1-3.4x the faster decode;
+ * 1.8x the earlier one, and pf_trace_sample() of the same values took
+ * 370-387 ns). Neither goal is met there: the decode is bound by its
+ * stores (the copy of the dump, the per-kind totals), the metrics (about
+ * 50 ns) mostly by the loads, conversions and shuffles around their 65
+ * divisions. The ratios depend on the machine: where decode+derive read
+ * 3.7x, memcpy took about 40 ns.
  *
  * The machine may be shared: each cost is the best of ROUNDS batches of
  * BATCH samples, and the rounds interleave the measurements, so that a

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <endian.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,14 +163,28 @@ int mpc_sample_new(const struct mpc_layout *l, struct mpc_sample **out, struct m
 	return 0;
 }
 
-/* Resetting only forgets: the next decode overwrites instead of adding. */
+/*
+ * The decoder stores a block's timestamp and enable mask as the four words of
+ * its header, with one 16-byte store over both (and the padding after).
+ */
+_Static_assert(offsetof(struct mpc_block, enable) == offsetof(struct mpc_block, timestamp) + 8 &&
+	       offsetof(struct mpc_block, saturated) >= offsetof(struct mpc_block, timestamp) + 16,
+	       "struct mpc_block: timestamp, enable and padding no longer fill 16 bytes");
+
+/*
+ * Resetting only forgets: the next decode overwrites instead of adding. A
+ * block's timestamp and mask are left for it to overwrite (the accessors
+ * answer 0 without a dump); its saturation bits, which decoding only ever
+ * sets, and sets with its kind's, are cleared when some are set.
+ */
 void mpc_sample_reset(struct mpc_sample *s)
 {
-	for (unsigned i = 0; i < s->nblocks; i++) {
-		s->blk[i].timestamp = 0;
-		s->blk[i].enable = 0;
+	uint64_t sat = 0;
+
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++)
+		sat |= s->kind_saturated[k][0] | s->kind_saturated[k][1];
+	for (unsigned i = 0; sat && i < s->nblocks; i++)
 		s->blk[i].saturated[0] = s->blk[i].saturated[1] = 0;
-	}
 	for (unsigned k = 0; k < MPC_BLK_KINDS; k++) {
 		s->kind_enable[k] = 0;
 		s->kind_saturated[k][0] = s->kind_saturated[k][1] = 0;
@@ -203,6 +218,17 @@ static inline uint32_t ld32(const unsigned char *p)
 	return le32toh(v);
 }
 
+
+/* the saturation bits of the blocks of @run (some counter read 0xffffffff) */
+static void mark_saturated(struct mpc_sample *s, const struct mpc_run *run, unsigned cpb)
+{
+	for (unsigned b = run->first; b < run->first + run->n; b++)
+		for (unsigned j = 4; j < cpb; j++)
+			if (s->blk[b].raw[j] == 0xffffffffu) {
+				s->blk[b].saturated[j >> 6] |= 1ull << (j & 63);
+				s->kind_saturated[run->kind][j >> 6] |= 1ull << (j & 63);
+			}
+}
 
 /*
  * The hot loops. ksum() adds the counters of a run of blocks of the same kind
@@ -406,6 +432,144 @@ AVX512 static uint32_t ksum_avx512(uint64_t *ks, const uint32_t *const *w, uint3
 		mx = ksum64_avx512(ks, w, dst, n, c0, add, mx);
 	return _mm512_cmpeq_epi32_mask(mx, _mm512_set1_epi32(-1));
 }
+
+/*
+ * One run of @n blocks of one kind, words c0..c0+63 of each: copied from the
+ * dump (@off: the blocks' word offsets) to @dst and summed into @ks (added
+ * to it with @add); with @ts, each block's header words 0-3 stored over its
+ * timestamp and mask. Returns the lanes that read 0xffffffff.
+ *
+ * The words are summed in 32-bit lanes, with their running maximum, which
+ * tells both whether a counter read 0xffffffff and whether the sums are
+ * exact: no word of the run above @lim, 2^(32 - ceil(log2(n))) - 1, and n of
+ * them cannot wrap. A run that could is summed again, from the copy, by
+ * ksum64_avx512(), which keeps the high halves apart. Two vector operations
+ * a vector (ksum64_avx512(): four) and four stores a block: the loop runs
+ * at the speed of its stores.
+ */
+AVX512 __attribute__((always_inline))
+static inline uint32_t run64_avx512(uint64_t *restrict ks, const uint32_t *restrict base,
+				    const uint32_t *restrict off, uint32_t *const *restrict dst,
+				    unsigned n, unsigned c0, int add, __m512i lim, __m512i fullv,
+				    unsigned char *ts)
+{
+	__m512i lo0 = _mm512_setzero_si512(), lo1 = lo0, lo2 = lo0, lo3 = lo0, mx = lo0, mx0 = lo0;
+	__m512i lo[4];
+
+	for (unsigned i = 0; i < n; i++) {
+		const uint32_t *b = base + off[i] + c0;
+		uint32_t *o = dst[i] + c0;
+		__m512i x0 = _mm512_loadu_si512(b), x1 = _mm512_loadu_si512(b + 16);
+		__m512i x2 = _mm512_loadu_si512(b + 32), x3 = _mm512_loadu_si512(b + 48);
+
+		if (!c0) {
+			/* the header: word 2 is the mask (full), word 3 was 0 */
+			x0 = _mm512_mask_mov_epi32(x0, 1u << 2, fullv);
+			/* timestamp and mask in one store (words 0-3), or the timestamp */
+			if (ts)
+				_mm_storeu_si128((__m128i *)(void *)(ts + i * sizeof(struct mpc_block)),
+						 _mm512_castsi512_si128(x0));
+		}
+		_mm512_store_si512(o, x0);
+		_mm512_store_si512(o + 16, x1);
+		_mm512_store_si512(o + 32, x2);
+		_mm512_store_si512(o + 48, x3);
+		/* the first vector's maximum apart: its header lanes are dropped */
+		mx0 = _mm512_max_epu32(mx0, x0);
+		mx = _mm512_max_epu32(mx, _mm512_max_epu32(_mm512_max_epu32(x1, x2), x3));
+		lo0 = _mm512_add_epi32(lo0, x0);
+		lo1 = _mm512_add_epi32(lo1, x1);
+		lo2 = _mm512_add_epi32(lo2, x2);
+		lo3 = _mm512_add_epi32(lo3, x3);
+	}
+	if (!c0) {
+		lo0 = _mm512_maskz_mov_epi32(0xfff0, lo0);
+		mx0 = _mm512_maskz_mov_epi32(0xfff0, mx0);
+	}
+	mx = _mm512_max_epu32(mx, mx0);
+	if (_mm512_cmpgt_epu32_mask(mx, lim)) {
+		/* the 32-bit sums may have wrapped: sum again, from the copy */
+		ksum64_avx512(ks, (const uint32_t *const *)dst, dst, n, c0, add, mx);
+		return _mm512_cmpeq_epi32_mask(mx, _mm512_set1_epi32(-1));
+	}
+	lo[0] = lo0;
+	lo[1] = lo1;
+	lo[2] = lo2;
+	lo[3] = lo3;
+	for (unsigned v = 0; v < 4; v++)
+		for (unsigned h = 0; h < 2; h++) {
+			__m512i t = _mm512_cvtepu32_epi64(half512(lo[v], h));
+			uint64_t *d = ks + c0 + 16 * v + 8 * h;
+
+			_mm512_store_si512(d, add ? _mm512_add_epi64(_mm512_load_si512(d), t) : t);
+		}
+	return _mm512_cmpeq_epi32_mask(mx, _mm512_set1_epi32(-1));
+}
+
+/*
+ * mpc_decode() of a dump whose headers are good and whose groups are all
+ * enabled (nearly every dump), in one pass over it: run64_avx512() per run
+ * of blocks of one kind. Returns 1, having changed nothing, for a dump the
+ * general path decodes (a bad header, a disabled group, an unaligned buffer).
+ */
+AVX512 static int decode_avx512(struct mpc_sample *s, const unsigned char *base, int first)
+{
+	unsigned cpb = s->layout->counters_per_block, nb = s->nblocks;
+	uint32_t full = cpb == 128 ? 0xffffffffu : 0xffffu, seen = 0;
+	const __m512i fullv = _mm512_set1_epi32((int)full);
+	const uint32_t *restrict off = s->off;
+	const uint32_t *words = (const uint32_t *)(const void *)base;
+	uint64_t hor = 0, hand = ~0ull;
+
+	if (cpb % 64 || !LE_ALIGNED(base))
+		return 1;
+	/* words 2 (the mask) and 3 of every header */
+	for (unsigned i = 0; i < nb; i++) {
+		uint64_t h;
+
+		memcpy(&h, words + off[i] + 2, 8);
+		hor |= h;
+		hand &= h;
+	}
+	if ((hor >> 32) || ((uint32_t)hand & full) != full)
+		return 1;
+	if (!first)
+		for (unsigned i = 0; i < nb; i++)
+			fold_avx2(s->blk[i].acc, s->blk[i].raw, cpb, s->nsamples > 1);
+	for (unsigned r = 0; r < s->nruns; r++) {
+		const struct mpc_run *run = &s->runs[r];
+		unsigned k = run->kind, n = run->n, f0 = run->first;
+		uint64_t *ks = s->kind_sum + (size_t)k * cpb;
+		/* n words below 2^(32 - ceil(log2(n))) each do not wrap */
+		const __m512i lim = _mm512_set1_epi32((int)(n > 1 ? 0xffffffffu >> (32 - __builtin_clz(n - 1))
+								  : 0xffffffffu));
+		/* the first run of a kind in a fresh sample stores */
+		int add = !first || ((seen >> k) & 1);
+		unsigned char *ts = (unsigned char *)&s->blk[f0] + offsetof(struct mpc_block, timestamp);
+		uint32_t sat;
+
+		seen |= 1u << k;
+		/* every mask is full: a fresh sample's are, an older one's stay */
+		if (first) {
+			s->kind_enable[k] = full;
+		} else {
+			uint32_t en = full;
+
+			for (unsigned i = f0; i < f0 + n; i++) {
+				en &= s->blk[i].enable;
+				memcpy(&s->blk[i].timestamp, words + off[i], 8);
+			}
+			s->kind_enable[k] &= en;
+		}
+		sat = run64_avx512(ks, words, off + f0, s->dst + f0, n, 0, add, lim, fullv,
+				   first ? ts : NULL);
+		for (unsigned c0 = 64; c0 < cpb; c0 += 64)
+			sat |= run64_avx512(ks, words, off + f0, s->dst + f0, n, c0, add, lim, fullv, NULL);
+		if (sat)
+			mark_saturated(s, run, cpb);
+	}
+	return 0;
+}
 #endif
 
 int mpc_decode_vec_max = 2;
@@ -472,6 +636,12 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 		return mpc_fail(err, -EINVAL, "a dump of this GPU is %u bytes, got %zu; check the GPU "
 				"description (cores, L2 slices) against the one the dump came from",
 				l->dump_size, len);
+#ifdef MPC_HAVE_AVX2
+	if (vec_level() == 2 && !decode_avx512(s, base, first)) {
+		s->nsamples++;
+		return 0;
+	}
+#endif
 	/* check every header first, so that a bad dump changes nothing */
 	for (unsigned i = 0; i < nb; i++) {
 		const unsigned char *b = base + (size_t)s->off[i] * 4;
@@ -539,12 +709,7 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 		s->kind_enable[k] = add ? (s->kind_enable[k] & en) : en;
 		if (ksum(s->kind_sum + (size_t)k * cpb, src + run->first, s->dst + run->first, run->n,
 			 cpb, add))
-			for (unsigned b = run->first; b < run->first + run->n; b++)
-				for (unsigned j = 4; j < cpb; j++)
-					if (s->blk[b].raw[j] == 0xffffffffu) {
-						s->blk[b].saturated[j >> 6] |= 1ull << (j & 63);
-						s->kind_saturated[k][j >> 6] |= 1ull << (j & 63);
-					}
+			mark_saturated(s, run, cpb);
 	}
 	s->nsamples++;
 	return 0;
@@ -677,12 +842,12 @@ unsigned mpc_sample_block_instance(const struct mpc_sample *s, unsigned b)
 
 uint64_t mpc_sample_block_timestamp(const struct mpc_sample *s, unsigned b)
 {
-	return b < s->nblocks ? s->blk[b].timestamp : 0;
+	return b < s->nblocks && s->nsamples ? s->blk[b].timestamp : 0;
 }
 
 uint32_t mpc_sample_block_enable(const struct mpc_sample *s, unsigned b)
 {
-	return b < s->nblocks ? s->blk[b].enable : 0;
+	return b < s->nblocks && s->nsamples ? s->blk[b].enable : 0;
 }
 
 uint32_t mpc_layout_dump_size(const struct mpc_layout *l) { return l->dump_size; }

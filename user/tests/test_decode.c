@@ -522,6 +522,127 @@ static void test_public_accessors(void)
 	mpc_db_free(db);
 }
 
+/*
+ * The decoder's vector paths against its portable loops, sample for sample:
+ * dumps of small words (the 32-bit sums cannot wrap), of words near 2^32
+ * (they can: the exact sums), with 0xffffffff at one index (walking over
+ * every index, header-adjacent lanes included), with a mask's bits beyond
+ * the groups set, with a group disabled, fresh and accumulated.
+ */
+struct vcase {
+	unsigned kind;		/* 0 small, 1 large, 2 small with one saturated word */
+	unsigned slot, idx;	/* the saturated word */
+	uint64_t rng;
+};
+
+static uint32_t val_vcase(unsigned slot, unsigned idx, void *ctx)
+{
+	struct vcase *c = ctx;
+
+	c->rng = c->rng * 6364136223846793005ull + 1442695040888963407ull;
+	if (c->kind == 2 && slot == c->slot && idx == c->idx)
+		return 0xffffffffu;
+	if (c->kind == 1)
+		return 0xf0000000u | (uint32_t)(c->rng >> 36);
+	return (uint32_t)(c->rng >> 44);
+}
+
+static int same_sample(const struct mpc_sample *a, const struct mpc_sample *b, char *why, size_t wl)
+{
+	unsigned cpb = a->layout->counters_per_block;
+
+	if (a->nsamples != b->nsamples || a->nblocks != b->nblocks)
+		return snprintf(why, wl, "%u/%u dumps", a->nsamples, b->nsamples);
+	for (unsigned k = 0; k < MPC_BLK_KINDS; k++) {
+		if (a->kind_enable[k] != b->kind_enable[k] ||
+		    memcmp(a->kind_saturated[k], b->kind_saturated[k], sizeof(a->kind_saturated[k])))
+			return snprintf(why, wl, "kind %u: mask 0x%x/0x%x or saturation", k,
+					a->kind_enable[k], b->kind_enable[k]);
+		for (unsigned j = 0; j < cpb; j++)
+			if (a->kind_sum[k * cpb + j] != b->kind_sum[k * cpb + j])
+				return snprintf(why, wl, "kind %u counter %u: sum 0x%llx, want 0x%llx", k, j,
+						(unsigned long long)a->kind_sum[k * cpb + j],
+						(unsigned long long)b->kind_sum[k * cpb + j]);
+	}
+	for (unsigned i = 0; i < a->nblocks; i++) {
+		const struct mpc_block *x = &a->blk[i], *y = &b->blk[i];
+
+		if (x->timestamp != y->timestamp || x->enable != y->enable ||
+		    memcmp(x->saturated, y->saturated, sizeof(x->saturated)))
+			return snprintf(why, wl, "block %u: timestamp, mask 0x%x/0x%x or saturation "
+					"0x%llx/0x%llx", i, x->enable, y->enable,
+					(unsigned long long)x->saturated[0],
+					(unsigned long long)y->saturated[0]);
+		for (unsigned j = 0; j < cpb; j++)
+			if (mpc_block_value(a, x, j) != mpc_block_value(b, y, j))
+				return snprintf(why, wl, "block %u counter %u", i, j);
+	}
+	return 0;
+}
+
+static void test_vector_paths(void)
+{
+	static const struct { const char *gpu; uint64_t cores; unsigned l2; } cfg[] = {
+		{ "g78", 0xffff, 4 }, { "g52", 0xb, 2 }, { "t720", 0x3, 1 }, { "t760", 0xff, 2 },
+		{ "g1", 0xff, 2 },
+	};
+	struct mpc_db *db = t_db();
+	char why[400] = "";
+	unsigned ncmp = 0;
+	int r = 0;
+
+	for (unsigned ci = 0; ci < ARRAY_SIZE(cfg) && !r && !why[0]; ci++) {
+		const struct mpc_gpu_def *g = mpc_db_find_gpu(db, cfg[ci].gpu);
+		struct mpc_err err = { 0 };
+		struct mpc_desc d;
+		struct mpc_layout *l = NULL;
+		struct mpc_sample *s[3] = { NULL, NULL, NULL };
+		uint32_t *buf = NULL;
+		unsigned cpb = 0;
+
+		r = !g || mpc_desc_from_gpu(&d, g, cfg[ci].cores, cfg[ci].l2, &err) ||
+		    mpc_layout_new(&d, &l, &err);
+		for (unsigned v = 0; v < 3 && !r; v++)
+			r = mpc_sample_new(l, &s[v], &err);
+		if (!r) {
+			cpb = l->counters_per_block;
+			buf = malloc(l->dump_size);
+			r = !buf;
+		}
+		for (unsigned t = 0; t < 2 * cpb && !r && !why[0]; t++) {
+			uint32_t full = cpb == 128 ? 0xffffffffu : 0xffffu;
+			/* every 8th dump accumulates; some have a group off or extra mask bits */
+			uint32_t en = t % 11 == 5 ? full & ~0x8u : t % 7 == 3 ? 0xffffffffu : full;
+			struct vcase vc = { t % 3, (t / 3) % l->nslots, 4 + t % (cpb - 4), t + 1 };
+
+			for (unsigned v = 0; v < 3 && !r; v++) {
+				struct vcase c = vc;
+
+				t_fill_dump(l, buf, 0xabcd00000000ull + t, en, val_vcase, &c);
+				if (t % 8)
+					mpc_sample_reset(s[v]);
+				mpc_decode_vec_max = (int)v;
+				r = mpc_decode(s[v], buf, l->dump_size, &err);
+			}
+			mpc_decode_vec_max = 2;
+			for (unsigned v = 1; v < 3 && !r && !why[0]; v++)
+				if (same_sample(s[v], s[0], why, sizeof(why)) > 0)
+					snprintf(why + strlen(why), sizeof(why) - strlen(why),
+						 " (%s, dump %u, vectors %u)", cfg[ci].gpu, t, v);
+			ncmp++;
+		}
+		if (r)
+			snprintf(why, sizeof(why), "%s: %s", cfg[ci].gpu, err.msg);
+		for (unsigned v = 0; v < 3; v++)
+			mpc_sample_free(s[v]);
+		mpc_layout_free(l);
+		free(buf);
+	}
+	mpc_db_free(db);
+	CHECK(!why[0], "%s", why);
+	CHECK(ncmp > 600, "%u dumps compared", ncmp);
+}
+
 TESTS(tests_decode) = {
 	{ "decode: v5 dump, sparse core mask 0xb, 2 L2 slices, unaligned buffer", test_v5_sparse },
 	{ "decode: v4 dump, two core groups, absent cores and reserved blocks", test_v4_core_groups },
@@ -535,5 +656,6 @@ TESTS(tests_decode) = {
 	{ "decode: gpu_info text of interfaces.rst", test_gpu_info_example },
 	{ "decode: a description edited after finishing is refused", test_layout_refuses_edited_desc },
 	{ "decode: the opaque objects through their public accessors", test_public_accessors },
+	{ "decode: the vector paths give the portable loops' samples", test_vector_paths },
 	END_TESTS
 };
