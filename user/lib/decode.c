@@ -533,9 +533,11 @@ AVX512 static int decode_avx512(struct mpc_sample *s, const unsigned char *base,
 	}
 	if ((hor >> 32) || ((uint32_t)hand & full) != full)
 		return 1;
-	if (!first)
+	if (!first) {
 		for (unsigned i = 0; i < nb; i++)
-			fold_avx2(s->blk[i].acc, s->blk[i].raw, cpb, s->nsamples > 1);
+			fold_avx2(s->blk[i].acc, s->blk[i].raw, cpb, s->acc_live);
+		s->acc_live = 1;
+	}
 	for (unsigned r = 0; r < s->nruns; r++) {
 		const struct mpc_run *run = &s->runs[r];
 		unsigned k = run->kind, n = run->n, f0 = run->first;
