@@ -60,10 +60,14 @@ row_kernels() {
 # of its globs matches.
 selected() {
 	local g
+	local -a globs
 
 	[ "$(key "$1" view)" = "$view" ] || return 1
 	[ -n "${T:-}" ] || { [ "$(key "$1" default yes)" = yes ]; return; }
-	for g in ${T//,/ }; do
+	# split on commas and blanks, never expanded as file names (T='panfrost/*'
+	# is a glob of rows, not of the repository's panfrost/ directory)
+	IFS=$', \t' read -ra globs <<<"$T"
+	for g in "${globs[@]}"; do
 		# shellcheck disable=SC2053 # globs on purpose
 		if [ -n "${2:-}" ]; then
 			[[ $1 == $g || $1@$2 == $g ]] && return 0
