@@ -72,10 +72,11 @@ check() {
 	shift
 	if "$@"; then ok "$name"; else notok "$name"; fi
 }
-begin() { echo "=== BEGIN $1"; n=0 fails=0; sec=$1; }
+begin() { echo "=== BEGIN $1"; n=0 fails=0; sec=$1; read -r sec_t0 _ </proc/uptime; }
 end() {
+	read -r sec_t1 _ </proc/uptime
 	echo "1..$n"
-	echo "=== END $sec rc=$((fails > 0))"
+	echo "=== END $sec rc=$((fails > 0)) secs=$((${sec_t1%.*} - ${sec_t0%.*}))"
 	[ "$fails" -eq 0 ] || rc=1
 }
 

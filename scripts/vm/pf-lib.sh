@@ -57,6 +57,7 @@ pf_kselftests() {
 	done
 	rm -rf "$pf_ks"
 	mkdir -p "$pf_ks"
+	read -r pf_t0 _ </proc/uptime
 	echo "=== BEGIN $pf_sec"
 	if ! tar -xzf /mpc/pf-kselftest.tar.gz -C "$pf_ks"; then
 		echo "1..1"
@@ -86,8 +87,9 @@ pf_kselftests() {
 		pf_n=1 pf_r=1
 		echo "not ok 1 run_kselftest # the runner reported no case"
 	fi
+	read -r pf_t1 _ </proc/uptime
 	echo "1..$pf_n"
-	echo "=== END $pf_sec rc=$pf_r"
+	echo "=== END $pf_sec rc=$pf_r secs=$((${pf_t1%.*} - ${pf_t0%.*}))"
 	[ "$pf_r" = 0 ] || rc=1
 	return "$pf_r"
 }
@@ -99,6 +101,7 @@ pf_kselftests() {
 pf_tool() {
 	pf_tool=/mpc/user/mali-perfcnt pf_sec=$1 pf_n=0 pf_f=0
 	[ -x "$pf_tool" ] || return 0
+	read -r pf_t0 _ </proc/uptime
 	echo "=== BEGIN $pf_sec"
 	mpc_bounded 60 "$pf_tool" --backend panfrost info >/tmp/info.out 2>&1
 	sed 's/^/# /' /tmp/info.out
@@ -115,8 +118,9 @@ pf_tool() {
 	pf_t "stat through a session: GPU_ACTIVE > 0 at 50 % load over ~0.5 s, ok" \
 		awk -F, '$6 == "GPU_ACTIVE" && $8 > 0 && $3 > 0.4 && $3 < 5 && $10 == "ok" { g = 1 }
 			END { exit !g }' /tmp/stat.out
+	read -r pf_t1 _ </proc/uptime
 	echo "1..$pf_n"
-	echo "=== END $pf_sec rc=$pf_f"
+	echo "=== END $pf_sec rc=$pf_f secs=$((${pf_t1%.*} - ${pf_t0%.*}))"
 	[ "$pf_f" = 0 ] || rc=1
 	return "$pf_f"
 }
