@@ -41,7 +41,8 @@
 #               through a counter session's stream, then again between two
 #               reads of debugfs's perfcnt_counters (debugfs the owner);
 #               for each reader the checks of mesa_stat (counter_checks),
-#               no sample lost, and the debugfs reads consecutive samples
+#               the stream's samples more than one and none lost or
+#               flagged, the debugfs reads consecutive samples
 # Exit status: 0 when every section passed.
 
 # shellcheck source=guest-lib.sh
@@ -383,7 +384,9 @@ if [ -f /mpc/pf-panfrost.ko ] && [ -x "$tool" ] && [ -n "$mhz" ]; then
 		fi
 		jobs_snap after
 		sed 's/^/# /' "$tmp/prec.err"
-		echo "# stream: $(grep -c ',counter,jm,GPU_ACTIVE,' "$tmp/prec.csv") samples, flags: $(cut -d, -f11 "$tmp/prec.csv" | sort -u | tr '\n' ' ')"
+		ns=$(grep -c ',counter,jm,GPU_ACTIVE,' "$tmp/prec.csv")
+		echo "# stream: data_flags seen: $(awk -F, 'NR > 1 && $11 != "" { print $11 }' "$tmp/prec.csv" | sort -u | tr '\n' ' ')"
+		check "stream: $ns samples, one every 50 ms (more than one)" [ "$ns" -ge 2 ]
 		# shellcheck disable=SC2016 # an awk program
 		check "stream: no sample lost or after a recovery" \
 			awk -F, 'NR > 1 && $11 ~ /after-lost|after-recovery|after-power-loss|saturated/ { b = 1 }
