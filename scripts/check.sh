@@ -36,7 +36,7 @@ rows=()
 targets=$(awk -f "$MPC_ROOT/scripts/targets.awk" "$MPC_ROOT/scripts/targets") || exit 1
 while IFS=$'\t' read -r r k v; do
 	R[$r.$k]=$v
-	[[ $k != sect.* ]] || R[$r.sects]+=" ${k#sect.}"
+	[[ $k != sect.* || -z $v ]] || R[$r.sects]+=" ${k#sect.}"
 	[ "$k" != keys ] || rows+=("$r")
 done <<<"$targets"
 key() { echo "${R[$1.$2]:-${3:-}}"; }
@@ -60,10 +60,14 @@ row_kernels() {
 # of its globs matches.
 selected() {
 	local g
+	local -a globs
 
 	[ "$(key "$1" view)" = "$view" ] || return 1
 	[ -n "${T:-}" ] || { [ "$(key "$1" default yes)" = yes ]; return; }
-	for g in ${T//,/ }; do
+	# split on commas and blanks, never expanded as file names (T='panfrost/*'
+	# is a glob of rows, not of the repository's panfrost/ directory)
+	IFS=$', \t' read -ra globs <<<"$T"
+	for g in "${globs[@]}"; do
 		# shellcheck disable=SC2053 # globs on purpose
 		if [ -n "${2:-}" ]; then
 			[[ $1 == $g || $1@$2 == $g ]] && return 0
@@ -369,13 +373,25 @@ run_boot() {
 	panfrost)
 		args+=(--in-tree panfrost) ;;
 	panfrost-patched)
-		# The series' base: the kernel's series, 6.1 or 6.12.
+		args+=(--in-tree panfrost) ;;
+	esac
+	# The series' panfrost.ko (its base: the kernel's series, 6.1 or 6.12)
+	# and kselftests: instead of the kernel's module (driver=panfrost-patched)
+	# or next to it, for the guest to swap in after the stock phase
+	# (patched=yes, as /mpc/pf-panfrost.ko).
+	if [ "$driver" = panfrost-patched ] || [ "$(key "$row" patched)" = yes ]; then
 		have pfseries build_pfseries || return
 		k=$MPC_BUILD/pfseries/$(mpc_series "$krel")
-		args+=(--in-tree panfrost --replace-module "$k/panfrost.ko"
-		       --file "$k/kselftest.tar.gz:/mpc/pf-kselftest.tar.gz"
-		       --file "$MPC_ROOT/scripts/kselftest/ktap-cases.awk:/mpc/ktap-cases.awk") ;;
-	esac
+		if [ "$driver" = panfrost-patched ]; then
+			args+=(--replace-module "$k/panfrost.ko")
+		else
+			args+=(--file "$k/panfrost.ko:/mpc/pf-panfrost.ko")
+		fi
+		args+=(--file "$k/kselftest.tar.gz:/mpc/pf-kselftest.tar.gz"
+		       --file "$MPC_ROOT/scripts/kselftest/ktap-cases.awk:/mpc/ktap-cases.awk"
+		       --file "$MPC_ROOT/scripts/vm/pf-lib.sh:/mpc/pf-lib.sh"
+		       --file "$MPC_ROOT/scripts/vm/pf-skips:/mpc/pf-skips")
+	fi
 	if [ "$gpu" != sim ]; then
 		have qemu build_qemu || return
 		qargs+=(--qemu "$qemu_bin" --machine "mali=$gpu")
@@ -424,8 +440,13 @@ run_boot() {
 	vm_job "$arch" boot_job "$row" "$krel" "$scope" "$gout" "${qargs[@]}" -- \
 		scripts/vm/mkinitramfs.sh --run "$run" "${args[@]}" "$krel" "$gout/initramfs.cpio.gz"
 	line "$scope" "${row##*/}" "$gout/vm"
+	k='|'
 	for s in $(key "$row" sects); do
-		line "$krel $(key "$row" "sect.$s")" "${row##*/}" "" "user/tests/$s.sh on"
+		# a row's sections that share a line name the row there once
+		[[ $k != *"|$(key "$row" "sect.$s")|"* ]] || continue
+		k+="$(key "$row" "sect.$s")|" o=''
+		[ ! -f "user/tests/$s.sh" ] || o="user/tests/$s.sh on"
+		line "$krel $(key "$row" "sect.$s")" "${row##*/}" "" "$o"
 	done
 }
 

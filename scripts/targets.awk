@@ -106,7 +106,8 @@ function target_file(v, keys,    n, w, i, k, l) {
 	print "product=" v["gpu"] "\nvariant=" v["gpu"]
 	while ((getline l < qgt) > 0)
 		if (l !~ /^#/ && l != "") print l
-	print "module_params=" shq(kv(v, "params", "")) "\ne2e=" (kv(v, "sect.e2e", "") != "")
+	print "module_params=" shq(kv(v, "params", "")) "\ne2e=" (kv(v, "sect.e2e", "") != "") \
+		"\ne2e_panfrost=" (kv(v, "sect.e2e-panfrost", "") != "")
 }
 
 function list_row(name, v,    l, view) {

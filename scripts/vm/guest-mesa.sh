@@ -35,6 +35,14 @@
 #               unmapped head (MMU fault, the AS disabled), a job that
 #               outlives panfrost's 500 ms timeout (soft stop, GPU reset):
 #               each ends, dmesg says so, and gles-client renders again
+#  mesa_patched (the row's patched=yes, with the tool) the stock panfrost
+#               unloaded, the panfrost series' loaded (pf-lib.sh, pf_swap):
+#               the client renders while the tool's record -I 50 samples
+#               through a counter session's stream, then again between two
+#               reads of debugfs's perfcnt_counters (debugfs the owner);
+#               for each reader the checks of mesa_stat (counter_checks),
+#               the stream's samples more than one and none lost or
+#               flagged, the debugfs reads consecutive samples
 # Exit status: 0 when every section passed.
 
 # shellcheck source=guest-lib.sh
@@ -65,10 +73,11 @@ check() {
 	shift
 	if "$@"; then ok "$name"; else notok "$name"; fi
 }
-begin() { echo "=== BEGIN $1"; n=0 fails=0; sec=$1; }
+begin() { echo "=== BEGIN $1"; n=0 fails=0; sec=$1; read -r sec_t0 _ </proc/uptime; }
 end() {
+	read -r sec_t1 _ </proc/uptime
 	echo "1..$n"
-	echo "=== END $sec rc=$((fails > 0))"
+	echo "=== END $sec rc=$((fails > 0)) secs=$((${sec_t1%.*} - ${sec_t0%.*}))"
 	[ "$fails" -eq 0 ] || rc=1
 }
 
@@ -98,6 +107,42 @@ trouble='sched timeout|reset|fault|Fault|Unhandled|Soft-stop|js event|timed out|
 within_pct() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 		exit !(b > 0 && d * 100 <= p * b) }'
+}
+
+# csv_sum FILE NAME: counter NAME summed over the samples of the tool's csv
+# (sample,time_s,interval_s,type,block,name,lgc_name,value,...)
+# shellcheck disable=SC2317 # called through counter_checks
+csv_sum() {
+	awk -F, -v c="$2" '$4 == "counter" && $6 == c { v += $8; f = 1 }
+		END { if (f) printf "%.0f\n", v }' "$1"
+}
+
+# counter_checks WHO FN: what a counter reader saw over one run of the
+# client (between jobs_snap before/after, after trace_clear) against the
+# kernel's jobs and the model's busy time; FN NAME prints the count of
+# counter NAME over the run. JS0_JOBS is the fragment jobs the kernel ran
+# (one a chain), JS1_JOBS at least its vertex/tiler chains, GPU_ACTIVE and
+# JS0/JS1_ACTIVE within 2 % of the time the model says the GPU and its
+# slots were busy (at the product's clock, mhz=).
+counter_checks() {
+	cc_who=${1:+$1: } cc_fn=$2
+	k0=$(kjobs 0) k1=$(kjobs 1)
+	j0=$($cc_fn JS0_JOBS) j1=$($cc_fn JS1_JOBS)
+	check "${cc_who}JS0_JOBS $j0 = the $k0 fragment jobs the kernel ran" [ "${j0:-x}" = "$k0" ]
+	check "${cc_who}JS1_JOBS $j1 >= the $k1 vertex/tiler jobs the kernel ran (> 0)" \
+		[ "$k1" -gt 0 -a "${j1:-0}" -ge "$k1" ]
+	for c in GPU_ACTIVE:- JS0_ACTIVE:0 JS1_ACTIVE:1; do
+		name=${c%:*} slot=${c#*:}
+		if [ "$slot" = - ]; then
+			busy=$(jobs_delta 0 -)
+		else
+			busy=$(jobs_delta 5 "$slot")
+		fi
+		cyc=$($cc_fn "$name")
+		ns=$(awk -v c="${cyc:-0}" -v m="$mhz" 'BEGIN { printf "%.0f", c * 1000 / m }')
+		check "${cc_who}$name ${cyc:-?} cycles = $ns ns, within 2 % of the model's $busy ns busy" \
+			within_pct "$ns" "$busy" 2
+	done
 }
 
 # --- panfrost ------------------------------------------------------------------
@@ -162,24 +207,9 @@ if [ -x "$tool" ] && [ -n "$mhz" ]; then
 	fi
 	jobs_snap after
 	grep -v '^gles-client' "$tmp/stat.out" | sed 's/^/# /'
-	val() { awk -F, -v c="$1" '$4 == "counter" && $6 == c { print $8 + 0 }' "$tmp/stat.out"; }
-	k0=$(kjobs 0) k1=$(kjobs 1)
-	j0=$(val JS0_JOBS) j1=$(val JS1_JOBS)
-	check "JS0_JOBS $j0 = the $k0 fragment jobs the kernel ran" [ "${j0:-x}" = "$k0" ]
-	check "JS1_JOBS $j1 >= the $k1 vertex/tiler jobs the kernel ran (> 0)" \
-		[ "$k1" -gt 0 -a "${j1:-0}" -ge "$k1" ]
-	for c in GPU_ACTIVE:- JS0_ACTIVE:0 JS1_ACTIVE:1; do
-		name=${c%:*} slot=${c#*:}
-		if [ "$slot" = - ]; then
-			busy=$(jobs_delta 0 -)
-		else
-			busy=$(jobs_delta 5 "$slot")
-		fi
-		cyc=$(val "$name")
-		ns=$(awk -v c="${cyc:-0}" -v m="$mhz" 'BEGIN { printf "%.0f", c * 1000 / m }')
-		check "$name ${cyc:-?} cycles = $ns ns, within 2 % of the model's $busy ns busy" \
-			within_pct "$ns" "$busy" 2
-	done
+	# shellcheck disable=SC2317 # called through counter_checks
+	val() { csv_sum "$tmp/stat.out" "$1"; }
+	counter_checks "" val
 	end
 else
 	echo "# no tool (--user-dir) or mhz: no mesa_stat section"
@@ -309,5 +339,97 @@ for f in ok:- config:"js fault" unmapped:"Unhandled Page fault" long:"sched time
 	fi
 done
 end
+
+# --- the patched panfrost: a stream and debugfs while the client renders --------
+# (the row's patched=yes: /mpc/pf-panfrost.ko, /mpc/pf-lib.sh) The stock
+# module out, the panfrost series' in, on the same device; then the checks
+# of mesa_stat (counter_checks) for each reader of the core's counters:
+# the tool's record, which on a patched panfrost samples through a counter
+# session's stream (user/lib/be_panfrost.c), and debugfs's
+# perfcnt_counters (kernel/core/mpc_debugfs.c), read before and after the
+# client with debugfs owning the counters (the two exclude each other).
+# pf_dbg FILE NAME: counter NAME of the jm block of a perfcnt_counters text
+# ("jm timestamp=... enable=..." then "  INDEX VALUE" lines); its index on
+# this GPU from the tool's database for the GPU_ID the device reports
+# ($tmp/jm.csv: mali-perfcnt list --counters, type,block,index,name,...)
+# shellcheck disable=SC2317 # called through counter_checks
+pf_dbg() {
+	i=$(awk -F, -v c="$2" '$2 == "jm" && $4 == c { print $3; exit }' "$tmp/jm.csv")
+	[ -n "$i" ] || { echo "# no jm counter $2 in mali-perfcnt list" >&2; return; }
+	awk -v i="$i" '
+		/^[a-z]/ { jm = ($1 == "jm"); next }
+		jm && $1 == i { v = $2 }
+		END { print v + 0 }' "$1"
+}
+if [ -f /mpc/pf-panfrost.ko ] && [ -x "$tool" ] && [ -n "$mhz" ]; then
+	# shellcheck source=pf-lib.sh
+	. /mpc/pf-lib.sh
+	if pf_swap; then
+		begin mesa_patched
+		dmesg | grep -i -E 'panfrost|mali' | tail -n 12 | sed 's/^/# patched: /'
+		mpc_bounded 60 "$tool" --backend panfrost info >"$tmp/pinfo.out" 2>&1
+		check "the tool reads the patched panfrost through counter sessions" \
+			grep -q '^interface  *counter sessions (patched panfrost)$' "$tmp/pinfo.out"
+		# the stream: record -I 50 (csv: stat's rows, a sample a row each)
+		ev=GPU_ACTIVE,JS0_JOBS,JS1_JOBS,JS0_ACTIVE,JS1_ACTIVE
+		jobs_snap before
+		trace_clear
+		if mpc_bounded 300 "$tool" --backend panfrost record -I 50 --freq "$mhz" -e "$ev" \
+			--format csv -o "$tmp/prec.csv" -- "$client" -n "$frames" \
+			>"$tmp/prec.out" 2>"$tmp/prec.err"; then
+			ok "stream: mali-perfcnt record -I 50 -- gles-client -n $frames"
+		else
+			notok "stream: mali-perfcnt record -I 50 -- gles-client -n $frames" \
+				"$(head -n 3 "$tmp/prec.err")"
+		fi
+		jobs_snap after
+		sed 's/^/# /' "$tmp/prec.err"
+		ns=$(grep -c ',counter,jm,GPU_ACTIVE,' "$tmp/prec.csv")
+		echo "# stream: data_flags seen: $(awk -F, 'NR > 1 && $11 != "" { print $11 }' "$tmp/prec.csv" | sort -u | tr '\n' ' ')"
+		check "stream: $ns samples, one every 50 ms (more than one)" [ "$ns" -ge 2 ]
+		# shellcheck disable=SC2016 # an awk program
+		check "stream: no sample lost or after a recovery" \
+			awk -F, 'NR > 1 && $11 ~ /after-lost|after-recovery|after-power-loss|saturated/ { b = 1 }
+				END { exit b }' "$tmp/prec.csv"
+		# shellcheck disable=SC2317 # called through counter_checks
+		rval() { csv_sum "$tmp/prec.csv" "$1"; }
+		counter_checks stream rval
+		# debugfs: its own owner of the counters, one sample a read
+		"$tool" --backend panfrost list --counters --format csv >"$tmp/jm.csv" 2>&1
+		dd=''
+		for d in /sys/kernel/debug/dri/*; do
+			[ "$(cut -d' ' -f1 "$d/name" 2>/dev/null)" = panfrost ] &&
+				[ -e "$d/perfcnt_counters" ] && dd=$d && break
+		done
+		if [ -n "$dd" ] && echo 1 >"$dd/perfcnt_enable"; then
+			ok "debugfs: echo 1 > $dd/perfcnt_enable"
+			cat "$dd/perfcnt_counters" >"$tmp/dbg.before" 2>&1
+			jobs_snap before
+			trace_clear
+			if mpc_bounded 300 "$client" -n "$frames" >"$tmp/dclient.out" 2>&1; then
+				ok "debugfs: gles-client renders $frames frames"
+			else
+				notok "debugfs: gles-client renders $frames frames" "$(head -n 5 "$tmp/dclient.out")"
+			fi
+			jobs_snap after
+			cat "$dd/perfcnt_counters" >"$tmp/dbg.after" 2>&1
+			echo 0 >"$dd/perfcnt_enable"
+			head -n 1 "$tmp/dbg.before" | sed 's/^/# before: /'
+			sed -n '1,/^tiler/p' "$tmp/dbg.after" | sed 's/^/# after: /'
+			# "seqno N timestamp_ns N interval_start_ns N data_flags 0x.."
+			s0=$(awk 'NR == 1 && $1 == "seqno" { print $2 }' "$tmp/dbg.before")
+			s1=$(awk 'NR == 1 && $1 == "seqno" { print $2 }' "$tmp/dbg.after")
+			fl=$(awk 'NR == 1 && $1 == "seqno" { print $8 }' "$tmp/dbg.after")
+			check "debugfs: the read after is the sample after the one before (${s0:-?}, ${s1:-?}), flags ${fl:-?} with no saturation, recovery or power loss" \
+				[ -n "$s0" ] && [ "${s1:-x}" = $((s0 + 1)) ] && [ $((${fl:-8} & 7)) = 0 ]
+			# shellcheck disable=SC2317 # called through counter_checks
+			dval() { pf_dbg "$tmp/dbg.after" "$1"; }
+			counter_checks debugfs dval
+		else
+			notok "debugfs: echo 1 > perfcnt_enable" "no panfrost directory with perfcnt_counters under /sys/kernel/debug/dri, or the write failed"
+		fi
+		end
+	fi
+fi
 
 exit $rc

@@ -7,8 +7,13 @@
 # runs /mpc/selftests/panfrost_test against /mpc/target (the row of
 # scripts/targets: what the device was given) as the
 # TAP section "panfrost_test", then, when the image has the tool,
-# user/tests/e2e-panfrost.sh as "e2e-panfrost". Exit status: 0 when every
-# section passed.
+# user/tests/e2e-panfrost.sh as "e2e-panfrost". Then, when the image has
+# the panfrost series' module (the row's patched=yes: /mpc/pf-panfrost.ko,
+# /mpc/pf-lib.sh), the stock module out and the patched one in, and what
+# guest-panfrost-patched.sh runs on its own boot: the series' kselftests
+# as "panfrost-patched" and the tool through the sessions as
+# "panfrost-patched-tool" (pf-lib.sh). Exit status: 0 when every section
+# passed.
 
 # shellcheck source=guest-lib.sh
 . /mpc/lib.sh
@@ -34,11 +39,24 @@ section panfrost_test timeout "${tmo:-600}" /mpc/selftests/panfrost_test $sel \
 	$(cat /mpc/selftest-args 2>/dev/null)
 
 # The tool against the same panfrost (user/tests/e2e-panfrost.sh), when
-# the image has it (mkinitramfs.sh --user-dir).
-if [ -z "$fault" ] && [ -f /mpc/user/tests/e2e-panfrost.sh ] &&
+# the row asks (sect.e2e-panfrost: e2e_panfrost=1) and the image has it
+# (mkinitramfs.sh --user-dir).
+if [ -z "$fault" ] && [ "$(mpc_key e2e_panfrost)" = 1 ] &&
+   [ -f /mpc/user/tests/e2e-panfrost.sh ] &&
    [ -x /mpc/user/mali-perfcnt ]; then
 	section e2e-panfrost env MPC_TOOL=/mpc/user/mali-perfcnt \
 		MPC_FMTCHECK=/mpc/user/mpc-fmtcheck MPC_PANFROST_EXPECT=/mpc/target \
 		timeout 600 sh /mpc/user/tests/e2e-panfrost.sh
+fi
+
+# The patched panfrost on the same device (patched=yes; not with a fault armed)
+if [ -z "$fault" ] && [ -f /mpc/pf-panfrost.ko ]; then
+	# shellcheck source=pf-lib.sh
+	. /mpc/pf-lib.sh
+	if pf_swap; then
+		dmesg | grep -i -E 'panfrost|mali' | tail -n 20 | sed 's/^/# patched: /'
+		pf_kselftests panfrost-patched
+		pf_tool panfrost-patched-tool
+	fi
 fi
 exit $rc

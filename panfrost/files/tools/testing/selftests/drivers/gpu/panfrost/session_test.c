@@ -31,8 +31,13 @@
 #include "../../../kselftest_harness.h"
 #include "pf_util.h"
 
-/* Value 6 of a job manager block: cycles the GPU had work */
-#define JM_GPU_ACTIVE		6
+/*
+ * The value of a job manager block that counts the cycles the GPU had
+ * work: 6, but 4 on the T72x (GPU_ID product 0x0720), whose job manager
+ * block has no message counters in front of it. Set from PERFCNT_QUERY's
+ * GPU_ID.
+ */
+static unsigned int jm_gpu_active = 6;
 
 static int pf_op(int fd, __u32 op)
 {
@@ -109,7 +114,7 @@ static void walk_sample(const void *buf, __u32 size, struct walk *w)
 		w->by_type[b->block_type]++;
 		if (b->block_type == MALI_PERFCNT_BLOCK_JM) {
 			w->jm_mask = b->enable_mask;
-			w->gpu_active += v[JM_GPU_ACTIVE];
+			w->gpu_active += v[jm_gpu_active];
 		}
 		if (b->block_type == MALI_PERFCNT_BLOCK_SHADER)
 			w->shader_mask |= b->enable_mask;
@@ -148,6 +153,7 @@ FIXTURE_SETUP(session)
 	self->info.nr_block_types = MALI_PERFCNT_MAX_BLOCK_TYPES;
 	ASSERT_EQ(0, pf_ioctl(self->fd, DRM_IOCTL_PANFROST_PERFCNT_QUERY, &self->info));
 	ASSERT_GT(self->info.sample_size, sizeof(struct drm_mali_perfcnt_sample_header));
+	jm_gpu_active = (self->info.gpu_id >> 16) == 0x0720 ? 4 : 6;
 	self->buf = calloc(1, self->info.sample_size);
 	ASSERT_NE(NULL, self->buf);
 }
