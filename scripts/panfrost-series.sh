@@ -99,7 +99,8 @@ export GIT_AUTHOR_EMAIL=${MPC_SERIES_EMAIL:-mali-perfcnt@example.org}
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE='2026-12-02T12:00:00Z' GIT_COMMITTER_DATE='2026-12-02T12:00:00Z'
 
-# insert FILE FRAG before|after: FRAG's (a path) first line is the anchor
+# insert FILE FRAG before|after|replace: FRAG's (a path) first line is the
+# anchor; the rest goes before or after it, or in its place
 insert() {
 	local f=$1 frag=$2 where=$3 anchor c
 
@@ -109,6 +110,7 @@ insert() {
 	awk -v anchor="$anchor" -v where="$where" -v frag="$frag" '
 		BEGIN { getline skip <frag; while ((getline l <frag) > 0) body = body l "\n" }
 		$0 == anchor && where == "before" { printf "%s", body }
+		$0 == anchor && where == "replace" { printf "%s", body; next }
 		{ print }
 		$0 == anchor && where == "after" { printf "%s", body }' "$f" >"$f.new"
 	mv "$f.new" "$f"
@@ -138,7 +140,7 @@ generate() {
 		core)	mkdir -p "$t/$(dirname "$a")"; cp "$MPC_ROOT/$c" "$t/$a" ;;
 		file)	mkdir -p "$t/$(dirname "$a")"
 			keep_base "$b" <"$pf/files/$a" >"$t/$a" ;;
-		after|before)
+		after|before|replace)
 			[ -f "$pf/frag/$c" ] || { log "no frag $c"; return 1; }
 			keep_base "$b" <"$pf/frag/$c" >"$t.frag"
 			insert "$t/$a" "$t.frag" "$op" || return 1

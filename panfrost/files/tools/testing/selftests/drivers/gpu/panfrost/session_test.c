@@ -4,14 +4,17 @@
  * (DRM_PANFROST_PERFCNT_FEATURE_SESSIONS): PERFCNT_QUERY, a session's
  * self-describing samples, two sessions at once, the exclusion of the
  * PERFCNT_SAMPLE owner, the debugfs view, a GPU reset in the middle of a
- * session (a job that outlives panfrost's job timeout), and unbinding
- * panfrost with a session open (last: it binds the device again after).
+ * session (a job that outlives panfrost's job timeout), the access policy
+ * (sysctl dev.panfrost.perf_stream_paranoid, from a child without
+ * capabilities), and unbinding panfrost with a session open (last: it
+ * binds the device again after).
  *
  * The GPU is expected to be busy while they run (on the QEMU GPU model:
  * its synthetic load), so that the job manager counts GPU_ACTIVE cycles.
- * Needs CAP_PERFMON.
+ * Needs root (CAP_PERFMON, the sysctls, setuid).
  */
 
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +25,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <grp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
 
 #include <drm/panfrost_drm.h>
 #include <drm/mali_perfcnt_drm.h>
@@ -489,6 +496,167 @@ TEST_F(session, reset_mid_session)
 	EXPECT_FALSE(w.bad);
 	EXPECT_GT(w.gpu_active, 0);
 	close(sfd);
+}
+
+/* A file of one integer, e.g. a sysctl: 0 or -errno */
+static int int_read(const char *path, int *val)
+{
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%d", val) != 1)
+		ret = -EINVAL;
+	fclose(f);
+	return ret;
+}
+
+static int int_write(const char *path, int val)
+{
+	char text[16];
+	int fd, ret = 0;
+
+	snprintf(text, sizeof(text), "%d\n", val);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+#define PARANOID	"/proc/sys/dev/panfrost/perf_stream_paranoid"
+#define MIN_UNPRIV	"/proc/sys/dev/panfrost/session_min_period_unpriv_us"
+#define NOBODY		65534
+
+/* A stopped session on @fd, all blocks, with @period_ns when not 0 */
+static int session_open_period(int fd, __u64 period_ns)
+{
+	struct drm_mali_perfcnt_ext_set_property prop = {
+		.base.name = MALI_PERFCNT_EXT_SET_PROPERTY,
+		.property = MALI_PERFCNT_PROP_PERIOD_NS,
+		.value = period_ns,
+	};
+	struct drm_mali_perfcnt_session_open o = {
+		.extensions = period_ns ? (uintptr_t)&prop : 0,
+		.flags = MALI_PERFCNT_SESSION_F_CLOEXEC,
+	};
+
+	return pf_ioctl(fd, DRM_IOCTL_PANFROST_PERFCNT_SESSION_OPEN, &o);
+}
+
+/*
+ * Drop every capability of this process (setresuid() from root to another
+ * user already clears them, unless securebits keep them), then check that
+ * none is left: 0 or -errno.
+ */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capset, &hdr, data) || syscall(SYS_capget, &hdr, data)) {
+		fprintf(stderr, "# capset/capget: %s\n", strerror(errno));
+		return -errno;
+	}
+	if (data[0].effective | data[1].effective | data[0].permitted | data[1].permitted) {
+		fprintf(stderr, "# capabilities left: effective %08x%08x permitted %08x%08x\n",
+			data[1].effective, data[0].effective, data[1].permitted, data[0].permitted);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * SESSION_OPEN on @fd (opened by this privileged process) from a child that
+ * became user and group nobody and dropped every capability: 0 when it got
+ * a session, -errno when not, or 1000 + the step that failed (201 the
+ * setresuid(), 202 the drop).
+ */
+static int unpriv_open(int fd, __u64 period_ns)
+{
+	int status, ret;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return 1000;
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY)) {
+			fprintf(stderr, "# becoming user nobody: %s\n", strerror(errno));
+			_exit(201);
+		}
+		if (drop_caps())
+			_exit(202);
+		ret = session_open_period(fd, period_ns);
+		_exit(ret >= 0 ? 0 : -ret < 200 ? -ret : 203);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1000;
+	ret = WEXITSTATUS(status);
+	return ret >= 200 ? 1000 + ret : -ret;
+}
+
+/*
+ * Who may open a session: sysctl dev.panfrost.perf_stream_paranoid, 1 by
+ * default (CAP_PERFMON only), 0 (any user of the render node, with periods
+ * of at least dev.panfrost.session_min_period_unpriv_us). CAP_PERFMON is
+ * always enough. The sysctls are restored after.
+ */
+TEST_F(session, unprivileged_policy)
+{
+	int paranoid = -1, min_us = -1, v;
+	int sfd;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	ASSERT_EQ(0, int_read(PARANOID, &paranoid))
+		TH_LOG("no sysctl dev.panfrost.perf_stream_paranoid (%s)", PARANOID);
+	ASSERT_EQ(0, int_read(MIN_UNPRIV, &min_us))
+		TH_LOG("no sysctl dev.panfrost.session_min_period_unpriv_us (%s)", MIN_UNPRIV);
+	EXPECT_EQ(1, paranoid) TH_LOG("perf_stream_paranoid is 1 by default");
+	EXPECT_EQ(1000, min_us) TH_LOG("session_min_period_unpriv_us is 1000 by default");
+	if (paranoid != 1)
+		ASSERT_EQ(0, int_write(PARANOID, 1));
+
+	/* 1: CAP_PERFMON only */
+	EXPECT_EQ(-EACCES, unpriv_open(self->fd, 0));
+	sfd = session_open_period(self->fd, 0);
+	EXPECT_GE(sfd, 0);
+	if (sfd >= 0)
+		close(sfd);
+	/* Values out of range are refused, the policy unchanged */
+	EXPECT_EQ(-EINVAL, int_write(PARANOID, 2));
+	EXPECT_EQ(-EINVAL, int_write(PARANOID, -1));
+	EXPECT_EQ(-EINVAL, int_write(MIN_UNPRIV, 99));
+	EXPECT_EQ(-EINVAL, int_write(MIN_UNPRIV, 1000001));
+	EXPECT_EQ(0, int_read(PARANOID, &v));
+	EXPECT_EQ(1, v);
+
+	/* 0: any user, periods of at least the unprivileged minimum */
+	EXPECT_EQ(0, int_write(PARANOID, 0));
+	EXPECT_EQ(0, unpriv_open(self->fd, 0));
+	EXPECT_EQ(-EINVAL, unpriv_open(self->fd, 1000 * 1000ULL - 1));
+	EXPECT_EQ(0, unpriv_open(self->fd, 1000 * 1000ULL));
+	/* root raises the minimum: the unprivileged follow, not CAP_PERFMON */
+	EXPECT_EQ(0, int_write(MIN_UNPRIV, 2000));
+	EXPECT_EQ(-EINVAL, unpriv_open(self->fd, 1500 * 1000ULL));
+	EXPECT_EQ(0, unpriv_open(self->fd, 2000 * 1000ULL));
+	sfd = session_open_period(self->fd, MALI_PERFCNT_STREAM_MIN_PERIOD_NS);
+	EXPECT_GE(sfd, 0);
+	if (sfd >= 0)
+		close(sfd);
+
+	/* Back to 1: refused again */
+	EXPECT_EQ(0, int_write(PARANOID, 1));
+	EXPECT_EQ(-EACCES, unpriv_open(self->fd, 0));
+
+	EXPECT_EQ(0, int_write(MIN_UNPRIV, min_us > 0 ? min_us : 1000));
+	EXPECT_EQ(0, int_write(PARANOID, paranoid >= 0 ? paranoid : 1));
 }
 
 /* The platform device panfrost drives, from the render node's sysfs */
