@@ -8,7 +8,9 @@
 # tree (/mpc/pf-kselftest.tar.gz) under its own runner:
 # ./run_kselftest.sh -c drivers/gpu/panfrost. Its log goes out as "# "
 # lines, then every case (ktap-cases.awk) as the TAP section
-# "panfrost-patched". Here every case applies, so a skip fails too: a
+# "panfrost-patched", with MPC_QEMU_CTL the QEMU device's test-control
+# window (the row's ctl=, default 0x090c8000: session_test arms the
+# model's faults through it). Here every case applies, so a skip fails too: a
 # stock panfrost (no PERFCNT_FEATURES) skips them all. Then, with the tool
 # (/mpc/user), the section "panfrost-patched-tool": the tool reads the
 # counters through the patched panfrost's sessions. Exit status: 0 when
@@ -29,6 +31,8 @@ sed 's/^/# target: /' /mpc/target
 for f in stdin:0 stdout:1 stderr:2; do
 	[ -L "/dev/${f%:*}" ] || { rm -f "/dev/${f%:*}"; ln -s "/proc/self/fd/${f#*:}" "/dev/${f%:*}"; }
 done
+ctl=$(mpc_key ctl)
+export MPC_QEMU_CTL="${ctl:-0x090c8000}"
 ks=/tmp/pf-kselftest
 mkdir -p "$ks"
 sec=panfrost-patched

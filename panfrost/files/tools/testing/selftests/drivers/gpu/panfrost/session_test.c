@@ -6,8 +6,10 @@
  * PERFCNT_SAMPLE owner, the debugfs view, a GPU reset in the middle of a
  * session (a job that outlives panfrost's job timeout), the access policy
  * (sysctl dev.panfrost.perf_stream_paranoid, from a child without
- * capabilities), and unbinding panfrost with a session open (last: it
- * binds the device again after).
+ * capabilities), the core's own recovery from a sample that never
+ * completes (on the QEMU GPU model, whose test-control window
+ * MPC_QEMU_CTL arms the fault), and unbinding panfrost with a session open
+ * (last: it binds the device again after).
  *
  * The GPU is expected to be busy while they run (on the QEMU GPU model:
  * its synthetic load), so that the job manager counts GPU_ACTIVE cycles.
@@ -657,6 +659,169 @@ TEST_F(session, unprivileged_policy)
 
 	EXPECT_EQ(0, int_write(MIN_UNPRIV, min_us > 0 ? min_us : 1000));
 	EXPECT_EQ(0, int_write(PARANOID, paranoid >= 0 ? paranoid : 1));
+}
+
+/*
+ * The QEMU GPU model's test-control window (its second MMIO region, at the
+ * physical address MPC_QEMU_CTL, e.g. 0x090c8000 on -M virt): one text
+ * command, e.g. "fault drop_irq", and its result text. 0, -EINVAL when the
+ * model refused it, or -errno.
+ */
+#define CTL_SIZE	0x1000
+#define CTL_ID		0x000
+#define CTL_EXEC	0x008
+#define CTL_CMD		0x100
+#define CTL_RESULT	0x200
+#define CTL_TEXT	0x100
+#define CTL_MAGIC	0x4d504354
+
+/* The window's registers: never merged or elided by the compiler */
+static uint32_t ctl_rd(uint32_t *w, size_t off)
+{
+	return __atomic_load_n(&w[off / 4], __ATOMIC_SEQ_CST);
+}
+
+static void ctl_wr(uint32_t *w, size_t off, uint32_t val)
+{
+	__atomic_store_n(&w[off / 4], val, __ATOMIC_SEQ_CST);
+}
+
+static int qemu_ctl(const char *addr, const char *cmd, char *res, size_t len)
+{
+	uint32_t *w;
+	unsigned long long pa;
+	size_t i, n = strlen(cmd);
+	char *end;
+	void *map;
+	int fd, ret = 0;
+
+	pa = strtoull(addr, &end, 0);
+	if (*end || pa % CTL_SIZE || n >= CTL_TEXT)
+		return -EINVAL;
+	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	map = mmap(NULL, CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)pa);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	w = map;
+	if (ctl_rd(w, CTL_ID) != CTL_MAGIC) {
+		munmap(map, CTL_SIZE);
+		return -ENODEV;
+	}
+	/* Little-endian words, NUL-terminated */
+	for (i = 0; i <= n; i += 4) {
+		uint32_t word = 0;
+		size_t k;
+
+		for (k = 0; k < 4 && i + k < n; k++)
+			word |= (uint32_t)(unsigned char)cmd[i + k] << (8 * k);
+		ctl_wr(w, CTL_CMD + i, word);
+	}
+	ctl_wr(w, CTL_EXEC, 1);
+	if (ctl_rd(w, CTL_EXEC) != 0)
+		ret = -EINVAL;
+	for (i = 0; i + 1 < len && i < CTL_TEXT; i++) {
+		res[i] = (char)(ctl_rd(w, CTL_RESULT + (i & ~3UL)) >> (8 * (i & 3)));
+		if (!res[i])
+			break;
+	}
+	if (len)
+		res[i < len ? i : len - 1] = 0;
+	munmap(map, CTL_SIZE);
+	return ret;
+}
+
+/* "NAME: N" of debugfs perfcnt_stats, or -1 */
+static long long stat_of(const char *dir, const char *name)
+{
+	size_t size = 1 << 16;
+	char key[64], *buf = malloc(size), *p;
+	long long v = -1;
+
+	if (!buf)
+		return -1;
+	snprintf(key, sizeof(key), "%s: ", name);
+	if (read_file(dir, "perfcnt_stats", buf, size) > 0) {
+		for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, key, strlen(key))) {
+				v = strtoll(p + strlen(key), NULL, 10);
+				break;
+			}
+	}
+	free(buf);
+	return v;
+}
+
+/*
+ * The core's own recovery: the GPU never signals a sample's completion
+ * (the QEMU model's fault drop_irq, armed for the next PERFCNT_SAMPLE), the
+ * core times out, resets the GPU through panfrost's reset work, and the
+ * session runs on: a sample carries AFTER_RECOVERY, then the counters count
+ * again in clean intervals. Needs the model's test-control window.
+ */
+TEST_F(session, sample_timeout_recovery)
+{
+	struct drm_mali_perfcnt_sample_header h;
+	long long timeouts = -1, resets = -1;
+	const char *ctl = getenv("MPC_QEMU_CTL");
+	char dir[PATH_MAX], res[CTL_TEXT];
+	int sfd, i, ret, recovered = 0;
+	struct walk w;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	if (!ctl || !*ctl)
+		SKIP(return, "no QEMU GPU model test-control window (MPC_QEMU_CTL unset)");
+	if (!debugfs_dir(dir, sizeof(dir))) {
+		timeouts = stat_of(dir, "timeouts");
+		resets = stat_of(dir, "resets");
+	}
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 1);
+	ASSERT_GE(sfd, 0);
+	usleep(50 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	memcpy(&h, self->buf, sizeof(h));
+	EXPECT_FALSE(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+
+	ASSERT_EQ(0, qemu_ctl(ctl, "fault drop_irq", res, sizeof(res))) TH_LOG("%s", res);
+	/*
+	 * The next hardware sample, this one's (-ETIMEDOUT after the core's
+	 * one-second timeout) or the session watchdog's, never completes.
+	 */
+	ret = session_sample(sfd, self->buf, self->info.sample_size);
+	EXPECT_TRUE(ret == -ETIMEDOUT || ret == 0) TH_LOG("SAMPLE: %d", ret);
+	if (!ret) {
+		memcpy(&h, self->buf, sizeof(h));
+		recovered = !!(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	}
+	ASSERT_EQ(0, qemu_ctl(ctl, "fault", res, sizeof(res)));
+	EXPECT_STREQ("none", res) TH_LOG("the armed fault was not taken by a sample");
+	for (i = 0; i < 20 && !recovered; i++) {
+		usleep(50 * 1000);
+		ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+		memcpy(&h, self->buf, sizeof(h));
+		recovered = !!(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	}
+	EXPECT_TRUE(recovered);
+	if (timeouts >= 0 && resets >= 0) {
+		EXPECT_EQ(timeouts + 1, stat_of(dir, "timeouts"));
+		EXPECT_EQ(resets + 1, stat_of(dir, "resets"));
+	}
+
+	/* Counting resumed: clean intervals that count */
+	for (i = 0; i < 2; i++) {
+		usleep(100 * 1000);
+		ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+		memcpy(&h, self->buf, sizeof(h));
+		EXPECT_FALSE(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+		EXPECT_GE(h.end_ns - h.start_ns, 90 * 1000 * 1000ULL);
+		walk_sample(self->buf, h.size, &w);
+		EXPECT_FALSE(w.bad);
+		EXPECT_GT(w.gpu_active, 0);
+	}
+	close(sfd);
 }
 
 /* The platform device panfrost drives, from the render node's sysfs */
