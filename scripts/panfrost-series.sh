@@ -66,17 +66,18 @@ ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
 
 # clean_tree BASE: the extracted subset of linux-source-BASE, once
+# (MPC_PANFROST_TARBALL: another linux-source-BASE tarball, for one base)
 clean_tree() {
 	local b=$1 d=$MPC_PANFROST_SRC/$1 tmp top
+	local tarball=${MPC_PANFROST_TARBALL:-/usr/src/linux-source-$1.tar.xz}
 
 	[ -f "$d/.mpc-complete" ] && return 0
-	[ -r "/usr/src/linux-source-$b.tar.xz" ] ||
-		die "/usr/src/linux-source-$b.tar.xz missing (scripts/deps.sh)"
+	[ -r "$tarball" ] || die "$tarball missing (scripts/deps.sh)"
 	tmp=$d.tmp.$$
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	top=linux-source-$b
-	tar -xJf "/usr/src/$top.tar.xz" -C "$tmp" --strip-components=1 --wildcards \
+	tar -xJf "$tarball" -C "$tmp" --strip-components=1 --wildcards \
 		"${src_paths[@]/#/$top/}"
 	: >"$tmp/.mpc-complete"
 	rm -rf "$d"
