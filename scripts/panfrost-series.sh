@@ -105,6 +105,10 @@ export GIT_AUTHOR_DATE='2026-12-02T12:00:00Z' GIT_COMMITTER_DATE='2026-12-02T12:
 insert() {
 	local f=$1 frag=$2 where=$3 anchor c
 
+	if [ "$where" = replace ] && grep -qx = "$frag"; then
+		replace_lines "$f" "$frag"
+		return
+	fi
 	anchor=$(head -n 1 "$frag")
 	c=$(grep -cxF -- "$anchor" "$f" || true)
 	[ "$c" = 1 ] || { log "$f: anchor of $frag found $c times"; return 1; }
@@ -115,6 +119,35 @@ insert() {
 		{ print }
 		$0 == anchor && where == "after" { printf "%s", body }' "$f" >"$f.new"
 	mv "$f.new" "$f"
+}
+
+# replace_lines FILE FRAG: FRAG's lines up to a line "=" are consecutive
+# whole lines of FILE, found there once; the rest of FRAG goes in their place
+replace_lines() {
+	awk -v frag="$2" -v file="$1" '
+		BEGIN {
+			while ((getline l <frag) > 0) {
+				if (!sep && l == "=") { sep = 1; continue }
+				if (sep) body = body l "\n"; else a[na++] = l
+			}
+		}
+		{ line[n++] = $0 }
+		END {
+			for (i = 0; i + na <= n; i++) {
+				for (k = 0; k < na && line[i + k] == a[k]; k++)
+					;
+				if (k == na) { hits++; at = i }
+			}
+			if (hits != 1) {
+				printf "%s: anchor of %s found %d times\n", file, frag, hits >"/dev/stderr"
+				exit 1
+			}
+			for (i = 0; i < n; i++) {
+				if (i == at) { printf "%s", body; i += na - 1; continue }
+				print line[i]
+			}
+		}' "$1" >"$1.new" || { rm -f "$1.new"; return 1; }
+	mv "$1.new" "$1"
 }
 
 # keep_base BASE <IN >OUT: the lines of a template for BASE

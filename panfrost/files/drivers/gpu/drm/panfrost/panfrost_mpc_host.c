@@ -501,18 +501,30 @@ int panfrost_mpc_init(struct panfrost_device *pfdev)
  * @pfdev: the device, still powered.
  *
  * Whoever counts loses the counters (sessions get -ENODEV from here on),
- * before and after drm_dev_unplug(), which waits for the ioctls and
- * debugfs readers inside the device: an enable that came in between is
- * released too.
+ * before panfrost_remove()'s drm_dev_unplug(), which waits for the ioctls
+ * and debugfs readers inside the device and unregisters it.
  */
 void panfrost_mpc_unplug(struct panfrost_device *pfdev)
 {
 	struct panfrost_mpc *pm = pfdev->mpc;
 
+	if (pm)
+		mpc_perfcnt_release(&pm->core, NULL);
+}
+
+/**
+ * panfrost_mpc_unplugged() - the device is unplugged (drm_dev_unplug())
+ * @pfdev: the device, still powered.
+ *
+ * An enable that came in between panfrost_mpc_unplug() and the unplug is
+ * released too; no reset notification is left pending.
+ */
+void panfrost_mpc_unplugged(struct panfrost_device *pfdev)
+{
+	struct panfrost_mpc *pm = pfdev->mpc;
+
 	if (!pm)
 		return;
-	mpc_perfcnt_release(&pm->core, NULL);
-	drm_dev_unplug(pfdev->ddev);
 	mpc_perfcnt_release(&pm->core, NULL);
 	cancel_work_sync(&pm->reset_work);
 }
