@@ -30,6 +30,13 @@
 #   make deb             the Debian packages (dpkg-buildpackage -us -uc -b) of a
 #                        copy of the tree, into build/deb (DEB_HOST_ARCH=arm64:
 #                        cross-built)
+#   make panfrost-patched  panfrost.ko with the panfrost series for KREL (default
+#                        the running kernel; KDIR= its headers), from Debian's
+#                        linux-source of the headers' version (fetched and cached
+#                        in /var/cache/mali-perfcnt), into
+#                        build/panfrost-patched/KREL/ (scripts/panfrost-patched.sh)
+#   make panfrost-patched-install  (root) that module into
+#                        DESTDIR/lib/modules/KREL/updates/, then depmod
 
 KREL	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KREL)/build
@@ -42,7 +49,8 @@ DKMS_SRCS := Kbuild COPYING $(wildcard kernel/*.[ch] kernel/core/*.[ch] kernel/s
 	$(wildcard model/mali_*.[ch]) uapi/drm/mali_perfcnt_drm.h
 
 .PHONY: all modules clean user selftests check check-debug demo bench deps sparse checkpatch qemu \
-	install uninstall dkms-src dkms-install dkms-uninstall deb kselftest-package
+	install uninstall dkms-src dkms-install dkms-uninstall deb kselftest-package \
+	panfrost-patched panfrost-patched-install
 
 all: modules
 
@@ -121,3 +129,9 @@ deb:
 
 kselftest-package:
 	./scripts/kselftest-package.sh
+
+panfrost-patched:
+	KREL='$(KREL)' KDIR='$(KDIR)' ./scripts/panfrost-patched.sh
+
+panfrost-patched-install:
+	KREL='$(KREL)' KDIR='$(KDIR)' DESTDIR='$(DESTDIR)' ./scripts/panfrost-patched.sh --install

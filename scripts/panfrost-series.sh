@@ -67,19 +67,20 @@ ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
 
 # clean_tree BASE: the extracted subset of linux-source-BASE, once (again
-# when src_paths changed: the marker holds the list it was extracted with)
+# when src_paths changed: the marker holds the list it was extracted with;
+# MPC_PANFROST_TARBALL: another linux-source-BASE tarball, for one base)
 clean_tree() {
 	local b=$1 d=$MPC_PANFROST_SRC/$1 tmp top want
+	local tarball=${MPC_PANFROST_TARBALL:-/usr/src/linux-source-$1.tar.xz}
 
 	want=$(printf '%s\n' "${src_paths[@]}")
 	[ -f "$d/.mpc-complete" ] && [ "$(cat "$d/.mpc-complete")" = "$want" ] && return 0
-	[ -r "/usr/src/linux-source-$b.tar.xz" ] ||
-		die "/usr/src/linux-source-$b.tar.xz missing (scripts/deps.sh)"
+	[ -r "$tarball" ] || die "$tarball missing (scripts/deps.sh)"
 	tmp=$d.tmp.$$
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	top=linux-source-$b
-	tar -xJf "/usr/src/$top.tar.xz" -C "$tmp" --strip-components=1 --wildcards \
+	tar -xJf "$tarball" -C "$tmp" --strip-components=1 --wildcards \
 		"${src_paths[@]/#/$top/}"
 	printf '%s\n' "$want" >"$tmp/.mpc-complete"
 	rm -rf "$d"
@@ -102,19 +103,54 @@ export GIT_AUTHOR_EMAIL=${MPC_SERIES_EMAIL:-mali-perfcnt@example.org}
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE='2026-12-02T12:00:00Z' GIT_COMMITTER_DATE='2026-12-02T12:00:00Z'
 
-# insert FILE FRAG before|after: FRAG's (a path) first line is the anchor
+# insert FILE FRAG before|after|replace: FRAG's (a path) first line is the
+# anchor; the rest goes before or after it, or in its place
 insert() {
 	local f=$1 frag=$2 where=$3 anchor c
 
+	if [ "$where" = replace ] && grep -qx = "$frag"; then
+		replace_lines "$f" "$frag"
+		return
+	fi
 	anchor=$(head -n 1 "$frag")
 	c=$(grep -cxF -- "$anchor" "$f" || true)
 	[ "$c" = 1 ] || { log "$f: anchor of $frag found $c times"; return 1; }
 	awk -v anchor="$anchor" -v where="$where" -v frag="$frag" '
 		BEGIN { getline skip <frag; while ((getline l <frag) > 0) body = body l "\n" }
 		$0 == anchor && where == "before" { printf "%s", body }
+		$0 == anchor && where == "replace" { printf "%s", body; next }
 		{ print }
 		$0 == anchor && where == "after" { printf "%s", body }' "$f" >"$f.new"
 	mv "$f.new" "$f"
+}
+
+# replace_lines FILE FRAG: FRAG's lines up to a line "=" are consecutive
+# whole lines of FILE, found there once; the rest of FRAG goes in their place
+replace_lines() {
+	awk -v frag="$2" -v file="$1" '
+		BEGIN {
+			while ((getline l <frag) > 0) {
+				if (!sep && l == "=") { sep = 1; continue }
+				if (sep) body = body l "\n"; else a[na++] = l
+			}
+		}
+		{ line[n++] = $0 }
+		END {
+			for (i = 0; i + na <= n; i++) {
+				for (k = 0; k < na && line[i + k] == a[k]; k++)
+					;
+				if (k == na) { hits++; at = i }
+			}
+			if (hits != 1) {
+				printf "%s: anchor of %s found %d times\n", file, frag, hits >"/dev/stderr"
+				exit 1
+			}
+			for (i = 0; i < n; i++) {
+				if (i == at) { printf "%s", body; i += na - 1; continue }
+				print line[i]
+			}
+		}' "$1" >"$1.new" || { rm -f "$1.new"; return 1; }
+	mv "$1.new" "$1"
 }
 
 # keep_base BASE <IN >OUT: the lines of a template for BASE
@@ -141,7 +177,7 @@ generate() {
 		core)	mkdir -p "$t/$(dirname "$a")"; cp "$MPC_ROOT/$c" "$t/$a" ;;
 		file)	mkdir -p "$t/$(dirname "$a")"
 			keep_base "$b" <"$pf/files/$a" >"$t/$a" ;;
-		after|before)
+		after|before|replace)
 			[ -f "$pf/frag/$c" ] || { log "no frag $c"; return 1; }
 			keep_base "$b" <"$pf/frag/$c" >"$t.frag"
 			insert "$t/$a" "$t.frag" "$op" || return 1

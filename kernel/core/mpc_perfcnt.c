@@ -54,7 +54,8 @@
  * @mdev: device, for the message.
  *
  * The policy is the host's (&mpc_host_ops.paranoid): mali_perfcnt.ko's is
- * the sysctl dev.mali_perfcnt.perf_stream_paranoid (mpc_host.c).
+ * the sysctl dev.mali_perfcnt.perf_stream_paranoid (mpc_host.c), panfrost's
+ * dev.panfrost.perf_stream_paranoid (the message names the driver's).
  *
  * Return: 0, or -EACCES without CAP_PERFMON while perf_stream_paranoid is 1.
  */
@@ -62,7 +63,8 @@ int mpc_perfcnt_check_access(struct mpc_device *mdev)
 {
 	if (mdev->host_ops->paranoid(mdev->host) && !perfmon_capable())
 		return MPC_REJECT(mdev, -EACCES,
-				  "counters need CAP_PERFMON, or sysctl dev.mali_perfcnt.perf_stream_paranoid=0");
+				  "counters need CAP_PERFMON, or sysctl dev.%s.perf_stream_paranoid=0",
+				  mdev->drm->driver->name);
 	return 0;
 }
 

@@ -6,7 +6,8 @@
 # own: loads it (no unstable_ioctls), then runs the series' kselftests as
 # a kernel developer would (/mpc/pf-lib.sh, pf_kselftests: the tree's
 # run_kselftest.sh -c drivers/gpu/panfrost) as the TAP section
-# "panfrost-patched", and with the tool (/mpc/user) the section
+# "panfrost-patched" (MPC_QEMU_CTL: the QEMU device's test-control window,
+# the row's ctl=, default 0x090c8000), and with the tool (/mpc/user) the section
 # "panfrost-patched-tool" (pf_tool): the tool reads the counters through
 # the patched panfrost's sessions. The panfrost/* guests run the same two
 # after their stock phase (guest-panfrost.sh). Exit status: 0 when every

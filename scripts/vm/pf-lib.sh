@@ -52,6 +52,10 @@ pf_allowed() {
 # every case passed (or is a listed skip).
 pf_kselftests() {
 	pf_sec=$1 pf_ks=/tmp/pf-kselftest
+	# the QEMU device's test-control window (the row's ctl=): session_test
+	# arms the model's faults through it
+	pf_ctl=$(mpc_key ctl)
+	export MPC_QEMU_CTL="${pf_ctl:-0x090c8000}"
 	for f in stdin:0 stdout:1 stderr:2; do
 		[ -L "/dev/${f%:*}" ] || { rm -f "/dev/${f%:*}"; ln -s "/proc/self/fd/${f#*:}" "/dev/${f%:*}"; }
 	done

@@ -12,7 +12,8 @@
  * A panfrost patched with this project's series (panfrost/) says so in
  * GET_PARAM PERFCNT_FEATURES: it hosts mali_perfcnt's counter core, and
  * the counters are read through its sessions instead (per-block masks,
- * 64-bit sums in the kernel, the kernel's timestamps; CAP_PERFMON).
+ * 64-bit sums in the kernel, the kernel's timestamps; CAP_PERFMON unless
+ * root set sysctl dev.panfrost.perf_stream_paranoid=0).
  * MPC_PANFROST_UNSTABLE=1 keeps the unstable ioctls.
  */
 #define _GNU_SOURCE
@@ -123,7 +124,7 @@ static int pf_sessions_open(struct mpc_dev *d, struct mpc_err *err)
 	/* the kernel sums in 64 bits, at least every second */
 	d->info.max_sample_interval_ns = 0;
 	d->info.dump_alloc = pf->alloc;
-	d->info.limits[0] = "CAP_PERFMON only (panfrost's sessions are privileged)";
+	d->info.limits[0] = "CAP_PERFMON, unless root set sysctl dev.panfrost.perf_stream_paranoid=0";
 	d->info.limits[1] = "sessions exclude the unstable ioctls' owner (EBUSY either way)";
 	d->info.limits[2] = "no periodic sampling in the kernel: the tool samples";
 	d->info.limits[3] = d->desc.gpu_freq_hz ? NULL :
@@ -153,8 +154,9 @@ static int pf_session_enable(struct mpc_dev *d, const struct mpc_enable *cfg, st
 	switch (x) {
 	case EPERM:
 	case EACCES:
-		return mpc_fail(err, -x, "panfrost's counter sessions need CAP_PERFMON: run as root "
-				"(or with MPC_PANFROST_UNSTABLE=1 and unstable_ioctls)");
+		return mpc_fail(err, -x, "panfrost's counter sessions need CAP_PERFMON: run as root, "
+				"or as root 'sysctl dev.panfrost.perf_stream_paranoid=0' (or "
+				"MPC_PANFROST_UNSTABLE=1 with unstable_ioctls)");
 	case EBUSY:
 		return mpc_fail(err, -x, "the counters of %s are held through panfrost's unstable "
 				"ioctls by another process: wait for it to finish", d->path);

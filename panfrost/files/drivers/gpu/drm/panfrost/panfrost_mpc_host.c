@@ -21,13 +21,16 @@
  *   restarts its counters and flags the next sample AFTER_RECOVERY;
  * - one owner of the counter unit at a time: the core's sessions or
  *   panfrost_perfcnt.c (PERFCNT_ENABLE/DUMP and PERFCNT_SAMPLE); the other
- *   gets -EBUSY.
+ *   gets -EBUSY;
+ * - who may open a session: the sysctl dev.panfrost.perf_stream_paranoid,
+ *   as i915's dev.i915.perf_stream_paranoid (below).
  */
 
 #include <linux/clk.h>
 #include <linux/io.h>
 #include <linux/iosys-map.h>
 #include <linux/pm_runtime.h>
+#include <linux/sysctl.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
@@ -322,10 +325,75 @@ static int panfrost_mpc_counters_stop(void *host)
 	return 0;
 }
 
-/* As panfrost_perfcnt.c's: the counters need CAP_PERFMON */
+/*
+ * Who may open a counter session, root's choice at run time, as i915's
+ * dev.i915.perf_stream_paranoid: dev.panfrost.perf_stream_paranoid 1 (the
+ * default) needs CAP_PERFMON, as panfrost_perfcnt.c's ioctls do; 0 lets any
+ * user who can open the render node count (the counters show other
+ * processes' GPU activity). dev.panfrost.session_min_period_unpriv_us is
+ * the shortest session period a caller without CAP_PERFMON may ask for,
+ * 100 us .. 1 s. One table for every panfrost device, registered at module
+ * load (panfrost_mpc_policy_init()).
+ */
+static int panfrost_mpc_paranoid_val = 1;
+static int panfrost_mpc_min_unpriv_us = 1000;
+static int panfrost_mpc_min_us = 100;
+static int panfrost_mpc_max_us = 1000000;
+static struct ctl_table_header *panfrost_mpc_sysctl;
+static struct ctl_table panfrost_mpc_sysctl_table[] = {
+	{
+		.procname = "perf_stream_paranoid",
+		.data = &panfrost_mpc_paranoid_val,
+		.maxlen = sizeof(panfrost_mpc_paranoid_val),
+		.mode = 0644,
+		.proc_handler = proc_dointvec_minmax,
+		.extra1 = SYSCTL_ZERO,
+		.extra2 = SYSCTL_ONE,
+	},
+	{
+		.procname = "session_min_period_unpriv_us",
+		.data = &panfrost_mpc_min_unpriv_us,
+		.maxlen = sizeof(panfrost_mpc_min_unpriv_us),
+		.mode = 0644,
+		.proc_handler = proc_dointvec_minmax,
+		.extra1 = &panfrost_mpc_min_us,
+		.extra2 = &panfrost_mpc_max_us,
+	},
+	{ } @6.1
+};
+
 static bool panfrost_mpc_paranoid(void *host)
 {
-	return true;
+	return READ_ONCE(panfrost_mpc_paranoid_val);
+}
+
+static u64 panfrost_mpc_min_period_unpriv_ns(void *host)
+{
+	return (u64)READ_ONCE(panfrost_mpc_min_unpriv_us) * NSEC_PER_USEC;
+}
+
+/**
+ * panfrost_mpc_policy_init() - register the counter access sysctls
+ *
+ * Once, at module load, before any device probes.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int panfrost_mpc_policy_init(void)
+{
+	panfrost_mpc_sysctl = register_sysctl("dev/panfrost", panfrost_mpc_sysctl_table);
+	/* Without CONFIG_SYSCTL the policy stays at its default, CAP_PERFMON */
+	if (IS_ENABLED(CONFIG_SYSCTL) && !panfrost_mpc_sysctl)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * panfrost_mpc_policy_exit() - unregister them, at module unload
+ */
+void panfrost_mpc_policy_exit(void)
+{
+	unregister_sysctl_table(panfrost_mpc_sysctl);
 }
 
 static const struct mpc_host_ops panfrost_mpc_host_ops = {
@@ -345,6 +413,7 @@ static const struct mpc_host_ops panfrost_mpc_host_ops = {
 	.counters_start = panfrost_mpc_counters_start,
 	.counters_stop = panfrost_mpc_counters_stop,
 	.paranoid = panfrost_mpc_paranoid,
+	.min_period_unpriv_ns = panfrost_mpc_min_period_unpriv_ns,
 };
 
 static void panfrost_mpc_reset_work(struct work_struct *work)
@@ -432,18 +501,30 @@ int panfrost_mpc_init(struct panfrost_device *pfdev)
  * @pfdev: the device, still powered.
  *
  * Whoever counts loses the counters (sessions get -ENODEV from here on),
- * before and after drm_dev_unplug(), which waits for the ioctls and
- * debugfs readers inside the device: an enable that came in between is
- * released too.
+ * before panfrost_remove()'s drm_dev_unplug(), which waits for the ioctls
+ * and debugfs readers inside the device and unregisters it.
  */
 void panfrost_mpc_unplug(struct panfrost_device *pfdev)
 {
 	struct panfrost_mpc *pm = pfdev->mpc;
 
+	if (pm)
+		mpc_perfcnt_release(&pm->core, NULL);
+}
+
+/**
+ * panfrost_mpc_unplugged() - the device is unplugged (drm_dev_unplug())
+ * @pfdev: the device, still powered.
+ *
+ * An enable that came in between panfrost_mpc_unplug() and the unplug is
+ * released too; no reset notification is left pending.
+ */
+void panfrost_mpc_unplugged(struct panfrost_device *pfdev)
+{
+	struct panfrost_mpc *pm = pfdev->mpc;
+
 	if (!pm)
 		return;
-	mpc_perfcnt_release(&pm->core, NULL);
-	drm_dev_unplug(pfdev->ddev);
 	mpc_perfcnt_release(&pm->core, NULL);
 	cancel_work_sync(&pm->reset_work);
 }

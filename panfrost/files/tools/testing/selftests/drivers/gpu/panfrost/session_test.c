@@ -4,14 +4,19 @@
  * (DRM_PANFROST_PERFCNT_FEATURE_SESSIONS): PERFCNT_QUERY, a session's
  * self-describing samples, two sessions at once, the exclusion of the
  * PERFCNT_SAMPLE owner, the debugfs view, a GPU reset in the middle of a
- * session (a job that outlives panfrost's job timeout), and unbinding
- * panfrost with a session open (last: it binds the device again after).
+ * session (a job that outlives panfrost's job timeout), the access policy
+ * (sysctl dev.panfrost.perf_stream_paranoid, from a child without
+ * capabilities), the core's own recovery from a sample that never
+ * completes (on the QEMU GPU model, whose test-control window
+ * MPC_QEMU_CTL arms the fault), and unbinding panfrost with a session open
+ * (last: it binds the device again after).
  *
  * The GPU is expected to be busy while they run (on the QEMU GPU model:
  * its synthetic load), so that the job manager counts GPU_ACTIVE cycles.
- * Needs CAP_PERFMON.
+ * Needs root (CAP_PERFMON, the sysctls, setuid).
  */
 
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +27,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <grp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
 
 #include <drm/panfrost_drm.h>
 #include <drm/mali_perfcnt_drm.h>
@@ -494,6 +503,330 @@ TEST_F(session, reset_mid_session)
 	walk_sample(self->buf, h.size, &w);
 	EXPECT_FALSE(w.bad);
 	EXPECT_GT(w.gpu_active, 0);
+	close(sfd);
+}
+
+/* A file of one integer, e.g. a sysctl: 0 or -errno */
+static int int_read(const char *path, int *val)
+{
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%d", val) != 1)
+		ret = -EINVAL;
+	fclose(f);
+	return ret;
+}
+
+static int int_write(const char *path, int val)
+{
+	char text[16];
+	int fd, ret = 0;
+
+	snprintf(text, sizeof(text), "%d\n", val);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+#define PARANOID	"/proc/sys/dev/panfrost/perf_stream_paranoid"
+#define MIN_UNPRIV	"/proc/sys/dev/panfrost/session_min_period_unpriv_us"
+#define NOBODY		65534
+
+/* A stopped session on @fd, all blocks, with @period_ns when not 0 */
+static int session_open_period(int fd, __u64 period_ns)
+{
+	struct drm_mali_perfcnt_ext_set_property prop = {
+		.base.name = MALI_PERFCNT_EXT_SET_PROPERTY,
+		.property = MALI_PERFCNT_PROP_PERIOD_NS,
+		.value = period_ns,
+	};
+	struct drm_mali_perfcnt_session_open o = {
+		.extensions = period_ns ? (uintptr_t)&prop : 0,
+		.flags = MALI_PERFCNT_SESSION_F_CLOEXEC,
+	};
+
+	return pf_ioctl(fd, DRM_IOCTL_PANFROST_PERFCNT_SESSION_OPEN, &o);
+}
+
+/*
+ * Drop every capability of this process (setresuid() from root to another
+ * user already clears them, unless securebits keep them), then check that
+ * none is left: 0 or -errno.
+ */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capset, &hdr, data) || syscall(SYS_capget, &hdr, data)) {
+		fprintf(stderr, "# capset/capget: %s\n", strerror(errno));
+		return -errno;
+	}
+	if (data[0].effective | data[1].effective | data[0].permitted | data[1].permitted) {
+		fprintf(stderr, "# capabilities left: effective %08x%08x permitted %08x%08x\n",
+			data[1].effective, data[0].effective, data[1].permitted, data[0].permitted);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * SESSION_OPEN on @fd (opened by this privileged process) from a child that
+ * became user and group nobody and dropped every capability: 0 when it got
+ * a session, -errno when not, or 1000 + the step that failed (201 the
+ * setresuid(), 202 the drop).
+ */
+static int unpriv_open(int fd, __u64 period_ns)
+{
+	int status, ret;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return 1000;
+	if (!pid) {
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY)) {
+			fprintf(stderr, "# becoming user nobody: %s\n", strerror(errno));
+			_exit(201);
+		}
+		if (drop_caps())
+			_exit(202);
+		ret = session_open_period(fd, period_ns);
+		_exit(ret >= 0 ? 0 : -ret < 200 ? -ret : 203);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1000;
+	ret = WEXITSTATUS(status);
+	return ret >= 200 ? 1000 + ret : -ret;
+}
+
+/*
+ * Who may open a session: sysctl dev.panfrost.perf_stream_paranoid, 1 by
+ * default (CAP_PERFMON only), 0 (any user of the render node, with periods
+ * of at least dev.panfrost.session_min_period_unpriv_us). CAP_PERFMON is
+ * always enough. The sysctls are restored after.
+ */
+TEST_F(session, unprivileged_policy)
+{
+	int paranoid = -1, min_us = -1, v;
+	int sfd;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	ASSERT_EQ(0, int_read(PARANOID, &paranoid))
+		TH_LOG("no sysctl dev.panfrost.perf_stream_paranoid (%s)", PARANOID);
+	ASSERT_EQ(0, int_read(MIN_UNPRIV, &min_us))
+		TH_LOG("no sysctl dev.panfrost.session_min_period_unpriv_us (%s)", MIN_UNPRIV);
+	EXPECT_EQ(1, paranoid) TH_LOG("perf_stream_paranoid is 1 by default");
+	EXPECT_EQ(1000, min_us) TH_LOG("session_min_period_unpriv_us is 1000 by default");
+	if (paranoid != 1)
+		ASSERT_EQ(0, int_write(PARANOID, 1));
+
+	/* 1: CAP_PERFMON only */
+	EXPECT_EQ(-EACCES, unpriv_open(self->fd, 0));
+	sfd = session_open_period(self->fd, 0);
+	EXPECT_GE(sfd, 0);
+	if (sfd >= 0)
+		close(sfd);
+	/* Values out of range are refused, the policy unchanged */
+	EXPECT_EQ(-EINVAL, int_write(PARANOID, 2));
+	EXPECT_EQ(-EINVAL, int_write(PARANOID, -1));
+	EXPECT_EQ(-EINVAL, int_write(MIN_UNPRIV, 99));
+	EXPECT_EQ(-EINVAL, int_write(MIN_UNPRIV, 1000001));
+	EXPECT_EQ(0, int_read(PARANOID, &v));
+	EXPECT_EQ(1, v);
+
+	/* 0: any user, periods of at least the unprivileged minimum */
+	EXPECT_EQ(0, int_write(PARANOID, 0));
+	EXPECT_EQ(0, unpriv_open(self->fd, 0));
+	EXPECT_EQ(-EINVAL, unpriv_open(self->fd, 1000 * 1000ULL - 1));
+	EXPECT_EQ(0, unpriv_open(self->fd, 1000 * 1000ULL));
+	/* root raises the minimum: the unprivileged follow, not CAP_PERFMON */
+	EXPECT_EQ(0, int_write(MIN_UNPRIV, 2000));
+	EXPECT_EQ(-EINVAL, unpriv_open(self->fd, 1500 * 1000ULL));
+	EXPECT_EQ(0, unpriv_open(self->fd, 2000 * 1000ULL));
+	sfd = session_open_period(self->fd, MALI_PERFCNT_STREAM_MIN_PERIOD_NS);
+	EXPECT_GE(sfd, 0);
+	if (sfd >= 0)
+		close(sfd);
+
+	/* Back to 1: refused again */
+	EXPECT_EQ(0, int_write(PARANOID, 1));
+	EXPECT_EQ(-EACCES, unpriv_open(self->fd, 0));
+
+	EXPECT_EQ(0, int_write(MIN_UNPRIV, min_us > 0 ? min_us : 1000));
+	EXPECT_EQ(0, int_write(PARANOID, paranoid >= 0 ? paranoid : 1));
+}
+
+/*
+ * The QEMU GPU model's test-control window (its second MMIO region, at the
+ * physical address MPC_QEMU_CTL, e.g. 0x090c8000 on -M virt): one text
+ * command, e.g. "fault drop_irq", and its result text. 0, -EINVAL when the
+ * model refused it, or -errno.
+ */
+#define CTL_SIZE	0x1000
+#define CTL_ID		0x000
+#define CTL_EXEC	0x008
+#define CTL_CMD		0x100
+#define CTL_RESULT	0x200
+#define CTL_TEXT	0x100
+#define CTL_MAGIC	0x4d504354
+
+/* The window's registers: never merged or elided by the compiler */
+static uint32_t ctl_rd(uint32_t *w, size_t off)
+{
+	return __atomic_load_n(&w[off / 4], __ATOMIC_SEQ_CST);
+}
+
+static void ctl_wr(uint32_t *w, size_t off, uint32_t val)
+{
+	__atomic_store_n(&w[off / 4], val, __ATOMIC_SEQ_CST);
+}
+
+static int qemu_ctl(const char *addr, const char *cmd, char *res, size_t len)
+{
+	uint32_t *w;
+	unsigned long long pa;
+	size_t i, n = strlen(cmd);
+	char *end;
+	void *map;
+	int fd, ret = 0;
+
+	pa = strtoull(addr, &end, 0);
+	if (*end || pa % CTL_SIZE || n >= CTL_TEXT)
+		return -EINVAL;
+	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	map = mmap(NULL, CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)pa);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	w = map;
+	if (ctl_rd(w, CTL_ID) != CTL_MAGIC) {
+		munmap(map, CTL_SIZE);
+		return -ENODEV;
+	}
+	/* Little-endian words, NUL-terminated */
+	for (i = 0; i <= n; i += 4) {
+		uint32_t word = 0;
+		size_t k;
+
+		for (k = 0; k < 4 && i + k < n; k++)
+			word |= (uint32_t)(unsigned char)cmd[i + k] << (8 * k);
+		ctl_wr(w, CTL_CMD + i, word);
+	}
+	ctl_wr(w, CTL_EXEC, 1);
+	if (ctl_rd(w, CTL_EXEC) != 0)
+		ret = -EINVAL;
+	for (i = 0; i + 1 < len && i < CTL_TEXT; i++) {
+		res[i] = (char)(ctl_rd(w, CTL_RESULT + (i & ~3UL)) >> (8 * (i & 3)));
+		if (!res[i])
+			break;
+	}
+	if (len)
+		res[i < len ? i : len - 1] = 0;
+	munmap(map, CTL_SIZE);
+	return ret;
+}
+
+/* "NAME: N" of debugfs perfcnt_stats, or -1 */
+static long long stat_of(const char *dir, const char *name)
+{
+	size_t size = 1 << 16;
+	char key[64], *buf = malloc(size), *p;
+	long long v = -1;
+
+	if (!buf)
+		return -1;
+	snprintf(key, sizeof(key), "%s: ", name);
+	if (read_file(dir, "perfcnt_stats", buf, size) > 0) {
+		for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, key, strlen(key))) {
+				v = strtoll(p + strlen(key), NULL, 10);
+				break;
+			}
+	}
+	free(buf);
+	return v;
+}
+
+/*
+ * The core's own recovery: the GPU never signals a sample's completion
+ * (the QEMU model's fault drop_irq, armed for the next PERFCNT_SAMPLE), the
+ * core times out, resets the GPU through panfrost's reset work, and the
+ * session runs on: a sample carries AFTER_RECOVERY, then the counters count
+ * again in clean intervals. Needs the model's test-control window.
+ */
+TEST_F(session, sample_timeout_recovery)
+{
+	struct drm_mali_perfcnt_sample_header h;
+	long long timeouts = -1, resets = -1;
+	const char *ctl = getenv("MPC_QEMU_CTL");
+	char dir[PATH_MAX], res[CTL_TEXT];
+	int sfd, i, ret, recovered = 0;
+	struct walk w;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	if (!ctl || !*ctl)
+		SKIP(return, "no QEMU GPU model test-control window (MPC_QEMU_CTL unset)");
+	if (!debugfs_dir(dir, sizeof(dir))) {
+		timeouts = stat_of(dir, "timeouts");
+		resets = stat_of(dir, "resets");
+	}
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 1);
+	ASSERT_GE(sfd, 0);
+	usleep(50 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	memcpy(&h, self->buf, sizeof(h));
+	EXPECT_FALSE(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+
+	ASSERT_EQ(0, qemu_ctl(ctl, "fault drop_irq", res, sizeof(res))) TH_LOG("%s", res);
+	/*
+	 * The next hardware sample, this one's (-ETIMEDOUT after the core's
+	 * one-second timeout) or the session watchdog's, never completes.
+	 */
+	ret = session_sample(sfd, self->buf, self->info.sample_size);
+	EXPECT_TRUE(ret == -ETIMEDOUT || ret == 0) TH_LOG("SAMPLE: %d", ret);
+	if (!ret) {
+		memcpy(&h, self->buf, sizeof(h));
+		recovered = !!(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	}
+	ASSERT_EQ(0, qemu_ctl(ctl, "fault", res, sizeof(res)));
+	EXPECT_STREQ("none", res) TH_LOG("the armed fault was not taken by a sample");
+	for (i = 0; i < 20 && !recovered; i++) {
+		usleep(50 * 1000);
+		ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+		memcpy(&h, self->buf, sizeof(h));
+		recovered = !!(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+	}
+	EXPECT_TRUE(recovered);
+	if (timeouts >= 0 && resets >= 0) {
+		EXPECT_EQ(timeouts + 1, stat_of(dir, "timeouts"));
+		EXPECT_EQ(resets + 1, stat_of(dir, "resets"));
+	}
+
+	/* Counting resumed: clean intervals that count */
+	for (i = 0; i < 2; i++) {
+		usleep(100 * 1000);
+		ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+		memcpy(&h, self->buf, sizeof(h));
+		EXPECT_FALSE(h.flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
+		EXPECT_GE(h.end_ns - h.start_ns, 90 * 1000 * 1000ULL);
+		walk_sample(self->buf, h.size, &w);
+		EXPECT_FALSE(w.bad);
+		EXPECT_GT(w.gpu_active, 0);
+	}
 	close(sfd);
 }
 
