@@ -393,13 +393,14 @@ AVX512_TARGET static int ints_avx512_prep(const struct pf_trace *t, const int64_
 	const __m512i mix_lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
 	const __m512i mix_hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
 	uint64_t *bytes = t->vb_bytes, *len = t->vb_len;
+	const uint64_t *pre = t->vb_pre, *pls = t->vb_pl, *sh = t->vb_sh, *rsh = t->vb_rsh;
 	/* the fewest leading zeros of an int that is not PF_NO_INT */
 	__m512i least = _mm512_set1_epi64(64);
 
 	for (unsigned int k = 0; k < n; k += 8) {
 		__mmask8 m = n - k >= 8 ? 0xff : (__mmask8)((1u << (n - k)) - 1);
 		__m512i u = _mm512_maskz_loadu_epi64(m, iv + k);
-		__m512i pl = _mm512_loadu_si512(t->vb_pl + k);
+		__m512i pl = _mm512_loadu_si512(pls + k);
 		__mmask8 is = _mm512_cmpneq_epi64_mask(u, no_int);
 		__m512i lz = _mm512_lzcnt_epi64(u);
 		/* the length in each word's low byte, 0 above */
@@ -411,9 +412,9 @@ AVX512_TARGET static int ints_avx512_prep(const struct pf_trace *t, const int64_
 		/* (x & lo7) | cont[vl] */
 		x = _mm512_ternarylogic_epi64(x, lo7, _mm512_permutexvar_epi64(vl, cont), 0xea);
 		/* the prefix with its length byte grown, bytes pl to 7 the varint's first */
-		lo = _mm512_add_epi64(_mm512_loadu_si512(t->vb_pre + k), _mm512_slli_epi64(vl, 8));
-		lo = _mm512_or_si512(lo, _mm512_sllv_epi64(x, _mm512_loadu_si512(t->vb_sh + k)));
-		hi = _mm512_srlv_epi64(x, _mm512_loadu_si512(t->vb_rsh + k));
+		lo = _mm512_add_epi64(_mm512_loadu_si512(pre + k), _mm512_slli_epi64(vl, 8));
+		lo = _mm512_or_si512(lo, _mm512_sllv_epi64(x, _mm512_loadu_si512(sh + k)));
+		hi = _mm512_srlv_epi64(x, _mm512_loadu_si512(rsh + k));
 		_mm512_storeu_si512(bytes + 2 * k, _mm512_permutex2var_epi64(lo, mix_lo, hi));
 		_mm512_storeu_si512(bytes + 2 * k + 8, _mm512_permutex2var_epi64(lo, mix_hi, hi));
 		_mm512_storeu_si512(len + k, _mm512_maskz_add_epi64(is, pl, vl));
@@ -458,12 +459,14 @@ AVX512_TARGET static int doubles_avx512(uint8_t *p, const struct pf_trace *t, co
 {
 	const __m512i expo = _mm512_set1_epi64(0x7ff0000000000000ll);
 	const __m512i step = _mm512_set1_epi64(1ll << 52);
+	const uint8_t *blk = t->dtv, *cnt = t->dtv_cnt;
+	const uint32_t *first = t->dtv_first;
+	size_t nb = t->dtv_n;
 	__m512i bad = _mm512_setzero_si512();
 
-	for (size_t b = 0; b < t->dtv_n; b++) {
-		const uint8_t *blk = t->dtv + 128 * b;
-		__mmask8 m = (__mmask8)((1u << t->dtv_cnt[b]) - 1);
-		__m512i d = _mm512_maskz_loadu_epi64(m, dv + t->dtv_first[b]);
+	for (size_t b = 0; b < nb; b++, blk += 128) {
+		__mmask8 m = (__mmask8)((1u << cnt[b]) - 1);
+		__m512i d = _mm512_maskz_loadu_epi64(m, dv + first[b]);
 
 		/* bit 63 set when the exponent is all ones: NaN or infinite */
 		bad = _mm512_or_si512(bad, _mm512_add_epi64(_mm512_and_si512(d, expo), step));
