@@ -16,12 +16,13 @@
  * memcpy 24 ns (glibc copies 5.6 KB with rep movsb, faster there than a
  * loop of 64-byte stores), decode 75-77 ns (3.1-3.2x; 140 before the
  * one-pass AVX-512 decoder), decode+derive 124-126 ns (5.1-5.3x; 199-200,
- * 8.2x, before), perfetto encode 239-256 ns (3.1-3.4x the faster decode;
- * 1.8x the earlier one, and pf_trace_sample() of the same values took
- * 370-387 ns). Neither goal is met there: the decode is bound by its
- * stores (the copy of the dump, the per-kind totals), the metrics (about
- * 50 ns) mostly by the loads, conversions and shuffles around their 65
- * divisions. The ratios depend on the machine: where decode+derive read
+ * 8.2x, before), perfetto encode 207-224 ns, 2.7-3.0x decode (239-256 ns,
+ * 3.1-3.4x, with the scalar BMI2 ints and the doubles' template copied;
+ * pf_trace_sample() of the same values took 370-387 ns before either). The
+ * encoding's goal is met there, decode+derive's not: the decode is bound
+ * by its stores (the copy of the dump, the per-kind totals), the metrics
+ * (about 50 ns) mostly by the loads, conversions and shuffles around their
+ * 65 divisions. The ratios depend on the machine: where decode+derive read
  * 3.7x, memcpy took about 40 ns.
  *
  * The machine may be shared: each cost is the best of ROUNDS batches of

@@ -401,6 +401,79 @@ static void test_pf_trace_values_writes_sample_bytes(void)
 	free(b.buf);
 }
 
+/*
+ * The same comparison with every int below 2^56 (varints of 8 bytes at
+ * most: the AVX-512 ints take those samples whole, where the CPU has it)
+ * and PF_NO_INT among them, values of each length by turns, and ni not a
+ * multiple of 8; doubles finite but in a few samples.
+ */
+static void test_pf_trace_values_short_ints_same_bytes(void)
+{
+	struct { char *buf; size_t len; FILE *f; struct pf_trace *t; } a = { 0 }, b = { 0 };
+	static char names[VN][16];
+	struct pf_value v[VN];
+	int64_t iv[VN];
+	double dv[VN];
+	size_t ha, hb;
+	int r = 0;
+
+	a.f = open_memstream(&a.buf, &a.len);
+	b.f = open_memstream(&b.buf, &b.len);
+	CHECK(a.f && b.f, "open_memstream: %s", strerror(errno));
+	a.t = pf_trace_new(a.f, 77);
+	b.t = pf_trace_new(b.f, 77);
+	CHECK(a.t && b.t, "pf_trace_new failed");
+	r |= pf_trace_counter(b.t, &(struct pf_counter_spec){ .id = 999999, .name = "unsent" });
+	for (unsigned int i = 0; i < VN; i++) {
+		struct pf_counter_spec sp = { .id = i_id(i), .name = names[i] };
+
+		snprintf(names[i], sizeof(names[i]), "s%u", i);
+		r |= pf_trace_counter(a.t, &sp);
+		r |= pf_trace_counter(b.t, &sp);
+	}
+	r |= pf_trace_start(a.t, 5, 6, 0, 0);
+	r |= pf_trace_start(b.t, 5, 6, 0, 0);
+	CHECK(r == 0, "declaring or starting failed");
+	for (unsigned int s = 0; s < 48; s++) {
+		unsigned int ni = s < 16 ? 197 : s < 32 ? 163 : 5, nd = VN - ni, n = 0;
+
+		for (unsigned int k = 0; k < ni; k++) {
+			uint64_t x = xs64();
+			/* 0 to 56 bits, the value 0 among them */
+			unsigned int bits = (unsigned int)((x + k + s) % 57);
+
+			iv[k] = (int64_t)(xs64() & ((1ull << bits) - 1));
+			if (bits && x % 3 == 0)
+				iv[k] |= (int64_t)(1ull << (bits - 1));
+			if (s % 2 && x % 5 == 0)
+				iv[k] = PF_NO_INT;
+			if (iv[k] != PF_NO_INT)
+				v[n++] = (struct pf_value){ .id = i_id(k), .is_int = 1,
+							    .i = iv[k] };
+		}
+		for (unsigned int k = 0; k < nd; k++) {
+			dv[k] = (double)(int64_t)xs64() / 977.0;
+			if (s % 8 == 3 && k == nd / 2)
+				dv[k] = NAN;
+			v[n++] = (struct pf_value){ .id = i_id(ni + k), .d = dv[k] };
+		}
+		r |= pf_trace_values(a.t, 3000ull * s, iv, ni, dv, nd);
+		r |= pf_trace_sample(b.t, 3000ull * s, v, n);
+	}
+	CHECK(r == 0, "a sample failed");
+	CHECK(pf_trace_end(a.t) == 0 && pf_trace_end(b.t) == 0, "end failed");
+	fclose(a.f);
+	fclose(b.f);
+	ha = packets_len(a.buf, a.len, 2);
+	hb = packets_len(b.buf, b.len, 2);
+	CHECK(ha < a.len && hb < b.len && a.len - ha == b.len - hb &&
+	      !memcmp(a.buf + ha, b.buf + hb, a.len - ha),
+	      "the values path wrote other bytes (%zu and %zu bytes of samples)", a.len - ha,
+	      b.len - hb);
+	free(a.buf);
+	free(b.buf);
+}
+
 static void test_pf_trace_reports_a_failed_write(void)
 {
 	FILE *f = fopen("/dev/full", "wb");
@@ -1263,6 +1336,8 @@ TESTS(tests_perfetto) = {
 	{ "pf_trace_reports_a_failed_write", test_pf_trace_reports_a_failed_write },
 	{ "pf_trace_values: the bytes of pf_trace_sample()",
 	  test_pf_trace_values_writes_sample_bytes },
+	{ "pf_trace_values: ints below 2^56 and PF_NO_INT, the bytes of pf_trace_sample()",
+	  test_pf_trace_values_short_ints_same_bytes },
 	{ "pf_trace: job slices decode with Perfetto's schema", test_pf_trace_job_slices_decode },
 	{ "record --jobs: tracefs fences into slices", test_record_jobs_into_slices },
 	{ "record: perfetto through panfrost", test_record_perfetto_through_panfrost },

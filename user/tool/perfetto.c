@@ -114,7 +114,23 @@ struct pf_trace {
 	uint32_t *dt_off;
 	size_t dt_len;
 	unsigned int dt_first, dt_n;
+	/*
+	 * The same bytes by 64-byte blocks (the AVX-512 doubles): block b's
+	 * template bytes, then its byte permutation (0-63: byte of the 8
+	 * doubles from dtv_first[b], the first dtv_cnt[b] of them loaded;
+	 * 64-127: template byte); NULL when a block would need more doubles
+	 */
+	uint8_t *dtv, *dtv_cnt;
+	uint32_t *dtv_first;
+	size_t dtv_n;
 	int dt_built;
+	/*
+	 * The AVX-512 ints' scratch (put_ints()): per slot the 16 bytes that
+	 * begin at its counter (the prefix, then the varint) and their count;
+	 * by slot the prefix word without its byte 7, the prefix's length,
+	 * that in bits (a shift) and 64 less that
+	 */
+	uint64_t *vb_bytes, *vb_len, *vb_pre, *vb_pl, *vb_sh, *vb_rsh;
 	/* pf_trace_sample()'s values in that form, when they are in that order */
 	int64_t *scr_i;
 	double *scr_d;
@@ -339,19 +355,160 @@ static int use_bmi2(void)
 	return bmi2;
 }
 
+/*
+ * The ints by AVX-512 (F, BW, CD, VL and VBMI), 8 a step, in two passes.
+ * The first makes each int's bytes without a branch: its varint's 7-bit
+ * groups by one byte shuffle (vpmultishiftqb), its length from its leading
+ * zeros (vplzcntq, then a byte table), the continuation bits by that length
+ * from a table of 8, the prefix word's length byte plus the length, and the
+ * varint shifted in behind the prefix: 16 bytes (at most 7 + 8) and their
+ * count, PF_NO_INT's 0. The second pass stores each int's 16 bytes where the
+ * last one's end, so the next overwrites the zeros behind (the caller has
+ * room: 29 a counter). A varint longer than 8 bytes that is not PF_NO_INT
+ * (a value of 2^56 or more) is not done there: the first pass tells, and
+ * the caller writes that sample's ints by the scalar loop.
+ */
+#define AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512cd,avx512vl,avx512vbmi")))
+
+/* the varint length by the value's leading zeros mod 64 (0: 64, the value 0) */
+static const uint8_t vl_by_lz[64] = {
+	1, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
+	6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4,
+	3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+};
+
+
+
+AVX512_TARGET static int ints_avx512_prep(const struct pf_trace *t, const int64_t *iv,
+					  unsigned int n)
+{
+	/* the continuation bits by the length mod 8 (0: 8 bytes) */
+	const __m512i cont = _mm512_set_epi64(0x808080808080ll, 0x8080808080ll, 0x80808080ll,
+					      0x808080ll, 0x8080ll, 0x80ll, 0,
+					      0x80808080808080ll);
+	const __m512i groups = _mm512_set1_epi64(0x312a231c150e0700ll);
+	const __m512i lzt = _mm512_loadu_si512(vl_by_lz);
+	const __m512i lo7 = _mm512_set1_epi64(0x7f7f7f7f7f7f7f7fll);
+	const __m512i no_int = _mm512_set1_epi64(PF_NO_INT);
+	const __m512i mix_lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+	const __m512i mix_hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+	uint64_t *bytes = t->vb_bytes, *len = t->vb_len;
+	const uint64_t *pre = t->vb_pre, *pls = t->vb_pl, *sh = t->vb_sh, *rsh = t->vb_rsh;
+	/* the fewest leading zeros of an int that is not PF_NO_INT */
+	__m512i least = _mm512_set1_epi64(64);
+
+	for (unsigned int k = 0; k < n; k += 8) {
+		__mmask8 m = n - k >= 8 ? 0xff : (__mmask8)((1u << (n - k)) - 1);
+		__m512i u = _mm512_maskz_loadu_epi64(m, iv + k);
+		__m512i pl = _mm512_loadu_si512(pls + k);
+		__mmask8 is = _mm512_cmpneq_epi64_mask(u, no_int);
+		__m512i lz = _mm512_lzcnt_epi64(u);
+		/* the length in each word's low byte, 0 above */
+		__m512i vl = _mm512_maskz_permutexvar_epi8(0x0101010101010101ull, lz, lzt);
+		__m512i x, lo, hi;
+
+		least = _mm512_mask_min_epu64(least, is, least, lz);
+		x = _mm512_multishift_epi64_epi8(groups, u);
+		/* (x & lo7) | cont[vl] */
+		x = _mm512_ternarylogic_epi64(x, lo7, _mm512_permutexvar_epi64(vl, cont), 0xea);
+		/* the prefix with its length byte grown, bytes pl to 7 the varint's first */
+		lo = _mm512_add_epi64(_mm512_loadu_si512(pre + k), _mm512_slli_epi64(vl, 8));
+		lo = _mm512_or_si512(lo, _mm512_sllv_epi64(x, _mm512_loadu_si512(sh + k)));
+		hi = _mm512_srlv_epi64(x, _mm512_loadu_si512(rsh + k));
+		_mm512_storeu_si512(bytes + 2 * k, _mm512_permutex2var_epi64(lo, mix_lo, hi));
+		_mm512_storeu_si512(bytes + 2 * k + 8, _mm512_permutex2var_epi64(lo, mix_hi, hi));
+		_mm512_storeu_si512(len + k, _mm512_maskz_add_epi64(is, pl, vl));
+	}
+	/* a varint of more than 8 bytes */
+	return _mm512_cmplt_epu64_mask(least, _mm512_set1_epi64(8)) ? -1 : 0;
+}
+
+/* NULL: a varint of more than 8 bytes, not done */
+static uint8_t *ints_avx512(uint8_t *p, const struct pf_trace *t, const int64_t *iv,
+			    unsigned int n)
+{
+	const uint64_t *bytes = t->vb_bytes, *len = t->vb_len;
+	size_t k;
+
+	if (ints_avx512_prep(t, iv, n))
+		return NULL;
+	for (k = 0; k + 4 <= n; k += 4) {
+		memcpy(p, bytes + 2 * k, 16);
+		p += len[k];
+		memcpy(p, bytes + 2 * k + 2, 16);
+		p += len[k + 1];
+		memcpy(p, bytes + 2 * k + 4, 16);
+		p += len[k + 2];
+		memcpy(p, bytes + 2 * k + 6, 16);
+		p += len[k + 3];
+	}
+	for (; k < n; k++) {
+		memcpy(p, bytes + 2 * k, 16);
+		p += len[k];
+	}
+	return p;
+}
+
+/*
+ * pf_trace_values()'s doubles by the blocks of build_dt(): per 64 bytes of
+ * output one load of the doubles, one byte permutation with the template,
+ * one store (the caller has room behind the last); the doubles not finite
+ * tell (nonzero), and their bytes are then not these.
+ */
+AVX512_TARGET static int doubles_avx512(uint8_t *p, const struct pf_trace *t, const double *dv)
+{
+	const __m512i expo = _mm512_set1_epi64(0x7ff0000000000000ll);
+	const __m512i step = _mm512_set1_epi64(1ll << 52);
+	const uint8_t *blk = t->dtv, *cnt = t->dtv_cnt;
+	const uint32_t *first = t->dtv_first;
+	size_t nb = t->dtv_n;
+	__m512i bad = _mm512_setzero_si512();
+
+	for (size_t b = 0; b < nb; b++, blk += 128) {
+		__mmask8 m = (__mmask8)((1u << cnt[b]) - 1);
+		__m512i d = _mm512_maskz_loadu_epi64(m, dv + first[b]);
+
+		/* bit 63 set when the exponent is all ones: NaN or infinite */
+		bad = _mm512_or_si512(bad, _mm512_add_epi64(_mm512_and_si512(d, expo), step));
+		d = _mm512_permutex2var_epi8(d, _mm512_loadu_si512(blk + 64),
+					     _mm512_loadu_si512(blk));
+		_mm512_storeu_si512(p + 64 * b, d);
+	}
+	return _mm512_cmplt_epi64_mask(bad, _mm512_setzero_si512()) != 0;
+}
+
+static int use_avx512(void)
+{
+	static int avx512 = -1;
+
+	if (avx512 < 0)
+#ifdef __SANITIZE_ADDRESS__
+		avx512 = 0;
+#else
+		avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+			 __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vl") &&
+			 __builtin_cpu_supports("avx512vbmi") && use_bmi2();
+#endif
+	return avx512;
+}
+
 static uint8_t *encode(uint8_t *p, const struct pf_trace *t, const struct pf_value *v,
 		       unsigned int n)
 {
 	return use_bmi2() ? encode_bmi2(p, t, v, n) : encode_c(p, t, v, n);
 }
 
-static uint8_t *put_ints(uint8_t *p, const uint64_t *slot, const int64_t *iv, unsigned int n)
+static uint8_t *put_ints(uint8_t *p, struct pf_trace *t, const int64_t *iv, unsigned int n)
 {
-	return use_bmi2() ? ints_bmi2(p, slot, iv, n) : ints_c(p, slot, iv, n);
+	uint8_t *end = use_avx512() ? ints_avx512(p, t, iv, n) : NULL;
+
+	if (end)
+		return end;
+	return use_bmi2() ? ints_bmi2(p, t->slot_int, iv, n) : ints_c(p, t->slot_int, iv, n);
 }
 #else
 #define encode encode_c
-#define put_ints ints_c
+#define put_ints(p, t, iv, n) ints_c((p), (t)->slot_int, (iv), (n))
 #endif
 
 /*
@@ -367,6 +524,13 @@ static uint8_t *put_doubles(uint8_t *p, const struct pf_trace *t, const double *
 	unsigned int n = t->dt_n;
 	uint64_t bad = 0;
 
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (t->dtv && use_avx512()) {
+		if (!doubles_avx512(p, t, dv))
+			return p + t->dt_len;
+		goto one_by_one;
+	}
+#endif
 	memcpy(p, t->dt, t->dt_len);
 	for (unsigned int k = 0; k < n; k++) {
 		uint64_t u;
@@ -379,6 +543,9 @@ static uint8_t *put_doubles(uint8_t *p, const struct pf_trace *t, const double *
 	}
 	if (!(bad >> 63))
 		return p + t->dt_len;
+#if defined(__x86_64__) && defined(__GNUC__)
+one_by_one:
+#endif
 	for (unsigned int k = 0; k < n; k++) {
 		uint64_t u, w = htole64(slot[k]);
 		unsigned int pl = (unsigned int)(slot[k] >> 56);
@@ -549,8 +716,16 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 	t->slot_dbl = calloc((size_t)t->nspec + 1, sizeof(uint64_t));
 	t->scr_i = calloc((size_t)t->nspec + 1, sizeof(int64_t));
 	t->scr_d = calloc((size_t)t->nspec + 1, sizeof(double));
+	/* whole steps of 8 */
+	t->vb_bytes = calloc(((size_t)t->nspec + 8) * 2, sizeof(uint64_t));
+	t->vb_len = calloc((size_t)t->nspec + 8, sizeof(uint64_t));
+	t->vb_pre = calloc((size_t)t->nspec + 8, sizeof(uint64_t));
+	t->vb_pl = calloc((size_t)t->nspec + 8, sizeof(uint64_t));
+	t->vb_sh = calloc((size_t)t->nspec + 8, sizeof(uint64_t));
+	t->vb_rsh = calloc((size_t)t->nspec + 8, sizeof(uint64_t));
 	if (!t->pre_int || !t->pre_dbl || !t->slot_int || !t->slot_dbl || !t->scr_i ||
-	    !t->scr_d) {
+	    !t->scr_d || !t->vb_bytes || !t->vb_len || !t->vb_pre || !t->vb_pl || !t->vb_sh ||
+	    !t->vb_rsh) {
 		t->failed = 1;
 		return -1;
 	}
@@ -575,6 +750,10 @@ int pf_trace_start(struct pf_trace *t, uint64_t raw_ns, uint64_t boot_ns,
 		t->pre_dbl[id] = le64toh(w);
 		t->slot_int[i] = t->pre_int[id];
 		t->slot_dbl[i] = t->pre_dbl[id];
+		t->vb_pre[i] = t->pre_int[id] & 0x00ffffffffffffffull;
+		t->vb_pl[i] = 4 + il;
+		t->vb_sh[i] = 8 * (4 + il);
+		t->vb_rsh[i] = 64 - 8 * (4 + il);
 	}
 
 	/* The clock snapshot: its own packet, timestamped in BOOTTIME. */
@@ -632,8 +811,11 @@ static uint8_t *sample_begin(struct pf_trace *t, unsigned int n, uint8_t **start
 {
 	uint8_t *body;
 
-	/* at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter, and 8 for the last 8-byte store */
-	buf_reserve(&t->pending, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 8);
+	/*
+	 * at most 2 + 10 + 1 + 5 + 1 + 10 bytes a counter, and 64 for the
+	 * last store (8 bytes; 16 and 64 by the AVX-512 ints and doubles)
+	 */
+	buf_reserve(&t->pending, SAMPLE_HEADROOM + 2 + (size_t)n * 29 + 64);
 	if (t->pending.oom) {
 		t->failed = 1;
 		return NULL;
@@ -677,6 +859,59 @@ static int sample_end(struct pf_trace *t, uint64_t ts_ns, uint8_t *start, uint8_
 	return write_pending(t, 0);
 }
 
+/* The template's blocks (see struct pf_trace); none is no error, the template serves */
+static int build_dtv(struct pf_trace *t)
+{
+	size_t nb = (t->dt_len + 63) / 64, b;
+	uint8_t *v = calloc(nb ? nb : 1, 128), *cnt = calloc(nb ? nb : 1, 1);
+	uint32_t *first = calloc(nb ? nb : 1, sizeof(*first));
+	unsigned int k = 0;
+
+	free(t->dtv);
+	free(t->dtv_cnt);
+	free(t->dtv_first);
+	t->dtv = NULL;
+	t->dtv_cnt = NULL;
+	t->dtv_first = NULL;
+	t->dtv_n = 0;
+	if (!v || !cnt || !first)
+		goto none;
+	for (b = 0; b < nb; b++) {
+		size_t lo = 64 * b;
+
+		/* the first double with a byte in the block */
+		while (k < t->dt_n && t->dt_off[k] + 8 <= lo)
+			k++;
+		first[b] = k;
+		cnt[b] = (uint8_t)(t->dt_n - k < 8 ? t->dt_n - k : 8);
+		for (size_t q = lo; q < lo + 64; q++) {
+			unsigned int j = k;
+
+			v[128 * b + 64 + (q - lo)] = (uint8_t)(64 + (q - lo));
+			if (q >= t->dt_len)
+				continue;
+			v[128 * b + (q - lo)] = t->dt[q];
+			while (j < t->dt_n && t->dt_off[j] + 8 <= q)
+				j++;
+			if (j == t->dt_n || q < t->dt_off[j])
+				continue;
+			if (j - k >= 8)
+				goto none;
+			v[128 * b + 64 + (q - lo)] = (uint8_t)(8 * (j - k) + (q - t->dt_off[j]));
+		}
+	}
+	t->dtv = v;
+	t->dtv_cnt = cnt;
+	t->dtv_first = first;
+	t->dtv_n = nb;
+	return 0;
+none:
+	free(v);
+	free(cnt);
+	free(first);
+	return 0;
+}
+
 /* The doubles' template of slots @first to @first + @n - 1 (see struct pf_trace). */
 static int build_dt(struct pf_trace *t, unsigned int first, unsigned int n)
 {
@@ -712,7 +947,7 @@ static int build_dt(struct pf_trace *t, unsigned int first, unsigned int n)
 	t->dt_first = first;
 	t->dt_n = n;
 	t->dt_built = 1;
-	return 0;
+	return build_dtv(t);
 }
 
 int pf_trace_values(struct pf_trace *t, uint64_t ts_ns, const int64_t *iv, unsigned int ni,
@@ -727,7 +962,7 @@ int pf_trace_values(struct pf_trace *t, uint64_t ts_ns, const int64_t *iv, unsig
 	p = sample_begin(t, ni + nd, &start);
 	if (!p)
 		return -1;
-	p = put_ints(p, t->slot_int, iv, ni);
+	p = put_ints(p, t, iv, ni);
 	p = put_doubles(p, t, dv);
 	return sample_end(t, ts_ns, start, p);
 }
@@ -819,8 +1054,17 @@ int pf_trace_end(struct pf_trace *t)
 	free(t->slot_dbl);
 	free(t->dt);
 	free(t->dt_off);
+	free(t->dtv);
+	free(t->dtv_cnt);
+	free(t->dtv_first);
 	free(t->scr_i);
 	free(t->scr_d);
+	free(t->vb_bytes);
+	free(t->vb_len);
+	free(t->vb_pre);
+	free(t->vb_pl);
+	free(t->vb_sh);
+	free(t->vb_rsh);
 	free(t->pkt.p);
 	free(t->msg.p);
 	free(t->sub.p);
