@@ -306,8 +306,10 @@ void mpc_session_total_add(struct mpc_session_total *t, const struct mpc_layout 
 			if (!(mask & BIT_ULL(c)))
 				continue;
 			v = le32_to_cpu(blk[c]);
-			if (v == U32_MAX)
+			if (v == U32_MAX) {
 				sat[c] = nr;
+				t->sat_last = nr;
+			}
 			sum[c] += v;
 		}
 	}
@@ -481,11 +483,15 @@ int mpc_session_emit(struct mpc_session_acc *acc, const struct mpc_session_total
 	u32 need = mpc_session_sample_size(layout, shader_present);
 	struct drm_mali_perfcnt_sample_header *h = buf;
 	u32 slot, type, inst, c, n = 0, since = acc->base_intervals;
+	bool sat_any = t->sat_last > since;
+	u64 masks[MALI_PERFCNT_BLOCK_SHADER + 1];
 	u32 flags = acc->flags;
 	u8 *p = buf;
 
 	if (size < need)
 		return -ENOSPC;
+	for (type = MALI_PERFCNT_BLOCK_JM; type <= MALI_PERFCNT_BLOCK_SHADER; type++)
+		masks[type] = mpc_session_value_mask(&acc->cfg, type);
 	p += sizeof(*h);
 	for (slot = 0; slot < acc->nr_slots; slot++) {
 		struct drm_mali_perfcnt_block_header *b = (void *)p;
@@ -502,23 +508,19 @@ int mpc_session_emit(struct mpc_session_acc *acc, const struct mpc_session_total
 		       (pw[1] != bpw[1] ? MPC_PWR_SEEN_OFF : 0) |
 		       (pw[2] != bpw[2] ? MPC_PWR_SEEN_PARTIAL : 0);
 		memcpy(bpw, pw, MPC_PWR_STATES * sizeof(*bpw));
-		mask = mpc_session_value_mask(&acc->cfg, type);
+		mask = masks[type];
 		b->block_type = type;
 		b->instance = inst;
 		b->power_state = mpc_session_power_state(seen);
 		b->nr_values = MPC_COUNTERS_PER_BLOCK;
 		b->enable_mask = mask;
 		out = (u64 *)(b + 1);
-		for (c = 0; c < MPC_COUNTERS_PER_BLOCK; c++) {
-			if (mask & BIT_ULL(c)) {
-				out[c] = tv[c] - base[c];
-				if (t->sat_at[v0 + c] > since)
-					flags |= MALI_PERFCNT_DATA_SATURATED;
-			} else {
-				out[c] = 0;
-			}
-			base[c] = tv[c];
-		}
+		for (c = 0; c < MPC_COUNTERS_PER_BLOCK; c++)
+			out[c] = mask & BIT_ULL(c) ? tv[c] - base[c] : 0;
+		memcpy(base, tv, MPC_COUNTERS_PER_BLOCK * sizeof(*base));
+		for (c = 0; sat_any && c < MPC_COUNTERS_PER_BLOCK; c++)
+			if ((mask & BIT_ULL(c)) && t->sat_at[v0 + c] > since)
+				flags |= MALI_PERFCNT_DATA_SATURATED;
 		p = (u8 *)(out + MPC_COUNTERS_PER_BLOCK);
 		n++;
 	}

@@ -61,6 +61,8 @@ struct mpc_session_acc {
  *	0xffffffff; 0 for never.
  * @power: per slot, %MPC_PWR_STATES counts of the intervals the block was
  *	on, off and partly on.
+ * @sat_last: the last interval in which any value read 0xffffffff; 0 for
+ *	never (lets a session skip @sat_at when none did since its mark).
  * @recovery_at: the last interval with MALI_PERFCNT_DATA_AFTER_RECOVERY.
  * @power_loss_at: the last with MALI_PERFCNT_DATA_AFTER_POWER_LOSS.
  * @nr_intervals: intervals added.
@@ -71,6 +73,7 @@ struct mpc_session_total {
 	u64 *values;
 	u32 *sat_at;
 	u32 *power;
+	u32 sat_last;
 	u32 recovery_at;
 	u32 power_loss_at;
 	u32 nr_intervals;
