@@ -5,7 +5,8 @@
 # kernel with mali_perfcnt on its simulator and prints what
 # selftests/.../stream_bench.c measures (the sampling stream at 10 kHz and
 # 1 kHz for MPC_BENCH_SECONDS, default 10; one sample by DUMP, cat
-# perfcnt_dump and a stream record). Printed, never asserted.
+# perfcnt_dump and a stream record; session SAMPLE; periodic sessions'
+# rings at 1 and 10 kHz, one and eight). Printed, never asserted.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$MPC_ROOT"

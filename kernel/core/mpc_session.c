@@ -306,8 +306,10 @@ void mpc_session_total_add(struct mpc_session_total *t, const struct mpc_layout 
 			if (!(mask & BIT_ULL(c)))
 				continue;
 			v = le32_to_cpu(blk[c]);
-			if (v == U32_MAX)
+			if (v == U32_MAX) {
 				sat[c] = nr;
+				t->sat_last = nr;
+			}
 			sum[c] += v;
 		}
 	}
@@ -429,6 +431,10 @@ int mpc_session_encode(const struct mpc_session_acc *acc, const struct mpc_layou
 	h->user_data = args->user_data;
 	h->seqno = args->seqno;
 	h->size = need;
+	if (args->lost) {
+		h->flags |= MALI_PERFCNT_DATA_OVERFLOW;
+		h->lost = args->lost;
+	}
 	p += sizeof(*h);
 	for (slot = 0; slot < acc->nr_slots; slot++) {
 		struct drm_mali_perfcnt_block_header *b = (void *)p;
@@ -447,5 +453,104 @@ int mpc_session_encode(const struct mpc_session_acc *acc, const struct mpc_layou
 		n++;
 	}
 	h->nr_blocks = n;
+	return need;
+}
+
+/**
+ * mpc_session_emit() - take, encode and restart a session's interval in one pass
+ * @acc: the session's sums, marked (mpc_session_mark()) where its interval
+ *	started.
+ * @t: the sums of every interval.
+ * @layout: dump layout.
+ * @shader_present: SHADER_PRESENT.
+ * @args: the header's other fields.
+ * @buf: destination, in the CPU's byte order (a ring slot).
+ * @size: its size.
+ *
+ * The same bytes as mpc_session_take(), mpc_session_encode(),
+ * mpc_session_acc_restart() at the interval's end and mpc_session_mark(),
+ * in one pass over the sums and without &mpc_session_acc.values: what a
+ * ring session does every period. @acc's values and power are left as
+ * they were (mpc_session_take() rewrites them before they are read again).
+ *
+ * Return: bytes written, or -ENOSPC (nothing changed) when @size is smaller
+ * than mpc_session_sample_size().
+ */
+int mpc_session_emit(struct mpc_session_acc *acc, const struct mpc_session_total *t,
+		     const struct mpc_layout *layout, u64 shader_present,
+		     const struct mpc_session_encode_args *args, void *buf, size_t size)
+{
+	u32 need = mpc_session_sample_size(layout, shader_present);
+	struct drm_mali_perfcnt_sample_header *h = buf;
+	u32 slot, type, inst, c, n = 0, since = acc->base_intervals;
+	bool sat_any = t->sat_last > since;
+	u64 masks[MALI_PERFCNT_BLOCK_SHADER + 1];
+	u32 flags = acc->flags;
+	u8 *p = buf;
+
+	if (size < need)
+		return -ENOSPC;
+	for (type = MALI_PERFCNT_BLOCK_JM; type <= MALI_PERFCNT_BLOCK_SHADER; type++)
+		masks[type] = mpc_session_value_mask(&acc->cfg, type);
+	p += sizeof(*h);
+	for (slot = 0; slot < acc->nr_slots; slot++) {
+		struct drm_mali_perfcnt_block_header *b = (void *)p;
+		size_t v0 = (size_t)slot * MPC_COUNTERS_PER_BLOCK;
+		const u64 *tv = t->values + v0;
+		const u32 *pw = t->power + slot * MPC_PWR_STATES;
+		u32 *bpw = acc->base_power + slot * MPC_PWR_STATES;
+		u64 *base = acc->base + v0, *out, mask;
+		u8 seen;
+
+		if (mpc_session_slot(layout, shader_present, slot, &type, &inst))
+			continue;
+		seen = (pw[0] != bpw[0] ? MPC_PWR_SEEN_ON : 0) |
+		       (pw[1] != bpw[1] ? MPC_PWR_SEEN_OFF : 0) |
+		       (pw[2] != bpw[2] ? MPC_PWR_SEEN_PARTIAL : 0);
+		memcpy(bpw, pw, MPC_PWR_STATES * sizeof(*bpw));
+		mask = masks[type];
+		b->block_type = type;
+		b->instance = inst;
+		b->power_state = mpc_session_power_state(seen);
+		b->nr_values = MPC_COUNTERS_PER_BLOCK;
+		b->enable_mask = mask;
+		out = (u64 *)(b + 1);
+		for (c = 0; c < MPC_COUNTERS_PER_BLOCK; c++)
+			out[c] = mask & BIT_ULL(c) ? tv[c] - base[c] : 0;
+		memcpy(base, tv, MPC_COUNTERS_PER_BLOCK * sizeof(*base));
+		for (c = 0; sat_any && c < MPC_COUNTERS_PER_BLOCK; c++)
+			if ((mask & BIT_ULL(c)) && t->sat_at[v0 + c] > since)
+				flags |= MALI_PERFCNT_DATA_SATURATED;
+		p = (u8 *)(out + MPC_COUNTERS_PER_BLOCK);
+		n++;
+	}
+	if (t->recovery_at > since)
+		flags |= MALI_PERFCNT_DATA_AFTER_RECOVERY;
+	if (t->power_loss_at > since)
+		flags |= MALI_PERFCNT_DATA_AFTER_POWER_LOSS;
+	if (t->nr_intervals != since)
+		acc->end_ns = t->end_ns;
+	if (args->lost)
+		flags |= MALI_PERFCNT_DATA_OVERFLOW;
+
+	memset(h, 0, sizeof(*h));
+	h->start_ns = acc->start_ns;
+	h->end_ns = acc->end_ns;
+	h->clock_id = MALI_PERFCNT_CLOCK_MONOTONIC_RAW;
+	h->flags = flags;
+	h->gpu_cycles = args->gpu_freq_hz ?
+			mul_u64_u64_div_u64(acc->end_ns - acc->start_ns, args->gpu_freq_hz,
+					    NSEC_PER_SEC) : 0;
+	h->user_data = args->user_data;
+	h->seqno = args->seqno;
+	h->nr_blocks = n;
+	h->size = need;
+	h->lost = args->lost;
+
+	/* The next interval starts here, with the sums as they are now */
+	acc->flags = 0;
+	acc->start_ns = acc->end_ns;
+	acc->nr_intervals = 0;
+	acc->base_intervals = t->nr_intervals;
 	return need;
 }

@@ -61,6 +61,8 @@ struct mpc_session_acc {
  *	0xffffffff; 0 for never.
  * @power: per slot, %MPC_PWR_STATES counts of the intervals the block was
  *	on, off and partly on.
+ * @sat_last: the last interval in which any value read 0xffffffff; 0 for
+ *	never (lets a session skip @sat_at when none did since its mark).
  * @recovery_at: the last interval with MALI_PERFCNT_DATA_AFTER_RECOVERY.
  * @power_loss_at: the last with MALI_PERFCNT_DATA_AFTER_POWER_LOSS.
  * @nr_intervals: intervals added.
@@ -71,6 +73,7 @@ struct mpc_session_total {
 	u64 *values;
 	u32 *sat_at;
 	u32 *power;
+	u32 sat_last;
 	u32 recovery_at;
 	u32 power_loss_at;
 	u32 nr_intervals;
@@ -82,11 +85,14 @@ struct mpc_session_total {
  * @user_data: the session's user data.
  * @seqno: the sample's number.
  * @gpu_freq_hz: nominal GPU clock, 0 when unknown.
+ * @lost: ring periods the sample stands for besides its own (sets
+ *	MALI_PERFCNT_DATA_OVERFLOW), 0 for none.
  */
 struct mpc_session_encode_args {
 	u64 user_data;
 	u64 seqno;
 	u64 gpu_freq_hz;
+	u32 lost;
 };
 
 void mpc_session_union(const struct mpc_perfcnt_config *const *cfgs, unsigned int n,
@@ -115,6 +121,9 @@ u32 mpc_session_power_state(u8 seen);
 int mpc_session_encode(const struct mpc_session_acc *acc, const struct mpc_layout *layout,
 		       u64 shader_present, const struct mpc_session_encode_args *args,
 		       void *buf, size_t size);
+int mpc_session_emit(struct mpc_session_acc *acc, const struct mpc_session_total *t,
+		     const struct mpc_layout *layout, u64 shader_present,
+		     const struct mpc_session_encode_args *args, void *buf, size_t size);
 
 /* mpc_session_fd.c */
 struct mpc_session_hub;

@@ -16,15 +16,32 @@
  * START needs counters the hardware does not count yet, the hub samples,
  * then re-enables with the new union.
  *
- * Lock order: hub->lock, then the counter unit's lock (inside the
- * mpc_perfcnt_*() calls). The unit's lost() callback may run inside such a
- * call, so it only records the error (hub->lost_err) for the hub to see
- * under its lock.
+ * Periodic sessions also have a ring: the hub's timer (an hrtimer at the
+ * shortest running session's period, else the watchdog's second) queues
+ * the hub's work on the device's freezable stream workqueue, which takes
+ * one hardware sample and, for every ring session whose period is due,
+ * writes the session's sample straight into its ring's next slot
+ * (mpc_session_emit(): take, encode and mark in one pass), so a ring
+ * sample costs one hardware sample and one pass per session, no syscall
+ * and no copy but read()'s. A full ring takes no sample: the session's
+ * interval goes on, and the next sample delivered says how many periods it
+ * stands for (MALI_PERFCNT_DATA_OVERFLOW).
+ *
+ * Lock order: a session's read_lock, then hub->lock, then the counter
+ * unit's lock (inside the mpc_perfcnt_*() calls); a session's ring_lock (a
+ * spinlock, innermost) protects its ring's head and tail. The unit's
+ * lost() callback may run inside such a call, so it only records the
+ * error (hub->lost_err) for the hub to see under its lock, and queues the
+ * hub's work so that blocked readers learn of it without waiting for a
+ * period.
  */
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/math64.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -50,8 +67,11 @@
  * @raw: one hardware dump.
  * @total: every hardware interval the hub took, summed (allocated with
  *	@raw).
- * @watchdog: samples at least every @period_ns while @hw_on.
- * @period_ns: the watchdog's period.
+ * @timer: fires every @period_ns while @hw_on and queues @work.
+ * @work: samples the hardware and fills the due rings (on the device's
+ *	freezable &mpc_device.stream_wq: never during system sleep).
+ * @period_ns: the timer's period: the shortest running session's, or
+ *	%MALI_PERFCNT_SESSION_WATCHDOG_NS (read by the timer).
  */
 struct mpc_session_hub {
 	struct mpc_device *mdev;
@@ -64,7 +84,8 @@ struct mpc_session_hub {
 	atomic_t lost_err;
 	__le32 *raw;
 	struct mpc_session_total total;
-	struct delayed_work watchdog;
+	struct hrtimer timer;
+	struct work_struct work;
 	u64 period_ns;
 };
 
@@ -80,8 +101,22 @@ struct mpc_session_hub {
  * @running: started.
  * @pending: @acc holds an interval a SAMPLE has not returned.
  * @err: the counters were lost with this error while it ran.
+ * @sample_size: bytes of one sample.
+ * @ring: @ring_nr slots of @sample_size bytes, NULL without a period.
+ * @ring_nr: its slots (MALI_PERFCNT_PROP_RING_SAMPLES).
+ * @ring_lost: periods folded into the interval since the last sample
+ *	delivered because the ring was full.
+ * @next_due_ns: when the ring's next sample is due (hardware clock).
+ * @ring_lock: protects @head and @tail.
+ * @head: free-running index of the next slot the hub fills.
+ * @tail: free-running index of the oldest unread slot (moved by readers).
+ * @read_lock: serialises readers.
+ * @wq: readers and poll() wait here.
  *
- * All but @hub are protected by &mpc_session_hub.lock.
+ * @running is written under &mpc_session_hub.lock and read without it
+ * (READ_ONCE) by waiting readers; @ring's slots between @tail and @head
+ * belong to the readers, the others to the hub. All other fields but
+ * @hub are protected by &mpc_session_hub.lock.
  */
 struct mpc_session {
 	struct mpc_session_hub *hub;
@@ -93,6 +128,16 @@ struct mpc_session {
 	bool running;
 	bool pending;
 	int err;
+	u32 sample_size;
+	u8 *ring;
+	u32 ring_nr;
+	u32 ring_lost;
+	u64 next_due_ns;
+	spinlock_t ring_lock;	/* @head, @tail */
+	u64 head;
+	u64 tail;
+	struct mutex read_lock;	/* readers */
+	wait_queue_head_t wq;
 };
 
 static void mpc_session_lost(struct mpc_perfcnt_owner *owner, int err)
@@ -101,6 +146,8 @@ static void mpc_session_lost(struct mpc_perfcnt_owner *owner, int err)
 
 	/* Maybe inside the hub's own call into the unit: no lock here */
 	atomic_set(&hub->lost_err, err);
+	/* Blocked readers are woken by the work, once it has stopped them */
+	queue_work(hub->mdev->stream_wq, &hub->work);
 }
 
 static void mpc_session_hub_owner_release(struct mpc_perfcnt_owner *owner)
@@ -137,12 +184,13 @@ static void mpc_session_check_lost_locked(struct mpc_session_hub *hub)
 	err = atomic_xchg(&hub->lost_err, 0);
 	if (!err)
 		return;
-	hub->hw_on = false;
+	WRITE_ONCE(hub->hw_on, false);
 	list_for_each_entry(s, &hub->sessions, node) {
 		if (s->running) {
 			mpc_session_take_locked(s);
-			s->running = false;
+			WRITE_ONCE(s->running, false);
 			s->err = err;
+			wake_up_interruptible(&s->wq);
 		}
 	}
 }
@@ -192,22 +240,112 @@ static void mpc_session_watchdog_arm_locked(struct mpc_session_hub *hub)
 	list_for_each_entry(s, &hub->sessions, node)
 		if (s->running && s->period_ns && s->period_ns < period)
 			period = s->period_ns;
-	hub->period_ns = period;
-	mod_delayed_work(system_freezable_wq, &hub->watchdog, nsecs_to_jiffies(period) ?: 1);
+	WRITE_ONCE(hub->period_ns, period);
+	hrtimer_start(&hub->timer, ns_to_ktime(period), HRTIMER_MODE_REL);
 }
 
-static void mpc_session_watchdog(struct work_struct *work)
+static enum hrtimer_restart mpc_session_timer(struct hrtimer *timer)
 {
-	struct mpc_session_hub *hub = container_of(to_delayed_work(work),
-						   struct mpc_session_hub, watchdog);
+	struct mpc_session_hub *hub = container_of(timer, struct mpc_session_hub, timer);
+
+	if (!READ_ONCE(hub->hw_on))
+		return HRTIMER_NORESTART;
+	/* Still busy with the last one: this period folds into the next */
+	queue_work(hub->mdev->stream_wq, &hub->work);
+	hrtimer_forward_now(timer, ns_to_ktime(READ_ONCE(hub->period_ns)));
+	return HRTIMER_RESTART;
+}
+
+/* Slots of @s's ring the hub may fill now. */
+static u32 mpc_session_ring_space(struct mpc_session *s)
+{
+	u64 used;
+
+	spin_lock(&s->ring_lock);
+	used = s->head - s->tail;
+	spin_unlock(&s->ring_lock);
+	return s->ring_nr - (u32)used;
+}
+
+static u8 *mpc_session_ring_slot(struct mpc_session *s, u64 idx)
+{
+	u32 slot;
+
+	div_u64_rem(idx, s->ring_nr, &slot);
+	return s->ring + (size_t)slot * s->sample_size;
+}
+
+/* Header fields of @s's next sample; consumes what the ring folded. */
+static void mpc_session_next_args_locked(struct mpc_session *s,
+					 struct mpc_session_encode_args *ea)
+{
+	lockdep_assert_held(&s->hub->lock);
+	ea->user_data = s->user_data;
+	ea->seqno = ++s->seqno;
+	ea->gpu_freq_hz = s->hub->mdev->gpu_freq_hz;
+	ea->lost = s->ring_lost;
+	s->ring_lost = 0;
+}
+
+/*
+ * One period of @s is due: its sample since its mark goes into the ring's
+ * next slot, or, with the ring full, its interval goes on.
+ */
+static void mpc_session_ring_push_locked(struct mpc_session *s)
+{
+	struct mpc_session_hub *hub = s->hub;
+	struct mpc_device *mdev = hub->mdev;
+	struct mpc_session_encode_args ea;
+
+	lockdep_assert_held(&hub->lock);
+	if (!mpc_session_ring_space(s)) {
+		if (s->ring_lost < U32_MAX)
+			s->ring_lost++;
+		return;
+	}
+	mpc_session_next_args_locked(s, &ea);
+	/* The slot at head is the hub's until head moves past it */
+	if (mpc_session_emit(&s->acc, &hub->total, &mdev->features.layout,
+			     mdev->features.shader_present, &ea,
+			     mpc_session_ring_slot(s, s->head), s->sample_size) < 0)
+		return;
+	s->pending = false;
+	spin_lock(&s->ring_lock);
+	s->head++;
+	spin_unlock(&s->ring_lock);
+	wake_up_interruptible(&s->wq);
+}
+
+/* After a hardware sample: the rings whose period is due get their sample. */
+static void mpc_session_ring_deliver_locked(struct mpc_session_hub *hub)
+{
+	u64 now = hub->total.end_ns, slack = hub->period_ns / 2;
+	struct mpc_session *s;
+
+	lockdep_assert_held(&hub->lock);
+	list_for_each_entry(s, &hub->sessions, node) {
+		if (!s->running || !s->ring || now + slack < s->next_due_ns)
+			continue;
+		s->next_due_ns += s->period_ns;
+		if (s->next_due_ns <= now)	/* late by a period or more */
+			s->next_due_ns = now + s->period_ns;
+		mpc_session_ring_push_locked(s);
+	}
+}
+
+static void mpc_session_work(struct work_struct *work)
+{
+	struct mpc_session_hub *hub = container_of(work, struct mpc_session_hub, work);
 
 	mutex_lock(&hub->lock);
-	if (hub->hw_on) {
-		/* An error is the sessions' to see at their next SAMPLE */
-		if (mpc_session_hw_sample_locked(hub) != -ENODATA && hub->hw_on)
-			queue_delayed_work(system_freezable_wq, &hub->watchdog,
-					   nsecs_to_jiffies(hub->period_ns) ?: 1);
-	}
+	/*
+	 * Also after a lost(): the sample sees the loss, stops the sessions
+	 * and wakes their readers. Another error (-ETIMEDOUT, -EIO after a
+	 * recovery, -EAGAIN in system sleep) leaves the intervals going on:
+	 * the next sample has the flags that say so.
+	 */
+	if (!mpc_session_hw_sample_locked(hub))
+		mpc_session_ring_deliver_locked(hub);
 	mutex_unlock(&hub->lock);
 }
 
@@ -233,15 +371,15 @@ static int mpc_session_reprogram_locked(struct mpc_session_hub *hub, struct mpc_
 		mpc_session_check_lost_locked(hub);
 		if (ret && hub->hw_on)
 			return ret;
-		hub->hw_on = false;
+		WRITE_ONCE(hub->hw_on, false);
 	}
 	if (!n)
 		return 0;
 	ret = mpc_perfcnt_enable(mdev, &hub->owner, &cfg);
 	if (ret)
 		return ret;
-	hub->hw_on = true;
 	hub->hw_cfg = cfg;
+	WRITE_ONCE(hub->hw_on, true);
 	return 0;
 }
 
@@ -288,9 +426,18 @@ static int mpc_session_start_locked(struct mpc_session *s)
 	}
 	mpc_session_acc_restart(&s->acc, start, MALI_PERFCNT_DATA_FIRST);
 	mpc_session_mark(&s->acc, &hub->total);
-	s->running = true;
+	WRITE_ONCE(s->running, true);
 	s->pending = false;
 	s->err = 0;
+	s->ring_lost = 0;
+	s->next_due_ns = start + s->period_ns;
+	/* Rings of one period are filled by the same hardware samples */
+	list_for_each_entry(o, &hub->sessions, node) {
+		if (o != s && o->running && o->ring && o->period_ns == s->period_ns) {
+			s->next_due_ns = o->next_due_ns;
+			break;
+		}
+	}
 	mpc_session_watchdog_arm_locked(hub);
 	return 0;
 }
@@ -313,16 +460,21 @@ static int mpc_session_stop_locked(struct mpc_session *s)
 		s->err = ret;
 	if (s->running)		/* not when the sample lost the counters */
 		mpc_session_take_locked(s);
-	s->running = false;
+	WRITE_ONCE(s->running, false);
+	/* A blocked reader takes the last interval, once the ring is drained */
+	wake_up_interruptible(&s->wq);
 	list_for_each_entry(o, &hub->sessions, node)
 		if (o->running)
 			others = true;
 	if (!others && hub->hw_on) {
-		cancel_delayed_work(&hub->watchdog);
+		WRITE_ONCE(hub->hw_on, false);
+		hrtimer_cancel(&hub->timer);
 		if (mpc_perfcnt_disable(hub->mdev, &hub->owner))
 			drm_dbg_driver(hub->mdev->drm, "sessions: counters already gone\n");
 		atomic_set(&hub->lost_err, 0);
-		hub->hw_on = false;
+	} else if (others && s->ring) {
+		/* The timer may run at a shorter period than the others need */
+		mpc_session_watchdog_arm_locked(hub);
 	}
 	return 0;
 }
@@ -371,9 +523,7 @@ static int mpc_session_sample(struct mpc_session *s,
 		ret = MPC_REJECT(mdev, -ENODATA, "SESSION SAMPLE: not started");
 	}
 	if (!ret) {
-		ea.user_data = s->user_data;
-		ea.seqno = ++s->seqno;
-		ea.gpu_freq_hz = mdev->gpu_freq_hz;
+		mpc_session_next_args_locked(s, &ea);
 		ret = mpc_session_encode(&s->acc, layout, sp, &ea, buf, size);
 		mpc_session_acc_restart(&s->acc, s->acc.end_ns, 0);
 		mpc_session_mark(&s->acc, &hub->total);
@@ -416,6 +566,172 @@ static long mpc_session_ioctl(struct file *file, unsigned int cmd, unsigned long
 	}
 }
 
+/* Free a session that is not (or no longer) listed. */
+static void mpc_session_free(struct mpc_session *s)
+{
+	if (s->ring)
+		mpc_track_free(s->hub->mdev, array_size(s->ring_nr, s->sample_size));
+	kvfree(s->ring);
+	mpc_session_acc_free(&s->acc);
+	mutex_destroy(&s->read_lock);
+	kfree(s);
+}
+
+/* What a blocked reader waits for: a sample, or the session's stop. */
+static bool mpc_session_read_wake(struct mpc_session *s)
+{
+	bool wake;
+
+	spin_lock(&s->ring_lock);
+	wake = s->head != s->tail;
+	spin_unlock(&s->ring_lock);
+	return wake || !READ_ONCE(s->running);
+}
+
+/*
+ * An empty ring: a running session waits (0), a stopped one returns its
+ * last interval into @buf (the sample's size), the error that stopped it
+ * once, -ENODEV once the device is gone, else -ENODATA.
+ */
+static int mpc_session_read_stopped(struct mpc_session *s, void *buf)
+{
+	struct mpc_session_hub *hub = s->hub;
+	struct mpc_device *mdev = hub->mdev;
+	struct mpc_session_encode_args ea;
+	int ret = 0;
+
+	if (mutex_lock_interruptible(&hub->lock))
+		return -EINTR;
+	mpc_session_check_lost_locked(hub);
+	if (s->running) {
+		ret = 0;
+	} else if (s->pending) {
+		mpc_session_next_args_locked(s, &ea);
+		ret = mpc_session_encode(&s->acc, &mdev->features.layout,
+					 mdev->features.shader_present, &ea, buf, s->sample_size);
+		mpc_session_acc_restart(&s->acc, s->acc.end_ns, 0);
+		mpc_session_mark(&s->acc, &hub->total);
+		s->pending = false;
+	} else if (s->err) {
+		ret = s->err;
+		s->err = 0;
+	} else if (drm_dev_is_unplugged(mdev->drm)) {
+		ret = MPC_REJECT(mdev, -ENODEV, "session read: device unplugged");
+	} else {
+		ret = MPC_REJECT(mdev, -ENODATA, "session read: stopped, ring empty (START first)");
+	}
+	mutex_unlock(&hub->lock);
+	return ret;
+}
+
+/* Copy out the whole samples of the ring that fit in @len bytes. */
+static ssize_t mpc_session_read_ring(struct mpc_session *s, char __user *ubuf, size_t len)
+{
+	size_t done = 0;
+	u64 head;
+
+	/*
+	 * The hub fills a slot, then moves the head under ring_lock: reading
+	 * the head under it orders the reads of the slots after those writes,
+	 * and the hub never writes a slot between tail and head.
+	 */
+	spin_lock(&s->ring_lock);
+	head = s->head;
+	spin_unlock(&s->ring_lock);
+	while (s->tail != head && len - done >= s->sample_size) {
+		if (copy_to_user(ubuf + done, mpc_session_ring_slot(s, s->tail), s->sample_size))
+			return done ? done : -EFAULT;
+		done += s->sample_size;
+		spin_lock(&s->ring_lock);
+		s->tail++;
+		spin_unlock(&s->ring_lock);
+	}
+	return done;
+}
+
+static ssize_t mpc_session_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	struct mpc_session *s = file->private_data;
+	struct mpc_device *mdev = s->hub->mdev;
+	void *last = NULL;
+	ssize_t ret;
+
+	if (!len)
+		return 0;
+	if (!s->ring)
+		return MPC_REJECT(mdev, -EINVAL,
+				  "session read: no ring without PERIOD_NS (use SAMPLE)");
+	if (len < s->sample_size)
+		return MPC_REJECT(mdev, -ENOSPC, "session read: %zu bytes, a sample needs %u",
+				  len, s->sample_size);
+	if (mutex_lock_interruptible(&s->read_lock))
+		return -EINTR;
+	for (;;) {
+		ret = mpc_session_read_ring(s, ubuf, len);
+		if (ret)
+			break;
+		/* Empty: only a stopped session's last interval may follow */
+		if (!READ_ONCE(s->running)) {
+			if (!last)
+				last = kvmalloc(s->sample_size, GFP_KERNEL_ACCOUNT);
+			if (!last) {
+				ret = -ENOMEM;
+				break;
+			}
+			ret = mpc_session_read_stopped(s, last);
+			if (ret > 0 && copy_to_user(ubuf, last, ret))
+				ret = -EFAULT;	/* that interval is lost, as SAMPLE's */
+			if (ret)
+				break;
+			continue;	/* restarted meanwhile */
+		}
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		mutex_unlock(&s->read_lock);
+		ret = wait_event_interruptible(s->wq, mpc_session_read_wake(s));
+		if (ret)
+			goto out_free;
+		if (mutex_lock_interruptible(&s->read_lock)) {
+			ret = -EINTR;
+			goto out_free;
+		}
+	}
+	mutex_unlock(&s->read_lock);
+out_free:
+	kvfree(last);
+	return ret;
+}
+
+static __poll_t mpc_session_poll(struct file *file, poll_table *wait)
+{
+	struct mpc_session *s = file->private_data;
+	struct mpc_session_hub *hub = s->hub;
+	__poll_t mask = 0;
+
+	if (!s->ring)
+		return EPOLLERR;
+	poll_wait(file, &s->wq, wait);
+	spin_lock(&s->ring_lock);
+	if (s->head != s->tail)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	spin_unlock(&s->ring_lock);
+	if (mask || READ_ONCE(s->running))
+		return mask;
+	/* Stopped and drained: the last interval, an error, or nothing */
+	mutex_lock(&hub->lock);
+	mpc_session_check_lost_locked(hub);
+	if (s->pending)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	else if (s->err)
+		mask |= EPOLLERR;
+	mutex_unlock(&hub->lock);
+	if (drm_dev_is_unplugged(hub->mdev->drm))
+		mask |= EPOLLHUP | EPOLLERR;
+	return mask;
+}
+
 static int mpc_session_release(struct inode *inode, struct file *file)
 {
 	struct mpc_session *s = file->private_data;
@@ -432,14 +748,15 @@ static int mpc_session_release(struct inode *inode, struct file *file)
 	list_del(&s->node);
 	hub->nr_sessions--;
 	mutex_unlock(&hub->lock);
-	mpc_session_acc_free(&s->acc);
-	kfree(s);
+	mpc_session_free(s);
 	drm_dev_put(drm);
 	return 0;
 }
 
 static const struct file_operations mpc_session_fops = {
 	.owner = THIS_MODULE,
+	.read = mpc_session_read,
+	.poll = mpc_session_poll,
 	.release = mpc_session_release,
 	.unlocked_ioctl = mpc_session_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
@@ -450,7 +767,8 @@ static void mpc_session_hub_fini(struct drm_device *drm, void *data)
 {
 	struct mpc_session_hub *hub = data;
 
-	cancel_delayed_work_sync(&hub->watchdog);
+	hrtimer_cancel(&hub->timer);
+	cancel_work_sync(&hub->work);
 	mpc_session_total_free(&hub->total);
 }
 
@@ -476,7 +794,9 @@ int mpc_session_init(struct mpc_device *mdev)
 	hub->owner.name = "sessions";
 	kref_init(&hub->owner.ref);
 	INIT_LIST_HEAD(&hub->sessions);
-	INIT_DELAYED_WORK(&hub->watchdog, mpc_session_watchdog);
+	INIT_WORK(&hub->work, mpc_session_work);
+	hrtimer_init(&hub->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hub->timer.function = mpc_session_timer;
 	mdev->sessions = hub;
 	return drmm_add_action(mdev->drm, mpc_session_hub_fini, hub);
 }
@@ -553,6 +873,7 @@ struct mpc_session_props {
 	struct mpc_perfcnt_config cfg;
 	u64 period_ns;
 	u64 user_data;
+	u32 ring_nr;
 };
 
 static int mpc_session_parse(struct mpc_device *mdev, u64 uptr, struct mpc_session_props *p)
@@ -573,7 +894,7 @@ static int mpc_session_parse(struct mpc_device *mdev, u64 uptr, struct mpc_sessi
 		if (ext.base.pad || ext.pad)
 			return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: extension pad must be 0");
 		if (ext.property < MALI_PERFCNT_PROP_JM_MASK ||
-		    ext.property > MALI_PERFCNT_PROP_USER_DATA)
+		    ext.property > MALI_PERFCNT_PROP_RING_SAMPLES)
 			return MPC_REJECT(mdev, -EINVAL, "SESSION_OPEN: unknown property %u",
 					  ext.property);
 		if (p->given & BIT(ext.property))
@@ -609,12 +930,24 @@ static int mpc_session_parse(struct mpc_device *mdev, u64 uptr, struct mpc_sessi
 						  ext.value, min, MALI_PERFCNT_SESSION_WATCHDOG_NS);
 			p->period_ns = ext.value;
 			break;
+		case MALI_PERFCNT_PROP_RING_SAMPLES:
+			if (ext.value < 2 || ext.value > MALI_PERFCNT_SESSION_MAX_RING_SAMPLES)
+				return MPC_REJECT(mdev, -EINVAL,
+						  "SESSION_OPEN: ring of %llu samples, want 2 to %u",
+						  ext.value, MALI_PERFCNT_SESSION_MAX_RING_SAMPLES);
+			p->ring_nr = ext.value;
+			break;
 		default:
 			p->user_data = ext.value;
 			break;
 		}
 		uptr = ext.base.next_extension;
 	}
+	if (p->ring_nr && !p->period_ns)
+		return MPC_REJECT(mdev, -EINVAL,
+				  "SESSION_OPEN: RING_SAMPLES without PERIOD_NS (a ring fills each period)");
+	if (p->period_ns && !p->ring_nr)
+		p->ring_nr = MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT;
 	return 0;
 }
 
@@ -651,18 +984,33 @@ int mpc_ioctl_session_open(struct mpc_device *mdev, struct mpc_perfcnt_owner *ow
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
+	spin_lock_init(&s->ring_lock);
+	mutex_init(&s->read_lock);
+	init_waitqueue_head(&s->wq);
 	ret = mpc_session_acc_init(&s->acc, &mdev->features.layout, &p.cfg);
 	if (ret)
 		goto err_free;
 	s->hub = hub;
 	s->period_ns = p.period_ns;
 	s->user_data = p.user_data;
+	s->sample_size = mpc_session_sample_size(&mdev->features.layout,
+						 mdev->features.shader_present);
+	if (p.ring_nr) {
+		/* Charged to the opener; at most 16 sessions of 1024 samples a device */
+		s->ring = kvmalloc(array_size(p.ring_nr, s->sample_size), GFP_KERNEL_ACCOUNT);
+		if (!s->ring) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
+		s->ring_nr = p.ring_nr;
+		mpc_track_alloc(mdev, array_size(p.ring_nr, s->sample_size));
+	}
 
 	fd = get_unused_fd_flags(O_RDONLY | (args->flags & MALI_PERFCNT_SESSION_F_CLOEXEC ?
 					     O_CLOEXEC : 0));
 	if (fd < 0) {
 		ret = fd;
-		goto err_acc;
+		goto err_free;
 	}
 	f = anon_inode_getfile("[mali_perfcnt_session]", &mpc_session_fops, s, O_RDONLY);
 	if (IS_ERR(f)) {
@@ -692,16 +1040,14 @@ int mpc_ioctl_session_open(struct mpc_device *mdev, struct mpc_perfcnt_owner *ow
 		put_unused_fd(fd);
 		if (listed)
 			return ret;
-		goto err_acc;
+		goto err_free;
 	}
 	fd_install(fd, f);
 	return fd;
 
 err_fd:
 	put_unused_fd(fd);
-err_acc:
-	mpc_session_acc_free(&s->acc);
 err_free:
-	kfree(s);
+	mpc_session_free(s);
 	return ret;
 }

@@ -5,8 +5,9 @@
  * of the sums of the union's hardware samples (two, three and eight
  * sessions with different masks; sessions that start and are sampled at
  * different intervals), 64-bit sums past 2^32, SATURATED only for one
- * hardware interval at 0xffffffff, the per-block power state, and the
- * sample encoder's layout.
+ * hardware interval at 0xffffffff, the per-block power state, the
+ * sample encoder's layout, and the ring's one-pass encoder giving the
+ * same bytes.
  *
  * Expected values come from the uAPI header's description of a sample
  * (&struct drm_mali_perfcnt_sample_header and what follows) and from the
@@ -489,6 +490,77 @@ static void mpc_test_restart(struct kunit *test)
 	mpc_session_total_free(&t);
 }
 
+/*
+ * A ring session's one-pass mpc_session_emit() writes the very bytes of
+ * take + encode, and starts the next interval as restart + mark do: three
+ * periods (a saturated counter of its own, a power loss, a period folded
+ * by a full ring) give the same samples both ways, and the folded count
+ * sets OVERFLOW and lost.
+ */
+static void mpc_test_emit(struct kunit *test)
+{
+	const struct mpc_perfcnt_config c = { 0, 0x0003, 0x8001, 0x00f0, 0x0101 };
+	struct mpc_session_encode_args ea = { .user_data = 5, .gpu_freq_hz = 1000000000 };
+	const struct drm_mali_perfcnt_sample_header *h;
+	struct mpc_session_acc a, b;
+	struct mpc_session_total t;
+	struct mpc_layout l;
+	u8 *ba, *bb;
+	u32 size, k, base;
+	__le32 *d;
+
+	t_layout(test, &l);
+	t_total(test, &t, &l);
+	t_acc(test, &a, &l, &c, &t);
+	t_acc(test, &b, &l, &c, &t);
+	size = mpc_session_sample_size(&l, T_SP);
+	ba = kunit_kzalloc(test, size, GFP_KERNEL);
+	bb = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ba);
+	KUNIT_ASSERT_NOT_NULL(test, bb);
+	for (k = 1; k <= 3; k++) {
+		d = t_dump(test, k);
+		if (k == 1)
+			d[0 * 64 + 6] = cpu_to_le32(U32_MAX);
+		mpc_session_total_add(&t, &l, T_SP, &t_all, d, NULL,
+				      k == 2 ? MALI_PERFCNT_DATA_AFTER_POWER_LOSS : 0,
+				      100 + 1000 * k);
+		ea.seqno = k;
+		ea.lost = k == 3 ? 2 : 0;
+		mpc_session_take(&a, &t, &l, T_SP);
+		KUNIT_ASSERT_EQ(test, mpc_session_encode(&a, &l, T_SP, &ea, ba, size), (int)size);
+		mpc_session_acc_restart(&a, a.end_ns, 0);
+		mpc_session_mark(&a, &t);
+		base = b.base_intervals;
+		KUNIT_EXPECT_EQ(test, mpc_session_emit(&b, &t, &l, T_SP, &ea, bb, size - 1),
+				-ENOSPC);
+		KUNIT_EXPECT_EQ(test, b.base_intervals, base);	/* nothing changed */
+		KUNIT_ASSERT_EQ(test, mpc_session_emit(&b, &t, &l, T_SP, &ea, bb, size),
+				(int)size);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(ba, bb, size), 0, "period %u", k);
+		h = (void *)bb;
+		KUNIT_EXPECT_EQ(test, h->start_ns, 100 + 1000 * (k - 1));
+		KUNIT_EXPECT_EQ(test, h->end_ns, 100 + 1000 * k);
+		KUNIT_EXPECT_EQ(test, h->seqno, k);
+		KUNIT_EXPECT_EQ(test, !!(h->flags & MALI_PERFCNT_DATA_FIRST), k == 1);
+		KUNIT_EXPECT_EQ(test, !!(h->flags & MALI_PERFCNT_DATA_SATURATED), k == 1);
+		KUNIT_EXPECT_EQ(test, !!(h->flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS), k == 2);
+		KUNIT_EXPECT_EQ(test, !!(h->flags & MALI_PERFCNT_DATA_OVERFLOW), k == 3);
+		KUNIT_EXPECT_EQ(test, h->lost, k == 3 ? 2 : 0);
+		/* jm counter 5: this period's value only */
+		KUNIT_EXPECT_EQ(test, ((const u64 *)(bb + 64 + 24))[5], t_want(k, k, 0, 5));
+	}
+	/* an empty period: zero values, the interval is a point */
+	KUNIT_ASSERT_EQ(test, mpc_session_emit(&b, &t, &l, T_SP, &ea, bb, size), (int)size);
+	h = (void *)bb;
+	KUNIT_EXPECT_EQ(test, h->start_ns, h->end_ns);
+	KUNIT_EXPECT_EQ(test, ((const u64 *)(bb + 64 + 24))[5], 0ULL);
+	KUNIT_EXPECT_EQ(test, h->flags & ~MALI_PERFCNT_DATA_OVERFLOW, 0);
+	mpc_session_acc_free(&a);
+	mpc_session_acc_free(&b);
+	mpc_session_total_free(&t);
+}
+
 static struct kunit_case mpc_session_cases[] = {
 	KUNIT_CASE(mpc_test_union),
 	KUNIT_CASE(mpc_test_covers),
@@ -504,6 +576,7 @@ static struct kunit_case mpc_session_cases[] = {
 	KUNIT_CASE(mpc_test_power_blocks),
 	KUNIT_CASE(mpc_test_encode),
 	KUNIT_CASE(mpc_test_restart),
+	KUNIT_CASE(mpc_test_emit),
 	{}
 };
 

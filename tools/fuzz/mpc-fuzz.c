@@ -55,6 +55,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -158,7 +159,9 @@ static const int op_errnos[NR_OPS][16] = {
 	[OP_GET_INFO_V3] = { EINVAL, EFAULT },
 	/*
 	 * SESSION_OPEN (with F_START those of START), then START, STOP and
-	 * SAMPLE on the session fd; an unknown ioctl there is -ENOTTY
+	 * SAMPLE on the session fd, and a non-blocking read() (-EINVAL
+	 * without a ring, -ENOSPC, -EAGAIN, -ENODATA, -EFAULT, the error that
+	 * stopped the session); an unknown ioctl there is -ENOTTY
 	 */
 	[OP_SESSION] = { EINVAL, E2BIG, EFAULT, EACCES, EMFILE, ENOMEM, EALREADY,
 			 EBUSY, EIO, EAGAIN, ENOSPC, ENODATA, ETIMEDOUT, ENOTTY },
@@ -625,7 +628,8 @@ static uint32_t sample_size;	/* of a session: GET_INFO_V3 */
 
 static void setup_memory(void)
 {
-	size_t big = dump_size > sample_size ? dump_size : sample_size;
+	/* a session read() takes up to three samples */
+	size_t big = dump_size > 3 * sample_size ? dump_size : 3 * sample_size;
 	size_t rw = ((big + page - 1) / page + 1) * page;
 	char *m = mmap(NULL, rw + 3 * page, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1259,6 +1263,8 @@ struct chain {
 	bool unsure;		/* a period whose limit is the host's sysctl */
 	bool has_user_data;
 	uint64_t user_data;
+	bool has_period;	/* a PERIOD_NS other than 0: the session has a ring */
+	bool has_ring_size;	/* RING_SAMPLES given */
 };
 
 /* The first link's address, or 0; the links are in @c. */
@@ -1279,7 +1285,7 @@ static uint64_t make_chain(struct chain *c)
 	}
 	for (i = 0; i < n; i++) {
 		struct drm_mali_perfcnt_ext_set_property *e = &c->ext[i];
-		uint32_t prop = chance(900) ? 1 + rnd(MALI_PERFCNT_PROP_USER_DATA) :
+		uint32_t prop = chance(900) ? 1 + rnd(MALI_PERFCNT_PROP_RING_SAMPLES) :
 				(uint32_t)boundary(32, 0);
 
 		e->base.next_extension = i + 1 < n ? (uintptr_t)&c->ext[i + 1] : 0;
@@ -1297,14 +1303,18 @@ static uint64_t make_chain(struct chain *c)
 					MALI_PERFCNT_STREAM_MIN_PERIOD_NS,
 					MALI_PERFCNT_SESSION_WATCHDOG_NS);
 			break;
+		case MALI_PERFCNT_PROP_RING_SAMPLES:
+			e->value = chance(800) ? 2 + rnd(15) :
+				   boundary(64, MALI_PERFCNT_SESSION_MAX_RING_SAMPLES);
+			break;
 		default:
 			e->value = rnd64();
 			break;
 		}
 		/*
 		 * The kernel stops at the first bad link: judge them in order.
-		 * A link sets one of six properties, once, so no chain gets
-		 * to the -E2BIG limit: a seventh link is -EINVAL first.
+		 * A link sets one of seven properties, once, so no chain gets
+		 * to the -E2BIG limit: an eighth link is -EINVAL first.
 		 */
 		if (c->einval)
 			continue;
@@ -1312,7 +1322,7 @@ static uint64_t make_chain(struct chain *c)
 			c->einval = "unknown extension";
 		else if (e->base.pad)
 			c->einval = "extension pad";
-		else if (prop < MALI_PERFCNT_PROP_JM_MASK || prop > MALI_PERFCNT_PROP_USER_DATA)
+		else if (prop < MALI_PERFCNT_PROP_JM_MASK || prop > MALI_PERFCNT_PROP_RING_SAMPLES)
 			c->einval = "unknown property";
 		else if (given & BIT(prop))
 			c->einval = "property set twice";
@@ -1322,9 +1332,16 @@ static uint64_t make_chain(struct chain *c)
 			 (e->value < MALI_PERFCNT_STREAM_MIN_PERIOD_NS ||
 			  e->value > MALI_PERFCNT_SESSION_WATCHDOG_NS))
 			c->einval = "period out of range";
+		else if (prop == MALI_PERFCNT_PROP_RING_SAMPLES &&
+			 (e->value < 2 || e->value > MALI_PERFCNT_SESSION_MAX_RING_SAMPLES))
+			c->einval = "ring size out of range";
 		else if (prop == MALI_PERFCNT_PROP_PERIOD_NS && e->value && unprivileged)
 			c->unsure = true;
 		given |= BIT(prop);
+		if (prop == MALI_PERFCNT_PROP_PERIOD_NS && e->value)
+			c->has_period = true;
+		if (prop == MALI_PERFCNT_PROP_RING_SAMPLES)
+			c->has_ring_size = true;
 		if (prop == MALI_PERFCNT_PROP_USER_DATA) {
 			c->has_user_data = true;
 			c->user_data = e->value;
@@ -1339,12 +1356,75 @@ static uint64_t make_chain(struct chain *c)
 		c->ext[rnd(n)].base.next_extension = (uintptr_t)fault_ptr(false);
 		c->efault = true;
 	}
+	/* checked once the whole chain is read */
+	if (!c->einval && !c->efault && c->has_ring_size && !c->has_period)
+		c->einval = "RING_SAMPLES without PERIOD_NS";
 	return (uintptr_t)&c->ext[0];
 }
 
 /*
- * A session's life: START, STOP, SAMPLE (mostly valid arguments) and an
- * unknown ioctl in random order, each against what the uAPI says of it
+ * poll() and a non-blocking read() of a session fd into a buffer of a
+ * random size (sometimes a bad pointer): a session has a ring exactly
+ * when it was opened with a period (@c, NULL when unknown), read()
+ * returns whole samples whose headers are sane, never a part of one.
+ */
+static void read_session(int sfd, const struct chain *c, uint32_t gen)
+{
+	struct pollfd pf = { .fd = sfd, .events = POLLIN };
+	size_t len = chance(700) ? sample_size * (1 + rnd(3)) :
+		     (size_t)boundary(32, sample_size);
+	enum ptr_kind bk;
+	char *buf;
+	ssize_t n;
+	int err, pr;
+
+	if (len > 3 * (size_t)sample_size)
+		len = 3 * (size_t)sample_size;
+	pr = poll(&pf, 1, 0);
+	if (pr < 0)
+		violation("session poll: %s", errname(errno));
+	else if (c && !c->has_period && pf.revents != POLLERR)
+		violation("session poll without a ring: revents %#x, want POLLERR", pf.revents);
+	buf = pick_ptr(len, 100, &bk);
+	n = read(sfd, buf, len);
+	err = account(OP_SESSION, n < 0 ? errno : 0, gen, "read");
+	if (err == ENODEV)
+		return;
+	if (!len && (err || n))
+		violation("session read of 0 bytes: %s, %zd, want 0", errname(err), n);
+	/* the VFS checks the range first: a bad pointer is EFAULT before us */
+	if (len && c && !c->has_period && err != EINVAL && !(err == EFAULT && bk == P_BAD))
+		violation("session read without a ring: %s, want EINVAL", errname(err));
+	if (c && c->has_period && err == EINVAL)
+		violation("session read of a ring session: EINVAL");
+	if (!err && len && len < sample_size)
+		violation("session read of %zu bytes succeeded, a sample is %u", len, sample_size);
+	if (err == ENOSPC && len >= sample_size)
+		violation("session read: ENOSPC for %zu bytes, a sample is %u", len, sample_size);
+	if (err == EFAULT && bk != P_BAD && bk != P_RO)
+		violation("session read: EFAULT for a writable buffer");
+	if (err || !n)
+		return;
+	if (n % sample_size || (size_t)n > len)
+		violation("session read returned %zd bytes, not whole %u-byte samples of %zu",
+			  n, sample_size, len);
+	for (ssize_t off = 0; off + (ssize_t)sample_size <= n; off += sample_size) {
+		struct drm_mali_perfcnt_sample_header hdr;
+
+		memcpy(&hdr, buf + off, sizeof(hdr));
+		if (hdr.size != sample_size || hdr.clock_id != MALI_PERFCNT_CLOCK_MONOTONIC_RAW ||
+		    hdr.end_ns < hdr.start_ns || !hdr.seqno || hdr.reserved ||
+		    (!(hdr.flags & MALI_PERFCNT_DATA_OVERFLOW) != !hdr.lost) ||
+		    (c && hdr.user_data != (c->has_user_data ? c->user_data : 0)))
+			violation("session read: header size %u clock %u interval %" PRIu64 "..%" PRIu64 " seqno %" PRIu64 " flags %#x lost %u",
+				  hdr.size, hdr.clock_id, (uint64_t)hdr.start_ns,
+				  (uint64_t)hdr.end_ns, (uint64_t)hdr.seqno, hdr.flags, hdr.lost);
+	}
+}
+
+/*
+ * A session's life: START, STOP, SAMPLE (mostly valid arguments), read()
+ * and poll() (read_session()) and an unknown ioctl in random order, each against what the uAPI says of it
  * in the state the session is in, then close. @c: the chain it was opened
  * with (its user data), NULL when unknown (a mutated pointer).
  */
@@ -1369,7 +1449,10 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 		char *buf;
 		int err;
 
-		switch (rnd(8)) {
+		switch (rnd(9)) {
+		case 8:
+			read_session(sfd, c, gen);
+			continue;
 		case 0:
 		case 1:
 			err = account(OP_SESSION, xioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START,
@@ -1446,10 +1529,12 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 			continue;
 		if (!running)
 			drained = true;
+		/* a read() in between took samples: the seqno still grows */
 		memcpy(&hdr, buf, sizeof(hdr));
 		if (hdr.clock_id != MALI_PERFCNT_CLOCK_MONOTONIC_RAW || hdr.size > sample_size ||
 		    hdr.size < sizeof(hdr) || !hdr.nr_blocks || hdr.end_ns < hdr.start_ns ||
 		    hdr.seqno <= last || hdr.reserved ||
+		    (!(hdr.flags & MALI_PERFCNT_DATA_OVERFLOW) && hdr.lost) ||
 		    (c && hdr.user_data != (c->has_user_data ? c->user_data : 0)))
 			violation("session SAMPLE: header clock %u size %u of %u blocks %u interval %" PRIu64 "..%" PRIu64 " seqno %" PRIu64 " after %" PRIu64 " user_data %#" PRIx64 " (want %#" PRIx64 ") reserved %#" PRIx64,
 				  hdr.clock_id, hdr.size, sample_size, hdr.nr_blocks,
@@ -1507,6 +1592,8 @@ static void op_session(struct slot *sl)
 		return;
 	if (sfd <= 2)
 		violation("SESSION_OPEN returned fd %d", sfd);
+	else if (fcntl(sfd, F_SETFL, O_NONBLOCK))
+		violation("session fd: F_SETFL O_NONBLOCK: %s", errname(errno));
 	else
 		use_session(sfd, o.flags & MALI_PERFCNT_SESSION_F_START,
 			    o.extensions == (uintptr_t)&c.ext[0] ? &c : o.extensions ? NULL : &none,

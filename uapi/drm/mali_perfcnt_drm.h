@@ -255,6 +255,18 @@ struct drm_mali_perfcnt_enable {
  * before the first sample could be taken).
  */
 #define MALI_PERFCNT_DATA_FIRST			_BITUL(3)
+/**
+ * MALI_PERFCNT_DATA_OVERFLOW - a session's ring had no room for a sample
+ *
+ * Revision 3, session samples only. At one or more periods of this sample's
+ * interval the session's ring (%MALI_PERFCNT_PROP_RING_SAMPLES) was full:
+ * no sample was queued then and the interval went on, so this sample
+ * covers those periods too (nothing is dropped: the 64-bit sums hold the
+ * whole interval). &drm_mali_perfcnt_sample_header.lost says how many
+ * periods' samples it stands for besides its own. Read more often, or give
+ * a larger ring.
+ */
+#define MALI_PERFCNT_DATA_OVERFLOW		_BITUL(4)
 
 /**
  * struct drm_mali_perfcnt_dump - take one sample and copy it out
@@ -593,8 +605,15 @@ struct drm_mali_perfcnt_user_extension {
  *	for the watchdog's 1 s, else %MALI_PERFCNT_STREAM_MIN_PERIOD_NS (or
  *	sysctl dev.mali_perfcnt.session_min_period_unpriv_us without
  *	CAP_PERFMON) to 1 s.
+ *	A session with a period queues a sample into its ring every period
+ *	while it runs, for read() (see &struct drm_mali_perfcnt_session_open).
  * @MALI_PERFCNT_PROP_USER_DATA: an opaque value every sample header of
  *	the session carries (&drm_mali_perfcnt_sample_header.user_data).
+ * @MALI_PERFCNT_PROP_RING_SAMPLES: samples the ring of a session with a
+ *	%MALI_PERFCNT_PROP_PERIOD_NS holds: 2 to
+ *	%MALI_PERFCNT_SESSION_MAX_RING_SAMPLES (default
+ *	%MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT). Without a period, or out
+ *	of that range: -EINVAL.
  *
  * Setting a property twice gets -EINVAL.
  */
@@ -605,7 +624,13 @@ enum drm_mali_perfcnt_session_property {
 	MALI_PERFCNT_PROP_MMU_L2_MASK = 4,
 	MALI_PERFCNT_PROP_PERIOD_NS = 5,
 	MALI_PERFCNT_PROP_USER_DATA = 6,
+	MALI_PERFCNT_PROP_RING_SAMPLES = 7,
 };
+
+/** MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT - ring of a periodic session, in samples. */
+#define MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT	64
+/** MALI_PERFCNT_SESSION_MAX_RING_SAMPLES - largest ring %MALI_PERFCNT_PROP_RING_SAMPLES gives. */
+#define MALI_PERFCNT_SESSION_MAX_RING_SAMPLES		1024
 
 /**
  * struct drm_mali_perfcnt_ext_set_property - extension: set one session property
@@ -640,6 +665,35 @@ struct drm_mali_perfcnt_ext_set_property {
  * sessions' masks and each session reads exactly its own counters,
  * accumulated by the kernel in 64 bits over its own intervals. A session
  * is opened stopped unless %MALI_PERFCNT_SESSION_F_START is given.
+ *
+ * Periodic sessions (%MALI_PERFCNT_PROP_PERIOD_NS given) also deliver
+ * their samples through the fd: each period while the session runs, the
+ * kernel queues the session's sample of that period (the bytes SAMPLE
+ * would return) into the session's ring of %MALI_PERFCNT_PROP_RING_SAMPLES
+ * samples. read() returns whole samples, as many as fit in its buffer, and
+ * blocks until one is queued (-EAGAIN instead with O_NONBLOCK, set with
+ * fcntl()). A buffer smaller than one sample
+ * (&drm_mali_perfcnt_get_info_v3.sample_size) gets -ENOSPC, a read of 0
+ * bytes returns 0, and a session without a period -EINVAL. poll() reports
+ * EPOLLIN when read() has a sample, EPOLLERR when read() would fail at
+ * once with the error that stopped the session, EPOLLHUP (and EPOLLERR)
+ * once the device is gone. When the ring is full at a period, no sample is
+ * queued and the interval goes on: the next sample delivered covers the
+ * missed periods, with %MALI_PERFCNT_DATA_OVERFLOW and their count in
+ * &drm_mali_perfcnt_sample_header.lost. Every interval of the session is
+ * delivered exactly once, by read() or by SAMPLE: SAMPLE (which a ring
+ * session may still call) returns the interval since the last sample
+ * either of them delivered and ends the ring's current interval. STOP
+ * ends the last interval: read() returns it once the ring is drained,
+ * then, on a stopped session with nothing left, -ENODATA (without
+ * blocking), or once the error that stopped the session (-EIO: the GPU was
+ * not recovered; -ENODEV: the device is gone), and -ENODEV for every read
+ * after the device is gone. A reader blocked in read() is woken by a
+ * sample, by STOP and by the loss of the counters (unbind: -ENODEV after
+ * the last sample); close() of the fd in another thread does not end the
+ * read (the file lives until it returns); a signal ends it with -EINTR
+ * (-ERESTARTSYS), and system sleep freezes and restarts it. Memory: the
+ * ring, RING_SAMPLES * sample_size bytes, charged to the opener.
  *
  * Errors: -EINVAL (a bad field, flag, property or value; a property set
  * twice), -E2BIG (a chain longer than %MALI_PERFCNT_MAX_EXTENSIONS),
@@ -701,7 +755,8 @@ struct drm_mali_perfcnt_sample_header {
 	 * @flags: MALI_PERFCNT_DATA_* of the interval: SATURATED only when
 	 * one hardware interval of it had a selected counter at 0xffffffff
 	 * (the 64-bit sums themselves never saturate); FIRST for the first
-	 * sample after START; AFTER_RECOVERY and AFTER_POWER_LOSS as for DUMP.
+	 * sample after START; AFTER_RECOVERY and AFTER_POWER_LOSS as for DUMP;
+	 * OVERFLOW when it stands for periods its ring had no room for.
 	 */
 	__u32 flags;
 	/**
@@ -717,8 +772,14 @@ struct drm_mali_perfcnt_sample_header {
 	__u32 nr_blocks;
 	/** @size: bytes of the whole sample, this header included. */
 	__u32 size;
+	/**
+	 * @lost: with %MALI_PERFCNT_DATA_OVERFLOW, the periods of a ring
+	 * session whose sample had no room in the ring and whose counts this
+	 * sample therefore holds besides its own period's; else 0.
+	 */
+	__u32 lost;
 	/** @reserved: 0. */
-	__u64 reserved;
+	__u32 reserved;
 };
 
 /**
@@ -744,9 +805,10 @@ struct drm_mali_perfcnt_block_header {
  * struct drm_mali_perfcnt_session_sample - argument of %MALI_PERFCNT_SESSION_IOCTL_SAMPLE
  *
  * Accumulates the hardware into every running session, then copies this
- * session's sums since its last SAMPLE (or START) to @buf_ptr and starts
- * its next interval. A stopped session returns what it counted up to STOP
- * once, then -ENODATA.
+ * session's sums since its last sample (SAMPLE, a sample its ring
+ * delivered, or START) to @buf_ptr and starts its next interval. A stopped
+ * session returns what it counted up to STOP once (unless read() took it),
+ * then -ENODATA.
  *
  * Errors: -EINVAL (@flags or @pad), -ENOSPC (@buf_size smaller than
  * &drm_mali_perfcnt_get_info_v3.sample_size, written back), -EFAULT (the

@@ -5,10 +5,16 @@
  * return value, the extension chain's checks, two, three and eight
  * sessions at once with different masks each reading exactly its own
  * counters (and the same GPU_ACTIVE over the same span), the session
- * limit, v2 ENABLE and sessions excluding each other, the sample header.
+ * limit, v2 ENABLE and sessions excluding each other, the sample header;
+ * periodic sessions' rings (read() at the period, the same sums as a
+ * SAMPLE-based session, poll, O_NONBLOCK, a small buffer, overflow with
+ * its count, two periods at once, STOP, close, unbind and system sleep
+ * with a reader blocked).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 
 #include "mpc_fixture.h"
@@ -438,6 +444,543 @@ TEST_F(mpc, v3_a_session_is_not_disturbed_by_another)
 	ASSERT_EQ(0, mpc_set_workload(self->dbg, "idle\n"));
 	close(s1);
 	free(buf);
+}
+
+/* A ring session: every counter, @period_ns, @ring samples (0: default); its fd or -errno. */
+static int ring_open(int fd, uint64_t period_ns, uint64_t ring, uint64_t user_data,
+		     uint32_t flags)
+{
+	struct drm_mali_perfcnt_ext_set_property p[3] = {};
+	struct drm_mali_perfcnt_session_open o = { .flags = flags };
+	unsigned int n = 0, k;
+	int ret;
+
+	p[n].property = MALI_PERFCNT_PROP_PERIOD_NS;
+	p[n++].value = period_ns;
+	p[n].property = MALI_PERFCNT_PROP_USER_DATA;
+	p[n++].value = user_data;
+	if (ring) {
+		p[n].property = MALI_PERFCNT_PROP_RING_SAMPLES;
+		p[n++].value = ring;
+	}
+	for (k = 0; k + 1 < n; k++)
+		p[k].base.next_extension = (uintptr_t)&p[k + 1];
+	o.extensions = (uintptr_t)&p[0];
+	ret = ioctl(fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
+	return ret < 0 ? -errno : ret;
+}
+
+static uint64_t jm_value(const void *sample, unsigned int c)
+{
+	const struct drm_mali_perfcnt_block_header *jm =
+		find_block(sample, MALI_PERFCNT_BLOCK_JM, 0);
+
+	return jm ? ((const uint64_t *)(jm + 1))[c] : 0;
+}
+
+/* Read the ring's samples for @ms into @out (room for @max); how many. */
+static unsigned int ring_collect(int sfd, char *out, unsigned int max, uint32_t size,
+				 unsigned int ms)
+{
+	uint64_t end = mpc_now_ns() + ms * 1000000ULL;
+	unsigned int n = 0;
+
+	while (n < max && mpc_now_ns() < end) {
+		ssize_t r = read(sfd, out + (size_t)n * size, (size_t)(max - n) * size);
+
+		if (r <= 0)
+			break;
+		n += r / size;
+	}
+	return n;
+}
+
+/*
+ * A ring at 10 ms gives samples one period long, numbered from 1, each
+ * starting where the last ended; their sums equal those of a SAMPLE-based
+ * session over the same span, within the boundary intervals: the SAMPLE
+ * session starts before and ends after the ring, so it holds at least
+ * every counter of the ring's samples, and GPU_ACTIVE at most the cycles
+ * of the two boundary spans more.
+ */
+TEST_F(mpc, v3_ring_read_gets_samples_at_the_period)
+{
+	const uint64_t period = 10000000;
+	struct drm_mali_perfcnt_get_info_v3 i;
+	const struct drm_mali_perfcnt_sample_header *h, *first, *last;
+	uint64_t sum[64] = {}, span = 0, end_prev = 0, boundary;
+	unsigned int n, k, c;
+	char *ring, *whole;
+	int a, b;
+
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	ring = calloc(200, i.sample_size);
+	whole = calloc(1, i.sample_size);
+	ASSERT_NE(NULL, ring);
+	ASSERT_NE(NULL, whole);
+	ASSERT_EQ(0, mpc_set_workload(self->dbg, "busy=50\n"));
+	b = sess_open(self->fd, NULL, 2, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, b);
+	a = ring_open(self->fd, period, 0, 1, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, a);
+	n = ring_collect(a, ring, 100, i.sample_size, 400);
+	ASSERT_EQ(0, ioctl(a, MALI_PERFCNT_SESSION_IOCTL_STOP));
+	/* the rest of the ring, then STOP's last interval, then nothing */
+	for (;;) {
+		ssize_t r = read(a, ring + (size_t)n * i.sample_size,
+				 (size_t)(200 - n) * i.sample_size);
+
+		if (r < 0) {
+			EXPECT_EQ(ENODATA, errno);
+			break;
+		}
+		ASSERT_EQ(0, r % i.sample_size);
+		n += r / i.sample_size;
+		ASSERT_GT(200, n);
+	}
+	ASSERT_EQ(0, sess_sample(b, whole, i.sample_size));
+	ASSERT_EQ(0, mpc_set_workload(self->dbg, "idle\n"));
+	EXPECT_LE(5, n);
+	for (k = 0; k < n; k++) {
+		h = (const void *)(ring + (size_t)k * i.sample_size);
+		EXPECT_EQ(k + 1, h->seqno);
+		EXPECT_EQ(1, h->user_data);
+		EXPECT_EQ(i.sample_size, h->size);
+		EXPECT_EQ(k == 0, !!(h->flags & MALI_PERFCNT_DATA_FIRST));
+		EXPECT_FALSE(h->flags & MALI_PERFCNT_DATA_OVERFLOW);
+		if (k)
+			EXPECT_EQ(end_prev, h->start_ns);
+		end_prev = h->end_ns;
+		if (k && k + 1 < n)	/* not the first and STOP's */
+			span += h->end_ns - h->start_ns;
+		for (c = 0; c < 64; c++)
+			sum[c] += jm_value(h, c);
+	}
+	/*
+	 * Never shorter than a period on average; longer only by the hub's
+	 * lateness (a loaded TCG guest: the rate is the benchmark's figure)
+	 */
+	if (n > 2) {
+		double mean = (double)span / (n - 2);
+
+		EXPECT_LT(0.8 * period, mean) TH_LOG("mean span %.0f ns", mean);
+		EXPECT_GT(10.0 * period, mean) TH_LOG("mean span %.0f ns", mean);
+	}
+	first = (const void *)ring;
+	last = (const void *)(ring + (size_t)(n - 1) * i.sample_size);
+	h = (const void *)whole;
+	ASSERT_LE(h->start_ns, first->start_ns);
+	ASSERT_GE(h->end_ns, last->end_ns);
+	for (c = 4; c < 64; c++)
+		EXPECT_LE(sum[c], jm_value(whole, c)) TH_LOG("jm counter %u", c);
+	boundary = (first->start_ns - h->start_ns) + (h->end_ns - last->end_ns);
+	if (i.gpu_freq_hz)
+		EXPECT_GE((double)boundary * i.gpu_freq_hz / 1e9 + 1000,
+			  (double)(jm_value(whole, variant->gpu_active) - sum[variant->gpu_active]));
+	EXPECT_LT(0, sum[variant->gpu_active]);
+	close(a);
+	close(b);
+	free(ring);
+	free(whole);
+}
+
+/*
+ * RING_SAMPLES' checks; read() and poll() on a session without a period,
+ * on a stopped one, O_NONBLOCK on an empty ring, a buffer one byte short,
+ * a read of 0 bytes; poll() wakes when a sample is queued.
+ */
+TEST_F(mpc, v3_ring_poll_nonblock_and_small_buffer)
+{
+	struct drm_mali_perfcnt_ext_set_property p = { .property = MALI_PERFCNT_PROP_RING_SAMPLES,
+						       .value = 8 };
+	struct drm_mali_perfcnt_session_open o = { .extensions = (uintptr_t)&p };
+	struct drm_mali_perfcnt_get_info_v3 i;
+	struct pollfd pf;
+	uint64_t t0;
+	char *buf;
+	int sfd;
+
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	buf = calloc(2, i.sample_size);
+	ASSERT_NE(NULL, buf);
+	/* a ring fills each period: none without one */
+	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-EINVAL, ring_open(self->fd, 10000000, 1, 0, 0));
+	EXPECT_EQ(-EINVAL, ring_open(self->fd, 10000000,
+				     MALI_PERFCNT_SESSION_MAX_RING_SAMPLES + 1, 0, 0));
+	sfd = ring_open(self->fd, 10000000, MALI_PERFCNT_SESSION_MAX_RING_SAMPLES, 0, 0);
+	ASSERT_LE(0, sfd);
+	close(sfd);
+
+	/* no period, no ring */
+	sfd = sess_open(self->fd, NULL, 0, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, sfd);
+	EXPECT_EQ(-1, read(sfd, buf, i.sample_size));
+	EXPECT_EQ(EINVAL, errno);
+	pf = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	EXPECT_EQ(1, poll(&pf, 1, 0));
+	EXPECT_EQ(POLLERR, pf.revents);
+	close(sfd);
+
+	sfd = ring_open(self->fd, 20000000, 0, 0, 0);
+	ASSERT_LE(0, sfd);
+	ASSERT_EQ(0, fcntl(sfd, F_SETFL, O_NONBLOCK));
+	/* stopped, nothing counted: no sample will come */
+	EXPECT_EQ(-1, read(sfd, buf, i.sample_size));
+	EXPECT_EQ(ENODATA, errno);
+	pf = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	EXPECT_EQ(0, poll(&pf, 1, 0));
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START));
+	t0 = mpc_now_ns();
+	EXPECT_EQ(-1, read(sfd, buf, i.sample_size));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(0, read(sfd, buf, 0));
+	EXPECT_EQ(-1, read(sfd, buf, i.sample_size - 1));
+	EXPECT_EQ(ENOSPC, errno);
+	pf = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pf, 1, 2000));
+	EXPECT_TRUE(pf.revents & POLLIN);
+	EXPECT_LE(15000000, mpc_now_ns() - t0);	/* not before its period */
+	/* still too small with a sample there: nothing consumed */
+	EXPECT_EQ(-1, read(sfd, buf, i.sample_size - 1));
+	EXPECT_EQ(ENOSPC, errno);
+	/* a buffer of 1.5 samples gets one whole sample */
+	EXPECT_EQ((ssize_t)i.sample_size, read(sfd, buf, i.sample_size * 3 / 2));
+	EXPECT_EQ(1, ((const struct drm_mali_perfcnt_sample_header *)buf)->seqno);
+	close(sfd);
+	free(buf);
+}
+
+/*
+ * A ring of 2 samples nobody reads for 300 ms at 10 ms: two samples, then
+ * one that stands for the periods the ring had no room for, with OVERFLOW
+ * and their exact count: a session of the same period with a ring large
+ * enough, sampled by the same hardware samples, delivered lost + 1
+ * samples over that span, which hold the same counts. The seqnos have no
+ * gap, and the next sample is plain again.
+ */
+TEST_F(mpc, v3_ring_overflow_is_flagged_with_its_count)
+{
+	const uint64_t period = 10000000;
+	struct drm_mali_perfcnt_get_info_v3 i;
+	const struct drm_mali_perfcnt_sample_header *h, *h2, *r;
+	uint64_t active = 0;
+	unsigned int n, k, in = 0;
+	char *buf, *ref;
+	int sfd, big;
+
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	buf = calloc(4, i.sample_size);
+	ref = calloc(256, i.sample_size);
+	ASSERT_NE(NULL, buf);
+	ASSERT_NE(NULL, ref);
+	ASSERT_EQ(0, mpc_set_workload(self->dbg, "busy=50\n"));
+	big = ring_open(self->fd, period, 256, 1, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, big);
+	sfd = ring_open(self->fd, period, 2, 0, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, sfd);
+	mpc_sleep_ms(300);
+	ASSERT_EQ((ssize_t)(2 * i.sample_size), read(sfd, buf, 4 * i.sample_size));
+	h = (const void *)buf;
+	EXPECT_EQ(1, h->seqno);
+	EXPECT_EQ(0, h->lost);
+	h2 = (const void *)(buf + i.sample_size);
+	EXPECT_EQ(2, h2->seqno);
+	EXPECT_EQ(0, h2->lost);
+	EXPECT_FALSE(h2->flags & MALI_PERFCNT_DATA_OVERFLOW);
+	/* the next period's sample holds all the folded ones */
+	ASSERT_EQ((ssize_t)i.sample_size, read(sfd, buf + 2 * i.sample_size, i.sample_size));
+	h = (const void *)(buf + 2 * i.sample_size);
+	EXPECT_EQ(3, h->seqno);
+	EXPECT_TRUE(h->flags & MALI_PERFCNT_DATA_OVERFLOW);
+	EXPECT_LE(5, h->lost);
+	EXPECT_EQ(h2->end_ns, h->start_ns);
+	ASSERT_EQ(0, mpc_set_workload(self->dbg, "idle\n"));
+	/* the reference: its samples over exactly that span */
+	mpc_sleep_ms(30);
+	n = read(big, ref, 256 * (size_t)i.sample_size) / i.sample_size;
+	for (k = 0; k < n; k++) {
+		r = (const void *)(ref + (size_t)k * i.sample_size);
+		EXPECT_FALSE(r->flags & MALI_PERFCNT_DATA_OVERFLOW);
+		if (r->end_ns > h->start_ns && r->end_ns <= h->end_ns) {
+			in++;
+			active += jm_value(r, variant->gpu_active);
+		}
+	}
+	EXPECT_EQ(in, h->lost + 1) TH_LOG("%u reference samples in the span, lost %u", in,
+					  h->lost);
+	EXPECT_EQ(active, jm_value(h, variant->gpu_active));
+	ASSERT_EQ((ssize_t)i.sample_size, read(sfd, buf, i.sample_size));
+	h = (const void *)buf;
+	EXPECT_EQ(4, h->seqno);
+	EXPECT_FALSE(h->flags & MALI_PERFCNT_DATA_OVERFLOW);
+	EXPECT_EQ(0, h->lost);
+	close(sfd);
+	close(big);
+	free(buf);
+	free(ref);
+}
+
+/*
+ * Two ring sessions at 7 ms and 25 ms at once, read until the slower has
+ * 8 samples: each gets contiguous samples of its own, none shorter than
+ * its own period on average (longer ones are the hub's lateness, which the
+ * benchmark measures), and the slower never more samples than the faster.
+ */
+TEST_F(mpc, v3_ring_two_sessions_two_periods)
+{
+	const uint64_t per[2] = { 7000000, 25000000 };
+	struct drm_mali_perfcnt_get_info_v3 i;
+	unsigned int n[2] = {}, k, j;
+	char *buf[2];
+	int sfd[2];
+
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	for (k = 0; k < 2; k++) {
+		buf[k] = calloc(256, i.sample_size);
+		ASSERT_NE(NULL, buf[k]);
+		sfd[k] = ring_open(self->fd, per[k], 256, k, MALI_PERFCNT_SESSION_F_START);
+		ASSERT_LE(0, sfd[k]);
+	}
+	while (n[1] < 8) {
+		ssize_t r = read(sfd[1], buf[1] + (size_t)n[1] * i.sample_size,
+				 (size_t)(256 - n[1]) * i.sample_size);
+
+		ASSERT_LT(0, r);
+		n[1] += r / i.sample_size;
+	}
+	/* the faster one's samples up to the slower one's last */
+	while (n[0] < 256) {
+		const struct drm_mali_perfcnt_sample_header *h0, *h1;
+		ssize_t r = read(sfd[0], buf[0] + (size_t)n[0] * i.sample_size, i.sample_size);
+
+		ASSERT_EQ((ssize_t)i.sample_size, r);
+		n[0]++;
+		h0 = (const void *)(buf[0] + (size_t)(n[0] - 1) * i.sample_size);
+		h1 = (const void *)(buf[1] + (size_t)(n[1] - 1) * i.sample_size);
+		if (h0->end_ns >= h1->end_ns)
+			break;
+	}
+	EXPECT_LE(n[1], n[0]);
+	for (k = 0; k < 2; k++) {
+		uint64_t span = 0;
+
+		for (j = 1; j < n[k]; j++) {
+			const struct drm_mali_perfcnt_sample_header *h =
+				(const void *)(buf[k] + (size_t)j * i.sample_size);
+			const struct drm_mali_perfcnt_sample_header *p =
+				(const void *)(buf[k] + (size_t)(j - 1) * i.sample_size);
+
+			EXPECT_EQ(p->end_ns, h->start_ns);
+			EXPECT_EQ(k, h->user_data);
+			EXPECT_EQ(0, h->lost);
+			span += h->end_ns - h->start_ns;
+		}
+		if (n[k] > 2) {
+			double mean = (double)span / (n[k] - 1);
+
+			EXPECT_LT(0.8 * per[k], mean) TH_LOG("session %u mean %.0f", k, mean);
+		}
+		close(sfd[k]);
+		free(buf[k]);
+	}
+}
+
+struct ring_reader {
+	int fd;
+	size_t len;
+	ssize_t ret;
+	int err;
+	uint64_t done_ns;
+	char *buf;
+};
+
+static void *ring_reader_fn(void *arg)
+{
+	struct ring_reader *r = arg;
+
+	r->ret = read(r->fd, r->buf, r->len);
+	r->err = errno;
+	r->done_ns = mpc_now_ns();
+	return NULL;
+}
+
+/*
+ * A reader blocked for a sample 1 s away: STOP wakes it with the last
+ * interval (which ends at the STOP, not at a period), then read() says
+ * ENODATA; close() of the fd by another
+ * thread does not free the session under a blocked reader, which gets the
+ * next period's sample.
+ */
+TEST_F(mpc, v3_ring_stop_and_close_with_a_reader_blocked)
+{
+	struct drm_mali_perfcnt_get_info_v3 i;
+	struct ring_reader r = {};
+	const struct drm_mali_perfcnt_sample_header *h;
+	pthread_t thr;
+	uint64_t t0;
+
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	r.len = 2 * i.sample_size;
+	r.buf = calloc(2, i.sample_size);
+	ASSERT_NE(NULL, r.buf);
+	h = (const void *)r.buf;
+	r.fd = ring_open(self->fd, 1000000000, 0, 0, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, pthread_create(&thr, NULL, ring_reader_fn, &r));
+	mpc_sleep_ms(100);
+	ASSERT_EQ(0, ioctl(r.fd, MALI_PERFCNT_SESSION_IOCTL_STOP));
+	t0 = mpc_now_ns();
+	pthread_join(thr, NULL);
+	EXPECT_EQ((ssize_t)i.sample_size, r.ret) TH_LOG("read: %s", strerror(r.err));
+	EXPECT_GE(t0, h->end_ns);
+	EXPECT_GT(1000000000, h->end_ns - h->start_ns);
+	EXPECT_EQ(1, h->seqno);
+	EXPECT_TRUE(h->flags & MALI_PERFCNT_DATA_FIRST);
+	EXPECT_EQ(-1, read(r.fd, r.buf, r.len));
+	EXPECT_EQ(ENODATA, errno);
+
+	/* close() in another thread: the reader's file lives on */
+	ASSERT_EQ(0, ioctl(r.fd, MALI_PERFCNT_SESSION_IOCTL_START));
+	ASSERT_EQ(0, pthread_create(&thr, NULL, ring_reader_fn, &r));
+	mpc_sleep_ms(100);
+	close(r.fd);
+	pthread_join(thr, NULL);
+	EXPECT_EQ((ssize_t)i.sample_size, r.ret) TH_LOG("read: %s", strerror(r.err));
+	EXPECT_EQ(2, h->seqno);
+	EXPECT_TRUE(h->flags & MALI_PERFCNT_DATA_FIRST);
+	/* the session ended with its file: the counters are free */
+	EXPECT_EQ(0, mpc_enable_all(self->fd));
+	free(r.buf);
+}
+
+/*
+ * Unbind with a reader blocked for a sample 1 s away: it wakes at once
+ * with ENODEV (the loss; no hardware sample was taken since START, so
+ * there is no last interval to return first), and every read after it
+ * gets ENODEV; poll() says HUP; the close afterwards is safe and a new
+ * bind works.
+ */
+TEST_F(mpc, v3_ring_unbind_with_a_reader_blocked)
+{
+	static const char drv[] = "/sys/bus/platform/drivers/mali_perfcnt";
+	const char *dev = mpc_device_name();
+	struct drm_mali_perfcnt_get_info_v3 i;
+	struct ring_reader r = {};
+	struct pollfd pf;
+	pthread_t thr;
+	uint64_t t0;
+
+	SKIP_ON_HW("unbinds the simulated device");
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	r.len = 2 * i.sample_size;
+	r.buf = calloc(2, i.sample_size);
+	ASSERT_NE(NULL, r.buf);
+	r.fd = ring_open(self->fd, 1000000000, 0, 0, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, pthread_create(&thr, NULL, ring_reader_fn, &r));
+	mpc_sleep_ms(100);
+	t0 = mpc_now_ns();
+	ASSERT_EQ(0, mpc_dbg_write(drv, "unbind", dev));
+	pthread_join(thr, NULL);
+	EXPECT_GT(900000000, r.done_ns - t0);	/* the unbind's wake, not a period's */
+	EXPECT_EQ(-1, r.ret);
+	EXPECT_EQ(ENODEV, r.err);
+	EXPECT_EQ(-1, read(r.fd, r.buf, r.len));
+	EXPECT_EQ(ENODEV, errno);
+	pf = (struct pollfd){ .fd = r.fd, .events = POLLIN };
+	EXPECT_EQ(1, poll(&pf, 1, 0));
+	EXPECT_TRUE(pf.revents & POLLHUP);
+	EXPECT_EQ(-1, ioctl(r.fd, MALI_PERFCNT_SESSION_IOCTL_START));
+	EXPECT_EQ(ENODEV, errno);
+	close(r.fd);
+	close(self->fd);
+	self->fd = -1;
+	free(r.buf);
+	ASSERT_EQ(0, mpc_dbg_write(drv, "bind", dev));
+	self->fd = mpc_open_render();
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, mpc_enable_all(self->fd));
+}
+
+struct ring_loop {
+	int fd;
+	uint32_t size;
+	volatile int stop;
+	unsigned int n, power_loss, gaps;
+	int err;
+	uint64_t end_prev;
+};
+
+static void *ring_loop_fn(void *arg)
+{
+	struct ring_loop *l = arg;
+	char *buf = malloc(l->size);
+
+	while (buf && !l->stop) {
+		const struct drm_mali_perfcnt_sample_header *h = (const void *)buf;
+		ssize_t r = read(l->fd, buf, l->size);
+
+		if (r != (ssize_t)l->size) {
+			l->err = r < 0 ? errno : EIO;
+			break;
+		}
+		if (l->n && h->start_ns != l->end_prev)
+			l->gaps++;
+		l->end_prev = h->end_ns;
+		l->power_loss += !!(h->flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS);
+		l->n++;
+	}
+	free(buf);
+	return NULL;
+}
+
+/*
+ * System sleep (pm_test "platform": the simulator's power domain goes off)
+ * with a reader blocked on a 10 ms ring: it is frozen and thawed, no
+ * error, the samples go on without a gap, one of them AFTER_POWER_LOSS.
+ */
+TEST_F(mpc, v3_ring_system_sleep_with_a_reader)
+{
+	struct drm_mali_perfcnt_get_info_v3 i;
+	struct ring_loop l = {};
+	char states[128] = "";
+	const char *state;
+	pthread_t thr;
+	unsigned int before;
+	ssize_t n;
+	int fd;
+
+	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
+	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, states, sizeof(states) - 1);
+		states[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	state = strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
+	if (!state || access("/sys/power/pm_test", W_OK))
+		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG): '%s'", states);
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	l.size = i.sample_size;
+	l.fd = ring_open(self->fd, 10000000, 0, 0, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, l.fd);
+	ASSERT_EQ(0, pthread_create(&thr, NULL, ring_loop_fn, &l));
+	mpc_sleep_ms(100);
+	before = l.n;
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "platform"));
+	EXPECT_EQ(0, mpc_write_file("/sys/power/state", state));
+	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "none"));
+	mpc_sleep_ms(200);
+	l.stop = 1;
+	ASSERT_EQ(0, ioctl(l.fd, MALI_PERFCNT_SESSION_IOCTL_STOP));	/* ends the last read */
+	pthread_join(thr, NULL);
+	EXPECT_EQ(0, l.err) TH_LOG("read: %s", strerror(l.err));
+	EXPECT_LT(before + 5, l.n);
+	EXPECT_EQ(0, l.gaps);
+	EXPECT_EQ(1, l.power_loss);
+	close(l.fd);
 }
 
 TEST_HARNESS_MAIN

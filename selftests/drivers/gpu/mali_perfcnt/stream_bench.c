@@ -11,7 +11,13 @@
  *   perfcnt_dump` (open, read, close), a stream record (SAMPLE + read);
  *   then a session's SAMPLE (uAPI revision 3) with one session started and
  *   with eight, each sampled in turn (every hardware sample is shared out
- *   to all eight), as ratios to the DUMP and to one session.
+ *   to all eight), as ratios to the DUMP and to one session; then periodic
+ *   sessions delivering through their rings at 1 kHz and 10 kHz, one and
+ *   eight at once, read in batches every 20 ms: CPU time of the whole
+ *   system per period (one hardware sample, a ring sample for each
+ *   session) as a ratio to a DUMP's CPU time in a loop of the same run,
+ *   achieved against asked rate, samples lost (periods folded by a full
+ *   ring) and bytes per sample against a v2 stream record's.
  *
  * Usage: stream_bench [SECONDS]   (default 10)
  */
@@ -22,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mpc_lib.h"
@@ -139,13 +146,111 @@ static double bench_sessions(int fd, unsigned int n, void *buf, uint32_t size)
 	return ns;
 }
 
+/* CPU ns of the whole system per DUMP, DUMPs in a loop for @seconds. */
+static double dump_cpu_ns(int fd, void *buf, uint32_t size, unsigned int seconds)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	unsigned long long t0, t1;
+	uint64_t end, n = 0;
+	int ret;
+
+	ret = mpc_enable_all(fd);
+	if (ret)
+		die("ENABLE", ret);
+	t0 = busy_ticks();
+	end = mpc_now_ns() + (uint64_t)seconds * 1000000000ull;
+	while (mpc_now_ns() < end) {
+		ret = mpc_dump(fd, buf, size, NULL, NULL);
+		if (ret)
+			die("DUMP", ret);
+		n++;
+	}
+	t1 = busy_ticks();
+	mpc_disable(fd);
+	return (double)(t1 - t0) / hz * 1e9 / n;
+}
+
+struct ring_fig {
+	double cpu_ns;		/* whole system, per period */
+	double rate;		/* samples a second, per session */
+	uint64_t samples, lost;
+};
+
+/*
+ * @n sessions (every counter) at @period_ns delivering through their
+ * rings for @seconds, read without blocking every 20 ms.
+ */
+static struct ring_fig bench_ring(int fd, uint64_t period_ns, unsigned int n,
+				  unsigned int seconds, uint32_t size)
+{
+	struct drm_mali_perfcnt_ext_set_property p[2] = {
+		{ .property = MALI_PERFCNT_PROP_PERIOD_NS, .value = period_ns },
+		{ .property = MALI_PERFCNT_PROP_RING_SAMPLES,
+		  .value = MALI_PERFCNT_SESSION_MAX_RING_SAMPLES },
+	};
+	struct drm_mali_perfcnt_session_open o = {
+		.extensions = (uintptr_t)&p[0], .flags = MALI_PERFCNT_SESSION_F_START,
+	};
+	size_t len = (size_t)MALI_PERFCNT_SESSION_MAX_RING_SAMPLES * size;
+	const struct timespec nap = { .tv_nsec = 20000000 };
+	long hz = sysconf(_SC_CLK_TCK);
+	struct ring_fig f = {};
+	unsigned long long t0, t1;
+	uint64_t start, end, now;
+	unsigned int i;
+	int sfd[8];
+	char *buf = malloc(len);
+
+	if (!buf)
+		die("malloc", ENOMEM);
+	p[0].base.next_extension = (uintptr_t)&p[1];
+	t0 = busy_ticks();
+	start = mpc_now_ns();
+	for (i = 0; i < n; i++) {
+		sfd[i] = ioctl(fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
+		if (sfd[i] < 0)
+			die("SESSION_OPEN (ring)", errno);
+		if (fcntl(sfd[i], F_SETFL, O_NONBLOCK))
+			die("O_NONBLOCK", errno);
+	}
+	end = start + (uint64_t)seconds * 1000000000ull;
+	do {
+		nanosleep(&nap, NULL);
+		now = mpc_now_ns();
+		for (i = 0; i < n; i++) {
+			ssize_t r;
+
+			while ((r = read(sfd[i], buf, len)) > 0) {
+				for (ssize_t off = 0; off < r; off += size) {
+					const struct drm_mali_perfcnt_sample_header *h =
+						(const void *)(buf + off);
+
+					f.lost += h->lost;
+					f.samples++;
+				}
+			}
+			if (errno != EAGAIN)
+				die("ring read", errno);
+		}
+	} while (now < end);
+	t1 = busy_ticks();
+	for (i = 0; i < n; i++)
+		close(sfd[i]);
+	free(buf);
+	/* every period of every session is a sample or counted lost */
+	f.cpu_ns = (double)(t1 - t0) / hz * 1e9 / ((double)(f.samples + f.lost) / n);
+	f.rate = (double)f.samples / n / ((now - start) / 1e9);
+	return f;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int seconds = argc > 1 ? (unsigned int)atoi(argv[1]) : 10;
 	struct drm_mali_perfcnt_get_info info;
 	struct drm_mali_perfcnt_stream_open o = { .ring_records = 2 };
 	struct drm_mali_perfcnt_get_info_v3 v3 = {};
-	double ns[3], best, s1, s8;
+	double ns[3], best, s1, s8, dump_cpu;
+	struct ring_fig rf[4];
 	char dbg[256], path[300], *buf;
 	uint64_t t0;
 	int fd, ret, i;
@@ -213,6 +318,32 @@ int main(int argc, char **argv)
 	       ns[1] / best, ns[2] / 1e3, ns[2] / best);
 	printf("session SAMPLE (%u bytes): 1 session %.1f us (%.2fx a DUMP), 8 sessions %.1f us "
 	       "(%.2fx one)\n", v3.sample_size, s1 / 1e3, s1 / ns[0], s8 / 1e3, s8 / s1);
+
+	/* session rings: CPU per period against a DUMP's in this run */
+	mpc_set_workload(dbg, "busy=50\n");
+	dump_cpu = dump_cpu_ns(fd, buf, info.dump_size, seconds);
+	printf("DUMP in a loop: CPU %.1f us/sample (whole system)\n", dump_cpu / 1e3);
+	for (i = 0; i < 4; i++) {
+		uint64_t period = i < 2 ? 1000000 : 100000;
+		unsigned int n = i & 1 ? 8 : 1;
+
+		rf[i] = bench_ring(fd, period, n, seconds, v3.sample_size);
+		printf("session ring at %llu Hz, %u session%s for %u s: CPU %.1f us/period "
+		       "(%.2fx a DUMP), %.0f samples/s achieved of %llu asked, %llu samples, "
+		       "%llu lost\n", (unsigned long long)(1000000000ull / period), n,
+		       n > 1 ? "s" : "", seconds, rf[i].cpu_ns / 1e3, rf[i].cpu_ns / dump_cpu,
+		       rf[i].rate,
+		       (unsigned long long)(1000000000ull / period),
+		       (unsigned long long)rf[i].samples, (unsigned long long)rf[i].lost);
+		if (n > 1)
+			printf("  8 sessions cost %.2fx one at %llu Hz\n",
+			       rf[i].cpu_ns / rf[i - 1].cpu_ns,
+			       (unsigned long long)(1000000000ull / period));
+	}
+	mpc_set_workload(dbg, "idle\n");
+	printf("bytes per sample: session %u (64-bit values, block headers), v2 stream record "
+	       "%u (%.2fx)\n", v3.sample_size, o.record_size,
+	       (double)v3.sample_size / o.record_size);
 	free(buf);
 	close(fd);
 	return 0;
