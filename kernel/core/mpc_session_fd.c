@@ -946,8 +946,6 @@ static int mpc_session_parse(struct mpc_device *mdev, u64 uptr, struct mpc_sessi
 	if (p->ring_nr && !p->period_ns)
 		return MPC_REJECT(mdev, -EINVAL,
 				  "SESSION_OPEN: RING_SAMPLES without PERIOD_NS (a ring fills each period)");
-	if (p->period_ns && !p->ring_nr)
-		p->ring_nr = MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT;
 	return 0;
 }
 

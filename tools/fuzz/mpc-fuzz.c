@@ -1263,8 +1263,8 @@ struct chain {
 	bool unsure;		/* a period whose limit is the host's sysctl */
 	bool has_user_data;
 	uint64_t user_data;
-	bool has_period;	/* a PERIOD_NS other than 0: the session has a ring */
-	bool has_ring_size;	/* RING_SAMPLES given */
+	bool has_period;	/* a PERIOD_NS other than 0 */
+	bool has_ring_size;	/* RING_SAMPLES given: with a period, a ring */
 };
 
 /* The first link's address, or 0; the links are in @c. */
@@ -1365,7 +1365,8 @@ static uint64_t make_chain(struct chain *c)
 /*
  * poll() and a non-blocking read() of a session fd into a buffer of a
  * random size (sometimes a bad pointer): a session has a ring exactly
- * when it was opened with a period (@c, NULL when unknown), read()
+ * when it was opened with a period and RING_SAMPLES (@c, NULL when
+ * unknown), read()
  * returns whole samples whose headers are sane, never a part of one.
  */
 static void read_session(int sfd, const struct chain *c, uint32_t gen)
@@ -1373,6 +1374,7 @@ static void read_session(int sfd, const struct chain *c, uint32_t gen)
 	struct pollfd pf = { .fd = sfd, .events = POLLIN };
 	size_t len = chance(700) ? sample_size * (1 + rnd(3)) :
 		     (size_t)boundary(32, sample_size);
+	bool ring = c && c->has_period && c->has_ring_size;
 	enum ptr_kind bk;
 	char *buf;
 	ssize_t n;
@@ -1383,7 +1385,7 @@ static void read_session(int sfd, const struct chain *c, uint32_t gen)
 	pr = poll(&pf, 1, 0);
 	if (pr < 0)
 		violation("session poll: %s", errname(errno));
-	else if (c && !c->has_period && pf.revents != POLLERR)
+	else if (c && !ring && pf.revents != POLLERR)
 		violation("session poll without a ring: revents %#x, want POLLERR", pf.revents);
 	buf = pick_ptr(len, 100, &bk);
 	n = read(sfd, buf, len);
@@ -1393,9 +1395,9 @@ static void read_session(int sfd, const struct chain *c, uint32_t gen)
 	if (!len && (err || n))
 		violation("session read of 0 bytes: %s, %zd, want 0", errname(err), n);
 	/* the VFS checks the range first: a bad pointer is EFAULT before us */
-	if (len && c && !c->has_period && err != EINVAL && !(err == EFAULT && bk == P_BAD))
+	if (len && c && !ring && err != EINVAL && !(err == EFAULT && bk == P_BAD))
 		violation("session read without a ring: %s, want EINVAL", errname(err));
-	if (c && c->has_period && err == EINVAL)
+	if (ring && err == EINVAL)
 		violation("session read of a ring session: EINVAL");
 	if (!err && len && len < sample_size)
 		violation("session read of %zu bytes succeeded, a sample is %u", len, sample_size);

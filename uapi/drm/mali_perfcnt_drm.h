@@ -605,15 +605,18 @@ struct drm_mali_perfcnt_user_extension {
  *	for the watchdog's 1 s, else %MALI_PERFCNT_STREAM_MIN_PERIOD_NS (or
  *	sysctl dev.mali_perfcnt.session_min_period_unpriv_us without
  *	CAP_PERFMON) to 1 s.
- *	A session with a period queues a sample into its ring every period
- *	while it runs, for read() (see &struct drm_mali_perfcnt_session_open).
+ *	A session with a period and %MALI_PERFCNT_PROP_RING_SAMPLES queues a
+ *	sample into its ring every period while it runs, for read() (see
+ *	&struct drm_mali_perfcnt_session_open); without a ring the period
+ *	only bounds how long the hardware counts unaccumulated, and SAMPLE
+ *	returns everything since the last SAMPLE.
  * @MALI_PERFCNT_PROP_USER_DATA: an opaque value every sample header of
  *	the session carries (&drm_mali_perfcnt_sample_header.user_data).
- * @MALI_PERFCNT_PROP_RING_SAMPLES: samples the ring of a session with a
- *	%MALI_PERFCNT_PROP_PERIOD_NS holds: 2 to
- *	%MALI_PERFCNT_SESSION_MAX_RING_SAMPLES (default
- *	%MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT). Without a period, or out
- *	of that range: -EINVAL.
+ * @MALI_PERFCNT_PROP_RING_SAMPLES: give a session with a
+ *	%MALI_PERFCNT_PROP_PERIOD_NS a ring of this many samples, 2 to
+ *	%MALI_PERFCNT_SESSION_MAX_RING_SAMPLES: its periodic samples are read
+ *	with read(). Without it a session has no ring. Without a period, or
+ *	out of that range: -EINVAL.
  *
  * Setting a property twice gets -EINVAL.
  */
@@ -627,8 +630,6 @@ enum drm_mali_perfcnt_session_property {
 	MALI_PERFCNT_PROP_RING_SAMPLES = 7,
 };
 
-/** MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT - ring of a periodic session, in samples. */
-#define MALI_PERFCNT_SESSION_RING_SAMPLES_DEFAULT	64
 /** MALI_PERFCNT_SESSION_MAX_RING_SAMPLES - largest ring %MALI_PERFCNT_PROP_RING_SAMPLES gives. */
 #define MALI_PERFCNT_SESSION_MAX_RING_SAMPLES		1024
 

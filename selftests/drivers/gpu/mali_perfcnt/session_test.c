@@ -446,7 +446,7 @@ TEST_F(mpc, v3_a_session_is_not_disturbed_by_another)
 	free(buf);
 }
 
-/* A ring session: every counter, @period_ns, @ring samples (0: default); its fd or -errno. */
+/* A ring session: every counter, @period_ns, @ring samples (0: 64); its fd or -errno. */
 static int ring_open(int fd, uint64_t period_ns, uint64_t ring, uint64_t user_data,
 		     uint32_t flags)
 {
@@ -459,10 +459,8 @@ static int ring_open(int fd, uint64_t period_ns, uint64_t ring, uint64_t user_da
 	p[n++].value = period_ns;
 	p[n].property = MALI_PERFCNT_PROP_USER_DATA;
 	p[n++].value = user_data;
-	if (ring) {
-		p[n].property = MALI_PERFCNT_PROP_RING_SAMPLES;
-		p[n++].value = ring;
-	}
+	p[n].property = MALI_PERFCNT_PROP_RING_SAMPLES;
+	p[n++].value = ring ?: 64;
 	for (k = 0; k + 1 < n; k++)
 		p[k].base.next_extension = (uintptr_t)&p[k + 1];
 	o.extensions = (uintptr_t)&p[0];
@@ -586,6 +584,7 @@ TEST_F(mpc, v3_ring_read_gets_samples_at_the_period)
 
 /*
  * RING_SAMPLES' checks; read() and poll() on a session without a period,
+ * a period without a ring (SAMPLE then covers the whole interval),
  * on a stopped one, O_NONBLOCK on an empty ring, a buffer one byte short,
  * a read of 0 bytes; poll() wakes when a sample is queued.
  */
@@ -621,6 +620,21 @@ TEST_F(mpc, v3_ring_poll_nonblock_and_small_buffer)
 	pf = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	EXPECT_EQ(1, poll(&pf, 1, 0));
 	EXPECT_EQ(POLLERR, pf.revents);
+	close(sfd);
+
+	/* a period without RING_SAMPLES: no ring, SAMPLE takes everything */
+	p = (struct drm_mali_perfcnt_ext_set_property){ .property = MALI_PERFCNT_PROP_PERIOD_NS,
+							.value = 10000000 };
+	sfd = ioctl(self->fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
+	ASSERT_LE(0, sfd);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START));
+	mpc_sleep_ms(30);
+	EXPECT_EQ(-1, read(sfd, buf, i.sample_size));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	EXPECT_EQ(1, ((const struct drm_mali_perfcnt_sample_header *)buf)->seqno);
+	EXPECT_LE(25000000, ((const struct drm_mali_perfcnt_sample_header *)buf)->end_ns -
+		  ((const struct drm_mali_perfcnt_sample_header *)buf)->start_ns);
 	close(sfd);
 
 	sfd = ring_open(self->fd, 20000000, 0, 0, 0);
