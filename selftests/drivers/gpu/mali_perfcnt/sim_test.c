@@ -947,7 +947,8 @@ TEST_F(mpc, dumps_fresh_on_noncoherent_bus)
 		bool busy = k & 1;
 
 		SET_LOAD(self, busy ? "busy=100\n" : "idle\n");
-		mpc_sleep_ms(50);
+		/* long against the time a starved guest takes to switch the load */
+		mpc_sleep_ms(150);
 		DUMP_OK(self, &seq, &ts);
 		hdr = mpc_block_ts(mpc_block(self->buf, jm));
 		r = active_ratio(self, variant, ts - prev_ts);
