@@ -512,10 +512,19 @@ static int mpc_session_sample(struct mpc_session *s,
 	mpc_session_check_lost_locked(hub);
 	if (s->running) {
 		ret = mpc_session_hw_sample_locked(hub);
-		if (!ret)
+		if (!ret) {
 			mpc_session_take_locked(s);
-		else if (!s->running)
-			s->err = 0;	/* the loss that stopped it: reported now, once */
+		} else if (!s->running) {
+			/*
+			 * The loss that stopped it, reported now, once: also when
+			 * the counters went (another path's failed recovery)
+			 * before this sample could be taken, which then found
+			 * them off (-ENODATA) and the loss only afterwards.
+			 */
+			if (ret == -ENODATA && s->err)
+				ret = s->err;
+			s->err = 0;
+		}
 	} else if (s->err) {
 		ret = s->err;
 		s->err = 0;
