@@ -319,6 +319,33 @@ int mpc_write_file(const char *path, const char *text)
 	return ret;
 }
 
+const char *mpc_sleep_state(char *states, size_t len)
+{
+	ssize_t n = -1;
+	int fd;
+
+	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, states, len - 1);
+		close(fd);
+	}
+	states[n > 0 ? n : 0] = '\0';
+	if (access("/sys/power/pm_test", W_OK))
+		return NULL;
+	return strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
+}
+
+int mpc_system_sleep(const char *state)
+{
+	int ret, undo;
+
+	ret = mpc_write_file("/sys/power/pm_test", "platform");
+	if (!ret)
+		ret = mpc_write_file("/sys/power/state", state);
+	undo = mpc_write_file("/sys/power/pm_test", "none");
+	return ret ?: undo;
+}
+
 int mpc_dbg_write(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX];

@@ -94,6 +94,18 @@ ssize_t mpc_dbg_read(const char *dir, const char *file, char *buf,
 		     size_t len);
 /* Write @text to @path in one write(): 0, or -errno (-EIO when short). */
 int mpc_write_file(const char *path, const char *text);
+/*
+ * The sleep state /sys/power/state offers ("mem", else "freeze"), or NULL
+ * when it offers neither or pm_test is not writable (no CONFIG_PM_DEBUG);
+ * @states gets that file's text for the skip message.
+ */
+const char *mpc_sleep_state(char *states, size_t len);
+/*
+ * A system sleep to @state under pm_test "platform" (the devices suspend and
+ * resume, the machine stays up), pm_test back to "none" whatever happened:
+ * 0, or the first -errno.
+ */
+int mpc_system_sleep(const char *state);
 int mpc_dbg_write(const char *dir, const char *file, const char *text);
 /* The value of "key: value" in @file, copied to @val; 0 or -errno. */
 int mpc_dbg_key(const char *dir, const char *file, const char *key,

@@ -963,18 +963,10 @@ TEST_F(mpc, v3_ring_system_sleep_with_a_reader)
 	const char *state;
 	pthread_t thr;
 	unsigned int before;
-	ssize_t n;
-	int fd;
 
 	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
-	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, states, sizeof(states) - 1);
-		states[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
-	state = strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
-	if (!state || access("/sys/power/pm_test", W_OK))
+	state = mpc_sleep_state(states, sizeof(states));
+	if (!state)
 		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG): '%s'", states);
 	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
 	l.size = i.sample_size;
@@ -983,9 +975,7 @@ TEST_F(mpc, v3_ring_system_sleep_with_a_reader)
 	ASSERT_EQ(0, pthread_create(&thr, NULL, ring_loop_fn, &l));
 	mpc_sleep_ms(100);
 	before = l.n;
-	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "platform"));
-	EXPECT_EQ(0, mpc_write_file("/sys/power/state", state));
-	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "none"));
+	ASSERT_EQ(0, mpc_system_sleep(state));
 	mpc_sleep_ms(200);
 	l.stop = 1;
 	ASSERT_EQ(0, ioctl(l.fd, MALI_PERFCNT_SESSION_IOCTL_STOP));	/* ends the last read */

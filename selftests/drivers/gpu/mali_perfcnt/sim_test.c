@@ -639,25 +639,15 @@ TEST_F(mpc, system_suspend_while_enabled)
 	char states[128] = "";
 	const char *state;
 	uint64_t s0, s1;
-	ssize_t n;
-	int fd;
 
 	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
-	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, states, sizeof(states) - 1);
-		states[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
-	state = strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
-	if (!state || access("/sys/power/pm_test", W_OK))
+	state = mpc_sleep_state(states, sizeof(states));
+	if (!state)
 		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG): '%s'", states);
 
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	DUMP_OK(self, &s0, NULL);
-	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "platform"));
-	EXPECT_EQ(0, mpc_write_file("/sys/power/state", state));
-	ASSERT_EQ(0, mpc_write_file("/sys/power/pm_test", "none"));
+	ASSERT_EQ(0, mpc_system_sleep(state));
 	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "perfcnt_stats", "power_losses"));
 	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "power_lost"));
 	EXPECT_EQ(1, mpc_dbg_num(self->dbg, "gpu_info", "enabled"));

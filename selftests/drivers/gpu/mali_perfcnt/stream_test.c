@@ -537,24 +537,6 @@ TEST_F(mpc, stream_open_installs_the_fd_last)
 	ASSERT_DEVICE_WORKS(self);
 }
 
-/* "mem" or "freeze" when system sleep can be tested (pm_test), else NULL. */
-static const char *suspend_state(void)
-{
-	char states[128] = "";
-	ssize_t n;
-	int fd;
-
-	fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, states, sizeof(states) - 1);
-		states[n > 0 ? n : 0] = '\0';
-		close(fd);
-	}
-	if (access("/sys/power/pm_test", W_OK))
-		return NULL;
-	return strstr(states, "mem") ? "mem" : strstr(states, "freeze") ? "freeze" : NULL;
-}
-
 /*
  * Review N2: system sleep with a stream sampling every millisecond. pm_test
  * "platform" runs every device phase, noirq included, where the
@@ -570,15 +552,16 @@ TEST_F(mpc, stream_across_system_suspend)
 	struct drm_mali_perfcnt_stream_open o;
 	unsigned int errors = 0, power_loss = 0, after = 0, n = 0;
 	uint64_t prev_end = 0, t_suspend, t_resume;
+	char states[128];
 	const char *state;
 	size_t len;
 	char *buf;
 	int sfd;
 
 	SKIP_ON_HW("the simulator's power domain cuts the GPU's power");
-	state = suspend_state();
+	state = mpc_sleep_state(states, sizeof(states));
 	if (!state)
-		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG)");
+		SKIP(return, "no suspend state or no pm_test (CONFIG_PM_DEBUG): '%s'", states);
 	sfd = stream_open(self->fd, 1000000, 1024, 0, &o);
 	ASSERT_LE(0, sfd);
 	len = 64 * o.record_size;
