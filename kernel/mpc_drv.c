@@ -185,7 +185,14 @@ static void mpc_power_down_action(void *data)
 static int mpc_runtime_suspend(struct device *dev)
 {
 	struct mpc_hdev *mdev = dev_get_drvdata(dev);
+	int ret;
 
+	/* Sessions that follow the power take their last sample first */
+	ret = mpc_perfcnt_power_down(&mdev->core);
+	if (ret) {
+		pm_runtime_mark_last_busy(dev);
+		return ret;
+	}
 	mpc_gpu_irq_mask_clear(mdev);
 	atomic_set(&mdev->suspended, 1);
 	synchronize_irq(mdev->gpu_irq);
@@ -211,6 +218,7 @@ static int mpc_runtime_resume(struct device *dev)
 	}
 	atomic_set(&mdev->suspended, 0);
 	mpc_gpu_irq_mask_set(mdev);
+	mpc_perfcnt_power_up(&mdev->core);
 	return 0;
 }
 

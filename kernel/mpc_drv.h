@@ -165,6 +165,8 @@ struct mpc_hdev {
 	int gpu_irq;
 	int mmu_irq;
 	atomic_t suspended;
+	/* debugfs power_policy "follow"; read at enable (mpc_host.c) */
+	bool power_follows;
 	const struct mpc_vm_backend *vm_backend;
 	struct mpc_dump_buf buf;
 };

@@ -24,7 +24,9 @@
 #include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysctl.h>
+#include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 
 #include "mpc_compat.h"
@@ -244,6 +246,25 @@ static void mpc_host_pm_put(void *host)
 	pm_runtime_put_autosuspend(mdev->dev);
 }
 
+/*
+ * Sessions follow the GPU's runtime power only when asked (debugfs
+ * power_policy): this driver runs no jobs, so nothing else keeps a GPU
+ * awake that a bring-up engineer is measuring; by default the counters do.
+ */
+static bool mpc_host_power_follows(void *host)
+{
+	struct mpc_hdev *mdev = host;
+
+	return READ_ONCE(mdev->power_follows);
+}
+
+static void mpc_host_pm_ref_get_noresume(void *host)
+{
+	struct mpc_hdev *mdev = host;
+
+	pm_runtime_get_noresume(mdev->dev);
+}
+
 static int mpc_host_power_on(void *host)
 {
 	return mpc_gpu_power_on(host);
@@ -377,16 +398,71 @@ static const struct file_operations mpc_host_reset_fops = {
 	.llseek = noop_llseek,
 };
 
+#endif
+
+/*
+ * debugfs power_policy: "always_on" (the default: enabled counters keep
+ * the GPU runtime-active and its cores powered) or "follow" (sessions hold
+ * no power: the GPU suspends when nothing else keeps it awake, and their
+ * samples say which blocks were powered). Read at every enable.
+ */
+static int mpc_host_power_policy_show(struct seq_file *m, void *unused)
+{
+	struct mpc_hdev *mdev = m->private;
+
+	seq_puts(m, READ_ONCE(mdev->power_follows) ? "follow\n" : "always_on\n");
+	return 0;
+}
+
+static int mpc_host_power_policy_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mpc_host_power_policy_show, inode->i_private);
+}
+
+static ssize_t mpc_host_power_policy_write(struct file *file, const char __user *ubuf,
+					   size_t count, loff_t *ppos)
+{
+	struct mpc_hdev *mdev = ((struct seq_file *)file->private_data)->private;
+	char buf[16];
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sysfs_streq(buf, "follow")) {
+		WRITE_ONCE(mdev->power_follows, true);
+	} else if (sysfs_streq(buf, "always_on")) {
+		WRITE_ONCE(mdev->power_follows, false);
+	} else {
+		drm_dbg_driver(&mdev->drm, "power_policy: \"%s\": write follow or always_on\n",
+			       strim(buf));
+		return -EINVAL;
+	}
+	return count;
+}
+
+static const struct file_operations mpc_host_power_policy_fops = {
+	.owner = THIS_MODULE,
+	.open = mpc_host_power_policy_open,
+	.read = seq_read,
+	.write = mpc_host_power_policy_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static void mpc_host_debugfs_init(void *host, struct dentry *root)
 {
 	struct mpc_hdev *mdev = host;
 
+	debugfs_create_file("power_policy", 0600, root, mdev, &mpc_host_power_policy_fops);
+#ifdef MPC_SIM
 	if (!mdev->sim)
 		return;
 	mpc_sim_debugfs_init(mdev->sim, root);
 	debugfs_create_file("host_reset", 0200, root, mdev, &mpc_host_reset_fops);
-}
 #endif
+}
 
 static void mpc_host_debugfs_show(void *host, struct seq_file *m, enum mpc_host_info what)
 {
@@ -412,6 +488,9 @@ const struct mpc_host_ops mpc_host_ops = {
 	.irq_enable = mpc_host_irq_enable,
 	.pm_get = mpc_host_pm_get,
 	.pm_put = mpc_host_pm_put,
+	.power_follows = mpc_host_power_follows,
+	.pm_ref_put = mpc_host_pm_put,
+	.pm_ref_get_noresume = mpc_host_pm_ref_get_noresume,
 	.power_on = mpc_host_power_on,
 	.power_off = mpc_host_power_off,
 	.reset = mpc_host_reset,
@@ -427,7 +506,7 @@ const struct mpc_host_ops mpc_host_ops = {
 	.min_period_unpriv_ns = mpc_host_min_period_unpriv_ns,
 #ifdef MPC_SIM
 	.open_delay = mpc_host_open_delay,
-	.debugfs_init = mpc_host_debugfs_init,
 #endif
+	.debugfs_init = mpc_host_debugfs_init,
 	.debugfs_show = mpc_host_debugfs_show,
 };

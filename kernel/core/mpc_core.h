@@ -147,6 +147,10 @@ struct mpc_perfcnt_owner_ops {
  *	the moment it takes the counters away until it has called
  *	@ops->lost, so that a close in between cannot free the owner under
  *	that call.
+ * @follows_power: its samples come out of mpc_perfcnt_power_down() too
+ *	(the session hub's do): on a host whose policy allows it
+ *	(&mpc_host_ops.power_follows) its counters hold no power reference
+ *	and follow the GPU down and up.
  *
  * Embedded in what owns the counters: an open render node (&struct
  * mpc_file), a sampling stream, debugfs (&struct mpc_debugfs). The
@@ -158,6 +162,7 @@ struct mpc_perfcnt_owner {
 	const struct mpc_perfcnt_owner_ops *ops;
 	const char *name;
 	struct kref ref;
+	bool follows_power;
 };
 
 /**
@@ -209,6 +214,8 @@ struct mpc_stats {
  * @interval_start_ns: start of the span the counters cover.
  * @data_flags: MALI_PERFCNT_DATA_* bits.
  * @session: the enable it belongs to (&mpc_perfcnt.session), internal.
+ * @power: the GPU's &enum drm_mali_perfcnt_power_state over the interval,
+ *	for counters that follow the host's power (else ON).
  */
 struct mpc_sample_info {
 	u64 seqno;
@@ -216,6 +223,7 @@ struct mpc_sample_info {
 	u64 interval_start_ns;
 	u32 data_flags;
 	u64 session;
+	u8 power;
 };
 
 /**
@@ -349,6 +357,11 @@ int __must_check mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_
 void mpc_perfcnt_release(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner);
 void mpc_perfcnt_suspend(struct mpc_device *mdev);
 void mpc_perfcnt_resume(struct mpc_device *mdev, int err);
+int mpc_perfcnt_power_down(struct mpc_device *mdev);
+void mpc_perfcnt_power_up(struct mpc_device *mdev);
+int mpc_perfcnt_sample_power_down(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
+				  void *kbuf, struct mpc_sample_info *info);
+int mpc_session_power_down(struct mpc_device *mdev);
 void mpc_perfcnt_host_reset(struct mpc_device *mdev);
 int __must_check mpc_perfcnt_set_gpu_va(struct mpc_device *mdev, u64 va);
 int __must_check mpc_perfcnt_unmap(struct mpc_device *mdev);

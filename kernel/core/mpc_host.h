@@ -57,6 +57,20 @@ enum mpc_host_info {
  *	counters.
  *	Returns 0 or a negative errno.
  * @pm_put: drop the reference @pm_get took (the GPU may then suspend).
+ * @power_follows: may counters that can follow the GPU's power
+ *	(&mpc_perfcnt_owner.follows_power, the sessions) do so instead of
+ *	holding it up? Optional (NULL: never); asked at every enable. A host
+ *	that says yes calls mpc_perfcnt_power_down() in its runtime suspend,
+ *	before the GPU loses power or its interrupts, and fails the suspend
+ *	with the -EBUSY it may return; and mpc_perfcnt_power_up() in its
+ *	runtime resume, once the GPU is reset and powered and its interrupts
+ *	are unmasked. Called without the counter lock.
+ * @pm_ref_put: drop only the runtime PM reference of @pm_get, keeping the
+ *	rest of what it took: following counters, after their enable.
+ *	Required with @power_follows.
+ * @pm_ref_get_noresume: take a runtime PM reference without resuming the
+ *	GPU (pm_runtime_get_noresume()), for the @pm_put of following
+ *	counters that are disabled. Required with @power_follows.
  * @power_on: power the shader cores, the tiler and the L2 up, so that
  *	every block counts, and wait for them.
  *	Returns 0 or -ETIMEDOUT (the core then resets the GPU).
@@ -126,6 +140,9 @@ struct mpc_host_ops {
 	void (*irq_enable)(void *host);
 	int (*pm_get)(void *host);
 	void (*pm_put)(void *host);
+	bool (*power_follows)(void *host);
+	void (*pm_ref_put)(void *host);
+	void (*pm_ref_get_noresume)(void *host);
 	int (*power_on)(void *host);
 	int (*power_off)(void *host);
 	int (*reset)(void *host);
@@ -158,7 +175,9 @@ struct mpc_host_ops {
  *   address space.
  * - power notifications: mpc_perfcnt_suspend() before system sleep takes
  *   the GPU's power, mpc_perfcnt_resume() after it came back (with the
- *   resume's result).
+ *   resume's result); with &mpc_host_ops.power_follows,
+ *   mpc_perfcnt_power_down() and mpc_perfcnt_power_up() in its runtime
+ *   suspend and resume.
  * - reset notifications: mpc_perfcnt_host_reset() after a reset the host
  *   did for its own reasons (a job timeout): the core restarts the
  *   counters, flagging the next sample AFTER_RECOVERY.

@@ -42,6 +42,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
@@ -109,6 +110,23 @@ enum mpc_wait {
  * @hw_off: system sleep: from mpc_perfcnt_suspend() until a successful
  *	mpc_perfcnt_resume() the GPU may be unpowered and unclocked, and
  *	nothing here touches its registers (-EAGAIN).
+ * @follow: the owner's counters follow the host's runtime power
+ *	(&mpc_host_ops.power_follows, asked at enable): no power reference
+ *	is held between calls, and mpc_perfcnt_power_down() and
+ *	mpc_perfcnt_power_up() take them down and up with the GPU. Written
+ *	under @lock, read locklessly by those two.
+ * @rt_off: @follow, and the host powered the GPU down: nothing is
+ *	programmed and a sample reads zeros without a register access. While
+ *	@follow and not @rt_off, whoever holds @lock may touch the registers:
+ *	the host's runtime suspend cannot pass mpc_perfcnt_power_down()
+ *	without @lock.
+ * @pwr_seen: MPC_PWR_SEEN_ON and MPC_PWR_SEEN_OFF: the power states of the
+ *	interval since the last sample.
+ * @power_up_pending: set (without @lock) by mpc_perfcnt_power_up(): the GPU
+ *	is powered again and the counters are to be programmed by the next
+ *	holder of @lock (mpc_perfcnt_power_catch_up_locked()).
+ * @power_work: catches up when mpc_perfcnt_power_up() found @lock taken.
+ * @mdev: the device, for @power_work.
  * @stats: event counts, protected by @irq_lock (the IRQ handlers count
  *	faults).
  * @irq_lock: protects @stats, @wait, @result and @irq_gen, shared with
@@ -144,6 +162,12 @@ struct mpc_perfcnt {
 	struct mpc_sample_info kept_info;
 	bool dead;
 	bool hw_off;
+	bool follow;
+	bool rt_off;
+	u8 pwr_seen;
+	atomic_t power_up_pending;
+	struct work_struct power_work;
+	struct mpc_device *mdev;
 	struct mpc_stats stats;
 
 	/* protects stats, wait, result and irq_gen; taken in hard IRQs */
@@ -153,6 +177,10 @@ struct mpc_perfcnt {
 	int result;
 	struct completion done;
 };
+
+/* &mpc_perfcnt.pwr_seen */
+#define MPC_PC_SEEN_ON		BIT(0)
+#define MPC_PC_SEEN_OFF		BIT(1)
 
 /*
  * Free the host's dump buffer, or leak it when the GPU is dead: it may then
@@ -515,14 +543,22 @@ static void mpc_perfcnt_disable_locked(struct mpc_device *mdev, bool reset_first
 	int ret;
 
 	lockdep_assert_held(&pc->lock);
+	if (pc->follow) {
+		/* A reference for the pm_put() below: following counters hold none */
+		mdev->host_ops->pm_ref_get_noresume(mdev->host);
+		atomic_set(&pc->power_up_pending, 0);
+	}
 	/*
 	 * The pages are freed only once the GPU holds nothing of them: after
 	 * the host's flush (&mpc_host_ops.counters_stop), or else after a reset. When the
 	 * reset fails too the device is dead and the pages are leaked: the
 	 * release decides by pc->dead, which every failure of the stop sets.
 	 */
-	ret = mpc_perfcnt_stop_locked(mdev, reset_first);
+	/* Powered down, the counters were stopped and unmapped before */
+	ret = pc->follow && pc->rt_off ? 0 : mpc_perfcnt_stop_locked(mdev, reset_first);
 	WARN_ON_ONCE(ret && !pc->dead);
+	WRITE_ONCE(pc->follow, false);
+	pc->rt_off = false;
 	mpc_dump_buf_release_locked(mdev);
 	mpc_perfcnt_drop_kept_locked(mdev);
 	/*
@@ -650,9 +686,20 @@ int mpc_perfcnt_enable(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 
 	pc->session++;
 	pc->data_flags = MALI_PERFCNT_DATA_FIRST;
+	pc->pwr_seen = MPC_PC_SEEN_ON;
+	pc->rt_off = false;
+	atomic_set(&pc->power_up_pending, 0);
+	WRITE_ONCE(pc->follow, owner->follows_power && mdev->host_ops->power_follows &&
+		   mdev->host_ops->power_follows(mdev->host));
 	WRITE_ONCE(pc->owner, owner);
 	pc->owner_pid = task_tgid_nr(current);
 	get_task_comm(pc->owner_comm, current);
+	/*
+	 * Following counters hold no power: from here the host may suspend
+	 * the GPU, through mpc_perfcnt_power_down() (pc->follow is set).
+	 */
+	if (pc->follow)
+		mdev->host_ops->pm_ref_put(mdev->host);
 	mutex_unlock(&pc->lock);
 	drm_dev_exit(idx);
 	return 0;
@@ -728,6 +775,35 @@ void mpc_perfcnt_release(struct mpc_device *mdev, struct mpc_perfcnt_owner *owne
 }
 
 /*
+ * The host powered the GPU up again (mpc_perfcnt_power_up()): program the
+ * following counters again. Their interval goes on from the last sample:
+ * nothing was lost, as the GPU counted nothing while off.
+ */
+static void mpc_perfcnt_power_catch_up_locked(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	u64 start;
+	int ret;
+
+	lockdep_assert_held(&pc->lock);
+	if (!atomic_xchg(&pc->power_up_pending, 0) || !pc->follow || !pc->rt_off || pc->dead)
+		return;
+	pc->rt_off = false;
+	pc->pwr_seen |= MPC_PC_SEEN_ON;
+	/* In system resume: mpc_perfcnt_resume() programs them */
+	if (pc->hw_off)
+		return;
+	start = pc->interval_start_ns;
+	ret = mpc_perfcnt_hw_setup_locked(mdev);
+	if (!ret) {
+		pc->interval_start_ns = start;
+	} else if (mpc_perfcnt_recover_locked(mdev)) {
+		drm_err(mdev->drm, "counters not restarted after power-up (%d), disabled\n", ret);
+		mpc_perfcnt_disable_locked(mdev, true, -EIO);
+	}
+}
+
+/*
  * Take one sample into *@data (dump_size bytes) and describe it in @info,
  * or return the kept sample: with @swap its buffer is exchanged with
  * *@data (the caller frees what it then holds), else it is copied.
@@ -761,6 +837,20 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct mpc_perfcnt
 	if (pc->hw_off)
 		return MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep: sample later");
 
+	if (pc->follow) {
+		mpc_perfcnt_power_catch_up_locked(mdev);
+		if (pc->dead)
+			return -EIO;
+		if (!pc->owner)
+			return -ENODATA;	/* disabled: not restarted after power-up */
+		if (pc->rt_off) {
+			/* Nothing counts on a GPU that is off, and nothing is read */
+			memset(*data, 0, size);
+			ts = ktime_get_raw_ns();
+			goto out_info;
+		}
+	}
+
 	ret = mpc_perfcnt_wait_inactive_locked(mdev);
 	if (!ret) {
 		/* The GPU owns the buffer until the dump is in memory */
@@ -791,6 +881,11 @@ static int mpc_perfcnt_sample_locked(struct mpc_device *mdev, struct mpc_perfcnt
 	pc->stats.samples++;
 	spin_unlock_irq(&pc->irq_lock);
 
+out_info:
+	info->power = pc->pwr_seen == MPC_PC_SEEN_ON ? MALI_PERFCNT_POWER_ON :
+		      pc->pwr_seen == MPC_PC_SEEN_OFF ? MALI_PERFCNT_POWER_OFF :
+		      MALI_PERFCNT_POWER_PARTIAL;
+	pc->pwr_seen = pc->follow && pc->rt_off ? MPC_PC_SEEN_OFF : MPC_PC_SEEN_ON;
 	info->seqno = ++pc->seqno;
 	info->timestamp_ns = ts;
 	info->interval_start_ns = pc->interval_start_ns;
@@ -912,7 +1007,9 @@ void mpc_perfcnt_suspend(struct mpc_device *mdev)
 	struct mpc_perfcnt *pc = mdev->perfcnt;
 
 	mutex_lock(&pc->lock);
-	if (pc->owner && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
+	/* Following counters on a GPU that is off were stopped before */
+	if (pc->owner && !pc->dead && !(pc->follow && pc->rt_off) &&
+	    mpc_perfcnt_hw_teardown_locked(mdev))
 		drm_warn(mdev->drm, "the GPU did not stop cleanly before system sleep\n");
 	pc->hw_off = true;
 	mutex_unlock(&pc->lock);
@@ -954,7 +1051,8 @@ void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 		return;
 	}
 	pc->hw_off = false;
-	if (pc->owner && !pc->dead) {
+	/* A GPU that stays runtime-suspended: mpc_perfcnt_power_up() programs */
+	if (pc->owner && !pc->dead && !(pc->follow && pc->rt_off)) {
 		start = pc->interval_start_ns;
 		ret = mpc_perfcnt_hw_setup_locked(mdev);
 		if (!ret) {
@@ -971,6 +1069,110 @@ void mpc_perfcnt_resume(struct mpc_device *mdev, int err)
 		spin_unlock_irq(&pc->irq_lock);
 	}
 	mpc_perfcnt_unlock(mdev);
+}
+
+/**
+ * mpc_perfcnt_sample_power_down() - the last sample before a power-down
+ * @mdev: device, still powered, its interrupts still on.
+ * @owner: the owner that gets the sample (the session hub), or NULL.
+ * @kbuf: the dump, dump_size bytes, when @owner owns the counters.
+ * @info: the sample's description, then.
+ *
+ * For counters that follow the host's power (&mpc_perfcnt.follow): take a
+ * sample, stop the counters, unmap the buffer and mark the GPU off; from
+ * here samples read zeros with the power state OFF, without a register
+ * access, until mpc_perfcnt_power_up(). Called from the host's runtime
+ * suspend (through mpc_perfcnt_power_down()), so it never waits for the
+ * counter lock: its holder may be waiting for this very suspend to end.
+ *
+ * Return: 0 with a sample in @kbuf, -ENODATA without one, -EBUSY when the
+ * lock was taken (the host then fails its suspend), or the sample's error
+ * (the counters are stopped all the same).
+ */
+int mpc_perfcnt_sample_power_down(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
+				  void *kbuf, struct mpc_sample_info *info)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+	int ret = -ENODATA;
+
+	if (!mutex_trylock(&pc->lock))
+		return -EBUSY;
+	atomic_set(&pc->power_up_pending, 0);
+	if (pc->follow && !pc->rt_off) {
+		/* In system sleep mpc_perfcnt_suspend() stopped them already */
+		if (!pc->hw_off && !pc->dead) {
+			if (owner && pc->owner == owner)
+				ret = mpc_perfcnt_sample_locked(mdev, owner, &kbuf, false, info);
+			if (pc->follow && !pc->dead && mpc_perfcnt_hw_teardown_locked(mdev))
+				drm_warn(mdev->drm, "the GPU did not stop cleanly before its power-down\n");
+		}
+		if (pc->follow) {
+			pc->rt_off = true;
+			pc->pwr_seen = MPC_PC_SEEN_OFF;
+		}
+	}
+	mpc_perfcnt_unlock(mdev);
+	return ret;
+}
+
+/**
+ * mpc_perfcnt_power_down() - the host is about to power the GPU down
+ * @mdev: device, still powered, its interrupts still on.
+ *
+ * Runtime suspend of a host whose counters follow its power
+ * (&mpc_host_ops.power_follows): what the GPU counted up to here goes
+ * into the sessions' sums, and the counters stop.
+ *
+ * Return: 0, or -EBUSY: the counter unit is in use right now; the host
+ * fails its suspend with it (runtime PM tries again after the autosuspend
+ * delay).
+ */
+int mpc_perfcnt_power_down(struct mpc_device *mdev)
+{
+	if (!READ_ONCE(mdev->perfcnt->follow))
+		return 0;
+	return mpc_session_power_down(mdev) == -EBUSY ? -EBUSY : 0;
+}
+
+/**
+ * mpc_perfcnt_power_up() - the host powered the GPU up again
+ * @mdev: device, reset and powered, its interrupts unmasked.
+ *
+ * Runtime resume of a host whose counters follow its power: they are
+ * programmed again here, before the host runs anything on the GPU. The
+ * counter lock may be held by an enable waiting for this very resume
+ * (which then programs them itself) or by a short call: then a work item
+ * catches up as soon as it is free.
+ */
+void mpc_perfcnt_power_up(struct mpc_device *mdev)
+{
+	struct mpc_perfcnt *pc = mdev->perfcnt;
+
+	if (!READ_ONCE(pc->follow))
+		return;
+	atomic_set(&pc->power_up_pending, 1);
+	if (!mutex_trylock(&pc->lock)) {
+		queue_work(system_wq, &pc->power_work);
+		return;
+	}
+	mpc_perfcnt_power_catch_up_locked(mdev);
+	mpc_perfcnt_unlock(mdev);
+}
+
+static void mpc_perfcnt_power_work(struct work_struct *work)
+{
+	struct mpc_perfcnt *pc = container_of(work, struct mpc_perfcnt, power_work);
+
+	mutex_lock(&pc->lock);
+	mpc_perfcnt_power_catch_up_locked(pc->mdev);
+	mpc_perfcnt_unlock(pc->mdev);
+}
+
+static void mpc_perfcnt_fini(struct drm_device *drm, void *data)
+{
+	struct mpc_perfcnt *pc = data;
+
+	cancel_work_sync(&pc->power_work);
 }
 
 /**
@@ -1021,7 +1223,8 @@ void mpc_perfcnt_host_reset(struct mpc_device *mdev)
 	WRITE_ONCE(pc->irq_gen, pc->irq_gen + 1);
 	pc->wait = MPC_WAIT_NONE;
 	spin_unlock_irq(&pc->irq_lock);
-	if (pc->owner && !pc->dead && !pc->hw_off && mpc_perfcnt_restart_locked(mdev)) {
+	if (pc->owner && !pc->dead && !pc->hw_off && !(pc->follow && pc->rt_off) &&
+	    mpc_perfcnt_restart_locked(mdev)) {
 		drm_err(mdev->drm, "GPU not recovered, counters disabled\n");
 		mpc_perfcnt_disable_locked(mdev, true, -EIO);
 	}
@@ -1046,6 +1249,8 @@ int mpc_perfcnt_unmap(struct mpc_device *mdev)
 		ret = MPC_REJECT(mdev, -ENODATA, "counters are not enabled");
 	else if (pc->hw_off)
 		ret = MPC_REJECT(mdev, -EAGAIN, "GPU suspended for system sleep");
+	else if (pc->follow && pc->rt_off)
+		ret = MPC_REJECT(mdev, -EAGAIN, "GPU powered down (runtime suspend)");
 	else if (!mdev->host_ops->buf_unmap)
 		ret = MPC_REJECT(mdev, -EOPNOTSUPP, "the host cannot unmap the buffer");
 	else
@@ -1256,13 +1461,20 @@ void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen)
 int mpc_perfcnt_init(struct mpc_device *mdev)
 {
 	struct mpc_perfcnt *pc;
+	int ret;
 
 	pc = drmm_kzalloc(mdev->drm, sizeof(*pc), GFP_KERNEL);
 	if (!pc)
 		return -ENOMEM;
 	mdev->perfcnt = pc;
+	pc->mdev = mdev;
 	spin_lock_init(&pc->irq_lock);
 	init_completion(&pc->done);
+	atomic_set(&pc->power_up_pending, 0);
+	INIT_WORK(&pc->power_work, mpc_perfcnt_power_work);
 	pc->next_gpu_va = MPC_DEFAULT_GPU_VA;
-	return drmm_mutex_init(mdev->drm, &pc->lock);
+	ret = drmm_mutex_init(mdev->drm, &pc->lock);
+	if (ret)
+		return ret;
+	return drmm_add_action_or_reset(mdev->drm, mpc_perfcnt_fini, pc);
 }

@@ -195,40 +195,86 @@ static void mpc_session_check_lost_locked(struct mpc_session_hub *hub)
 	}
 }
 
-/* Take a hardware sample and add it to the sums of every interval. */
-static int mpc_session_hw_sample_locked(struct mpc_session_hub *hub)
+/* Add the hardware sample in @hub->raw to the sums of every interval. */
+static void mpc_session_hw_add_locked(struct mpc_session_hub *hub,
+				      const struct mpc_sample_info *info)
 {
 	struct mpc_device *mdev = hub->mdev;
 	u64 sp = mdev->features.shader_present;
-	struct mpc_sample_info info;
 	struct mpc_session *s;
+	u8 pwr = info->power;
 	u8 *power = NULL;
+
+	lockdep_assert_held(&hub->lock);
+	/*
+	 * The GPU's power over the interval, when the counters follow it
+	 * (every block alike: the host powers the GPU as a whole); else the
+	 * counter unit kept it powered, but for a system sleep inside.
+	 */
+	if (pwr == MALI_PERFCNT_POWER_ON && (info->data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS))
+		pwr = MALI_PERFCNT_POWER_PARTIAL;
+	if (pwr != MALI_PERFCNT_POWER_ON) {
+		/* GFP_NOIO: also from the host's runtime suspend */
+		power = kmalloc(mdev->features.layout.nr_blocks, GFP_NOIO);
+		if (power)
+			memset(power, pwr, mdev->features.layout.nr_blocks);
+	}
+	mpc_session_total_add(&hub->total, &mdev->features.layout, sp, &hub->hw_cfg, hub->raw,
+			      power, info->data_flags, info->timestamp_ns);
+	list_for_each_entry(s, &hub->sessions, node)
+		if (s->running)
+			s->pending = true;
+	kfree(power);
+}
+
+/* Take a hardware sample and add it to the sums of every interval. */
+static int mpc_session_hw_sample_locked(struct mpc_session_hub *hub)
+{
+	struct mpc_sample_info info;
 	int ret;
 
 	lockdep_assert_held(&hub->lock);
 	mpc_session_check_lost_locked(hub);
 	if (!hub->hw_on)
 		return -ENODATA;
-	ret = mpc_perfcnt_sample(mdev, &hub->owner, NULL, hub->raw, &info);
+	ret = mpc_perfcnt_sample(hub->mdev, &hub->owner, NULL, hub->raw, &info);
 	mpc_session_check_lost_locked(hub);
 	if (ret)
 		return ret;
-	/*
-	 * The counter unit keeps the GPU powered while enabled: every block
-	 * is on, but for a system sleep inside the interval.
-	 */
-	if (info.data_flags & MALI_PERFCNT_DATA_AFTER_POWER_LOSS) {
-		power = kmalloc(mdev->features.layout.nr_blocks, GFP_KERNEL);
-		if (power)
-			memset(power, MALI_PERFCNT_POWER_PARTIAL, mdev->features.layout.nr_blocks);
-	}
-	mpc_session_total_add(&hub->total, &mdev->features.layout, sp, &hub->hw_cfg, hub->raw,
-			      power, info.data_flags, info.timestamp_ns);
-	list_for_each_entry(s, &hub->sessions, node)
-		if (s->running)
-			s->pending = true;
-	kfree(power);
+	mpc_session_hw_add_locked(hub, &info);
 	return 0;
+}
+
+/**
+ * mpc_session_power_down() - the sessions' last sample before a power-down
+ * @mdev: device, still powered.
+ *
+ * From mpc_perfcnt_power_down(), in the host's runtime suspend: neither
+ * lock is waited for (an enable holding them may be waiting for this
+ * suspend to end).
+ *
+ * Return: 0, -ENODATA (nothing counted), -EBUSY (a lock was taken: the
+ * host fails its suspend) or the sample's error.
+ */
+int mpc_session_power_down(struct mpc_device *mdev)
+{
+	struct mpc_session_hub *hub = mdev->sessions;
+	struct mpc_sample_info info;
+	int ret;
+
+	if (!hub)
+		return mpc_perfcnt_sample_power_down(mdev, NULL, NULL, NULL);
+	if (!mutex_trylock(&hub->lock))
+		return -EBUSY;
+	mpc_session_check_lost_locked(hub);
+	/* Without hw_on the counter unit still stops what follows the power */
+	ret = mpc_perfcnt_sample_power_down(mdev, hub->hw_on ? &hub->owner : NULL, hub->raw,
+					    &info);
+	mpc_session_check_lost_locked(hub);
+	if (!ret && hub->hw_on)
+		mpc_session_hw_add_locked(hub, &info);
+	mutex_unlock(&hub->lock);
+	return ret;
 }
 
 static void mpc_session_watchdog_arm_locked(struct mpc_session_hub *hub)
@@ -801,6 +847,7 @@ int mpc_session_init(struct mpc_device *mdev)
 	hub->mdev = mdev;
 	hub->owner.ops = &mpc_session_owner_ops;
 	hub->owner.name = "sessions";
+	hub->owner.follows_power = true;
 	kref_init(&hub->owner.ref);
 	INIT_LIST_HEAD(&hub->sessions);
 	INIT_WORK(&hub->work, mpc_session_work);

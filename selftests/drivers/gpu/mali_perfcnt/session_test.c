@@ -9,7 +9,8 @@
  * periodic sessions' rings (read() at the period, the same sums as a
  * SAMPLE-based session, poll, O_NONBLOCK, a small buffer, overflow with
  * its count, two periods at once, STOP, close, unbind and system sleep
- * with a reader blocked).
+ * with a reader blocked); a session that follows the GPU's runtime power
+ * (power_policy follow): PARTIAL across a suspend, OFF while suspended.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -985,6 +986,144 @@ TEST_F(mpc, v3_ring_system_sleep_with_a_reader)
 	EXPECT_EQ(0, l.gaps);
 	EXPECT_EQ(1, l.power_loss);
 	close(l.fd);
+}
+
+/* The driven device's runtime PM file @what ("runtime_status", "control") */
+static int rpm_file(const char *what, char *val, size_t len, const char *write)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/power/%s",
+		 mpc_device_name(), what);
+	if (write)
+		return mpc_write_file(path, write);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, val, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	val[n] = '\0';
+	val[strcspn(val, "\n")] = '\0';
+	return 0;
+}
+
+static bool rpm_is(const char *status)
+{
+	char val[32] = "";
+
+	return !rpm_file("runtime_status", val, sizeof(val), NULL) && !strcmp(val, status);
+}
+
+/* The JM block's GPU_ACTIVE and whether every block is in power state @pwr with 0s */
+static uint64_t sample_active(const void *buf, unsigned int gpu_active, uint32_t *pwr,
+			      bool *all_zero)
+{
+	const struct drm_mali_perfcnt_sample_header *h = buf;
+	const char *p = (const char *)buf + SHDR;
+	const struct drm_mali_perfcnt_block_header *jm;
+	uint32_t b, c;
+
+	*pwr = ~0u;
+	*all_zero = true;
+	for (b = 0; b < h->nr_blocks; b++) {
+		const struct drm_mali_perfcnt_block_header *bh = (const void *)p;
+		const uint64_t *v = (const void *)(bh + 1);
+
+		/* the GPU is powered as a whole: one state for every block */
+		if (*pwr == ~0u)
+			*pwr = bh->power_state;
+		else if (*pwr != bh->power_state)
+			*pwr = ~1u;
+		for (c = 0; c < bh->nr_values; c++)
+			if (v[c])
+				*all_zero = false;
+		p += BHDR + bh->nr_values * 8;
+	}
+	jm = find_block(buf, MALI_PERFCNT_BLOCK_JM, 0);
+	return jm ? ((const uint64_t *)(jm + 1))[gpu_active] : ~0ULL;
+}
+
+/*
+ * power_policy "follow": a session holds no power. With nothing keeping
+ * the GPU awake it runtime-suspends while the session counts; the sample
+ * across the suspend holds what the GPU counted up to it (PARTIAL), the
+ * next reads zeros (OFF) without waking the GPU, and after a resume the
+ * counters count again (PARTIAL, then ON). The default policy keeps it
+ * awake.
+ */
+TEST_F(mpc, v3_session_follows_runtime_power)
+{
+	struct drm_mali_perfcnt_get_info_v3 i;
+	uint64_t a, min_on;
+	bool zero;
+	uint32_t pwr;
+	void *buf;
+	int sfd, k;
+
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	ASSERT_NE(0, i.gpu_freq_hz);
+	buf = calloc(1, i.sample_size);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, rpm_file("control", NULL, 0, "auto"));
+	ASSERT_EQ(0, mpc_set_workload(self->dbg, "busy=50\n"));
+
+	/* always_on: the session keeps the GPU active past the autosuspend */
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "power_policy", "always_on"));
+	sfd = sess_open(self->fd, NULL, 0, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, sfd);
+	mpc_sleep_ms(400);
+	EXPECT_TRUE(rpm_is("active"));
+	close(sfd);
+
+	EXPECT_EQ(-EINVAL, mpc_dbg_write(self->dbg, "power_policy", "sometimes"));
+	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "power_policy", "follow"));
+	sfd = sess_open(self->fd, NULL, 0, MALI_PERFCNT_SESSION_F_START);
+	ASSERT_LE(0, sfd);
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	sample_active(buf, variant->gpu_active, &pwr, &zero);
+	EXPECT_EQ(MALI_PERFCNT_POWER_ON, pwr);
+	/* the autosuspend delay (100 ms) passes with the GPU counting */
+	for (k = 0; k < 300 && !rpm_is("suspended"); k++)
+		mpc_sleep_ms(10);
+	ASSERT_TRUE(rpm_is("suspended"));
+	mpc_sleep_ms(100);
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	a = sample_active(buf, variant->gpu_active, &pwr, &zero);
+	EXPECT_EQ(MALI_PERFCNT_POWER_PARTIAL, pwr);
+	/* busy=50 for at least half the 100 ms delay: taken before the power-down */
+	min_on = i.gpu_freq_hz / 2 / 20 / 2;
+	EXPECT_LE(min_on, a) TH_LOG("GPU_ACTIVE %llu before the suspend, want >= %llu",
+				    (unsigned long long)a, (unsigned long long)min_on);
+	/* the sample read nothing of the GPU: it is still suspended */
+	EXPECT_TRUE(rpm_is("suspended"));
+	mpc_sleep_ms(100);
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	sample_active(buf, variant->gpu_active, &pwr, &zero);
+	EXPECT_EQ(MALI_PERFCNT_POWER_OFF, pwr);
+	EXPECT_TRUE(zero);
+	EXPECT_TRUE(rpm_is("suspended"));
+
+	/* something else keeps the GPU awake: the counters count again */
+	ASSERT_EQ(0, rpm_file("control", NULL, 0, "on"));
+	EXPECT_TRUE(rpm_is("active"));
+	mpc_sleep_ms(200);
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	a = sample_active(buf, variant->gpu_active, &pwr, &zero);
+	EXPECT_EQ(MALI_PERFCNT_POWER_PARTIAL, pwr);
+	EXPECT_LE(i.gpu_freq_hz / 2 / 5 / 2, a);
+	mpc_sleep_ms(200);
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	a = sample_active(buf, variant->gpu_active, &pwr, &zero);
+	EXPECT_EQ(MALI_PERFCNT_POWER_ON, pwr);
+	EXPECT_LE(i.gpu_freq_hz / 2 / 5 / 2, a);
+	EXPECT_EQ(0, rpm_file("control", NULL, 0, "auto"));
+	close(sfd);
+	EXPECT_EQ(0, mpc_dbg_write(self->dbg, "power_policy", "always_on"));
+	free(buf);
 }
 
 TEST_HARNESS_MAIN
