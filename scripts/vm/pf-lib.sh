@@ -101,12 +101,19 @@ pf_kselftests() {
 # pf_tool SEC: the tool (/mpc/user) on the patched panfrost as the TAP
 # section SEC: it finds the sessions by the feature bit and reads the
 # counters through them, the unstable ioctls only when asked
-# (MPC_PANFROST_UNSTABLE=1). Needs a GPU at 50 % load (busy=50).
+# (MPC_PANFROST_UNSTABLE=1). Needs a GPU at 50 % load (busy=50). The load
+# runs no job, so the GPU is held runtime-active as jobs would hold it:
+# sessions follow its power.
 pf_tool() {
 	pf_tool=/mpc/user/mali-perfcnt pf_sec=$1 pf_n=0 pf_f=0
 	[ -x "$pf_tool" ] || return 0
 	read -r pf_t0 _ </proc/uptime
 	echo "=== BEGIN $pf_sec"
+	pf_pm=
+	for d in /sys/class/drm/renderD*/device; do
+		[ "$(basename "$(readlink "$d/driver")")" = panfrost ] && pf_pm=$d/power/control
+	done
+	[ -n "$pf_pm" ] && echo on >"$pf_pm"
 	mpc_bounded 60 "$pf_tool" --backend panfrost info >/tmp/info.out 2>&1
 	sed 's/^/# /' /tmp/info.out
 	pf_t "info: interface counter sessions (patched panfrost)" \
@@ -122,6 +129,7 @@ pf_tool() {
 	pf_t "stat through a session: GPU_ACTIVE > 0 at 50 % load over ~0.5 s, ok" \
 		awk -F, '$6 == "GPU_ACTIVE" && $8 > 0 && $3 > 0.4 && $3 < 5 && $10 == "ok" { g = 1 }
 			END { exit !g }' /tmp/stat.out
+	[ -n "$pf_pm" ] && echo auto >"$pf_pm"
 	read -r pf_t1 _ </proc/uptime
 	echo "1..$pf_n"
 	echo "=== END $pf_sec rc=$pf_f secs=$((${pf_t1%.*} - ${pf_t0%.*}))"

@@ -180,6 +180,31 @@ static void panfrost_mpc_pm_put(void *host)
 	mutex_unlock(&pm->owner_lock);
 }
 
+/*
+ * Sessions follow panfrost's runtime PM rather than hold the GPU up: it
+ * suspends when no job needs it, after the core's last sample
+ * (panfrost_mpc_runtime_suspend()), and the samples say it was off.
+ */
+static bool panfrost_mpc_power_follows(void *host)
+{
+	return true;
+}
+
+static void panfrost_mpc_pm_ref_put(void *host)
+{
+	struct panfrost_mpc *pm = host;
+
+	pm_runtime_mark_last_busy(pm->pfdev->dev);
+	pm_runtime_put_autosuspend(pm->pfdev->dev);
+}
+
+static void panfrost_mpc_pm_ref_get_noresume(void *host)
+{
+	struct panfrost_mpc *pm = host;
+
+	pm_runtime_get_noresume(pm->pfdev->dev);
+}
+
 /* Runtime-active panfrost has every core powered (panfrost_gpu_power_on()) */
 static int panfrost_mpc_power_on(void *host)
 {
@@ -402,6 +427,9 @@ static const struct mpc_host_ops panfrost_mpc_host_ops = {
 	.irq_enable = panfrost_mpc_irq_enable,
 	.pm_get = panfrost_mpc_pm_get,
 	.pm_put = panfrost_mpc_pm_put,
+	.power_follows = panfrost_mpc_power_follows,
+	.pm_ref_put = panfrost_mpc_pm_ref_put,
+	.pm_ref_get_noresume = panfrost_mpc_pm_ref_get_noresume,
 	.power_on = panfrost_mpc_power_on,
 	.power_off = panfrost_mpc_power_off,
 	.reset = panfrost_mpc_reset,
@@ -636,6 +664,44 @@ void panfrost_mpc_reset_done(struct panfrost_device *pfdev)
 	panfrost_mpc_as_released(pm);
 	if (!READ_ONCE(pm->core_reset) && READ_ONCE(pm->core_active))
 		queue_work(system_wq, &pm->reset_work);
+}
+
+/**
+ * panfrost_mpc_runtime_suspend() - runtime PM is about to power the GPU down
+ * @pfdev: the device, idle, still powered, its interrupts on.
+ *
+ * Counting sessions take their last sample here and stop the counters.
+ *
+ * Return: 0, or -EBUSY while the counter core is in use: the suspend fails
+ * and runtime PM tries again after the autosuspend delay.
+ */
+int panfrost_mpc_runtime_suspend(struct panfrost_device *pfdev)
+{
+	int ret;
+
+	if (!pfdev->mpc)
+		return 0;
+	ret = mpc_perfcnt_power_down(&pfdev->mpc->core);
+	if (ret)
+		pm_runtime_mark_last_busy(pfdev->dev);
+	return ret;
+}
+
+/**
+ * panfrost_mpc_runtime_resume() - runtime PM powered the GPU up again
+ * @pfdev: the device, reset (every address space released), its
+ *	interrupts on.
+ *
+ * Counting sessions' counters are programmed again before any job runs.
+ */
+void panfrost_mpc_runtime_resume(struct panfrost_device *pfdev)
+{
+	struct panfrost_mpc *pm = pfdev->mpc;
+
+	if (!pm)
+		return;
+	panfrost_mpc_as_released(pm);
+	mpc_perfcnt_power_up(&pm->core);
 }
 
 /**

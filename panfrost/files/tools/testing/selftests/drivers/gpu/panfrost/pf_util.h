@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <drm/panfrost_drm.h>
 
@@ -59,6 +61,49 @@ static inline int pf_param(int fd, __u32 param, __u64 *value)
 
 	*value = p.value;
 	return ret;
+}
+
+/*
+ * The runtime PM file @what ("control", "runtime_status") of the GPU whose
+ * node @fd is: @write written, or else read into @val (one line, without
+ * its newline). 0 or -errno.
+ */
+static inline int pf_rpm(int fd, const char *what, const char *write, char *val, size_t len)
+{
+	char path[96];
+	struct stat st;
+	ssize_t n;
+	int f, ret = 0;
+
+	if (fstat(fd, &st))
+		return -errno;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/power/%s",
+		 major(st.st_rdev), minor(st.st_rdev), what);
+	f = open(path, write ? O_WRONLY : O_RDONLY);
+	if (f < 0)
+		return -errno;
+	if (write) {
+		if (pwrite(f, write, strlen(write), 0) != (ssize_t)strlen(write))
+			ret = -errno ?: -EIO;
+	} else {
+		n = read(f, val, len - 1);
+		if (n < 0) {
+			ret = -errno;
+		} else {
+			val[n] = '\0';
+			val[strcspn(val, "\n")] = '\0';
+		}
+	}
+	close(f);
+	return ret;
+}
+
+/* Is the GPU of @fd in runtime PM state @status ("active", "suspended")? */
+static inline int pf_rpm_is(int fd, const char *status)
+{
+	char val[32] = "";
+
+	return !pf_rpm(fd, "runtime_status", NULL, val, sizeof(val)) && !strcmp(val, status);
 }
 
 /*

@@ -8,11 +8,16 @@
  * (sysctl dev.panfrost.perf_stream_paranoid, from a child without
  * capabilities), the core's own recovery from a sample that never
  * completes (on the QEMU GPU model, whose test-control window
- * MPC_QEMU_CTL arms the fault), and unbinding panfrost with a session open
- * (last: it binds the device again after).
+ * MPC_QEMU_CTL arms the fault), a session across a runtime suspend and
+ * resume, and unbinding panfrost with a session open (last: it binds the
+ * device again after).
  *
  * The GPU is expected to be busy while they run (on the QEMU GPU model:
  * its synthetic load), so that the job manager counts GPU_ACTIVE cycles.
+ * A synthetic load runs no job, so nothing would keep the GPU
+ * runtime-active while sessions count (they follow its power): each test
+ * holds it awake through its power/control, but
+ * session_follows_runtime_power, which lets it suspend under a session.
  * Needs root (CAP_PERFMON, the sysctls, setuid).
  */
 
@@ -165,13 +170,17 @@ FIXTURE_SETUP(session)
 	jm_gpu_active = (self->info.gpu_id >> 16) == 0x0720 ? 4 : 6;
 	self->buf = calloc(1, self->info.sample_size);
 	ASSERT_NE(NULL, self->buf);
+	/* the load stands for jobs: what they would do, keep the GPU awake */
+	ASSERT_EQ(0, pf_rpm(self->fd, "control", "on", NULL, 0));
 }
 
 FIXTURE_TEARDOWN(session)
 {
 	free(self->buf);
-	if (self->fd >= 0)
+	if (self->fd >= 0) {
+		pf_rpm(self->fd, "control", "auto", NULL, 0);
 		close(self->fd);
+	}
 }
 
 TEST_F(session, query)
@@ -865,6 +874,84 @@ static int sysfs_write(const char *path, const char *text)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* The one power state of every block of a sample (~0u: they differ) */
+static __u32 sample_power(const void *buf, int *all_zero)
+{
+	const struct drm_mali_perfcnt_sample_header *h = buf;
+	const __u8 *p = (const __u8 *)buf + sizeof(*h);
+	__u32 i, c, pwr = ~1u;
+
+	*all_zero = 1;
+	for (i = 0; i < h->nr_blocks; i++) {
+		const struct drm_mali_perfcnt_block_header *b = (const void *)p;
+		const __u64 *v = (const __u64 *)(b + 1);
+
+		if (pwr == ~1u)
+			pwr = b->power_state;
+		else if (pwr != b->power_state)
+			pwr = ~0u;
+		for (c = 0; c < b->nr_values; c++)
+			if (v[c])
+				*all_zero = 0;
+		p = (const __u8 *)(v + b->nr_values);
+	}
+	return pwr;
+}
+
+/*
+ * A session holds no power: with no job and nothing else keeping it
+ * awake, the GPU runtime-suspends (panfrost's 50 ms autosuspend) under a
+ * counting session. The sample across the suspend holds what the GPU
+ * counted up to it (PARTIAL), the next reads zeros (OFF) without waking
+ * the GPU, and once something wakes it the counters count again from its
+ * resume (PARTIAL, then ON).
+ */
+TEST_F(session, session_follows_runtime_power)
+{
+	struct walk w;
+	int sfd, i, zero;
+
+	if (!self->buf)
+		SKIP(return, "no counter sessions");
+	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 1);
+	ASSERT_GE(sfd, 0);
+	usleep(20 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	EXPECT_EQ(MALI_PERFCNT_POWER_ON, sample_power(self->buf, &zero));
+
+	ASSERT_EQ(0, pf_rpm(self->fd, "control", "auto", NULL, 0));
+	for (i = 0; i < 300 && !pf_rpm_is(self->fd, "suspended"); i++)
+		usleep(10 * 1000);
+	ASSERT_TRUE(pf_rpm_is(self->fd, "suspended"));
+	usleep(100 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	EXPECT_EQ(MALI_PERFCNT_POWER_PARTIAL, sample_power(self->buf, &zero));
+	walk_sample(self->buf, self->info.sample_size, &w);
+	/* counted up to the suspend: its last sample was taken before it */
+	EXPECT_GT(w.gpu_active, 0);
+	EXPECT_TRUE(pf_rpm_is(self->fd, "suspended"));
+	usleep(100 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	EXPECT_EQ(MALI_PERFCNT_POWER_OFF, sample_power(self->buf, &zero));
+	EXPECT_TRUE(zero);
+	/* the sample read nothing of the GPU, so did not wake it */
+	EXPECT_TRUE(pf_rpm_is(self->fd, "suspended"));
+
+	ASSERT_EQ(0, pf_rpm(self->fd, "control", "on", NULL, 0));
+	EXPECT_TRUE(pf_rpm_is(self->fd, "active"));
+	usleep(100 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	EXPECT_EQ(MALI_PERFCNT_POWER_PARTIAL, sample_power(self->buf, &zero));
+	walk_sample(self->buf, self->info.sample_size, &w);
+	EXPECT_GT(w.gpu_active, 0);
+	usleep(100 * 1000);
+	ASSERT_EQ(0, session_sample(sfd, self->buf, self->info.sample_size));
+	EXPECT_EQ(MALI_PERFCNT_POWER_ON, sample_power(self->buf, &zero));
+	walk_sample(self->buf, self->info.sample_size, &w);
+	EXPECT_GT(w.gpu_active, 0);
+	close(sfd);
 }
 
 /*
