@@ -1069,6 +1069,15 @@ TEST_F(mpc, v3_session_follows_runtime_power)
 	buf = calloc(1, i.sample_size);
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, rpm_file("control", NULL, 0, "auto"));
+	/*
+	 * Idle, the GPU suspends unless its usage count was left up by a
+	 * driver bound before: panfrost's remove takes a reference it never
+	 * drops (the panfrost series fixes it), and the count is the device's.
+	 */
+	for (k = 0; k < 100 && !rpm_is("suspended"); k++)
+		mpc_sleep_ms(10);
+	if (!rpm_is("suspended"))
+		SKIP(goto out, "the GPU does not runtime-suspend even idle: a runtime PM reference is held outside this driver (an unbind of panfrost leaves one)");
 	ASSERT_EQ(0, mpc_set_workload(self->dbg, "busy=50\n"));
 
 	/* always_on: the session keeps the GPU active past the autosuspend */
@@ -1089,7 +1098,16 @@ TEST_F(mpc, v3_session_follows_runtime_power)
 	/* the autosuspend delay (100 ms) passes with the GPU counting */
 	for (k = 0; k < 300 && !rpm_is("suspended"); k++)
 		mpc_sleep_ms(10);
-	ASSERT_TRUE(rpm_is("suspended"));
+	ASSERT_TRUE(rpm_is("suspended")) {
+		char st[32] = "", ctl[32] = "", kids[32] = "", dly[32] = "";
+
+		rpm_file("runtime_status", st, sizeof(st), NULL);
+		rpm_file("control", ctl, sizeof(ctl), NULL);
+		rpm_file("runtime_active_kids", kids, sizeof(kids), NULL);
+		rpm_file("autosuspend_delay_ms", dly, sizeof(dly), NULL);
+		TH_LOG("after 3 s: runtime_status %s, control %s, active kids %s, autosuspend %s ms",
+		       st, ctl, kids, dly);
+	}
 	mpc_sleep_ms(100);
 	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
 	a = sample_active(buf, variant->gpu_active, &pwr, &zero);
@@ -1123,6 +1141,7 @@ TEST_F(mpc, v3_session_follows_runtime_power)
 	EXPECT_EQ(0, rpm_file("control", NULL, 0, "auto"));
 	close(sfd);
 	EXPECT_EQ(0, mpc_dbg_write(self->dbg, "power_policy", "always_on"));
+out:
 	free(buf);
 }
 
