@@ -1077,7 +1077,9 @@ TEST_F(mpc, v3_session_follows_runtime_power)
 	for (k = 0; k < 100 && !rpm_is("suspended"); k++)
 		mpc_sleep_ms(10);
 	if (!rpm_is("suspended"))
-		SKIP(goto out, "the GPU does not runtime-suspend even idle: a runtime PM reference is held outside this driver (an unbind of panfrost leaves one)");
+		SKIP(goto out, "%s", "the GPU does not runtime-suspend even idle: a "
+		     "runtime PM reference is held outside this driver (an unbind of "
+		     "panfrost leaves one)");
 	ASSERT_EQ(0, mpc_set_workload(self->dbg, "busy=50\n"));
 
 	/* always_on: the session keeps the GPU active past the autosuspend */

@@ -924,7 +924,7 @@ TEST_F(session, session_follows_runtime_power)
 	for (i = 0; i < 100 && !pf_rpm_is(self->fd, "suspended"); i++)
 		usleep(10 * 1000);
 	if (!pf_rpm_is(self->fd, "suspended"))
-		SKIP(return, "the GPU does not runtime-suspend even idle: a runtime PM reference is held outside panfrost (an unbind of a panfrost without this series leaves one)");
+		SKIP(return, "idle, the GPU does not suspend: a PM reference is held elsewhere");
 	sfd = session_open(self->fd, 0xffff, 0xffff, 0, 1);
 	ASSERT_GE(sfd, 0);
 	usleep(20 * 1000);
