@@ -485,6 +485,12 @@ enum {
 	 * interval's start (interval_start_ns) is lost
 	 */
 	MPC_DATA_AFTER_LOST = 1 << 4,
+	/*
+	 * a ring session's ring was full at a period: this sample also holds
+	 * the counts of the periods it had no room for (mpc_record.lost), its
+	 * interval that much longer; nothing counted is lost
+	 */
+	MPC_DATA_OVERFLOW = 1 << 5,
 };
 
 /** struct mpc_dump_info - when a sample was taken (CLOCK_MONOTONIC_RAW). */
@@ -577,7 +583,11 @@ struct mpc_record {
 	int error;			/* ERROR: negative errno of the failed sample */
 	uint64_t seqno;
 	uint64_t start_ns, end_ns;	/* the interval covered (LOST: dropped) */
-	uint64_t lost;			/* LOST: samples dropped */
+	/*
+	 * LOST: samples dropped; SAMPLE of a v3 session (MPC_DATA_OVERFLOW):
+	 * the periods whose counts it holds besides its own
+	 */
+	uint64_t lost;
 };
 /**
  * mpc_dev_stream_start() - the kernel samples every @period_ns (0: on
