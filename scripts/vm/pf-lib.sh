@@ -129,6 +129,19 @@ pf_tool() {
 	pf_t "stat through a session: GPU_ACTIVE > 0 at 50 % load over ~0.5 s, ok" \
 		awk -F, '$6 == "GPU_ACTIVE" && $8 > 0 && $3 > 0.4 && $3 < 5 && $10 == "ok" { g = 1 }
 			END { exit !g }' /tmp/stat.out
+	# record: the kernel samples every 20 ms into a ring session's ring
+	pf_t "info: record's kernel stream is the v3 session" \
+		grep -q '^kernel_stream  *v3 session$' /tmp/info.out
+	mpc_bounded 60 "$pf_tool" --backend panfrost record -I 20 -n 10 -e GPU_ACTIVE --format csv \
+		-o /tmp/rec.csv >/tmp/rec.err 2>&1
+	sed 's/^/# /' /tmp/rec.err
+	pf_t "record -I 20 -n 10: through the v3 session, 0 samples lost, 0 failed" \
+		grep -q 'record: 10 samples to /tmp/rec.csv (csv, kernel stream (v3 session)).* 0 samples lost, 0 failed' \
+		/tmp/rec.err
+	# shellcheck disable=SC2016 # an awk program
+	pf_t "record: 10 samples of ~20 ms, status ok, GPU_ACTIVE > 0 at 50 % load" \
+		awk -F, '$6 == "GPU_ACTIVE" { c++; s += $8; if ($10 != "ok" || $3 < 0.005 || $3 > 0.2) bad++ }
+			END { exit !(c == 10 && !bad && s > 0) }' /tmp/rec.csv
 	[ -n "$pf_pm" ] && echo auto >"$pf_pm"
 	read -r pf_t1 _ </proc/uptime
 	echo "1..$pf_n"

@@ -485,6 +485,12 @@ enum {
 	 * interval's start (interval_start_ns) is lost
 	 */
 	MPC_DATA_AFTER_LOST = 1 << 4,
+	/*
+	 * a ring session's ring was full at a period: this sample also holds
+	 * the counts of the periods it had no room for (mpc_record.lost), its
+	 * interval that much longer; nothing counted is lost
+	 */
+	MPC_DATA_OVERFLOW = 1 << 5,
 };
 
 /** struct mpc_dump_info - when a sample was taken (CLOCK_MONOTONIC_RAW). */
@@ -577,7 +583,11 @@ struct mpc_record {
 	int error;			/* ERROR: negative errno of the failed sample */
 	uint64_t seqno;
 	uint64_t start_ns, end_ns;	/* the interval covered (LOST: dropped) */
-	uint64_t lost;			/* LOST: samples dropped */
+	/*
+	 * LOST: samples dropped; SAMPLE of a v3 session (MPC_DATA_OVERFLOW):
+	 * the periods whose counts it holds besides its own
+	 */
+	uint64_t lost;
 };
 /**
  * mpc_dev_stream_start() - the kernel samples every @period_ns (0: on
@@ -594,6 +604,26 @@ int mpc_dev_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_rec
 			struct mpc_err *err);
 /** mpc_dev_stream_stop() - end the stream and release the counters. */
 int mpc_dev_stream_stop(struct mpc_dev *d, struct mpc_err *err);
+/**
+ * mpc_dev_stream_next_add() - the next record, waiting for it, as
+ * mpc_dev_stream_next(); a SAMPLE's counters are added to @s (made for the
+ * layout of mpc_dev_desc()): a v3 session's 64-bit values exactly
+ * (mpc_sample_add_session()), a 32-bit dump as mpc_sample_add() adds it;
+ * with its timing and flags joined to @s's. Other records and errors leave
+ * @s unchanged. Since LIBMALIPERFCNT_1.3.
+ */
+int mpc_dev_stream_next_add(struct mpc_dev *d, struct mpc_sample *s, struct mpc_record *rec,
+			    struct mpc_err *err);
+/**
+ * mpc_dev_stream_kind() - what the kernel's samples come through on @d:
+ * in the stream started, or (none started) in the one mpc_dev_stream_start()
+ * would start with @period_ns. "v3 session" (mali_perfcnt's and patched
+ * panfrost's ring sessions: 64-bit values, periods up to 1 s), "v2 stream"
+ * (mali_perfcnt's STREAM_OPEN: 32-bit dumps), another backend's interface
+ * (e.g. "kinstr_prfcnt", else its name), or NULL when @d has no kernel
+ * stream. Since LIBMALIPERFCNT_1.3.
+ */
+const char *mpc_dev_stream_kind(const struct mpc_dev *d, uint64_t period_ns);
 /** mpc_find_debugfs() - debugfs dir whose name file starts with mali_perfcnt. */
 int mpc_find_debugfs(char *out, size_t len);
 

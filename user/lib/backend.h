@@ -73,6 +73,15 @@ struct mpc_backend_ops {
 			    unsigned ring, struct mpc_err *err);
 	int (*stream_next)(struct mpc_dev *d, void *buf, size_t len, struct mpc_record *rec,
 			   struct mpc_err *err);
+	/*
+	 * optional: the next SAMPLE record as a uAPI revision 3 session sample
+	 * (*@sample, *@size bytes, the backend's, valid until the next call),
+	 * or, *@sample NULL, any record as stream_next() gives it into @buf
+	 */
+	int (*stream_next64)(struct mpc_dev *d, void *buf, size_t len, const void **sample,
+			     size_t *size, struct mpc_record *rec, struct mpc_err *err);
+	/* optional: mpc_dev_stream_kind() */
+	const char *(*stream_kind)(const struct mpc_dev *d, uint64_t period_ns);
 	int (*stream_stop)(struct mpc_dev *d, struct mpc_err *err);
 	void (*close)(struct mpc_dev *d);
 	/* optional: nothing found; make a device appear (load a module) */

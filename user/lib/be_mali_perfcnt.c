@@ -415,13 +415,74 @@ static int mp_session_sample64(struct mpc_dev *d, const void **sample, size_t *s
 }
 
 
-/* The sampling stream: its fd and the records read but not handed out. */
+/*
+ * The sampling stream: on revision 3 a ring session (the kernel samples
+ * every period into the session's ring, read() hands out whole 64-bit
+ * samples, a full ring is reported in-band: MALI_PERFCNT_DATA_OVERFLOW and
+ * the header's lost), else, and for periods past a session's 1 s, the v2
+ * stream's fd and the records read but not handed out.
+ */
 struct mp_stream {
+	int v3;
+	struct mpc_v3_ring ring;
 	int fd;
 	uint32_t record_size;
 	size_t len, off, cap;
 	unsigned char *buf;
 };
+
+/* a stream of @period_ns is a ring session */
+static int mp_stream_v3(const struct mpc_dev *d, uint64_t period_ns)
+{
+	return mp_uses_v3(d) && period_ns && period_ns <= MALI_PERFCNT_SESSION_WATCHDOG_NS;
+}
+
+static const char *mp_stream_kind(const struct mpc_dev *d, uint64_t period_ns)
+{
+	const struct mp_stream *s = d->streaming ? d->priv : NULL;
+
+	if (s ? s->v3 : mp_stream_v3(d, period_ns))
+		return "v3 session";
+	return "v2 stream";
+}
+
+static int mp_ring_start(struct mpc_dev *d, struct mp_stream *s, const struct mpc_enable *cfg,
+			 uint64_t period_ns, unsigned ring, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_ext_set_property p[MPC_V3_RING_PROPS];
+	struct drm_mali_perfcnt_session_open o;
+	struct drm_mali_perfcnt_get_info_v3 gi;
+	int fd, x;
+
+	memset(&gi, 0, sizeof(gi));
+	if (drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_GET_INFO_V3, &gi)) {
+		x = errno;
+		return mpc_fail(err, -x, "GET_INFO_V3 failed on %s: %s; run with "
+				"MPC_FORCE_UAPI_V2=1 to use the v2 stream", d->path, strerror(x));
+	}
+	if (ring > MALI_PERFCNT_SESSION_MAX_RING_SAMPLES)
+		ring = MALI_PERFCNT_SESSION_MAX_RING_SAMPLES;
+	if (ring < 2)
+		ring = 2;
+	mpc_v3_ring_args(cfg, period_ns, ring, &o, p);
+	fd = drmIoctl(d->fd, DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN, &o);
+	if (fd < 0) {
+		x = errno;
+		if (x == EINVAL && !(cfg && cfg->counter_set && d->desc.nr_counter_sets < 2))
+			return mpc_fail(err, -x, "the driver refused the ring session (period %llu ns, "
+					"ring %u): periods are %.10g ms (unprivileged: sysctl "
+					"dev.mali_perfcnt.session_min_period_unpriv_us) to %.10g s, "
+					"rings 2 to %u samples", (unsigned long long)period_ns, ring,
+					MALI_PERFCNT_STREAM_MIN_PERIOD_NS / 1e6,
+					MALI_PERFCNT_SESSION_WATCHDOG_NS / 1e9,
+					MALI_PERFCNT_SESSION_MAX_RING_SAMPLES);
+		return enable_error(d, cfg, x, err);
+	}
+	if (mpc_v3_ring_init(&s->ring, fd, gi.sample_size))
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	s->v3 = 1;
+	return 0;
+}
 
 static int mp_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,
 			   unsigned ring, struct mpc_err *err)
@@ -435,6 +496,16 @@ static int mp_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return mpc_fail(err, -ENOMEM, "out of memory");
+	if (mp_stream_v3(d, period_ns)) {
+		int r = mp_ring_start(d, s, cfg, period_ns, ring, err);
+
+		if (r) {
+			free(s);
+			return r;
+		}
+		d->priv = s;
+		return 0;
+	}
 	memset(&o, 0, sizeof(o));
 	o.period_ns = period_ns;
 	o.ring_records = ring;
@@ -476,27 +547,69 @@ static int mp_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 	return 0;
 }
 
+/* Why reading the stream (@v3: the ring session) failed with @x */
+static int mp_read_error(const struct mpc_dev *d, int x, int v3, struct mpc_err *err)
+{
+	switch (v3 || x == EINTR || x == ENODEV ? x : 0) {
+	case EINTR:
+		return -EINTR;
+	case ENODEV:
+		return mpc_fail(err, -x, "the sampling stream of %s ended: the device went away "
+				"or the GPU could not be recovered (see dmesg)", d->path);
+	case EIO:
+		return mpc_fail(err, -x, "the sampling stream of %s ended: the GPU could not be "
+				"recovered after a failed sample (see dmesg); run the command again",
+				d->path);
+	case ENODATA:
+		return mpc_fail(err, -x, "the ring session of %s was stopped and is drained "
+				"(were the counters released by a GPU reset?); run the command "
+				"again", d->path);
+	default:
+		return mpc_fail(err, -x, "reading the sampling stream of %s failed: %s", d->path,
+				strerror(x));
+	}
+}
+
+/* The next sample of a ring session, its record in @rec */
+static int mp_ring_next(struct mpc_dev *d, const void **sample, size_t *size,
+			struct mpc_record *rec, struct mpc_err *err)
+{
+	struct mp_stream *s = d->priv;
+	int r = mpc_v3_ring_next(&s->ring, sample, size, err);
+
+	if (r == -EPROTO)
+		return r;
+	if (r)
+		return mp_read_error(d, -r, 1, err);
+	mpc_v3_ring_record(*sample, rec);
+	return 0;
+}
+
 static int mp_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_record *rec,
 			  struct mpc_err *err)
 {
 	struct mp_stream *s = d->priv;
 	const struct drm_mali_perfcnt_record *r;
 
+	if (s->v3) {
+		const void *sample;
+		uint32_t flags;
+		size_t size;
+		int x = mp_ring_next(d, &sample, &size, rec, err);
+
+		if (x)
+			return x;
+		/* a dump's 32-bit words: a sum past them clamped, SATURATED */
+		x = mpc_v3_to_dump(&d->desc, sample, size, buf, len, &flags, err);
+		if (!x)
+			rec->data_flags = mpc_data_flags_from_uapi(flags);
+		return x;
+	}
 	if (s->off >= s->len) {
 		ssize_t n = read(s->fd, s->buf, s->cap);
 
-		if (n < 0) {
-			int x = errno;
-
-			if (x == EINTR)
-				return -EINTR;
-			if (x == ENODEV)
-				return mpc_fail(err, -x, "the sampling stream of %s ended: the device "
-						"went away or the GPU could not be recovered (see dmesg)",
-						d->path);
-			return mpc_fail(err, -x, "reading the sampling stream of %s failed: %s",
-					d->path, strerror(x));
-		}
+		if (n < 0)
+			return mp_read_error(d, errno, 0, err);
 		s->len = (size_t)n;
 		s->off = 0;
 	}
@@ -521,6 +634,17 @@ static int mp_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_r
 	return 0;
 }
 
+static int mp_stream_next64(struct mpc_dev *d, void *buf, size_t len, const void **sample,
+			    size_t *size, struct mpc_record *rec, struct mpc_err *err)
+{
+	struct mp_stream *s = d->priv;
+
+	*sample = NULL;
+	if (!s->v3)
+		return mp_stream_next(d, buf, len, rec, err);
+	return mp_ring_next(d, sample, size, rec, err);
+}
+
 static int mp_stream_stop(struct mpc_dev *d, struct mpc_err *err)
 {
 	struct mp_stream *s = d->priv;
@@ -528,7 +652,10 @@ static int mp_stream_stop(struct mpc_dev *d, struct mpc_err *err)
 	(void)err;
 	if (!s)
 		return 0;
-	close(s->fd);
+	if (s->v3)
+		mpc_v3_ring_fini(&s->ring);
+	else
+		close(s->fd);
 	free(s->buf);
 	free(s);
 	d->priv = NULL;
@@ -555,6 +682,8 @@ const struct mpc_backend_ops mpc_be_mali_perfcnt = {
 	.disable = mp_disable,
 	.stream_start = mp_stream_start,
 	.stream_next = mp_stream_next,
+	.stream_next64 = mp_stream_next64,
+	.stream_kind = mp_stream_kind,
 	.stream_stop = mp_stream_stop,
 	.close = mp_close,
 	.load = mp_load,

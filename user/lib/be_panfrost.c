@@ -51,6 +51,8 @@ struct pf {
 	int sfd;		/* the session, -1 when none is open */
 	uint32_t ssize;		/* bytes of a session sample */
 	void *sbuf;
+	int ring_on;		/* a ring session is the stream (ring) */
+	struct mpc_v3_ring ring;
 };
 
 static void pf_enumerate(struct mpc_cands *c)
@@ -120,27 +122,32 @@ static int pf_sessions_open(struct mpc_dev *d, struct mpc_err *err)
 	if (gi.gpu_freq_hz && !d->desc.gpu_freq_hz)
 		d->desc.gpu_freq_hz = gi.gpu_freq_hz;
 	d->info.interface = "counter sessions (patched panfrost)";
-	d->info.caps = MPC_BE_BLOCK_MASKS | MPC_BE_SEQNO | MPC_BE_KERNEL_TIMESTAMP;
+	/* the kernel samples into a ring session's ring every period, up to 1 s */
+	d->info.caps = MPC_BE_BLOCK_MASKS | MPC_BE_SEQNO | MPC_BE_KERNEL_TIMESTAMP |
+		       MPC_BE_PERIODIC;
 	/* the kernel sums in 64 bits, at least every second */
 	d->info.max_sample_interval_ns = 0;
 	d->info.dump_alloc = pf->alloc;
 	d->info.limits[0] = "CAP_PERFMON, unless root set sysctl dev.panfrost.perf_stream_paranoid=0";
 	d->info.limits[1] = "sessions exclude the unstable ioctls' owner (EBUSY either way)";
-	d->info.limits[2] = "no periodic sampling in the kernel: the tool samples";
+	d->info.limits[2] = "periodic sampling in the kernel (ring sessions) up to 1 s periods: "
+			    "the tool samples longer ones";
 	d->info.limits[3] = d->desc.gpu_freq_hz ? NULL :
 			    "no GPU clock rate (no devfreq): give --freq MHz";
 	d->info.limits[4] = NULL;
 	return 0;
 }
 
+static int pf_session_open_error(const struct mpc_dev *d, int x, struct mpc_err *err);
+
 static int pf_session_enable(struct mpc_dev *d, const struct mpc_enable *cfg, struct mpc_err *err)
 {
 	struct drm_mali_perfcnt_ext_set_property p[MPC_V3_OPEN_PROPS];
 	struct drm_mali_perfcnt_session_open o;
 	struct pf *pf = d->priv;
-	int fd, x;
+	int fd;
 
-	if (pf->sfd >= 0)
+	if (pf->sfd >= 0 || pf->ring_on)
 		return mpc_fail(err, -EALREADY, "the counters of %s are already enabled by this "
 				"process", d->path);
 	/* panfrost's sessions take no MALI_PERFCNT_PROP_PERIOD_NS */
@@ -150,7 +157,12 @@ static int pf_session_enable(struct mpc_dev *d, const struct mpc_enable *cfg, st
 		pf->sfd = fd;
 		return 0;
 	}
-	x = errno;
+	return pf_session_open_error(d, errno, err);
+}
+
+/* Why a SESSION_OPEN failed with @x, in one line */
+static int pf_session_open_error(const struct mpc_dev *d, int x, struct mpc_err *err)
+{
 	switch (x) {
 	case EPERM:
 	case EACCES:
@@ -491,6 +503,128 @@ static int pf_sample(struct mpc_dev *d, void *buf, size_t len, struct mpc_dump_i
 	return 0;
 }
 
+/*
+ * The sampling stream of a patched panfrost: a ring session (the core's
+ * MALI_PERFCNT_PROP_PERIOD_NS and MALI_PERFCNT_PROP_RING_SAMPLES, periods
+ * up to 1 s), read() whole 64-bit samples at a time.
+ */
+static int pf_stream_v3(const struct mpc_dev *d, uint64_t period_ns)
+{
+	const struct pf *pf = d->priv;
+
+	return pf->sessions && period_ns && period_ns <= MALI_PERFCNT_SESSION_WATCHDOG_NS;
+}
+
+static const char *pf_stream_kind(const struct mpc_dev *d, uint64_t period_ns)
+{
+	const struct pf *pf = d->priv;
+
+	return pf->ring_on || pf_stream_v3(d, period_ns) ? "v3 session" : NULL;
+}
+
+static int pf_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,
+			   unsigned ring, struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_ext_set_property p[MPC_V3_RING_PROPS];
+	struct drm_mali_perfcnt_session_open o;
+	struct pf *pf = d->priv;
+	int fd, x;
+
+	if (pf->sfd >= 0 || pf->ring_on)
+		return mpc_fail(err, -EBUSY, "the counters of %s are enabled by this process: "
+				"disable them before streaming", d->path);
+	if (!pf_stream_v3(d, period_ns))
+		return mpc_fail(err, -EINVAL, "panfrost's ring sessions sample every 0.1 ms to 1 s, "
+				"not every %.10g ms: sample from the tool (--user-loop) or give a "
+				"shorter period", period_ns / 1e6);
+	if (ring > MALI_PERFCNT_SESSION_MAX_RING_SAMPLES)
+		ring = MALI_PERFCNT_SESSION_MAX_RING_SAMPLES;
+	if (ring < 2)
+		ring = 2;
+	mpc_v3_ring_args(cfg, period_ns, ring, &o, p);
+	fd = drmIoctl(d->fd, MPC_PF_IOCTL_PERFCNT_SESSION_OPEN, &o);
+	if (fd < 0) {
+		x = errno;
+		if (x == EINVAL)
+			return mpc_fail(err, -x, "panfrost refused the ring session (period %llu ns, "
+					"ring %u): periods are %.10g ms (unprivileged: sysctl "
+					"dev.panfrost.session_min_period_unpriv_us) to %.10g s; or this "
+					"panfrost has no rings: record --user-loop",
+					(unsigned long long)period_ns, ring,
+					MALI_PERFCNT_STREAM_MIN_PERIOD_NS / 1e6,
+					MALI_PERFCNT_SESSION_WATCHDOG_NS / 1e9);
+		return pf_session_open_error(d, x, err);
+	}
+	if (mpc_v3_ring_init(&pf->ring, fd, pf->ssize))
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	pf->ring_on = 1;
+	return 0;
+}
+
+static int pf_ring_next(struct mpc_dev *d, const void **sample, size_t *size,
+			struct mpc_record *rec, struct mpc_err *err)
+{
+	struct pf *pf = d->priv;
+	int r = mpc_v3_ring_next(&pf->ring, sample, size, err);
+
+	switch (r) {
+	case 0:
+		mpc_v3_ring_record(*sample, rec);
+		return 0;
+	case -EPROTO:
+	case -EINTR:
+		return r;
+	case -ENODEV:
+		return mpc_fail(err, r, "the ring session of %s ended: the device went away",
+				d->path);
+	case -EIO:
+		return mpc_fail(err, r, "the ring session of %s ended: the GPU could not be "
+				"recovered after a failed sample (see dmesg)", d->path);
+	case -ENODATA:
+		return mpc_fail(err, r, "the ring session of %s was stopped and is drained; run "
+				"the command again", d->path);
+	default:
+		return mpc_fail(err, r, "reading the ring session of %s failed: %s", d->path,
+				strerror(-r));
+	}
+}
+
+static int pf_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_record *rec,
+			  struct mpc_err *err)
+{
+	const void *sample;
+	uint32_t flags;
+	size_t size;
+	int r = pf_ring_next(d, &sample, &size, rec, err);
+
+	if (r)
+		return r;
+	/* a dump's 32-bit words: a sum past them clamped, SATURATED */
+	r = mpc_v3_to_dump(&d->desc, sample, size, buf, len, &flags, err);
+	if (!r)
+		rec->data_flags = mpc_data_flags_from_uapi(flags);
+	return r;
+}
+
+static int pf_stream_next64(struct mpc_dev *d, void *buf, size_t len, const void **sample,
+			    size_t *size, struct mpc_record *rec, struct mpc_err *err)
+{
+	(void)buf;
+	(void)len;
+	return pf_ring_next(d, sample, size, rec, err);
+}
+
+static int pf_stream_stop(struct mpc_dev *d, struct mpc_err *err)
+{
+	struct pf *pf = d->priv;
+
+	(void)err;
+	if (pf->ring_on)
+		mpc_v3_ring_fini(&pf->ring);
+	pf->ring_on = 0;
+	return 0;
+}
+
 static void pf_close(struct mpc_dev *d)
 {
 	struct pf *pf = d->priv;
@@ -525,6 +659,11 @@ const struct mpc_backend_ops mpc_be_panfrost = {
 	.sample = pf_sample,
 	.session_sample = pf_session_sample64,
 	.disable = pf_disable,
+	.stream_start = pf_stream_start,
+	.stream_next = pf_stream_next,
+	.stream_next64 = pf_stream_next64,
+	.stream_kind = pf_stream_kind,
+	.stream_stop = pf_stream_stop,
 	.close = pf_close,
 	.none = pf_none,
 };

@@ -524,6 +524,51 @@ int mpc_dev_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_rec
 	return d->ops->stream_next(d, buf, len, rec, err);
 }
 
+int mpc_dev_stream_next_add(struct mpc_dev *d, struct mpc_sample *s, struct mpc_record *rec,
+			    struct mpc_err *err)
+{
+	const void *sample = NULL;
+	struct mpc_dump_info di;
+	size_t size = 0;
+	int r;
+
+	if (!d->streaming)
+		return mpc_fail(err, -EINVAL, "no stream was started on %s: call "
+				"mpc_dev_stream_start() first", d->path);
+	if (s->layout->dump_size != d->desc.dump_size ||
+	    s->layout->counters_per_block != d->desc.counters_per_block)
+		return mpc_fail(err, -EINVAL, "the sample is of another GPU's layout (%u-byte dumps, "
+				"%s has %u): make it from mpc_dev_desc()", s->layout->dump_size,
+				d->path, d->desc.dump_size);
+	if (!d->dump && !(d->dump = malloc(d->desc.dump_size)))
+		return mpc_fail(err, -ENOMEM, "out of memory");
+	if (d->ops->stream_next64)
+		r = d->ops->stream_next64(d, d->dump, d->desc.dump_size, &sample, &size, rec, err);
+	else
+		r = d->ops->stream_next(d, d->dump, d->desc.dump_size, rec, err);
+	if (r || rec->type != MPC_REC_SAMPLE)
+		return r;
+	memset(&di, 0, sizeof(di));
+	di.seqno = rec->seqno;
+	di.timestamp_ns = rec->end_ns;
+	di.start_ns = rec->start_ns;
+	di.end_ns = rec->end_ns;
+	di.interval_start_ns = rec->start_ns;
+	di.flags = rec->data_flags;
+	if (sample)
+		return mpc_sample_add_session(s, sample, size, NULL, err);
+	return mpc_sample_add(s, d->dump, d->desc.dump_size, &di, err);
+}
+
+const char *mpc_dev_stream_kind(const struct mpc_dev *d, uint64_t period_ns)
+{
+	if (!(d->info.caps & MPC_BE_PERIODIC) || !d->ops->stream_start)
+		return NULL;
+	if (d->ops->stream_kind)
+		return d->ops->stream_kind(d, period_ns);
+	return d->info.interface ? d->info.interface : d->info.name;
+}
+
 int mpc_dev_stream_stop(struct mpc_dev *d, struct mpc_err *err)
 {
 	if (!d->streaming)

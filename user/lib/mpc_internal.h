@@ -92,6 +92,35 @@ int mpc_v3_sample_dump(const struct mpc_desc *d, const void *sample, size_t size
 		       size_t len, struct mpc_dump_info *di, struct mpc_err *err);
 int mpc_v3_to_dump(const struct mpc_desc *d, const void *sample, size_t len, void *dump,
 		   size_t dump_size, uint32_t *data_flags, struct mpc_err *err);
+/*
+ * A ring session (uAPI revision 3, MALI_PERFCNT_PROP_PERIOD_NS and
+ * MALI_PERFCNT_PROP_RING_SAMPLES): SESSION_OPEN's arguments as
+ * mpc_v3_open_args()'s with the kernel sampling every @period_ns into a
+ * ring of @ring samples (@p: MPC_V3_RING_PROPS properties), and the
+ * samples read() from its fd, whole, several at a time.
+ */
+#define MPC_V3_RING_PROPS 6
+void mpc_v3_ring_args(const struct mpc_enable *cfg, uint64_t period_ns, unsigned ring,
+		      struct drm_mali_perfcnt_session_open *o,
+		      struct drm_mali_perfcnt_ext_set_property *p);
+struct mpc_v3_ring {
+	int fd;
+	uint32_t sample_size;		/* GET_INFO_V3's */
+	size_t len, off, cap;		/* read, handed out, allocated */
+	unsigned char *buf;
+};
+/* Take session fd @fd (closed by mpc_v3_ring_fini()); -ENOMEM */
+int mpc_v3_ring_init(struct mpc_v3_ring *r, int fd, uint32_t sample_size);
+void mpc_v3_ring_fini(struct mpc_v3_ring *r);
+/*
+ * The next sample (*@sample, *@size bytes, valid until the next call),
+ * waiting for one: 0, -EPROTO for a malformed one (@err says so), or
+ * read()'s negative errno, @err untouched, for the backend to explain.
+ */
+int mpc_v3_ring_next(struct mpc_v3_ring *r, const void **sample, size_t *size,
+		     struct mpc_err *err);
+/* A stream record of a ring's @sample (lost: the periods it stands for besides its own) */
+void mpc_v3_ring_record(const void *sample, struct mpc_record *rec);
 /* @di joins @s's timing, as mpc_sample_add() does (decode.c) */
 void mpc_sample_join(struct mpc_sample *s, const struct mpc_dump_info *di);
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,

@@ -10,7 +10,9 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mpc_internal.h"
 #include "mali_perfcnt_drm.h"
@@ -278,17 +280,22 @@ unsigned mpc_data_flags_from_uapi(uint32_t data_flags)
 		f |= MPC_DATA_AFTER_POWER_LOSS;
 	if (data_flags & MALI_PERFCNT_DATA_FIRST)
 		f |= MPC_DATA_FIRST;
+	if (data_flags & MALI_PERFCNT_DATA_OVERFLOW)
+		f |= MPC_DATA_OVERFLOW;
 	return f;
 }
 
-void mpc_v3_open_args(const struct mpc_enable *cfg, uint64_t gpu_freq_hz,
-		      struct drm_mali_perfcnt_session_open *o,
-		      struct drm_mali_perfcnt_ext_set_property *p)
+/*
+ * SESSION_OPEN's arguments: the masks of @cfg, then @period (0: none) and
+ * @ring (0: none) as properties, chained in @p
+ */
+static void v3_args(const struct mpc_enable *cfg, uint64_t period, unsigned ring,
+		    struct drm_mali_perfcnt_session_open *o,
+		    struct drm_mali_perfcnt_ext_set_property *p, unsigned nprops)
 {
-	uint64_t period = 0;
 	unsigned n = 0;
 
-	memset(p, 0, MPC_V3_OPEN_PROPS * sizeof(*p));
+	memset(p, 0, nprops * sizeof(*p));
 	memset(o, 0, sizeof(*o));
 	o->flags = MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START;
 	if (cfg && cfg->use_masks) {
@@ -303,18 +310,13 @@ void mpc_v3_open_args(const struct mpc_enable *cfg, uint64_t gpu_freq_hz,
 			p[n].value = v[n];
 		}
 	}
-	/*
-	 * The kernel's watchdog accumulates the hardware every second: a
-	 * 32-bit counter of a clock above 4.29 GHz saturates within that.
-	 * A GPU whose 2^30 cycles take less than a second asks for that span.
-	 */
-	if (gpu_freq_hz > (1ull << 30))
-		period = (uint64_t)((double)(1ull << 30) * 1e9 / (double)gpu_freq_hz);
-	if (period && period < MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS)
-		period = MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
 	if (period) {
 		p[n].property = MALI_PERFCNT_PROP_PERIOD_NS;
 		p[n++].value = period;
+	}
+	if (ring) {
+		p[n].property = MALI_PERFCNT_PROP_RING_SAMPLES;
+		p[n++].value = ring;
 	}
 	for (unsigned i = 0; i < n; i++) {
 		p[i].base.name = MALI_PERFCNT_EXT_SET_PROPERTY;
@@ -325,6 +327,100 @@ void mpc_v3_open_args(const struct mpc_enable *cfg, uint64_t gpu_freq_hz,
 		o->extensions = (uint64_t)(uintptr_t)&p[0];
 	if (cfg)
 		o->counter_set = cfg->counter_set;
+}
+
+void mpc_v3_open_args(const struct mpc_enable *cfg, uint64_t gpu_freq_hz,
+		      struct drm_mali_perfcnt_session_open *o,
+		      struct drm_mali_perfcnt_ext_set_property *p)
+{
+	uint64_t period = 0;
+
+	/*
+	 * The kernel's watchdog accumulates the hardware every second: a
+	 * 32-bit counter of a clock above 4.29 GHz saturates within that.
+	 * A GPU whose 2^30 cycles take less than a second asks for that span.
+	 */
+	if (gpu_freq_hz > (1ull << 30))
+		period = (uint64_t)((double)(1ull << 30) * 1e9 / (double)gpu_freq_hz);
+	if (period && period < MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS)
+		period = MALI_PERFCNT_STREAM_MIN_PERIOD_UNPRIV_NS;
+	v3_args(cfg, period, 0, o, p, MPC_V3_OPEN_PROPS);
+}
+
+void mpc_v3_ring_args(const struct mpc_enable *cfg, uint64_t period_ns, unsigned ring,
+		      struct drm_mali_perfcnt_session_open *o,
+		      struct drm_mali_perfcnt_ext_set_property *p)
+{
+	v3_args(cfg, period_ns, ring, o, p, MPC_V3_RING_PROPS);
+}
+
+int mpc_v3_ring_init(struct mpc_v3_ring *r, int fd, uint32_t sample_size)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->sample_size = sample_size;
+	/* a few samples a read(): a reader woken late takes what queued up */
+	r->cap = (size_t)sample_size * 8;
+	r->buf = malloc(r->cap);
+	if (!r->buf) {
+		close(fd);
+		r->fd = -1;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mpc_v3_ring_fini(struct mpc_v3_ring *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}
+
+int mpc_v3_ring_next(struct mpc_v3_ring *r, const void **sample, size_t *size,
+		     struct mpc_err *err)
+{
+	struct drm_mali_perfcnt_sample_header h;
+
+	if (r->off >= r->len) {
+		ssize_t n = read(r->fd, r->buf, r->cap);
+
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENODATA;
+		r->len = (size_t)n;
+		r->off = 0;
+	}
+	if (r->len - r->off < sizeof(h))
+		return mpc_fail(err, -EPROTO, "a session read() of %zu bytes ends inside a sample; "
+				"the driver and this library do not match", r->len);
+	memcpy(&h, r->buf + r->off, sizeof(h));
+	if (h.size < sizeof(h) || h.size > r->len - r->off || h.size > r->sample_size)
+		return mpc_fail(err, -EPROTO, "a session sample says it is %u bytes, %zu were read "
+				"and GET_INFO_V3 says %u; the driver and this library do not match",
+				h.size, r->len - r->off, r->sample_size);
+	*sample = r->buf + r->off;
+	*size = h.size;
+	/* the kernel writes whole samples of sample_size bytes back to back */
+	r->off += r->sample_size;
+	return 0;
+}
+
+void mpc_v3_ring_record(const void *sample, struct mpc_record *rec)
+{
+	struct drm_mali_perfcnt_sample_header h;
+
+	memcpy(&h, sample, sizeof(h));
+	memset(rec, 0, sizeof(*rec));
+	rec->type = MPC_REC_SAMPLE;
+	rec->data_flags = mpc_data_flags_from_uapi(h.flags);
+	rec->seqno = h.seqno;
+	rec->start_ns = h.start_ns;
+	rec->end_ns = h.end_ns;
+	rec->lost = (h.flags & MALI_PERFCNT_DATA_OVERFLOW) ? h.lost : 0;
 }
 
 int mpc_v3_sample_dump(const struct mpc_desc *d, const void *sample, size_t size, void *dump,

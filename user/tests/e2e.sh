@@ -150,20 +150,55 @@ elif [ $sim -eq 1 ]; then
 	# --- record: counters over time -----------------------------------------
 	# Perfetto's schema is checked on the host (user/tests/test_perfetto.c);
 	# here: the live loop against the driver, its sample count and values.
-	# mali_perfcnt: the kernel's sampling stream (STREAM_OPEN)
+	# mali_perfcnt: the kernel samples. On uAPI revision 3 that is a ring
+	# session (64-bit samples read() whole, a full ring reported in-band),
+	# named in the closing line, each interval the kernel's 20 ms period
 	if run record -I 20 -n 10 -e MpcGPUActiveUtil,GPU_ACTIVE --format csv -o "$tmp/rec.csv" &&
-		grep -q "record: 10 samples to $tmp/rec.csv (csv, kernel stream).* 0 samples lost, 0 failed" \
+		grep -q "record: 10 samples to $tmp/rec.csv (csv, kernel stream (v3 session)).* 0 samples lost, 0 failed" \
 			"$tmp/err" &&
 		"$fmt" csv "$tmp/rec.csv" >/dev/null; then
-		ok "record -I 20 -n 10 --format csv: 10 samples from the kernel stream, valid CSV"
+		ok "record -I 20 -n 10 --format csv: 10 samples from the kernel's v3 session, 0 lost, valid CSV"
 		if "$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | in_range 45 55 10; then
 			ok "record: GPU active utilisation 50 +- 5 % in each of 10 samples"
 		else
 			notok "record: GPU active utilisation 50 +- 5 % in each of 10 samples" \
 				"got: $("$fmt" csv-get "$tmp/rec.csv" MpcGPUActiveUtil | tr '\n' ' ')"
 		fi
+		if awk -F, '$4 == "metric" && $6 == "MpcGPUActiveUtil" { print $3 }' "$tmp/rec.csv" |
+			median_in 0.018 0.022 10; then
+			ok "record: the v3 session's samples are the kernel's 20 ms periods (median)"
+		else
+			notok "record: the v3 session's samples are the kernel's 20 ms periods (median)" \
+				"$(awk -F, '$4 == "metric" && $6 == "MpcGPUActiveUtil" { print $3 }' "$tmp/rec.csv" | tr '\n' ' ')"
+		fi
+		# 50 % of the GPU's cycles in 20 ms: counts of the clock, not of 32 bits clamped
+		hz=$(awk '$1 == "gpu_freq_hz:" { print $2 }' "$dbg/gpu_info")
+		if [ -z "$hz" ] || [ "$hz" -eq 0 ]; then
+			skip "record: GPU_ACTIVE against gpu_freq_hz" "gpu_info has no gpu_freq_hz"
+		elif awk -F, -v hz="$hz" '$4 == "counter" && $6 == "GPU_ACTIVE" {
+				c++; r = $8 / ($3 * hz); if (r < 0.45 || r > 0.55 || $10 != "ok") bad++ }
+				END { exit !(c == 10 && !bad) }' "$tmp/rec.csv"; then
+			ok "record: GPU_ACTIVE 45..55 % of gpu_freq_hz * interval in each sample, status ok"
+		else
+			notok "record: GPU_ACTIVE 45..55 % of gpu_freq_hz * interval in each sample, status ok" \
+				"gpu_freq_hz '$hz': $(awk -F, '$6 == "GPU_ACTIVE" { print $3, $8, $10 }' "$tmp/rec.csv" | tr '\n' ' ')"
+		fi
 	else
-		notok "record -I 20 -n 10 --format csv: 10 samples from the kernel stream, valid CSV" \
+		notok "record -I 20 -n 10 --format csv: 10 samples from the kernel's v3 session, 0 lost, valid CSV" \
+			"$(cat "$tmp/err")"
+	fi
+	t "info: record's kernel stream is the v3 session" sh -c \
+		"'$tool' $dev info --format json | grep -q '\"kernel_stream\":\"v3 session\"'"
+	# the deprecated v2 stream (STREAM_OPEN) still serves a tool that asks for it
+	# shellcheck disable=SC2086
+	if MPC_FORCE_UAPI_V2=1 "$tool" $dev record -I 20 -n 5 -e MpcGPUActiveUtil --format csv \
+		-o "$tmp/rec3.csv" >"$tmp/out" 2>"$tmp/err" &&
+		grep -q "record: 5 samples to $tmp/rec3.csv (csv, kernel stream (v2 stream)).* 0 samples lost, 0 failed" \
+			"$tmp/err" &&
+		"$fmt" csv-get "$tmp/rec3.csv" MpcGPUActiveUtil | in_range 45 55 5; then
+		ok "record with MPC_FORCE_UAPI_V2=1: 5 samples from the v2 stream at 50 +- 5 %"
+	else
+		notok "record with MPC_FORCE_UAPI_V2=1: 5 samples from the v2 stream at 50 +- 5 %" \
 			"$(cat "$tmp/err")"
 	fi
 	if run record --user-loop -I 20 -n 5 -e MpcGPUActiveUtil --format csv -o "$tmp/rec2.csv" &&
@@ -175,7 +210,7 @@ elif [ $sim -eq 1 ]; then
 	fi
 	# a Perfetto trace starts with Trace.packet (field 1, length-delimited: 0x0a)
 	if run record -F 200 -o "$tmp/rec.pftrace" -- sleep 0.3 &&
-		grep -q "samples to $tmp/rec.pftrace (perfetto, kernel stream)" "$tmp/err" &&
+		grep -q "samples to $tmp/rec.pftrace (perfetto, kernel stream (v3 session))" "$tmp/err" &&
 		[ "$(head -c 1 "$tmp/rec.pftrace" | od -An -tx1 | tr -d ' ')" = 0a ]; then
 		ok "record -F 200 -- sleep 0.3: a Perfetto trace"
 	else

@@ -28,6 +28,16 @@
  * ETIMEDOUT, as panfrost's does when the copy is not done within 1 s; logged
  * "dump timed out"), and with timeouts (K) the K DUMPs from the N-th on.
  *
+ * mali_perfcnt nodes: uapi (the revision GET_INFO reports, default 2) and,
+ * for those of the v5 layout, the v2 stream (STREAM_OPEN: one record a
+ * read(), every period_ns, its dump as a DUMP's) and from uapi=3 on
+ * GET_INFO_V3 and sessions (SESSION_OPEN, logged "session period P ring
+ * R"; the session's SAMPLE, and with a ring read(): one sample of 64-bit
+ * values a read() at each period's end, each counter val + slot or hz *
+ * seconds, never saturating); overflow (N: the N-th ring sample comes two
+ * periods late, as the kernel's when the ring was full: it covers three,
+ * MALI_PERFCNT_DATA_OVERFLOW and lost 2).
+ *
  * Like panfrost, a DUMP copies the kernel's whole buffer (v4:
  * hweight(l2) * 8 blocks, else MEM_FEATURES L2 slices + fls(shader) + 2
  * blocks) to buf_ptr, with no size check: a short buffer is overrun.
@@ -60,6 +70,7 @@ struct node {
 	char driver[32];
 	uint64_t prod, rev, shader, l2, mem, l2f, mmu, coh, groups, v4, sets;
 	uint64_t unstable, owner_other, enable_err, dump_err, val, hz, intr, timeout, timeouts;
+	uint64_t uapi, overflow;
 	uint64_t pf_dumps;	/* panfrost DUMPs since the ENABLE */
 	int owner_fd;		/* -1: free */
 	unsigned set;
@@ -73,9 +84,20 @@ static unsigned nnodes;
 static char conf_copy[2048];
 static struct node *fds[MAXFD];
 
+/* a v2 stream's or a v3 session's fd (on /dev/null) */
+struct sess {
+	struct node *n;
+	int v3;
+	uint64_t period_ns, ring;
+	uint32_t masks[4];
+	uint64_t start_ns, seqno;
+};
+static struct sess *sessions[MAXFD];
+
 static int (*real_open)(const char *, int, ...);
 static int (*real_close)(int);
 static int (*real_ioctl)(int, unsigned long, ...);
+static ssize_t (*real_read)(int, void *, size_t);
 static DIR *(*real_opendir)(const char *);
 
 static void init_real(void)
@@ -85,6 +107,7 @@ static void init_real(void)
 	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	real_opendir = (DIR *(*)(const char *))dlsym(RTLD_NEXT, "opendir");
 }
 
@@ -167,6 +190,7 @@ static int load(void)
 			K("owner", owner_other); K("enable_err", enable_err); K("dump_err", dump_err);
 			K("val", val); K("hz", hz); K("intr", intr);
 			K("timeout", timeout); K("timeouts", timeouts);
+			K("uapi", uapi); K("overflow", overflow);
 #undef K
 		}
 		if (n->groups == ~0ull)
@@ -266,6 +290,12 @@ int close(int fd)
 		if (fds[fd]->owner_fd == fd)
 			fds[fd]->owner_fd = -1;	/* panfrost_postclose releases */
 		fds[fd] = NULL;
+	}
+	if (fd >= 0 && fd < MAXFD && sessions[fd]) {
+		if (!sessions[fd]->v3 && sessions[fd]->n->owner_fd == fd)
+			sessions[fd]->n->owner_fd = -1;
+		free(sessions[fd]);
+		sessions[fd] = NULL;
 	}
 	return real_close(fd);
 }
@@ -483,15 +513,294 @@ static void mp_geometry(const struct node *n, struct drm_mali_perfcnt_get_info *
 	g->nr_counter_sets = bifrost(n) ? 2 : 1;
 	g->mem_features = (uint32_t)n->mem;
 	g->l2_features = (uint32_t)n->l2f;
-	/* a revision-2 driver: the library falls back to ENABLE and DUMP */
-	g->uapi_version = 2;
+	/* a revision-2 driver unless uapi=: the library falls back to ENABLE and DUMP */
+	g->uapi_version = n->uapi ? (uint32_t)n->uapi : 2;
 	g->caps = 0;	/* revision 2: "simulated" is in debugfs, not in caps */
 	g->gpu_freq_hz = 800000000;
 	snprintf(g->product, sizeof(g->product), "Mali-Fake");
 }
 
+/* v3: blocks of a sample (jm, tiler, the L2 slices, the present cores) and its size */
+static unsigned v3_nblocks(const struct node *n)
+{
+	return 2 + (unsigned)((n->mem >> 8) & 0xf) + 1 + popc(n->shader);
+}
+
+static uint32_t v3_size(const struct node *n)
+{
+	return (uint32_t)(sizeof(struct drm_mali_perfcnt_sample_header) +
+			  v3_nblocks(n) * (sizeof(struct drm_mali_perfcnt_block_header) + 64 * 8));
+}
+
+/* a session sample of [start, end] into @buf: val + slot, or hz * seconds in 64 bits */
+static void v3_encode(const struct sess *s, void *buf, uint64_t start, uint64_t end,
+		      uint32_t flags, uint32_t lost)
+{
+	const struct node *n = s->n;
+	struct drm_mali_perfcnt_sample_header *h = buf;
+	unsigned char *p = (unsigned char *)buf + sizeof(*h);
+	unsigned nl2 = (unsigned)((n->mem >> 8) & 0xf) + 1, slot = 0;
+
+	memset(buf, 0, v3_size(n));
+	h->start_ns = start;
+	h->end_ns = end;
+	h->clock_id = MALI_PERFCNT_CLOCK_MONOTONIC_RAW;
+	h->flags = flags;
+	h->seqno = s->seqno;
+	h->nr_blocks = v3_nblocks(n);
+	h->size = v3_size(n);
+	h->lost = lost;
+	for (unsigned type = MALI_PERFCNT_BLOCK_JM; type <= MALI_PERFCNT_BLOCK_SHADER; type++) {
+		unsigned ninst = type == MALI_PERFCNT_BLOCK_MMU_L2 ? nl2 :
+				 type == MALI_PERFCNT_BLOCK_SHADER ? 64 : 1;
+		/* the masks' order: jm, tiler, shader, l2 */
+		uint32_t m = s->masks[type == MALI_PERFCNT_BLOCK_JM ? 0 :
+				      type == MALI_PERFCNT_BLOCK_TILER ? 1 :
+				      type == MALI_PERFCNT_BLOCK_SHADER ? 2 : 3];
+
+		for (unsigned i = 0; i < ninst; i++, slot++) {
+			struct drm_mali_perfcnt_block_header bh = { 0 };
+			uint64_t v[64] = { 0 };
+
+			if (type == MALI_PERFCNT_BLOCK_SHADER && !((n->shader >> i) & 1))
+				continue;	/* a hole: its slot is skipped */
+			bh.block_type = type;
+			bh.instance = i;
+			bh.nr_values = 64;
+			for (unsigned g = 0; g < 16; g++)
+				if ((m >> g) & 1)
+					bh.enable_mask |= 0xfull << (4 * g);
+			for (unsigned c = 4; c < 64; c++) {
+				if (!((bh.enable_mask >> c) & 1))
+					continue;
+				v[c] = n->hz ? (uint64_t)((double)n->hz * (double)(end - start) * 1e-9) :
+				       n->val + slot;
+			}
+			memcpy(p, &bh, sizeof(bh));
+			memcpy(p + sizeof(bh), v, sizeof(v));
+			p += sizeof(bh) + sizeof(v);
+		}
+	}
+}
+
+static struct sess *sess_new(int fd, struct node *n, int v3)
+{
+	struct sess *s;
+
+	if (fd < 0 || fd >= MAXFD || !(s = calloc(1, sizeof(*s))))
+		return NULL;
+	s->n = n;
+	s->v3 = v3;
+	s->start_ns = now_ns();
+	for (int i = 0; i < 4; i++)
+		s->masks[i] = 0xffff;
+	sessions[fd] = s;
+	return s;
+}
+
+/* SESSION_OPEN: its properties, checked as the kernel does; the fd */
+static int v3_session_open(struct node *n, struct drm_mali_perfcnt_session_open *o)
+{
+	uint64_t prop[8] = { 0 }, given = 0;
+	struct sess *s;
+	int sfd;
+
+	if (n->uapi < 3 || n->v4)
+		return fail(EINVAL);
+	if (o->reserved[0] || o->reserved[1] ||
+	    (o->flags & ~(MALI_PERFCNT_SESSION_F_CLOEXEC | MALI_PERFCNT_SESSION_F_START)))
+		return fail(EINVAL);
+	for (uint64_t x = o->extensions, k = 0; x; k++) {
+		const struct drm_mali_perfcnt_ext_set_property *e = (const void *)(uintptr_t)x;
+
+		if (k >= MALI_PERFCNT_MAX_EXTENSIONS)
+			return fail(E2BIG);
+		if (e->base.name != MALI_PERFCNT_EXT_SET_PROPERTY || !e->property ||
+		    e->property > MALI_PERFCNT_PROP_RING_SAMPLES || ((given >> e->property) & 1))
+			return fail(EINVAL);
+		given |= 1ull << e->property;
+		prop[e->property] = e->value;
+		x = e->base.next_extension;
+	}
+	if ((given >> MALI_PERFCNT_PROP_PERIOD_NS & 1) &&
+	    (prop[MALI_PERFCNT_PROP_PERIOD_NS] < MALI_PERFCNT_STREAM_MIN_PERIOD_NS ||
+	     prop[MALI_PERFCNT_PROP_PERIOD_NS] > MALI_PERFCNT_SESSION_WATCHDOG_NS))
+		return fail(EINVAL);
+	if ((given >> MALI_PERFCNT_PROP_RING_SAMPLES & 1) &&
+	    (!(given >> MALI_PERFCNT_PROP_PERIOD_NS & 1) ||
+	     prop[MALI_PERFCNT_PROP_RING_SAMPLES] < 2 ||
+	     prop[MALI_PERFCNT_PROP_RING_SAMPLES] > MALI_PERFCNT_SESSION_MAX_RING_SAMPLES))
+		return fail(EINVAL);
+	if (n->owner_other)
+		return fail(EBUSY);
+	sfd = real_open("/dev/null", O_RDONLY | O_CLOEXEC);
+	s = sess_new(sfd, n, 1);
+	if (!s) {
+		if (sfd >= 0)
+			real_close(sfd);
+		return fail(ENOMEM);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		if ((given >> (MALI_PERFCNT_PROP_JM_MASK + i)) & 1)
+			s->masks[i] = (uint32_t)prop[MALI_PERFCNT_PROP_JM_MASK + i];
+	s->period_ns = prop[MALI_PERFCNT_PROP_PERIOD_NS];
+	s->ring = prop[MALI_PERFCNT_PROP_RING_SAMPLES];
+	logf_("session period %llu ring %llu\n", (unsigned long long)s->period_ns,
+	      (unsigned long long)s->ring);
+	return sfd;
+}
+
+/* sleep until CLOCK_MONOTONIC_RAW @t; -1 with EINTR when a signal came */
+static int sleep_until(uint64_t t)
+{
+	uint64_t now = now_ns();
+	struct timespec ts;
+
+	if (now >= t)
+		return 0;
+	ts.tv_sec = (time_t)((t - now) / 1000000000ull);
+	ts.tv_nsec = (long)((t - now) % 1000000000ull);
+	return nanosleep(&ts, NULL) ? fail(EINTR) : 0;
+}
+
+/* one v2 record or one ring sample a read(), at the end of its period */
+static ssize_t sess_read(struct sess *s, void *buf, size_t len)
+{
+	struct node *n = s->n;
+	uint64_t periods = 1, end;
+	uint32_t flags = s->seqno ? 0 : MALI_PERFCNT_DATA_FIRST;
+
+	if (!len)
+		return 0;
+	if (s->v3) {
+		if (!s->ring)
+			return fail(EINVAL);
+		if (len < v3_size(n))
+			return fail(ENOSPC);
+		if (n->overflow && s->seqno + 1 == n->overflow)
+			periods = 3;
+	} else if (len < sizeof(struct drm_mali_perfcnt_record) + kernel_size(n)) {
+		return fail(ENOSPC);
+	}
+	end = s->start_ns + periods * s->period_ns;
+	if (sleep_until(end))
+		return -1;
+	s->seqno++;
+	if (s->v3) {
+		if (periods > 1)
+			flags |= MALI_PERFCNT_DATA_OVERFLOW;
+		v3_encode(s, buf, s->start_ns, end, flags, (uint32_t)(periods - 1));
+		s->start_ns = end;
+		return v3_size(n);
+	} else {
+		struct drm_mali_perfcnt_record *r = buf;
+		uint32_t *w = (uint32_t *)(r + 1);
+
+		memset(r, 0, sizeof(*r));
+		n->last_ns = s->start_ns;
+		fill(n, w, kernel_size(n), s->masks[0]);
+		for (size_t i = 0; i < kernel_size(n) / 4; i++)
+			if (i % 64 >= 4 && w[i] == 0xffffffffu)
+				flags |= MALI_PERFCNT_DATA_SATURATED;
+		r->type = MALI_PERFCNT_RECORD_SAMPLE;
+		r->header_size = sizeof(*r);
+		r->size = (uint32_t)(sizeof(*r) + kernel_size(n));
+		r->seqno = s->seqno;
+		r->start_ns = s->start_ns;
+		r->end_ns = end;
+		r->data_flags = flags;
+		s->start_ns = end;
+		return r->size;
+	}
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	init_real();
+	if (fd >= 0 && fd < MAXFD && sessions[fd])
+		return sess_read(sessions[fd], buf, len);
+	return real_read(fd, buf, len);
+}
+
+/* the session's SAMPLE: everything since the last one */
+static int v3_session_ioctl(struct sess *s, unsigned long req, void *arg)
+{
+	struct drm_mali_perfcnt_session_sample *r = arg;
+	void *tmp;
+	uint64_t t;
+
+	if (req != MALI_PERFCNT_SESSION_IOCTL_SAMPLE || !s->v3)
+		return fail(ENOTTY);
+	if (r->flags || r->pad)
+		return fail(EINVAL);
+	if (r->buf_size < v3_size(s->n)) {
+		r->buf_size = v3_size(s->n);
+		return fail(ENOSPC);
+	}
+	tmp = malloc(v3_size(s->n));
+	if (!tmp)
+		return fail(ENOMEM);
+	t = now_ns();
+	s->seqno++;
+	v3_encode(s, tmp, s->start_ns, t, s->seqno == 1 ? MALI_PERFCNT_DATA_FIRST : 0, 0);
+	s->start_ns = t;
+	memcpy((void *)(uintptr_t)r->buf_ptr, tmp, v3_size(s->n));
+	free(tmp);
+	r->buf_size = v3_size(s->n);
+	logf_("session sample\n");
+	return 0;
+}
+
 static int mp_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 {
+	if (req == DRM_IOCTL_MALI_PERFCNT_GET_INFO_V3 && n->uapi >= 3) {
+		struct drm_mali_perfcnt_get_info_v3 *g = arg;
+		struct drm_mali_perfcnt_get_info g2;
+
+		memset(&g2, 0, sizeof(g2));
+		mp_geometry(n, &g2);
+		memset(g, 0, sizeof(*g));
+		g->gpu_id = g2.gpu_id;
+		g->uapi_version = g2.uapi_version;
+		g->shader_present = n->shader;
+		g->l2_present = n->l2;
+		g->gpu_freq_hz = g2.gpu_freq_hz;
+		g->nr_counter_sets = g2.nr_counter_sets;
+		g->max_sessions = 8;
+		g->sample_size = v3_size(n);
+		snprintf(g->product, sizeof(g->product), "%s", g2.product);
+		return 0;
+	}
+	if (req == DRM_IOCTL_MALI_PERFCNT_SESSION_OPEN)
+		return v3_session_open(n, arg);
+	if (req == DRM_IOCTL_MALI_PERFCNT_STREAM_OPEN && !n->v4) {
+		struct drm_mali_perfcnt_stream_open *o = arg;
+		struct sess *s;
+		int sfd;
+
+		if (o->period_ns < MALI_PERFCNT_STREAM_MIN_PERIOD_NS ||
+		    o->period_ns > MALI_PERFCNT_STREAM_MAX_PERIOD_NS || o->ring_records < 2)
+			return fail(EINVAL);
+		if (n->owner_other || n->owner_fd >= 0)
+			return fail(EBUSY);
+		sfd = real_open("/dev/null", O_RDONLY | O_CLOEXEC);
+		s = sess_new(sfd, n, 0);
+		if (!s) {
+			if (sfd >= 0)
+				real_close(sfd);
+			return fail(ENOMEM);
+		}
+		if (o->flags & MALI_PERFCNT_STREAM_F_MASKS)
+			for (int i = 0; i < 4; i++)
+				s->masks[i] = (&o->jm_mask)[i];
+		s->period_ns = o->period_ns;
+		n->owner_fd = sfd;
+		o->fd = sfd;
+		o->record_size = (uint32_t)(sizeof(struct drm_mali_perfcnt_record) + kernel_size(n));
+		logf_("stream period %llu ring %u\n", (unsigned long long)o->period_ns,
+		      o->ring_records);
+		return 0;
+	}
 	if (req == DRM_IOCTL_MALI_PERFCNT_GET_INFO) {
 		struct drm_mali_perfcnt_get_info *g = arg;
 
@@ -567,6 +876,8 @@ int ioctl(int fd, unsigned long req, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	init_real();
+	if (fd >= 0 && fd < MAXFD && sessions[fd])
+		return v3_session_ioctl(sessions[fd], req, arg);
 	n = fd >= 0 && fd < MAXFD ? fds[fd] : NULL;
 	if (!n)
 		return real_ioctl(fd, req, arg);

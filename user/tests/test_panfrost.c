@@ -340,6 +340,96 @@ static void mp_data_flags(void)
 	      "a note without a flag: %s", out);
 }
 
+#define MP_V3 "renderD128:mali_perfcnt:prod=0x7212,shader=0x7,uapi=3"
+
+/*
+ * record on a revision-3 mali_perfcnt: a ring session the kernel samples
+ * every period (the shim logs the session's period and ring: about a
+ * second of samples, at least 64), read() whole, its 64-bit values kept:
+ * 10 GHz over 500 ms is 5e9 events, past 2^32, not saturated. The closing
+ * line names the v3 session.
+ */
+static void mp_record_v3_session(void)
+{
+	char st[32], fl[64];
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run(MP_V3 ",hz=10000000000", "record -I 500 -n 2 -e GPU_ACTIVE --format csv") == 0,
+	      "record: %s", errbuf);
+	CHECK(strstr(logbuf, "session period 500000000 ring 64\n") && !strstr(logbuf, "stream ") &&
+	      !strstr(logbuf, "session sample"), "not a ring session of 500 ms: %s", logbuf);
+	CHECK(strstr(errbuf, "record: 2 samples to - (csv, kernel stream (v3 session)); ") &&
+	      strstr(errbuf, "; 0 samples lost, 0 failed\n"), "stderr: %s", errbuf);
+	for (unsigned i = 0; i < 2; i++) {
+		double v = csv_value_flags("jm", "GPU_ACTIVE", i, st, sizeof(st), fl, sizeof(fl));
+		double iv = csv_interval("jm", "GPU_ACTIVE", i);
+
+		CHECK(v > 4294967296.0 && iv > 0.45 && iv < 0.55 && v > 0.999e10 * iv &&
+		      v < 1.001e10 * iv && !strcmp(st, "ok") && !strcmp(fl, i ? "" : "first"),
+		      "sample %u: GPU_ACTIVE %.0f over %.3f s, status %s, flags '%s'; want 1e10/s, "
+		      "ok, %s", i, v, iv, st, fl, i ? "no flags" : "first");
+	}
+}
+
+/*
+ * A full ring: the kernel's next sample holds the periods it had no room
+ * for (MALI_PERFCNT_DATA_OVERFLOW, lost 2): flagged overflow, its interval
+ * three periods, counted in the closing line's "lost".
+ */
+static void mp_record_v3_overflow(void)
+{
+	char fl[64];
+	double iv;
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run(MP_V3 ",val=3,overflow=2", "record -I 20 -n 3 -e GPU_ACTIVE --format csv") == 0,
+	      "record: %s", errbuf);
+	CHECK(strstr(errbuf, "3 samples to - (csv, kernel stream (v3 session))") &&
+	      strstr(errbuf, "; 2 samples lost, 0 failed\n"), "stderr: %s", errbuf);
+	csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, "first"), "sample 0: flags '%s', want first", fl);
+	csv_value_flags("jm", "GPU_ACTIVE", 1, NULL, 0, fl, sizeof(fl));
+	iv = csv_interval("jm", "GPU_ACTIVE", 1);
+	CHECK(!strcmp(fl, "overflow") && iv > 0.055 && iv < 0.065,
+	      "sample 1: flags '%s' over %.3f s, want overflow over 3 periods (0.060 s)", fl, iv);
+	csv_value_flags("jm", "GPU_ACTIVE", 2, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, ""), "sample 2: flags '%s', want none", fl);
+}
+
+/*
+ * The v2 stream where there is no session: a revision-2 module, and
+ * periods past a session's 1 s on revision 3; its 32-bit dumps clamp 5e9
+ * events to 0xffffffff and flag them saturated, as they always did.
+ * info names the stream record takes.
+ */
+static void mp_record_v2_fallback(void)
+{
+	char st[32], fl[64];
+	double v;
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,hz=10000000000",
+		  "record -I 500 -n 1 -e GPU_ACTIVE --format csv") == 0, "record: %s", errbuf);
+	CHECK(strstr(logbuf, "stream period 500000000 ring 64\n") && !strstr(logbuf, "session"),
+	      "not the v2 stream: %s", logbuf);
+	CHECK(strstr(errbuf, "1 samples to - (csv, kernel stream (v2 stream)); ") &&
+	      strstr(errbuf, "; 0 samples lost, 0 failed\n"), "stderr: %s", errbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 0, st, sizeof(st), fl, sizeof(fl));
+	CHECK(v == 4294967295.0 && !strcmp(st, "saturated") && !strcmp(fl, "saturated+first"),
+	      "v2: GPU_ACTIVE %.0f, status %s, flags '%s'", v, st, fl);
+	CHECK(run(MP_V3 ",val=5", "record -I 1500 -n 1 -e GPU_ACTIVE --format csv") == 0 &&
+	      strstr(logbuf, "stream period 1500000000 ring 64\n") &&
+	      strstr(errbuf, "(csv, kernel stream (v2 stream))"), "-I 1500: %s %s", errbuf, logbuf);
+	v = csv_value_flags("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(v == 5 && !strcmp(fl, "first"), "-I 1500: GPU_ACTIVE %.0f, flags '%s'", v, fl);
+	CHECK(run(MP_V3, "info --format json") == 0 &&
+	      strstr(out, "\"kernel_stream\":\"v3 session\""), "info v3: %s %s", errbuf, out);
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7", "info --format json") == 0 &&
+	      strstr(out, "\"kernel_stream\":\"v2 stream\""), "info v2: %s %s", errbuf, out);
+	CHECK(run("renderD128:panfrost:" G52_SPARSE, "info --format json") == 0 &&
+	      strstr(out, "\"kernel_stream\":null"), "info panfrost: %s %s", errbuf, out);
+}
+
 static void pf_error_unstable_ioctls(void)
 {
 	CHECK(!setup(), "mkdtemp");
@@ -521,6 +611,9 @@ TESTS(tests_panfrost) = {
 	  pf_dump_wait_not_interrupted },
 	{ "panfrost: sample data flags (first, saturated)", pf_data_flags },
 	{ "mali_perfcnt: sample data flags in json, csv and text", mp_data_flags },
+	{ "mali_perfcnt: record through a v3 ring session, 64-bit values", mp_record_v3_session },
+	{ "mali_perfcnt: record: a full ring is overflow and lost, in-band", mp_record_v3_overflow },
+	{ "mali_perfcnt: record: the v2 stream on revision 2 and past 1 s", mp_record_v2_fallback },
 	{ "panfrost: ENOSYS names unstable_ioctls", pf_error_unstable_ioctls },
 	{ "panfrost: EBUSY, another owner", pf_error_busy },
 	{ "panfrost: ETIMEDOUT on DUMP and ENABLE", pf_error_timeout },

@@ -72,6 +72,8 @@ int cmd_info(struct tool *t, int argc, char **argv)
 		kv_str(t, "backend", mpc_dev_backend(dev)->name);
 		kv_str(t, "driver", mpc_dev_driver(dev)[0] ? mpc_dev_driver(dev) : NULL);
 		kv_str(t, "interface", mpc_dev_backend(dev)->interface);
+		/* what record's kernel stream is at its default period (10 ms) */
+		kv_str(t, "kernel_stream", mpc_dev_stream_kind(dev, 10000000ull));
 	}
 	kv_str(t, "product", mpc_desc_product(d));
 	kv_num(t, "gpu_id", mpc_desc_gpu_id(d), 8);

@@ -3,9 +3,13 @@
  * "record": counters and derived metrics over time, into a Perfetto trace
  * (default), Chrome trace events or CSV (the sinks of trace.c).
  *
- * Sampling is a user-space loop on every backend: a deadline every period on
- * CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME, so lateness never
- * accumulates), one dump at each. The interval of a sample is measured from
+ * With a kernel stream (mali_perfcnt, kbase) the kernel samples every
+ * period: on mali_perfcnt's uAPI revision 3 (and patched panfrost) a ring
+ * session whose 64-bit samples are added whole, else the v2 stream's 32-bit
+ * dumps; the closing line names which ("kernel stream (v3 session)").
+ * Otherwise (--user-loop, stock panfrost) sampling is a user-space loop: a
+ * deadline every period on CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME,
+ * so lateness never accumulates), one dump at each. The interval of a sample is measured from
  * the dumps' own timestamps (the driver's CLOCK_MONOTONIC_RAW time, or the
  * time taken around the ioctl), never assumed to be the period: a late wakeup
  * makes a longer interval, no counts are lost, and the achieved period and
@@ -294,18 +298,24 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 	}
 }
 
-/* The kernel's sampling stream: records as they come. */
+/*
+ * The kernel's sampling stream: records as they come, a SAMPLE's counters
+ * added whole (a v3 session's 64-bit values). A v3 session reports in-band:
+ * a sample that stands for periods its ring had no room for says how many
+ * (lost, flagged overflow), and a failed sample is the next one's
+ * after-recovery; the v2 stream has LOST and ERROR records.
+ */
 static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mono, pid_t child,
-		       int *status, int *child_done)
+		       int *status, int *child_done, int v3)
 {
-	size_t size = mpc_desc_dump_size(mpc_dev_desc(r->dev));
 	struct mpc_record rec;
 	struct mpc_err e;
 	int ret;
 
 	for (;;) {
 		got_sigchld = 0;
-		ret = mpc_dev_stream_next(r->dev, r->buf, size, &rec, &e);
+		mpc_sample_reset(r->s);
+		ret = mpc_dev_stream_next_add(r->dev, r->s, &rec, &e);
 		child_exited(child, status, child_done);
 		if (ret == -EINTR) {
 			if (rec_should_stop(o, r, end_mono, *child_done))
@@ -316,9 +326,11 @@ static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mon
 			return tool_err(r->t, &e);
 		switch (rec.type) {
 		case MPC_REC_SAMPLE:
-			mpc_sample_reset(r->s);
-			if (mpc_decode(r->s, r->buf, size, &e))
-				return tool_err(r->t, &e);
+			if (v3) {
+				r->lost += rec.lost;
+				if (rec.data_flags & MPC_DATA_AFTER_RECOVERY)
+					r->errors++;
+			}
 			if (!r->n)
 				r->ts0 = rec.start_ns;
 			ret = rec_emit(r, rec.start_ns, rec.end_ns, rec.seqno, rec.data_flags);
@@ -341,7 +353,7 @@ static int loop_stream(struct rec *r, const struct rec_opts *o, uint64_t end_mon
 
 /* Period statistics from the samples' intervals, to stderr. */
 static void report(const struct rec *r, const char *out, const char *fmt, const char *how,
-		   uint64_t period_ns)
+		   int stream, uint64_t period_ns)
 {
 	double mean = 0, p99 = 0;
 	uint64_t *dev;
@@ -366,7 +378,7 @@ static void report(const struct rec *r, const char *out, const char *fmt, const 
 	fprintf(stderr, "%s: record: %u samples to %s (%s, %s); period %.3f ms asked, %.3f ms "
 		"mean, p99 deviation %.3f ms; ", r->t->prog, n, out, fmt, how,
 		(double)period_ns / 1e6, mean / 1e6, p99 / 1e6);
-	if (!strcmp(how, "kernel stream"))
+	if (stream)
 		fprintf(stderr, "%llu sample%s lost, %llu failed\n", (unsigned long long)r->lost,
 			r->lost == 1 ? "" : "s", (unsigned long long)r->errors);
 	else {
@@ -409,7 +421,8 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	struct mpc_err e;
 	struct rec r = { .t = t, .v = &v };
 	pid_t child = -1;
-	int status = 0, ret, child_done = 0, began = 0, enabled = 0, stream = 0;
+	int status = 0, ret, child_done = 0, began = 0, enabled = 0, stream = 0, v3 = 0;
+	char how[64] = "tool loop";
 	uint64_t start, end_mono = 0;
 	unsigned long long prev_ts = 0;
 	struct run run;
@@ -446,8 +459,10 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		ret = run_parse_masks(t, o.s.masks, mpc_desc_counters_per_block(v.desc), &en);
 	if (ret)
 		goto out;
+	/* a kernel stream that takes the period: else the tool's loop */
 	stream = (mpc_dev_backend(dev)->caps & MPC_BE_PERIODIC) && !o.user_loop &&
-		 o.s.interval_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS;
+		 o.s.interval_ns <= MALI_PERFCNT_STREAM_MAX_PERIOD_NS &&
+		 mpc_dev_stream_kind(dev, o.s.interval_ns);
 	if (!stream && mpc_dev_backend(dev)->max_sample_interval_ns &&
 	    o.s.interval_ns > mpc_dev_backend(dev)->max_sample_interval_ns) {
 		ret = tool_error(t, "the %s backend's 32-bit counters can wrap in %.0f ms; record "
@@ -467,6 +482,13 @@ int cmd_record(struct tool *t, int argc, char **argv)
 	run_signals(!!cmd);
 
 	if (stream) {
+		const char *kind = mpc_dev_stream_kind(dev, o.s.interval_ns);
+
+		v3 = kind && !strcmp(kind, "v3 session");
+		if (kind)
+			snprintf(how, sizeof(how), "kernel stream (%s)", kind);
+		else
+			snprintf(how, sizeof(how), "kernel stream");
 		/* about a second of records, within the driver's limits */
 		uint64_t ring = 1000000000ull / o.s.interval_ns;
 
@@ -507,7 +529,7 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		goto out;
 	}
 	if (stream)
-		ret = loop_stream(&r, &o, end_mono, child, &status, &child_done);
+		ret = loop_stream(&r, &o, end_mono, child, &status, &child_done, v3);
 	else
 		ret = loop_user(&r, &o, start, end_mono, child, &status, &child_done, prev_ts, &run);
 out:
@@ -526,8 +548,7 @@ out:
 		ret = tool_error(t, "writing '%s' failed: %s", o.output, strerror(errno));
 	t->out = t->o.f = stdout;
 	if (began && !ret)
-		report(&r, o.output, r.sink->name ? r.sink->name : t->o.ops->name,
-		       stream ? "kernel stream" : "tool loop",
+		report(&r, o.output, r.sink->name ? r.sink->name : t->o.ops->name, how, stream,
 		       o.s.interval_ns);
 	if (began && !ret && jobs)
 		report_jobs(&r, &js);

@@ -156,7 +156,7 @@ void json_num(FILE *f, double v)
 /* ------------------------------------------------------------ common parts */
 
 static const char *const sample_flag_names[SAMPLE_F_COUNT] = {
-	"saturated", "after-recovery", "after-power-loss", "first", "after-lost",
+	"saturated", "after-recovery", "after-power-loss", "first", "after-lost", "overflow",
 };
 
 /* "a+b" of the SAMPLE_F_* in @fl, "" when none */
@@ -323,6 +323,9 @@ static void data_flags_note(FILE *f, unsigned fl)
 	if (fl & SAMPLE_F_AFTER_LOST)
 		fputs(" # note: a sample before this one failed: what the GPU counted between "
 		      "the sample before it and this interval's start is lost\n", f);
+	if (fl & SAMPLE_F_OVERFLOW)
+		fputs(" # note: the kernel's ring was full: this interval also holds the periods "
+		      "it had no room for (nothing is lost; sample less often, -I)\n", f);
 }
 
 static void text_sample_begin(struct out *o, struct view *v, const struct mpc_sample *s,

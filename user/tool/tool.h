@@ -78,7 +78,8 @@ enum {
 	SAMPLE_F_AFTER_POWER_LOSS = 1u << 2,	/* the counters lost power during it */
 	SAMPLE_F_FIRST = 1u << 3,		/* the first sample after ENABLE */
 	SAMPLE_F_AFTER_LOST = 1u << 4,		/* a failed sample before it: a gap */
-	SAMPLE_F_COUNT = 5
+	SAMPLE_F_OVERFLOW = 1u << 5,		/* a full ring: it holds periods missed too */
+	SAMPLE_F_COUNT = 6
 };
 
 struct sample_meta {
