@@ -397,6 +397,30 @@ u32 mpc_session_power_state(u8 seen)
 	return MALI_PERFCNT_POWER_PARTIAL;
 }
 
+/*
+ * The sample header of @acc's interval: @flags (OVERFLOW added when
+ * @args counts lost samples), @nr_blocks block headers, @size bytes.
+ */
+static void mpc_session_fill_header(struct drm_mali_perfcnt_sample_header *h,
+				    const struct mpc_session_acc *acc,
+				    const struct mpc_session_encode_args *args, u32 flags,
+				    u32 nr_blocks, u32 size)
+{
+	memset(h, 0, sizeof(*h));
+	h->start_ns = acc->start_ns;
+	h->end_ns = acc->end_ns;
+	h->clock_id = MALI_PERFCNT_CLOCK_MONOTONIC_RAW;
+	h->flags = flags | (args->lost ? MALI_PERFCNT_DATA_OVERFLOW : 0);
+	h->gpu_cycles = args->gpu_freq_hz ?
+			mul_u64_u64_div_u64(acc->end_ns - acc->start_ns, args->gpu_freq_hz,
+					    NSEC_PER_SEC) : 0;
+	h->user_data = args->user_data;
+	h->seqno = args->seqno;
+	h->nr_blocks = nr_blocks;
+	h->size = size;
+	h->lost = args->lost;
+}
+
 /**
  * mpc_session_encode() - write a session's sums as a uAPI sample
  * @acc: the sums.
@@ -420,21 +444,6 @@ int mpc_session_encode(const struct mpc_session_acc *acc, const struct mpc_layou
 
 	if (size < need)
 		return -ENOSPC;
-	memset(h, 0, sizeof(*h));
-	h->start_ns = acc->start_ns;
-	h->end_ns = acc->end_ns;
-	h->clock_id = MALI_PERFCNT_CLOCK_MONOTONIC_RAW;
-	h->flags = acc->flags;
-	h->gpu_cycles = args->gpu_freq_hz ?
-			mul_u64_u64_div_u64(acc->end_ns - acc->start_ns, args->gpu_freq_hz,
-					    NSEC_PER_SEC) : 0;
-	h->user_data = args->user_data;
-	h->seqno = args->seqno;
-	h->size = need;
-	if (args->lost) {
-		h->flags |= MALI_PERFCNT_DATA_OVERFLOW;
-		h->lost = args->lost;
-	}
 	p += sizeof(*h);
 	for (slot = 0; slot < acc->nr_slots; slot++) {
 		struct drm_mali_perfcnt_block_header *b = (void *)p;
@@ -452,7 +461,7 @@ int mpc_session_encode(const struct mpc_session_acc *acc, const struct mpc_layou
 		p += MPC_COUNTERS_PER_BLOCK * sizeof(u64);
 		n++;
 	}
-	h->nr_blocks = n;
+	mpc_session_fill_header(h, acc, args, acc->flags, n, need);
 	return need;
 }
 
@@ -530,22 +539,7 @@ int mpc_session_emit(struct mpc_session_acc *acc, const struct mpc_session_total
 		flags |= MALI_PERFCNT_DATA_AFTER_POWER_LOSS;
 	if (t->nr_intervals != since)
 		acc->end_ns = t->end_ns;
-	if (args->lost)
-		flags |= MALI_PERFCNT_DATA_OVERFLOW;
-
-	memset(h, 0, sizeof(*h));
-	h->start_ns = acc->start_ns;
-	h->end_ns = acc->end_ns;
-	h->clock_id = MALI_PERFCNT_CLOCK_MONOTONIC_RAW;
-	h->flags = flags;
-	h->gpu_cycles = args->gpu_freq_hz ?
-			mul_u64_u64_div_u64(acc->end_ns - acc->start_ns, args->gpu_freq_hz,
-					    NSEC_PER_SEC) : 0;
-	h->user_data = args->user_data;
-	h->seqno = args->seqno;
-	h->nr_blocks = n;
-	h->size = need;
-	h->lost = args->lost;
+	mpc_session_fill_header(h, acc, args, flags, n, need);
 
 	/* The next interval starts here, with the sums as they are now */
 	acc->flags = 0;
