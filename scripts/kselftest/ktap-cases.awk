@@ -41,7 +41,7 @@ function result(line,   m, dir) {
 	r_name = line
 }
 
-BEGIN { prog = ""; planned = -1; reported = 0 }
+BEGIN { prog = ""; planned = -1; reported = 0; run_name = "" }
 
 # The runner's header of a program: "# selftests: DIR: PROGRAM"
 /^# selftests: [^:]*: / {
@@ -60,6 +60,14 @@ BEGIN { prog = ""; planned = -1; reported = 0 }
 	next
 }
 
+# The harness's line before a case: "# #  RUN           name ..." (the
+# kselftest harness of Linux 6.1 names no skipped case in its result line,
+# "ok N # SKIP why": the name is this one's)
+/^# #  RUN  / {
+	run_name = $4
+	next
+}
+
 # A nested result (one level deep only: "# ok N name")
 /^# (not )?ok [0-9]+/ {
 	if (prog == "")
@@ -67,6 +75,9 @@ BEGIN { prog = ""; planned = -1; reported = 0 }
 	line = $0
 	sub(/^# /, "", line)
 	result(line)
+	if (r_name == "")
+		r_name = run_name
+	run_name = ""
 	printf "%s\t%s\t%s\n", r_status, clean(prog "." r_name), r_reason
 	if (r_status == "fail")
 		nfail++
