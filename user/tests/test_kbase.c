@@ -413,6 +413,22 @@ static void kb_error_paths(void)
 		CHECK(r != 0 && one_line() && strstr(errbuf, c[i].want),
 		      "%s %s (%s): exit %d, %s", node, c[i].cmd, c[i].want, r, errbuf);
 	}
+	/* a refused recording does not truncate the file it would have written */
+	{
+		char path[600], keep[8] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/keep.pftrace", dir);
+		f = fopen(path, "w");
+		CHECK(f && fputs("keep", f) >= 0 && !fclose(f), "writing %s", path);
+		CHECK(run("tool", "mali0:jm11.38:" G52, "", "legacy",
+			  "record -I 5000 -n 1 -e GPU_ACTIVE -o %s", path) != 0, "record -I 5000");
+		f = fopen(path, "r");
+		CHECK(f && fgets(keep, sizeof(keep), f) && !strcmp(keep, "keep"),
+		      "a refused record left %s as '%s', want 'keep'", path, keep);
+		if (f)
+			fclose(f);
+	}
 	/* ENOMEM once: the legacy reader halves its buffer count and goes on */
 	CHECK(run("tool", "mali0:jm11.38:" G52 ",errno=12,fail=0x40148008", "", "legacy",
 		  "sample -e GPU_ACTIVE") == 0 && strstr(logbuf, "fail 0x40148008\nvinstr setup 16\n"),

@@ -470,14 +470,6 @@ int cmd_record(struct tool *t, int argc, char **argv)
 				 (double)mpc_dev_backend(dev)->max_sample_interval_ns / 1e6);
 		goto out;
 	}
-	if (!strcmp(o.output, "-")) {
-		out = stdout;
-	} else if (!(out = fopen(o.output, "w"))) {
-		ret = tool_error(t, "cannot write '%s': %s", o.output, strerror(errno));
-		goto out;
-	}
-	t->out = t->o.f = out;
-
 	/* no SA_RESTART: a signal ends a blocking read of the stream */
 	run_signals(!!cmd);
 
@@ -512,6 +504,14 @@ int cmd_record(struct tool *t, int argc, char **argv)
 		run.fresh = 1;
 		r.ts0 = prev_ts;
 	}
+	/* only once the counters run: a refused recording leaves the file be */
+	if (!strcmp(o.output, "-")) {
+		out = stdout;
+	} else if (!(out = fopen(o.output, "w"))) {
+		ret = tool_error(t, "cannot write '%s': %s", o.output, strerror(errno));
+		goto out;
+	}
+	t->out = t->o.f = out;
 	/* the jobs from before the first sample's interval on */
 	if (o.jobs && jobs_start(t, &jobs)) {
 		ret = 1;
