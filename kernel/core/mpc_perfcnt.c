@@ -135,7 +135,7 @@ enum mpc_wait {
  *	handler that read the interrupt status in an older generation
  *	drops what it read. Read without the lock before the status.
  * @wait: what the sampler waits for.
- * @result: 0, or -EIO when a fault ended the wait.
+ * @result: 0, or -ENXIO when a GPU or MMU fault ended the wait.
  * @done: completed by the IRQ handlers when @wait is over.
  */
 struct mpc_perfcnt {
@@ -255,7 +255,7 @@ static bool mpc_dump_saturated(struct mpc_device *mdev, const u32 *dump)
  * longer killable, for the rest of the same timeout, so that the GPU ends
  * the command and is found idle rather than reset; the process still dies
  * within the timeout.
- * Return: 0, -EIO when the GPU faulted, -ETIMEDOUT.
+ * Return: 0, -ENXIO when the GPU faulted, -ETIMEDOUT.
  */
 static int __must_check mpc_perfcnt_wait_locked(struct mpc_device *mdev, enum mpc_wait wait,
 						u32 cmd, u64 *issued_ns, bool killable)
@@ -945,8 +945,8 @@ static void *mpc_perfcnt_keep(struct mpc_device *mdev, struct mpc_perfcnt_owner 
  * once with -ENODATA.
  *
  * Return: 0, -ENODATA, -EPERM, -EFAULT, -ENOMEM, -ENODEV (the device is
- * unplugged), -ETIMEDOUT, -EIO (also at once when the GPU is dead) or
- * -EINTR.
+ * unplugged), -ETIMEDOUT, -ENXIO (a GPU or MMU fault; recovered), -EIO
+ * (the GPU was not recovered, or is dead: then at once) or -EINTR.
  */
 int mpc_perfcnt_sample(struct mpc_device *mdev, struct mpc_perfcnt_owner *owner,
 		       void __user *ubuf, void *kbuf, struct mpc_sample_info *info)
@@ -1417,7 +1417,7 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
 		pc->stats.gpu_faults++;
 		drm_err_ratelimited(mdev->drm, "GPU fault 0x%x at 0x%llx\n", fault, addr);
 		if (pc->wait != MPC_WAIT_NONE)
-			mpc_perfcnt_finish(pc, -EIO);
+			mpc_perfcnt_finish(pc, -ENXIO);
 	}
 	if ((status & GPU_IRQ_PERFCNT_SAMPLE_COMPLETED) && pc->wait == MPC_WAIT_SAMPLE) {
 		pc->wait = MPC_WAIT_CLEAN;
@@ -1435,7 +1435,7 @@ void mpc_perfcnt_gpu_irq(struct mpc_device *mdev, u32 status, u32 gen)
  * @gen: mpc_perfcnt_irq_gen() before the interrupt status was read.
  *
  * The host decodes and logs the fault; here it is counted and ends the
- * sampler's wait with -EIO, unless a reset came in between.
+ * sampler's wait with -ENXIO, unless a reset came in between.
  */
 void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen)
 {
@@ -1445,7 +1445,7 @@ void mpc_perfcnt_mmu_fault(struct mpc_device *mdev, u32 gen)
 	spin_lock_irqsave(&pc->irq_lock, flags);
 	pc->stats.mmu_faults++;
 	if (pc->wait != MPC_WAIT_NONE && gen == pc->irq_gen)
-		mpc_perfcnt_finish(pc, -EIO);
+		mpc_perfcnt_finish(pc, -ENXIO);
 	spin_unlock_irqrestore(&pc->irq_lock, flags);
 }
 

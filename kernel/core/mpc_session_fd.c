@@ -386,8 +386,8 @@ static void mpc_session_work(struct work_struct *work)
 	mutex_lock(&hub->lock);
 	/*
 	 * Also after a lost(): the sample sees the loss, stops the sessions
-	 * and wakes their readers. Another error (-ETIMEDOUT, -EIO after a
-	 * recovery, -EAGAIN in system sleep) leaves the intervals going on:
+	 * and wakes their readers. Another error (-ETIMEDOUT or -ENXIO after
+	 * a recovery, -EAGAIN in system sleep) leaves the intervals going on:
 	 * the next sample has the flags that say so.
 	 */
 	if (!mpc_session_hw_sample_locked(hub))

@@ -327,7 +327,9 @@ static void mpc_test_dump_rejects(struct kunit *test)
  */
 static void mpc_test_dump_error(struct kunit *test)
 {
-	static const int errs[] = { -ETIMEDOUT, -EIO, -EFAULT, -EINTR, -ENODATA, -EPERM };
+	static const int errs[] = {
+		-ETIMEDOUT, -ENXIO, -EIO, -EFAULT, -EINTR, -ENODATA, -EPERM
+	};
 	struct mpc_device *mdev = mpc_test_device(test);
 	struct mpc_perfcnt_owner *file = mpc_test_file(test);
 	unsigned int i;

@@ -116,9 +116,10 @@ static const int op_errnos[NR_OPS][16] = {
 	/* GET_INFO: must-be-zero fields; the DRM core's copy */
 	[OP_GET_INFO] = { EINVAL, EFAULT },
 	/* ENABLE: the header; -EPERM for a disable of another's (design.rst) */
-	[OP_ENABLE] = { EINVAL, EBUSY, EACCES, EALREADY, EPERM, EFAULT, EIO, ETIMEDOUT },
+	[OP_ENABLE] = { EINVAL, EBUSY, EACCES, EALREADY, EPERM, EFAULT, EIO, ENXIO,
+			ETIMEDOUT },
 	/* DUMP: the header */
-	[OP_DUMP] = { EINVAL, EPERM, ENODATA, ENOSPC, EFAULT, ETIMEDOUT, EIO },
+	[OP_DUMP] = { EINVAL, EPERM, ENODATA, ENOSPC, EFAULT, ETIMEDOUT, ENXIO, EIO },
 	[OP_VERSION] = { EFAULT },
 	/* only 4 capabilities on a render-only driver, others -EOPNOTSUPP */
 	[OP_GET_CAP] = { EOPNOTSUPP, EFAULT },
@@ -133,20 +134,21 @@ static const int op_errnos[NR_OPS][16] = {
 	[OP_DRV_OTHER] = { EINVAL },
 	/* ours with another size or direction: what any of the three may give */
 	[OP_MANGLED] = { EINVAL, EFAULT, EBUSY, EACCES, EALREADY, EPERM, EIO,
-			 ETIMEDOUT, ENODATA, ENOSPC },
+			 ENXIO, ETIMEDOUT, ENODATA, ENOSPC },
 	/* the node disappears while unbound */
 	/* STREAM_OPEN (the header), then SAMPLE and a non-blocking read */
-	[OP_STREAM] = { EINVAL, EBUSY, EACCES, ENOMEM, EFAULT, EIO, ETIMEDOUT, EAGAIN,
-			ENODATA },
+	[OP_STREAM] = { EINVAL, EBUSY, EACCES, ENOMEM, EFAULT, EIO, ENXIO, ETIMEDOUT,
+			EAGAIN, ENODATA },
 	[OP_OPEN] = { ENOENT, ENODEV, ENXIO },
 	[OP_CLOSE] = { 0 },
 	[OP_DUP] = { 0 },
 	[OP_FORK] = { EAGAIN },
 	/* Documentation/interfaces.rst */
-	[OP_DBG_ENABLE] = { EINVAL, EBUSY, EALREADY, EACCES, EFAULT, EIO, ETIMEDOUT },
-	[OP_DBG_VA] = { EINVAL, EBUSY, ENODATA, EFAULT, EIO, ETIMEDOUT, EACCES },
+	[OP_DBG_ENABLE] = { EINVAL, EBUSY, EALREADY, EACCES, EFAULT, EIO, ENXIO,
+			    ETIMEDOUT },
+	[OP_DBG_VA] = { EINVAL, EBUSY, ENODATA, EFAULT, EIO, ENXIO, ETIMEDOUT, EACCES },
 	[OP_DBG_SIM] = { EINVAL, EFAULT, EACCES },
-	[OP_DBG_READ] = { ENODATA, EBUSY, EIO, ETIMEDOUT, EACCES },
+	[OP_DBG_READ] = { ENODATA, EBUSY, EIO, ENXIO, ETIMEDOUT, EACCES },
 	/*
 	 * -r: an open alone; only perfcnt_stream's can fail (interfaces.rst:
 	 * -EBUSY while someone else owns the counters, -ENODATA when debugfs
@@ -164,7 +166,7 @@ static const int op_errnos[NR_OPS][16] = {
 	 * stopped the session); an unknown ioctl there is -ENOTTY
 	 */
 	[OP_SESSION] = { EINVAL, E2BIG, EFAULT, EACCES, EMFILE, ENOMEM, EALREADY,
-			 EBUSY, EIO, EAGAIN, ENOSPC, ENODATA, ETIMEDOUT, ENOTTY },
+			 EBUSY, EIO, ENXIO, EAGAIN, ENOSPC, ENODATA, ETIMEDOUT, ENOTTY },
 };
 
 static bool documented(enum op op, int err)
@@ -1187,7 +1189,7 @@ static void op_stream(struct slot *sl)
 		if (o.fd < 0 || o.record_size < sizeof(struct drm_mali_perfcnt_record))
 			violation("STREAM_OPEN: fd %d, record_size %u", o.fd, o.record_size);
 		if (ioctl(o.fd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0) && errno != ENODATA &&
-		    errno != ETIMEDOUT && errno != EIO)
+		    errno != ETIMEDOUT && errno != EIO && errno != ENXIO)
 			err = errno;
 		if (!err && read(o.fd, rec, chance(100) ? 1 : sizeof(rec)) < 0 &&
 		    errno != EAGAIN && errno != ENOSPC)
@@ -1444,9 +1446,10 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 	uint64_t last = 0;
 	bool drained = false;
 	/*
-	 * After a SAMPLE's -EIO or -ETIMEDOUT the session runs on when the
-	 * GPU recovered, and is stopped when it could not be (the counters
-	 * were lost): unknown until START or STOP says.
+	 * After a SAMPLE's -ENXIO or -ETIMEDOUT the GPU was recovered, but
+	 * another process's sample may meanwhile have failed to recover it;
+	 * after -EIO the counters were lost and the session is stopped:
+	 * unknown until START or STOP says.
 	 */
 	bool known = true;
 
@@ -1532,7 +1535,7 @@ static void use_session(int sfd, bool running, const struct chain *c, uint32_t g
 			violation("session SAMPLE: ENODATA while started");
 		if (!bad && known && !running && drained && !err)
 			violation("session SAMPLE: a second sample after STOP");
-		if (err == EIO || err == ETIMEDOUT)
+		if (err == EIO || err == ENXIO || err == ETIMEDOUT)
 			known = false;
 		if (err || smp.buf_ptr != (uintptr_t)buf)
 			continue;
@@ -1729,7 +1732,7 @@ static void op_dbg_enable(void)
 		return;
 	if (p && len && len < 128 && !err)
 		violation("perfcnt_enable: a write from bad pointer %p succeeded", p);
-	if (!p && len >= 128 && err != EINVAL && err != EIO)
+	if (!p && len >= 128 && err != EINVAL && err != EIO && err != ENXIO)
 		violation("perfcnt_enable: %zu bytes gave %s, want EINVAL", len,
 			  errname(err));
 	if (!p && plain && err == EINVAL) {

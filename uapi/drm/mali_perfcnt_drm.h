@@ -49,6 +49,9 @@ extern "C" {
  * ENABLE, DUMP and STREAM_OPEN (revision 2) are deprecated: they keep
  * working for one release, and own the counters alone (a session's START
  * gets -EBUSY while they do, and they get -EBUSY while a session runs).
+ * A sample, an enable or a stream record that a GPU or MMU fault ended
+ * fails with -ENXIO when the GPU was recovered (revision 2 said -EIO);
+ * -EIO now always means that the GPU could not be recovered or is dead.
  */
 #define MALI_PERFCNT_UAPI_VERSION_V3	3
 
@@ -233,7 +236,7 @@ struct drm_mali_perfcnt_enable {
 /**
  * MALI_PERFCNT_DATA_AFTER_RECOVERY - the interval starts at a GPU recovery
  *
- * An earlier sample failed (-ETIMEDOUT, -EIO or an interrupted DUMP) and the
+ * An earlier sample failed (-ETIMEDOUT, -ENXIO or an interrupted DUMP) and the
  * driver reset the GPU and restarted the counters. What was counted before
  * the reset is lost; the sample covers [interval_start_ns, timestamp_ns],
  * where interval_start_ns is the moment the counters were restarted.
@@ -280,14 +283,15 @@ struct drm_mali_perfcnt_enable {
  * Errors: -EPERM when another file owns the counters, -ENODATA when they
  * are not enabled, -ENOSPC when @buf_size is smaller than the dump (the
  * needed size is written back to @buf_size), -EFAULT for a bad pointer,
- * -ETIMEDOUT when the GPU did not finish the sample in time, -EIO when the
- * GPU faulted, -EINTR when a fatal signal ended the wait for another
+ * -ETIMEDOUT when the GPU did not finish the sample in time, -ENXIO when
+ * a GPU or MMU fault ended it, -EIO when the GPU could not be recovered
+ * or is dead, -EINTR when a fatal signal ended the wait for another
  * file's sample (a sample already issued is let finish, within the
  * timeout, and the GPU is not reset for it), -ENODEV once the device is
- * gone (unbound). The counters stay enabled after -ETIMEDOUT and -EIO: the
- * GPU is reset and the counters restarted, and the
- * next sample has %MALI_PERFCNT_DATA_AFTER_RECOVERY. If the GPU could not
- * be recovered, the counters are disabled and later dumps get -ENODATA
+ * gone (unbound). The counters stay enabled after -ETIMEDOUT and -ENXIO:
+ * the GPU is reset and the counters restarted, and the next sample has
+ * %MALI_PERFCNT_DATA_AFTER_RECOVERY. If the GPU could not be recovered
+ * (-EIO), the counters are disabled and later dumps get -ENODATA
  * until the next ENABLE. The out fields are written only on success.
  *
  * A failed copy does not consume a sample: when the sample was taken but
@@ -416,9 +420,9 @@ struct drm_mali_perfcnt_stream_open {
  *	holds their data flags ORed, @error the error of the first dropped
  *	ERROR record (0: none). The next SAMPLE's interval starts at @end_ns.
  * @MALI_PERFCNT_RECORD_ERROR: a sample failed with @error (-ETIMEDOUT,
- *	-EIO); the GPU was recovered and the stream goes on (the next SAMPLE
- *	has %MALI_PERFCNT_DATA_AFTER_RECOVERY), or, if it could not be, this is
- *	the last record.
+ *	-ENXIO); the GPU was recovered and the stream goes on (the next SAMPLE
+ *	has %MALI_PERFCNT_DATA_AFTER_RECOVERY), or, if it could not be (-EIO),
+ *	this is the last record.
  */
 enum drm_mali_perfcnt_record_type {
 	MALI_PERFCNT_RECORD_SAMPLE = 1,
@@ -814,8 +818,8 @@ struct drm_mali_perfcnt_block_header {
  * Errors: -EINVAL (@flags or @pad), -ENOSPC (@buf_size smaller than
  * &drm_mali_perfcnt_get_info_v3.sample_size, written back), -EFAULT (the
  * interval's sums are then lost; the next sample's start shows the gap),
- * -ENODATA, -ETIMEDOUT and -EIO (as DUMP), -ENODEV. As with DUMP, after
- * -ETIMEDOUT or -EIO the session runs on when the GPU recovered (the next
+ * -ENODATA, -ETIMEDOUT, -ENXIO and -EIO (as DUMP), -ENODEV. As with DUMP,
+ * after -ETIMEDOUT or -ENXIO the session runs on when the GPU recovered (the next
  * sample has %MALI_PERFCNT_DATA_AFTER_RECOVERY); when it could not be, the
  * counters are lost: that error is returned once, the session is stopped,
  * returns what it counted up to the loss (when any), then -ENODATA until

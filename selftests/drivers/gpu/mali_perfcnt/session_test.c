@@ -5,7 +5,8 @@
  * return value, the extension chain's checks, two, three and eight
  * sessions at once with different masks each reading exactly its own
  * counters (and the same GPU_ACTIVE over the same span), the session
- * limit, v2 ENABLE and sessions excluding each other, the sample header;
+ * limit, v2 ENABLE and sessions excluding each other, the sample header,
+ * a GPU fault in a SAMPLE (-ENXIO, the session runs on);
  * periodic sessions' rings (read() at the period, the same sums as a
  * SAMPLE-based session, poll, O_NONBLOCK, a small buffer, overflow with
  * its count, two periods at once, STOP, close, unbind and system sleep
@@ -283,6 +284,42 @@ TEST_F(mpc, v3_sample_header_and_stopped_session)
 	EXPECT_EQ(3, h->seqno);
 	EXPECT_EQ(t0, h->start_ns);
 	EXPECT_EQ(-ENODATA, sess_sample(sfd, buf, i.sample_size));
+	close(sfd);
+	free(buf);
+}
+
+/*
+ * A GPU fault during a session's SAMPLE is a recovered remote failure:
+ * -ENXIO (drm-uapi.rst; -EIO is kept for a GPU that was not recovered),
+ * the session runs on, and its next sample starts at the recovery with
+ * AFTER_RECOVERY.
+ */
+TEST_F(mpc, v3_session_gpu_fault_is_enxio_and_the_session_runs_on)
+{
+	struct drm_mali_perfcnt_get_info_v3 i;
+	const struct drm_mali_perfcnt_sample_header *h;
+	uint64_t t_fail;
+	void *buf;
+	int sfd;
+
+	ASSERT_EQ(0, get_info_v3(self->fd, &i, NULL, 0));
+	buf = calloc(1, i.sample_size);
+	ASSERT_NE(NULL, buf);
+	h = buf;
+	sfd = sess_open(self->fd, NULL, 0, 0);
+	ASSERT_LE(0, sfd);
+	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START));
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	ARM_FAULT(self, "gpu_fault\n");
+	t_fail = mpc_now_ns();
+	EXPECT_EQ(-ENXIO, sess_sample(sfd, buf, i.sample_size));
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	EXPECT_TRUE(h->flags & MALI_PERFCNT_DATA_AFTER_RECOVERY) {
+		TH_LOG("flags 0x%x", h->flags);
+	}
+	EXPECT_LE(t_fail, h->start_ns);
+	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	EXPECT_FALSE(h->flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
 	close(sfd);
 	free(buf);
 }

@@ -429,13 +429,13 @@ TEST_F(mpc, failed_recovery_disables_counters)
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 }
 
-TEST_F(mpc, gpu_fault_returns_eio)
+TEST_F(mpc, gpu_fault_returns_enxio)
 {
 	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "gpu_faults");
 
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	ARM_FAULT(self, "gpu_fault\n");
-	EXPECT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+	EXPECT_EQ(-ENXIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
 				 NULL, NULL));
 	EXPECT_EQ(before + 1,
 		  mpc_dbg_num(self->dbg, "perfcnt_stats", "gpu_faults"));
@@ -445,9 +445,9 @@ TEST_F(mpc, gpu_fault_then_dump_works)
 {
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	ARM_FAULT(self, "gpu_fault\n");
-	ASSERT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+	ASSERT_EQ(-ENXIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
 				 NULL, NULL));
-	/* The counters stay enabled after -EIO. */
+	/* The counters stay enabled after -ENXIO. */
 	DUMP_OK(self, NULL, NULL);
 	EXPECT_EQ(0xffff, JM(self)[MPC_HDR_MASK]);
 }
@@ -667,21 +667,21 @@ TEST_F(mpc, failed_dump_leaves_buffer_untouched)
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	memset(self->buf, 0xa5, self->info.dump_size);
 	ARM_FAULT(self, "gpu_fault\n");
-	ASSERT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+	ASSERT_EQ(-ENXIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
 				 NULL, NULL));
 	for (i = 0; i < self->info.dump_size; i++)
 		changed += ((unsigned char *)self->buf)[i] != 0xa5;
 	EXPECT_EQ(0, changed);
 }
 
-TEST_F(mpc, unmapped_buffer_faults_eio)
+TEST_F(mpc, unmapped_buffer_faults_enxio)
 {
 	uint64_t before = mpc_dbg_num(self->dbg, "perfcnt_stats", "mmu_faults");
 
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	DUMP_OK(self, NULL, NULL);
 	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "unmap\n"));
-	EXPECT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+	EXPECT_EQ(-ENXIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
 				 NULL, NULL));
 	EXPECT_LT(before, mpc_dbg_num(self->dbg, "perfcnt_stats", "mmu_faults"));
 }
@@ -690,7 +690,7 @@ TEST_F(mpc, unmapped_buffer_recovers_on_reenable)
 {
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	ASSERT_EQ(0, mpc_dbg_write(self->dbg, "perfcnt_va", "unmap\n"));
-	ASSERT_EQ(-EIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
+	ASSERT_EQ(-ENXIO, mpc_dump(self->fd, self->buf, self->info.dump_size,
 				 NULL, NULL));
 	ASSERT_EQ(0, mpc_disable(self->fd));
 	ASSERT_EQ(0, mpc_enable_all(self->fd));

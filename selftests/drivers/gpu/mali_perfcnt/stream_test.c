@@ -742,7 +742,7 @@ TEST_F(mpc, stream_lost_record_keeps_flags_and_error)
 	/* the ring is full: these two are dropped */
 	ARM_FAULT(self, "gpu_fault\n");
 	EXPECT_EQ(-1, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
-	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(ENXIO, errno);
 	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_STREAM_IOCTL_SAMPLE, 0));
 	ASSERT_EQ(2 * (ssize_t)o.record_size, read(sfd, buf, 2 * o.record_size));
 	/* room again: LOST, then this SAMPLE */
@@ -751,7 +751,7 @@ TEST_F(mpc, stream_lost_record_keeps_flags_and_error)
 	r = REC(buf, 0);
 	ASSERT_EQ(MALI_PERFCNT_RECORD_LOST, r->type);
 	EXPECT_EQ(2, r->lost);
-	EXPECT_EQ(-EIO, r->error);
+	EXPECT_EQ(-ENXIO, r->error);
 	EXPECT_TRUE(r->data_flags & MALI_PERFCNT_DATA_AFTER_RECOVERY) {
 		TH_LOG("LOST data_flags 0x%x", r->data_flags);
 	}

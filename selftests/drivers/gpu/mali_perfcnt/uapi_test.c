@@ -1284,7 +1284,7 @@ TEST_F(mpc, data_after_recovery_after_gpu_fault)
 	prev = d.timestamp_ns;
 	ARM_FAULT(self, "gpu_fault\n");
 	t_fail = mpc_now_ns();
-	ASSERT_EQ(-EIO, dump_d(self, &d));
+	ASSERT_EQ(-ENXIO, dump_d(self, &d));
 	t_back = mpc_now_ns();
 	DUMP_D(self, &d);
 	EXPECT_EQ(MALI_PERFCNT_DATA_AFTER_RECOVERY, d.data_flags);
@@ -1307,7 +1307,7 @@ TEST_F(mpc, data_first_and_after_recovery)
 
 	ASSERT_EQ(0, mpc_enable_all(self->fd));
 	ARM_FAULT(self, "gpu_fault\n");
-	ASSERT_EQ(-EIO, dump_d(self, &d));
+	ASSERT_EQ(-ENXIO, dump_d(self, &d));
 	DUMP_D(self, &d);
 	EXPECT_EQ(MALI_PERFCNT_DATA_FIRST | MALI_PERFCNT_DATA_AFTER_RECOVERY, d.data_flags);
 }

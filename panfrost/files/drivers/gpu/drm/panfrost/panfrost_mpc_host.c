@@ -602,7 +602,7 @@ bool panfrost_mpc_gpu_irq(struct panfrost_device *pfdev, u32 state, u32 gen)
  * @as: the address space that faulted.
  *
  * A fault in the dump buffer's address space ends the core's sample with
- * -EIO; the core then recovers through panfrost_mpc_reset().
+ * -ENXIO; the core then recovers through panfrost_mpc_reset().
  */
 void panfrost_mpc_mmu_fault(struct panfrost_device *pfdev, u32 as)
 {
