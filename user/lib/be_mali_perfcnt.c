@@ -326,9 +326,16 @@ static int mp_sample_error(const struct mpc_dev *d, int x, uint32_t need, size_t
 	case ETIMEDOUT:
 		return mpc_fail(err, -x, "the GPU did not finish the sample in time; the counters "
 				"stay enabled, try again (dmesg may say more)");
-	case EIO:
+	case ENXIO:
 		return mpc_fail(err, -x, "the GPU faulted while writing the sample; see dmesg; the "
 				"counters stay enabled");
+	case EIO:
+		if (d->desc.uapi_version < MALI_PERFCNT_UAPI_VERSION_V3)
+			return mpc_fail(err, -x, "the GPU faulted while writing the sample; see "
+					"dmesg; the counters stay enabled");
+		return mpc_fail(err, -x, "the GPU faulted and could not be recovered; the "
+				"counters of %s are disabled; see dmesg, then unbind the driver or "
+				"reboot", d->path);
 	case EPERM:
 		return busy_error(d, err);
 	case ENODATA:

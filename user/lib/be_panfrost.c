@@ -193,10 +193,13 @@ static int pf_session_take(struct mpc_dev *d, struct mpc_dump_info *di, struct m
 	di->start_ns = mpc_now_raw_ns();
 	if (ioctl(pf->sfd, MALI_PERFCNT_SESSION_IOCTL_SAMPLE, &r)) {
 		x = errno;
-		if (x == ETIMEDOUT || x == EIO)
+		if (x == ETIMEDOUT || x == ENXIO)
 			return mpc_fail(err, -x, "the GPU did not finish a sample (%s); panfrost "
 					"restarted the counters, the next sample says so",
 					strerror(x));
+		if (x == EIO)
+			return mpc_fail(err, -x, "the GPU did not finish a sample and panfrost could "
+					"not recover it; see dmesg");
 		return mpc_fail(err, -x, "taking a sample on %s failed: %s", d->path, strerror(x));
 	}
 	di->end_ns = mpc_now_raw_ns();

@@ -36,7 +36,11 @@
  * values a read() at each period's end, each counter val + slot or hz *
  * seconds, never saturating); overflow (N: the N-th ring sample comes two
  * periods late, as the kernel's when the ring was full: it covers three,
- * MALI_PERFCNT_DATA_OVERFLOW and lost 2).
+ * MALI_PERFCNT_DATA_OVERFLOW and lost 2); fault (N: the N-th sample of
+ * the node, a DUMP or a session's SAMPLE, fails with fault_err, default
+ * ENXIO, as the kernel's when a GPU fault ended it: the counters were
+ * recovered and the next sample has MALI_PERFCNT_DATA_AFTER_RECOVERY;
+ * logged "sample faulted").
  *
  * Like panfrost, a DUMP copies the kernel's whole buffer (v4:
  * hweight(l2) * 8 blocks, else MEM_FEATURES L2 slices + fls(shader) + 2
@@ -70,7 +74,9 @@ struct node {
 	char driver[32];
 	uint64_t prod, rev, shader, l2, mem, l2f, mmu, coh, groups, v4, sets;
 	uint64_t unstable, owner_other, enable_err, dump_err, val, hz, intr, timeout, timeouts;
-	uint64_t uapi, overflow;
+	uint64_t uapi, overflow, fault, fault_err;
+	uint64_t mp_samples;	/* mali_perfcnt DUMPs and session SAMPLEs */
+	int recovered;		/* the next sample is AFTER_RECOVERY */
 	uint64_t pf_dumps;	/* panfrost DUMPs since the ENABLE */
 	int owner_fd;		/* -1: free */
 	unsigned set;
@@ -191,6 +197,7 @@ static int load(void)
 			K("val", val); K("hz", hz); K("intr", intr);
 			K("timeout", timeout); K("timeouts", timeouts);
 			K("uapi", uapi); K("overflow", overflow);
+			K("fault", fault); K("fault_err", fault_err);
 #undef K
 		}
 		if (n->groups == ~0ull)
@@ -722,6 +729,18 @@ ssize_t read(int fd, void *buf, size_t len)
 	return real_read(fd, buf, len);
 }
 
+/* The node's next sample is the one @fault names: it fails, recovered */
+static int mp_faults(struct node *n)
+{
+	if (++n->mp_samples != n->fault || !n->fault)
+		return 0;
+	logf_("sample faulted\n");
+	n->recovered = 1;
+	if (!n->fault_err)
+		n->fault_err = ENXIO;
+	return 1;
+}
+
 /* the session's SAMPLE: everything since the last one */
 static int v3_session_ioctl(struct sess *s, unsigned long req, void *arg)
 {
@@ -737,12 +756,18 @@ static int v3_session_ioctl(struct sess *s, unsigned long req, void *arg)
 		r->buf_size = v3_size(s->n);
 		return fail(ENOSPC);
 	}
+	if (mp_faults(s->n)) {
+		s->start_ns = now_ns();
+		return fail((int)s->n->fault_err);
+	}
 	tmp = malloc(v3_size(s->n));
 	if (!tmp)
 		return fail(ENOMEM);
 	t = now_ns();
 	s->seqno++;
-	v3_encode(s, tmp, s->start_ns, t, s->seqno == 1 ? MALI_PERFCNT_DATA_FIRST : 0, 0);
+	v3_encode(s, tmp, s->start_ns, t, (s->seqno == 1 ? MALI_PERFCNT_DATA_FIRST : 0) |
+		  (s->n->recovered ? MALI_PERFCNT_DATA_AFTER_RECOVERY : 0), 0);
+	s->n->recovered = 0;
 	s->start_ns = t;
 	memcpy((void *)(uintptr_t)r->buf_ptr, tmp, v3_size(s->n));
 	free(tmp);
@@ -845,14 +870,21 @@ static int mp_ioctl(int fd, struct node *n, unsigned long req, void *arg)
 			d->buf_size = g.dump_size;
 			return fail(ENOSPC);
 		}
+		if (mp_faults(n)) {
+			/* restarted at the recovery: the next interval starts now */
+			n->last_ns = now_ns();
+			return fail((int)n->fault_err);
+		}
 		tmp = malloc(g.dump_size);
 		if (!tmp)
 			return fail(ENOMEM);
 		d->interval_start_ns = n->last_ns;
 		fill(n, tmp, g.dump_size, n->masks[0]);
 		d->timestamp_ns = n->last_ns;
-		d->data_flags = n->dumped ? 0 : MALI_PERFCNT_DATA_FIRST;
+		d->data_flags = (n->dumped ? 0 : MALI_PERFCNT_DATA_FIRST) |
+				(n->recovered ? MALI_PERFCNT_DATA_AFTER_RECOVERY : 0);
 		n->dumped = 1;
+		n->recovered = 0;
 		for (uint32_t i = 0; i < g.dump_size / 4; i++)
 			if (i % 64 >= 4 && tmp[i] == 0xffffffffu)
 				d->data_flags |= MALI_PERFCNT_DATA_SATURATED;

@@ -397,6 +397,51 @@ static void mp_record_v3_overflow(void)
 }
 
 /*
+ * A GPU fault that ended a sample: -ENXIO on revision 3 is recovered (the
+ * counters stay enabled), -EIO is a GPU that could not be recovered, and
+ * on revision 2, where -EIO meant both, it keeps its old reading.
+ */
+static void mp_sample_fault_errors(void)
+{
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run(MP_V3 ",fault=1", "sample") != 0, "passed");
+	CHECK(strstr(logbuf, "sample faulted\n") && one_line() &&
+	      strstr(errbuf, "the GPU faulted while writing the sample; see dmesg; the counters "
+		     "stay enabled"), "ENXIO: %s", errbuf);
+	CHECK(run(MP_V3 ",fault=1,fault_err=5", "sample") != 0, "passed");
+	CHECK(one_line() && strstr(errbuf, "could not be recovered; the counters of ") &&
+	      strstr(errbuf, " are disabled"), "EIO on revision 3: %s", errbuf);
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,fault=1,fault_err=5",
+		  "sample") != 0, "passed");
+	CHECK(strstr(logbuf, "sample faulted\n") && one_line() &&
+	      strstr(errbuf, "the GPU faulted while writing the sample; see dmesg; the counters "
+		     "stay enabled"), "EIO on revision 2: %s", errbuf);
+}
+
+/*
+ * record's tool loop (--user-loop: DUMPs) goes on
+ * after a sample a recovered GPU fault ended (-ENXIO), as after a timeout;
+ * the next sample is flagged after-recovery.
+ */
+static void mp_record_goes_on_after_fault(void)
+{
+	char fl[64];
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("renderD128:mali_perfcnt:prod=0x7212,shader=0x7,val=2,fault=3",
+		  "record --user-loop -I 50 -n 3 -e GPU_ACTIVE --format csv") == 0, "record: %s",
+	      errbuf);
+	CHECK(strstr(logbuf, "sample faulted\n"), "no sample faulted: %s", logbuf);
+	CHECK(strstr(errbuf, "record: a sample failed, recording goes on: the GPU faulted while "
+		      "writing the sample") && strstr(errbuf, "3 samples to - (csv, tool loop)") &&
+	      strstr(errbuf, ", 1 sample failed"), "stderr: %s", errbuf);
+	csv_value_flags("jm", "GPU_ACTIVE", 1, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, "after-recovery"), "sample 1: flags '%s', want after-recovery", fl);
+	csv_value_flags("jm", "GPU_ACTIVE", 2, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, ""), "sample 2: flags '%s', want none", fl);
+}
+
+/*
  * The v2 stream where there is no session: a revision-2 module, and
  * periods past a session's 1 s on revision 3; its 32-bit dumps clamp 5e9
  * events to 0xffffffff and flag them saturated, as they always did.
@@ -614,6 +659,8 @@ TESTS(tests_panfrost) = {
 	{ "mali_perfcnt: record through a v3 ring session, 64-bit values", mp_record_v3_session },
 	{ "mali_perfcnt: record: a full ring is overflow and lost, in-band", mp_record_v3_overflow },
 	{ "mali_perfcnt: record: the v2 stream on revision 2 and past 1 s", mp_record_v2_fallback },
+	{ "mali_perfcnt: ENXIO is a recovered fault, EIO a lost GPU", mp_sample_fault_errors },
+	{ "mali_perfcnt: record goes on after a recovered GPU fault", mp_record_goes_on_after_fault },
 	{ "panfrost: ENOSYS names unstable_ioctls", pf_error_unstable_ioctls },
 	{ "panfrost: EBUSY, another owner", pf_error_busy },
 	{ "panfrost: ETIMEDOUT on DUMP and ENABLE", pf_error_timeout },

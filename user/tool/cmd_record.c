@@ -279,7 +279,7 @@ static int loop_user(struct rec *r, const struct rec_opts *o, uint64_t start, ui
 			continue;
 		}
 		ret = run_grab_err(run, &seq, &ts, &e);
-		if (ret == -ETIMEDOUT && ++r->failing < REC_MAX_FAILING) {
+		if ((ret == -ETIMEDOUT || ret == -ENXIO) && ++r->failing < REC_MAX_FAILING) {
 			r->failed++;
 			tool_error(r->t, "record: a sample failed, recording goes on: %s", e.msg);
 			continue;
