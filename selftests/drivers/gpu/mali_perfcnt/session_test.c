@@ -291,14 +291,14 @@ TEST_F(mpc, v3_sample_header_and_stopped_session)
 /*
  * A GPU fault during a session's SAMPLE is a recovered remote failure:
  * -ENXIO (drm-uapi.rst; -EIO is kept for a GPU that was not recovered),
- * the session runs on, and its next sample starts at the recovery with
- * AFTER_RECOVERY.
+ * the session runs on, and its next sample covers the fault: it keeps the
+ * interval's start (no time is dropped) and is flagged AFTER_RECOVERY.
  */
 TEST_F(mpc, v3_session_gpu_fault_is_enxio_and_the_session_runs_on)
 {
 	struct drm_mali_perfcnt_get_info_v3 i;
 	const struct drm_mali_perfcnt_sample_header *h;
-	uint64_t t_fail;
+	uint64_t t_fail, prev_end;
 	void *buf;
 	int sfd;
 
@@ -310,6 +310,7 @@ TEST_F(mpc, v3_session_gpu_fault_is_enxio_and_the_session_runs_on)
 	ASSERT_LE(0, sfd);
 	ASSERT_EQ(0, ioctl(sfd, MALI_PERFCNT_SESSION_IOCTL_START));
 	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
+	prev_end = h->end_ns;
 	ARM_FAULT(self, "gpu_fault\n");
 	t_fail = mpc_now_ns();
 	EXPECT_EQ(-ENXIO, sess_sample(sfd, buf, i.sample_size));
@@ -317,7 +318,9 @@ TEST_F(mpc, v3_session_gpu_fault_is_enxio_and_the_session_runs_on)
 	EXPECT_TRUE(h->flags & MALI_PERFCNT_DATA_AFTER_RECOVERY) {
 		TH_LOG("flags 0x%x", h->flags);
 	}
-	EXPECT_LE(t_fail, h->start_ns);
+	EXPECT_LE(prev_end, h->start_ns);
+	EXPECT_LT(h->start_ns, t_fail);
+	EXPECT_LE(t_fail, h->end_ns);
 	ASSERT_EQ(0, sess_sample(sfd, buf, i.sample_size));
 	EXPECT_FALSE(h->flags & MALI_PERFCNT_DATA_AFTER_RECOVERY);
 	close(sfd);
