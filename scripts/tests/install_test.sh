@@ -66,15 +66,17 @@ ok $? "nm -D --defined-only: exactly the $(wc -l <<<"$api") functions of maliper
 # LIBMALIPERFCNT_1.1 holds its new function and the two that answer block
 # kinds, whose LIBMALIPERFCNT_1 versions stay for programs built before;
 # LIBMALIPERFCNT_1.2 the two that add counter sessions' 64-bit sums,
-# LIBMALIPERFCNT_1.3 the stream's 64-bit samples and its kind
+# LIBMALIPERFCNT_1.3 the stream's 64-bit samples and its kind,
+# LIBMALIPERFCNT_1.4 the blocks' power states
 vers=$(nm -D --defined-only "$so" | awk '$2 != "A" { print $3 }' |
 	grep -v '@@LIBMALIPERFCNT_1$' |
 	grep -vx 'mpc_\(desc_nr_csf_blocks\|layout_slot\|sample_block_kind\)@@LIBMALIPERFCNT_1\.1' |
 	grep -vx 'mpc_\(layout_slot\|sample_block_kind\)@LIBMALIPERFCNT_1' |
 	grep -vx 'mpc_\(dev_sample_add\|sample_add_session\)@@LIBMALIPERFCNT_1\.2' |
-	grep -vx 'mpc_dev_stream_\(kind\|next_add\)@@LIBMALIPERFCNT_1\.3')
+	grep -vx 'mpc_dev_stream_\(kind\|next_add\)@@LIBMALIPERFCNT_1\.3' |
+	grep -vx 'mpc_sample_block_power@@LIBMALIPERFCNT_1\.4')
 [ -z "$vers" ] && [ "$(nm -D --defined-only "$so" | grep -c '[^@]@LIBMALIPERFCNT_1$')" -eq 2 ]
-ok $? "every exported symbol has version LIBMALIPERFCNT_1, 1.1, 1.2 or 1.3 (two kept in both)" "${vers//$'\n'/ }"
+ok $? "every exported symbol has version LIBMALIPERFCNT_1, 1.1, 1.2, 1.3 or 1.4 (two kept in both)" "${vers//$'\n'/ }"
 
 # A program built with pkg-config only, against the installed tree.
 export PKG_CONFIG_SYSROOT_DIR=$root

@@ -328,6 +328,32 @@ uint64_t mpc_sample_block_timestamp(const struct mpc_sample *s, unsigned b);
 /** mpc_sample_block_enable() - AND of block @b's enable masks (header word 2). */
 uint32_t mpc_sample_block_enable(const struct mpc_sample *s, unsigned b);
 
+/*
+ * A block's power over a sample's interval (mpc_sample_block_power()), as
+ * the kernel reports it: mali_perfcnt's and patched panfrost's counter
+ * sessions (uAPI revision 3) and kbase's kinstr_prfcnt do; mali_perfcnt's
+ * revision 2 ioctls, stock panfrost and kbase's legacy reader do not.
+ */
+enum mpc_power_state {
+	MPC_POWER_UNKNOWN = 0,		/* not reported (or not for every dump added) */
+	MPC_POWER_ON = 1,		/* powered all along: its counts are complete */
+	MPC_POWER_PARTIAL = 2,		/* powered for part of it: counts of that part */
+	MPC_POWER_OFF = 3,		/* powered for none of it: it counted nothing */
+};
+
+/**
+ * mpc_sample_block_power() - the power of block @b over the dumps added
+ * since the last reset: an enum mpc_power_state. The dumps' states joined:
+ * the same in each, that one; ON in some and OFF or PARTIAL in others,
+ * MPC_POWER_PARTIAL; MPC_POWER_UNKNOWN when a dump added did not say (one
+ * given to mpc_decode() or mpc_sample_add(), whose raw dump has no power
+ * states, or a backend's that cannot tell), or none was added. The
+ * states come with mpc_sample_add_session(), mpc_dev_sample_add() and
+ * mpc_dev_stream_next_add(). Returns -EINVAL when @s is NULL, -ERANGE
+ * when @b is not below mpc_sample_nblocks(). Since LIBMALIPERFCNT_1.4.
+ */
+int mpc_sample_block_power(const struct mpc_sample *s, unsigned b);
+
 enum {
 	MPC_VAL_OK = 0,
 	MPC_VAL_NOT_COLLECTED = 1 << 0,	/* outside an enable mask */
@@ -491,6 +517,16 @@ enum {
 	 * interval that much longer; nothing counted is lost
 	 */
 	MPC_DATA_OVERFLOW = 1 << 5,
+	/*
+	 * a block was powered for only part of the interval
+	 * (MPC_POWER_PARTIAL): its counts are of that part; and a block was
+	 * off for all of it (MPC_POWER_OFF): it counted nothing.
+	 * mpc_sample_block_power() says which blocks. Backends that report
+	 * block power states only (enum mpc_power_state). Since
+	 * LIBMALIPERFCNT_1.4.
+	 */
+	MPC_DATA_POWER_PARTIAL = 1 << 6,
+	MPC_DATA_POWER_OFF = 1 << 7,
 };
 
 /** struct mpc_dump_info - when a sample was taken (CLOCK_MONOTONIC_RAW). */

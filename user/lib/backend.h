@@ -37,6 +37,15 @@ struct mpc_dev {
 	struct mpc_desc desc;
 	struct mpc_backend_info info;
 	void *dump;			/* mpc_dev_sample_add()'s dump buffer, or NULL */
+	/*
+	 * the power states (enum mpc_power_state, per dump slot: desc.nr_blocks)
+	 * of the dump the backend's sample() or stream_next() just wrote, for
+	 * mpc_dev_sample_add() and mpc_dev_stream_next_add(); valid when the
+	 * backend set power_valid (cleared before each call). The backend
+	 * allocates it, mpc_dev_close() frees it.
+	 */
+	uint8_t *power;
+	int power_valid;
 };
 
 struct mpc_backend_ops {

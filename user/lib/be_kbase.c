@@ -75,10 +75,14 @@ struct kb {
 	uint64_t last_seq;
 	uint64_t user_data;
 	int first;
-	/* a stream's sample held back behind the LOST record it came with */
+	/*
+	 * a stream's sample held back behind the LOST record it came with
+	 * (2: with its blocks' power states)
+	 */
 	int pending;
 	void *pending_buf;
 	struct mpc_record pending_rec;
+	uint8_t *pending_power;		/* its block power states, or NULL: none */
 };
 
 /* ------------------------------------------------------------ discovery */
@@ -657,7 +661,27 @@ static int bad_sample(const struct mpc_dev *d, const char *what, struct mpc_err 
 			"tool disagree on the uAPI", d->path, what);
 }
 
-/* one sample out of the ring into @buf as a v5 dump; the slot is put back */
+/*
+ * The enum mpc_power_state of a kinstr_prfcnt block's MPC_KB_STATE_* over
+ * the sample's interval: ON and OFF both say it was powered for part of it.
+ */
+static unsigned kb_power(uint32_t block_state)
+{
+	unsigned on = !!(block_state & MPC_KB_STATE_ON), off = !!(block_state & MPC_KB_STATE_OFF);
+
+	if (on && off)
+		return MPC_POWER_PARTIAL;
+	if (on)
+		return MPC_POWER_ON;
+	if (off)
+		return MPC_POWER_OFF;
+	return MPC_POWER_UNKNOWN;
+}
+
+/*
+ * one sample out of the ring into @buf as a v5 dump, its blocks' power
+ * states into d->power (d->power_valid); the slot is put back
+ */
 static int kinstr_fetch(struct mpc_dev *d, void *buf, uint64_t *start, uint64_t *end,
 			uint64_t *seq, unsigned *flags, int *failed, struct mpc_err *err)
 {
@@ -667,6 +691,7 @@ static int kinstr_fetch(struct mpc_dev *d, void *buf, uint64_t *start, uint64_t 
 	const unsigned char *base = kb->map;
 	uint32_t cpb = desc->counters_per_block, *w = buf;
 	int r, have_sample = 0, sat = 0, perr = 0;
+	unsigned power, pflags = 0;
 	size_t off;
 
 	memset(&a, 0, sizeof(a));
@@ -674,6 +699,10 @@ static int kinstr_fetch(struct mpc_dev *d, void *buf, uint64_t *start, uint64_t 
 	if (r < 0)
 		return mpc_fail(err, r, "kbase GET_SAMPLE failed on %s: %s", d->path, strerror(-r));
 	memset(buf, 0, desc->dump_size);
+	if (!d->power)
+		d->power = calloc(desc->nr_blocks, 1);	/* none: no states said */
+	if (d->power)
+		memset(d->power, MPC_POWER_UNKNOWN, desc->nr_blocks);
 	for (off = a.sample_offset_bytes; ; off += kb->md_size) {
 		const struct mpc_kb_metadata *m;
 
@@ -728,6 +757,13 @@ static int kinstr_fetch(struct mpc_dev *d, void *buf, uint64_t *start, uint64_t 
 			}
 			v = base + b->values_offset;
 			blk = w + (size_t)slot * cpb;
+			power = kb_power(b->block_state);
+			if (d->power)
+				d->power[slot] = (uint8_t)power;
+			if (power == MPC_POWER_PARTIAL)
+				pflags |= MPC_DATA_POWER_PARTIAL;
+			else if (power == MPC_POWER_OFF)
+				pflags |= MPC_DATA_POWER_OFF;
 			blk[0] = (uint32_t)*end;
 			blk[1] = (uint32_t)(*end >> 32);
 			blk[2] = kb->group_mask[kind];
@@ -754,6 +790,8 @@ static int kinstr_fetch(struct mpc_dev *d, void *buf, uint64_t *start, uint64_t 
 		return bad_sample(d, "no SAMPLE item", err);
 	if (sat)
 		*flags |= MPC_DATA_SATURATED;
+	*flags |= pflags;
+	d->power_valid = !!d->power;
 	return 0;
 }
 
@@ -1004,6 +1042,8 @@ static int kb_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint
 				"process", d->path);
 	if (!kb->pending_buf && !(kb->pending_buf = malloc(d->desc.dump_size)))
 		return mpc_fail(err, -ENOMEM, "out of memory");
+	if (!kb->pending_power && !(kb->pending_power = calloc(d->desc.nr_blocks, 1)))
+		return mpc_fail(err, -ENOMEM, "out of memory");
 	if (period_ns < MPC_KB_PRFCNT_MIN_PERIOD_NS)
 		return mpc_fail(err, -EINVAL, "kbase samples at most every 0.1 ms, not every %llu "
 				"ns; give a longer period", (unsigned long long)period_ns);
@@ -1040,6 +1080,10 @@ static int kb_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_r
 		/* the sample read with the LOST record before it */
 		memcpy(buf, kb->pending_buf, d->desc.dump_size);
 		*rec = kb->pending_rec;
+		if (kb->pending == 2 && d->power) {
+			memcpy(d->power, kb->pending_power, d->desc.nr_blocks);
+			d->power_valid = 1;
+		}
 		kb->pending = 0;
 		return 0;
 	}
@@ -1072,6 +1116,11 @@ static int kb_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_r
 		memcpy(kb->pending_buf, buf, d->desc.dump_size);
 		kb->pending_rec = *rec;
 		kb->pending = 1;
+		if (d->power_valid && kb->pending_power) {
+			memcpy(kb->pending_power, d->power, d->desc.nr_blocks);
+			kb->pending = 2;
+		}
+		d->power_valid = 0;	/* a LOST record has no dump */
 		memset(rec, 0, sizeof(*rec));
 		rec->type = MPC_REC_LOST;
 		rec->lost = seq - kb->last_seq - 1;
@@ -1099,6 +1148,7 @@ static void kb_close(struct mpc_dev *d)
 	if (kb) {
 		session_close(kb);
 		free(kb->pending_buf);
+		free(kb->pending_power);
 	}
 	free(kb);
 	d->priv = NULL;

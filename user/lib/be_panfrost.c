@@ -605,7 +605,7 @@ static int pf_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_r
 	/* a dump's 32-bit words: a sum past them clamped, SATURATED */
 	r = mpc_v3_to_dump(&d->desc, sample, size, buf, len, &flags, err);
 	if (!r)
-		rec->data_flags = mpc_data_flags_from_uapi(flags);
+		rec->data_flags = mpc_v3_data_flags(sample, size, flags);
 	return r;
 }
 

@@ -194,6 +194,7 @@ void mpc_sample_reset(struct mpc_sample *s)
 	s->seqno = s->timestamp_ns = s->interval_start_ns = 0;
 	s->data_flags = 0;
 	s->timed = 0;
+	s->power_known = 0;
 }
 
 void mpc_sample_free(struct mpc_sample *s)
@@ -641,6 +642,7 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 #ifdef MPC_HAVE_AVX2
 	if (vec_level() == 2 && !decode_avx512(s, base, first)) {
 		s->nsamples++;
+		s->power_known = 0;	/* a raw dump has no power states */
 		return 0;
 	}
 #endif
@@ -714,6 +716,7 @@ int mpc_decode(struct mpc_sample *s, const void *dump, size_t len, struct mpc_er
 			mark_saturated(s, run, cpb);
 	}
 	s->nsamples++;
+	s->power_known = 0;	/* a raw dump has no power states */
 	return 0;
 }
 
@@ -768,6 +771,35 @@ int mpc_sample_add(struct mpc_sample *s, const void *dump, size_t len,
 	if (r || !di)
 		return r;
 	mpc_sample_join(s, di);
+	return 0;
+}
+
+unsigned mpc_power_join(unsigned a, unsigned b)
+{
+	if (a == b)
+		return a;
+	if (a == MPC_POWER_UNKNOWN || b == MPC_POWER_UNKNOWN)
+		return MPC_POWER_UNKNOWN;
+	return MPC_POWER_PARTIAL;	/* on for some of the time, off for the rest */
+}
+
+int mpc_sample_add_power(struct mpc_sample *s, const void *dump, size_t len,
+			 const struct mpc_dump_info *di, const uint8_t *slot_power,
+			 struct mpc_err *err)
+{
+	unsigned cpb = s->layout->counters_per_block;
+	int first = s->nsamples == 0, known = first || s->power_known;
+	int r = mpc_sample_add(s, dump, len, di, err);
+
+	if (r || !slot_power || !known)
+		return r;
+	for (unsigned i = 0; i < s->nblocks; i++) {
+		struct mpc_block *blk = &s->blk[i];
+		unsigned p = slot_power[s->off[i] / cpb];
+
+		blk->power = (uint8_t)(first ? p : mpc_power_join(blk->power, p));
+	}
+	s->power_known = 1;
 	return 0;
 }
 
@@ -850,6 +882,17 @@ uint64_t mpc_sample_block_timestamp(const struct mpc_sample *s, unsigned b)
 uint32_t mpc_sample_block_enable(const struct mpc_sample *s, unsigned b)
 {
 	return b < s->nblocks && s->nsamples ? s->blk[b].enable : 0;
+}
+
+int mpc_sample_block_power(const struct mpc_sample *s, unsigned b)
+{
+	if (!s)
+		return -EINVAL;
+	if (b >= s->nblocks)
+		return -ERANGE;
+	if (!s->nsamples || !s->power_known)
+		return MPC_POWER_UNKNOWN;
+	return s->blk[b].power;
 }
 
 uint32_t mpc_layout_dump_size(const struct mpc_layout *l) { return l->dump_size; }

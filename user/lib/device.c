@@ -358,6 +358,7 @@ void mpc_dev_close(struct mpc_dev *d)
 	mpc_dev_stream_stop(d, NULL);
 	d->ops->close(d);
 	free(d->dump);
+	free(d->power);
 	free(d);
 }
 
@@ -490,10 +491,12 @@ int mpc_dev_sample_add(struct mpc_dev *d, struct mpc_sample *s, struct mpc_dump_
 	}
 	if (!d->dump && !(d->dump = malloc(d->desc.dump_size)))
 		return mpc_fail(err, -ENOMEM, "out of memory");
+	d->power_valid = 0;
 	r = d->ops->sample(d, d->dump, d->desc.dump_size, di, err);
 	if (r)
 		return r;
-	return mpc_sample_add(s, d->dump, d->desc.dump_size, di, err);
+	return mpc_sample_add_power(s, d->dump, d->desc.dump_size, di,
+				    d->power_valid ? d->power : NULL, err);
 }
 
 int mpc_dev_stream_start(struct mpc_dev *d, const struct mpc_enable *cfg, uint64_t period_ns,
@@ -542,6 +545,7 @@ int mpc_dev_stream_next_add(struct mpc_dev *d, struct mpc_sample *s, struct mpc_
 				d->path, d->desc.dump_size);
 	if (!d->dump && !(d->dump = malloc(d->desc.dump_size)))
 		return mpc_fail(err, -ENOMEM, "out of memory");
+	d->power_valid = 0;
 	if (d->ops->stream_next64)
 		r = d->ops->stream_next64(d, d->dump, d->desc.dump_size, &sample, &size, rec, err);
 	else
@@ -557,7 +561,8 @@ int mpc_dev_stream_next_add(struct mpc_dev *d, struct mpc_sample *s, struct mpc_
 	di.flags = rec->data_flags;
 	if (sample)
 		return mpc_sample_add_session(s, sample, size, NULL, err);
-	return mpc_sample_add(s, d->dump, d->desc.dump_size, &di, err);
+	return mpc_sample_add_power(s, d->dump, d->desc.dump_size, &di,
+				    d->power_valid ? d->power : NULL, err);
 }
 
 const char *mpc_dev_stream_kind(const struct mpc_dev *d, uint64_t period_ns)

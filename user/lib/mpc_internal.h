@@ -123,6 +123,22 @@ int mpc_v3_ring_next(struct mpc_v3_ring *r, const void **sample, size_t *size,
 void mpc_v3_ring_record(const void *sample, struct mpc_record *rec);
 /* @di joins @s's timing, as mpc_sample_add() does (decode.c) */
 void mpc_sample_join(struct mpc_sample *s, const struct mpc_dump_info *di);
+/*
+ * Block power states (decode.c): @a and @b of two intervals joined, and
+ * mpc_sample_add() of a dump whose block in slot i had power state
+ * @slot_power[i] (enum mpc_power_state; NULL: not known, as mpc_sample_add())
+ */
+unsigned mpc_power_join(unsigned a, unsigned b);
+int mpc_sample_add_power(struct mpc_sample *s, const void *dump, size_t len,
+			 const struct mpc_dump_info *di, const uint8_t *slot_power,
+			 struct mpc_err *err);
+/*
+ * The library's MPC_DATA_* of a session sample (v3.c): of its header's
+ * MALI_PERFCNT_DATA_* @uapi_flags, and MPC_DATA_POWER_PARTIAL and
+ * MPC_DATA_POWER_OFF of its blocks' power states (as far as its @size
+ * bytes hold whole block headers)
+ */
+unsigned mpc_v3_data_flags(const void *sample, size_t size, uint32_t uapi_flags);
 int mpc_desc_parse_gpu_info(struct mpc_desc *d, const char *text, size_t len,
 			    const char *origin, struct mpc_err *err);
 int mpc_desc_from_gpu(struct mpc_desc *d, const struct mpc_gpu_def *gpu, uint64_t cores,
@@ -164,6 +180,7 @@ struct mpc_layout {
  */
 struct mpc_block {
 	uint8_t kind;
+	uint8_t power;			/* enum mpc_power_state, when the sample's power_known */
 	uint16_t instance;
 	uint64_t timestamp;		/* header words 0-1 of the last sample */
 	uint32_t enable;		/* AND of the enable masks (word 2) */
@@ -188,6 +205,8 @@ struct mpc_sample {
 	uint64_t seqno, timestamp_ns, interval_start_ns;
 	unsigned data_flags;
 	int timed;			/* a dump with timing was added */
+	/* every dump added since the reset gave its blocks' power states */
+	int power_known;
 	/* precomputed for the decoder */
 	uint32_t *off;			/* word offset of each block in a dump */
 	uint32_t **dst;			/* the blocks' raw pointers */

@@ -155,13 +155,58 @@ static unsigned v3_block(const struct mpc_sample *s, uint32_t type, uint32_t ins
 	return s->by_instance[kind[type]][inst];
 }
 
+/* the enum mpc_power_state of a block's MALI_PERFCNT_POWER_* (a newer one: unknown) */
+static unsigned v3_power(uint32_t power_state)
+{
+	switch (power_state) {
+	case MALI_PERFCNT_POWER_ON:
+		return MPC_POWER_ON;
+	case MALI_PERFCNT_POWER_PARTIAL:
+		return MPC_POWER_PARTIAL;
+	case MALI_PERFCNT_POWER_OFF:
+		return MPC_POWER_OFF;
+	}
+	return MPC_POWER_UNKNOWN;
+}
+
+unsigned mpc_v3_data_flags(const void *sample, size_t size, uint32_t uapi_flags)
+{
+	const struct drm_mali_perfcnt_sample_header *h = sample;
+	const unsigned char *p = (const unsigned char *)sample + sizeof(*h);
+	const unsigned char *end;
+	unsigned f = mpc_data_flags_from_uapi(uapi_flags);
+
+	if (size < sizeof(*h))
+		return f;
+	end = (const unsigned char *)sample + (h->size < size ? h->size : size);
+	for (uint32_t b = 0; b < h->nr_blocks; b++) {
+		struct drm_mali_perfcnt_block_header bh;
+
+		if (p > end || (size_t)(end - p) < sizeof(bh))
+			break;
+		memcpy(&bh, p, sizeof(bh));
+		switch (v3_power(bh.power_state)) {
+		case MPC_POWER_PARTIAL:
+			f |= MPC_DATA_POWER_PARTIAL;
+			break;
+		case MPC_POWER_OFF:
+			f |= MPC_DATA_POWER_OFF;
+			break;
+		}
+		if ((size_t)(end - p) - sizeof(bh) < (size_t)bh.nr_values * 8)
+			break;
+		p += sizeof(bh) + (size_t)bh.nr_values * 8;
+	}
+	return f;
+}
+
 int mpc_sample_add_session(struct mpc_sample *s, const void *sample, size_t len,
 			   struct mpc_dump_info *di, struct mpc_err *err)
 {
 	const struct drm_mali_perfcnt_sample_header *h = sample;
 	const unsigned char *p, *end;
 	unsigned cpb = s->layout->counters_per_block;
-	int first = s->nsamples == 0;
+	int first = s->nsamples == 0, power_known = first || s->power_known;
 	uint32_t kind_en[MPC_BLK_KINDS];
 	uint64_t seen[4] = { 0 };
 	struct mpc_dump_info info;
@@ -212,8 +257,11 @@ int mpc_sample_add_session(struct mpc_sample *s, const void *sample, size_t len,
 			blk->acc[j] = (s->acc_live ? blk->acc[j] : 0) + (first ? 0 : w[j]);
 		memset(w, 0, cpb * sizeof(*w));
 		blk->timestamp = 0;
-		if (!((seen[i >> 6] >> (i & 63)) & 1))
+		if (!((seen[i >> 6] >> (i & 63)) & 1)) {
 			blk->enable = 0;	/* not in this sample: nothing collected */
+			blk->power = (uint8_t)(first ? MPC_POWER_UNKNOWN :
+					       mpc_power_join(blk->power, MPC_POWER_UNKNOWN));
+		}
 	}
 	s->acc_live = 1;
 	if (first)
@@ -231,6 +279,8 @@ int mpc_sample_add_session(struct mpc_sample *s, const void *sample, size_t len,
 		ks = s->kind_sum + (size_t)blk->kind * cpb;
 		en = v3_enable_word(bh.enable_mask);
 		blk->enable = first ? en : (blk->enable & en);
+		blk->power = (uint8_t)(first ? v3_power(bh.power_state) :
+				       mpc_power_join(blk->power, v3_power(bh.power_state)));
 		/* values 0-3 are the header words; a value not counted counts 0 */
 		for (unsigned j = 4; j < cpb; j++) {
 			uint64_t v;
@@ -253,11 +303,12 @@ int mpc_sample_add_session(struct mpc_sample *s, const void *sample, size_t len,
 		s->kind_enable[k] = first ? kind_en[k] : (s->kind_enable[k] & kind_en[k]);
 	}
 	s->nsamples++;
+	s->power_known = power_known;
 	memset(&info, 0, sizeof(info));
 	info.seqno = h->seqno;
 	info.timestamp_ns = h->end_ns;
 	info.interval_start_ns = h->start_ns;
-	info.flags = mpc_data_flags_from_uapi(h->flags);
+	info.flags = mpc_v3_data_flags(sample, len, h->flags);
 	mpc_sample_join(s, &info);
 	if (di) {
 		di->seqno = info.seqno;
@@ -416,7 +467,7 @@ void mpc_v3_ring_record(const void *sample, struct mpc_record *rec)
 	memcpy(&h, sample, sizeof(h));
 	memset(rec, 0, sizeof(*rec));
 	rec->type = MPC_REC_SAMPLE;
-	rec->data_flags = mpc_data_flags_from_uapi(h.flags);
+	rec->data_flags = mpc_v3_data_flags(sample, h.size, h.flags);
 	rec->seqno = h.seqno;
 	rec->start_ns = h.start_ns;
 	rec->end_ns = h.end_ns;
@@ -435,6 +486,6 @@ int mpc_v3_sample_dump(const struct mpc_desc *d, const void *sample, size_t size
 	di->seqno = h->seqno;
 	di->timestamp_ns = h->end_ns;
 	di->interval_start_ns = h->start_ns;
-	di->flags = mpc_data_flags_from_uapi(flags);
+	di->flags = mpc_v3_data_flags(sample, size, flags);
 	return 0;
 }

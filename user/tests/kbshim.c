@@ -17,7 +17,10 @@
  * sample), sat (1: values exceed 2^32), hz (0, else every value is hz *
  * seconds since the last sample), fw (1: CSF firmware and CSG blocks),
  * stuck (1: samples never arrive), bad (1: a block's values_offset points
- * past the buffer), err (1: kinstr samples carry the ERROR flag).
+ * past the buffer), err (1: kinstr samples carry the ERROR flag), poff,
+ * ppart and pnone (masks of physical shader cores: in every kinstr sample
+ * those cores' blocks have block_state OFF, ON|OFF or neither, the other
+ * blocks ON).
  * Faults for the backend's error paths: fail (an ioctl request number),
  * errno and nth (its nth call, default the first, fails with errno,
  * default EIO; nth=0: every call), lie (one wrong answer, enum shim_lie).
@@ -57,6 +60,7 @@ struct node {
 	int csf, uk;
 	unsigned major, minor;
 	uint64_t prod, rev, shader, mem, cpb, set, val, sat, hz, fw, stuck, bad, err;
+	uint64_t poff, ppart, pnone;
 	uint64_t failreq, ferr, nth, lie;
 	uint64_t calls;			/* calls of failreq so far */
 };
@@ -191,6 +195,7 @@ static int load(void)
 			K("prod", prod); K("rev", rev); K("shader", shader); K("mem", mem);
 			K("cpb", cpb); K("set", set); K("val", val); K("sat", sat); K("hz", hz);
 			K("fw", fw); K("stuck", stuck); K("bad", bad); K("err", err);
+			K("poff", poff); K("ppart", ppart); K("pnone", pnone);
 			K("fail", failreq); K("errno", ferr); K("nth", nth); K("lie", lie);
 #undef K
 		}
@@ -507,6 +512,16 @@ static void kinstr_write(struct file *f, uint64_t user, uint64_t t_end)
 			m[k].u.block.set = (uint8_t)n->set;
 			m[k].u.block.block_state = MPC_KB_STATE_ON | MPC_KB_STATE_AVAILABLE |
 						   MPC_KB_STATE_NORMAL;
+			if (t == MPC_KB_BLOCK_SHADER) {
+				uint32_t *st = &m[k].u.block.block_state;
+
+				if ((n->poff >> phys) & 1)
+					*st = (*st & ~(uint32_t)MPC_KB_STATE_ON) | MPC_KB_STATE_OFF;
+				else if ((n->ppart >> phys) & 1)
+					*st |= MPC_KB_STATE_OFF;
+				else if ((n->pnone >> phys) & 1)
+					*st &= ~(uint32_t)MPC_KB_STATE_ON;
+			}
 			m[k].u.block.values_offset = (uint32_t)(slot * f->slot_size + voff);
 			if (n->bad)
 				m[k].u.block.values_offset = (uint32_t)f->ring_size;

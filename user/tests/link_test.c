@@ -7,7 +7,8 @@
  * counter read back by name and by block/index, the sample's timing, one
  * derived metric compiled for the GPU. It checks what it reads and prints
  * one line; exit status 1 on any mismatch. It also calls LIBMALIPERFCNT_1's
- * mpc_sample_block_kind, as a program built before the CSF block kinds does.
+ * mpc_sample_block_kind, as a program built before the CSF block kinds does,
+ * and LIBMALIPERFCNT_1.4's mpc_sample_block_power.
  */
 #include <maliperfcnt.h>
 #include <stdio.h>
@@ -86,6 +87,11 @@ int main(void)
 	    mpc_sample_block_kind_v1(s, jm) != MPC_BLK_JM)
 		FAIL("no such block: %u, LIBMALIPERFCNT_1's %u", mpc_sample_block_kind(s, 999),
 		     mpc_sample_block_kind_v1(s, 999));
+	/* LIBMALIPERFCNT_1.4: a raw dump says nothing of the blocks' power */
+	if (mpc_sample_block_power(s, jm) != MPC_POWER_UNKNOWN ||
+	    mpc_sample_block_power(s, mpc_sample_nblocks(s)) >= 0)
+		FAIL("block power: %d, past the last block %d", mpc_sample_block_power(s, jm),
+		     mpc_sample_block_power(s, mpc_sample_nblocks(s)));
 	if (mpc_sample_seqno(s) != 2 || mpc_sample_timestamp_ns(s) != 2000000 ||
 	    mpc_sample_interval_start_ns(s) != 500000 || mpc_sample_data_flags(s) != MPC_DATA_FIRST)
 		FAIL("timing: seqno %llu timestamp %llu start %llu flags 0x%x",

@@ -40,7 +40,10 @@
  * the node, a DUMP or a session's SAMPLE, fails with fault_err, default
  * ENXIO, as the kernel's when a GPU fault ended it: the counters were
  * recovered and the next sample has MALI_PERFCNT_DATA_AFTER_RECOVERY;
- * logged "sample faulted").
+ * logged "sample faulted"); poff and ppart (masks of shader core bits: in
+ * every session sample those cores' blocks have power_state OFF, their
+ * values 0, or PARTIAL; the other blocks ON; a v2 dump, which has no power
+ * states, is as without them).
  *
  * Like panfrost, a DUMP copies the kernel's whole buffer (v4:
  * hweight(l2) * 8 blocks, else MEM_FEATURES L2 slices + fls(shader) + 2
@@ -74,7 +77,7 @@ struct node {
 	char driver[32];
 	uint64_t prod, rev, shader, l2, mem, l2f, mmu, coh, groups, v4, sets;
 	uint64_t unstable, owner_other, enable_err, dump_err, val, hz, intr, timeout, timeouts;
-	uint64_t uapi, overflow, fault, fault_err;
+	uint64_t uapi, overflow, fault, fault_err, poff, ppart;
 	uint64_t mp_samples;	/* mali_perfcnt DUMPs and session SAMPLEs */
 	int recovered;		/* the next sample is AFTER_RECOVERY */
 	uint64_t pf_dumps;	/* panfrost DUMPs since the ENABLE */
@@ -198,6 +201,7 @@ static int load(void)
 			K("timeout", timeout); K("timeouts", timeouts);
 			K("uapi", uapi); K("overflow", overflow);
 			K("fault", fault); K("fault_err", fault_err);
+			K("poff", poff); K("ppart", ppart);
 #undef K
 		}
 		if (n->groups == ~0ull)
@@ -574,11 +578,17 @@ static void v3_encode(const struct sess *s, void *buf, uint64_t start, uint64_t 
 			bh.block_type = type;
 			bh.instance = i;
 			bh.nr_values = 64;
+			bh.power_state = MALI_PERFCNT_POWER_ON;
+			if (type == MALI_PERFCNT_BLOCK_SHADER && ((n->poff >> i) & 1))
+				bh.power_state = MALI_PERFCNT_POWER_OFF;
+			else if (type == MALI_PERFCNT_BLOCK_SHADER && ((n->ppart >> i) & 1))
+				bh.power_state = MALI_PERFCNT_POWER_PARTIAL;
 			for (unsigned g = 0; g < 16; g++)
 				if ((m >> g) & 1)
 					bh.enable_mask |= 0xfull << (4 * g);
 			for (unsigned c = 4; c < 64; c++) {
-				if (!((bh.enable_mask >> c) & 1))
+				if (!((bh.enable_mask >> c) & 1) ||
+				    bh.power_state == MALI_PERFCNT_POWER_OFF)
 					continue;
 				v[c] = n->hz ? (uint64_t)((double)n->hz * (double)(end - start) * 1e-9) :
 				       n->val + slot;

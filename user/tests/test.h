@@ -60,6 +60,11 @@ int t_one_line(const char *s);
 /* the file @path in @buf, at most @n - 1 bytes, NUL-terminated ("" if unreadable) */
 void t_slurp(const char *path, char *buf, size_t n);
 /*
+ * the blocks of the tool's first JSON sample in @json, "LABEL=POWER" each,
+ * space-separated, POWER "-" for a block without one; "" when none
+ */
+const char *t_json_block_powers(const char *json, char *buf, size_t n);
+/*
  * the layout and a sample of @d, and a dump of @d filled by t_fill_dump()
  * decoded into the sample: 0 or the error (in @err); *l and *s, made or
  * not, are the caller's to free

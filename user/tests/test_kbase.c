@@ -215,6 +215,43 @@ static void kb_sample_both_interfaces(void)
 		      "kinstr sample 2\nkinstr stop\n"), "kinstr calls: %s", logbuf);
 }
 
+/*
+ * Blocks' power states from kinstr_prfcnt's block_state: ON, OFF and
+ * ON|OFF (powered for part of the interval) are on, off and partial, a
+ * block with neither bit has none (the shim: core 0 OFF, 1 ON|OFF, 2
+ * neither, 3 and the other blocks ON); the sample is flagged power-partial
+ * and power-off, in sample and record (the kernel's periodic stream).
+ * The legacy reader says nothing of power: no block has a state.
+ */
+static void kb_block_power(void)
+{
+	const char *kb = "mali0:jm11.38:prod=0x7212,shader=0xf,mem=0x100,poff=0x1,ppart=0x2,"
+			 "pnone=0x4";
+	char pw[256], fl[64];
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run("tool", kb, "", NULL, "sample -A -e GPU_ACTIVE --format json") == 0,
+	      "kinstr sample: %s", errbuf);
+	CHECK(fmt_ok("json"), "JSON: %s", out);
+	CHECK(!strcmp(t_json_block_powers(out, pw, sizeof(pw)), "jm=on tiler.0=on l2.0=on l2.1=on "
+		      "shader.0=off shader.1=partial shader.2=- shader.3=on"), "kinstr blocks: %s",
+	      pw);
+	CHECK(strstr(out, "\"data_flags\":\"first+power-partial+power-off\","), "kinstr flags: %s",
+	      out);
+	CHECK(run("tool", "mali0:jm11.38:prod=0x7212,shader=0xf,mem=0x100,ppart=0x8", "", NULL,
+		  "record -I 10 -n 3 -f csv -o - -e GPU_ACTIVE") == 0, "kinstr record: %s", errbuf);
+	CHECK(strstr(errbuf, "kernel stream"), "not the kernel's stream: %s", errbuf);
+	csv_value("jm", "GPU_ACTIVE", 0, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, "first+power-partial"), "record sample 0's flags '%s'", fl);
+	csv_value("jm", "GPU_ACTIVE", 2, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, "power-partial"), "record sample 2's flags '%s'", fl);
+	CHECK(run("tool", kb, "", "legacy", "sample -A -e GPU_ACTIVE --format json") == 0,
+	      "legacy sample: %s", errbuf);
+	CHECK(!strcmp(t_json_block_powers(out, pw, sizeof(pw)), "jm=- tiler.0=- l2.0=- l2.1=- "
+		      "shader.0=- shader.1=- shader.2=- shader.3=-"), "legacy blocks: %s", pw);
+	CHECK(strstr(out, "\"data_flags\":\"first\","), "legacy flags: %s", out);
+}
+
 /* 128-counter CSF blocks, a GPU the database does not know: raw counters by index */
 static void kb_csf_128_raw(void)
 {
@@ -534,6 +571,8 @@ TESTS(tests_kbase) = {
 	{ "kbase: a pre-r21 kernel refused; MPC_KBASE_INTERFACE", kb_uk_refused },
 	{ "kbase: kinstr and legacy samples decode the same, dense cores mapped",
 	  kb_sample_both_interfaces },
+	{ "kbase: kinstr block_state ON, OFF, ON|OFF as power on, off, partial; legacy none",
+	  kb_block_power },
 	{ "kbase: CSF 128-counter blocks of an unknown GPU, raw by index", kb_csf_128_raw },
 	{ "kbase: values over 2^32 flagged saturated", kb_saturation },
 	{ "kbase: --masks and the build's counter set", kb_masks_and_set },

@@ -91,6 +91,36 @@ void t_slurp(const char *path, char *buf, size_t n)
 		fclose(f);
 }
 
+const char *t_json_block_powers(const char *json, char *buf, size_t n)
+{
+	const char *p = strstr(json, "\"blocks\":["), *eol = strchr(json, '\n');
+	size_t o = 0;
+
+	buf[0] = 0;
+	if (!p || (eol && p > eol))
+		return buf;
+	p += strlen("\"blocks\":[");
+	while (*p == '{' && o < n) {
+		const char *end = strchr(p, '}'), *lbl = strstr(p, "{\"block\":\""),
+			   *pw = strstr(p, "\"power\":\"");
+		int ll;
+
+		if (!end || lbl != p)
+			break;
+		lbl += strlen("{\"block\":\"");
+		ll = (int)strcspn(lbl, "\"");
+		if (pw && pw < end) {
+			pw += strlen("\"power\":\"");
+			o += (size_t)snprintf(buf + o, n - o, "%s%.*s=%.*s", o ? " " : "", ll, lbl,
+					      (int)strcspn(pw, "\""), pw);
+		} else {
+			o += (size_t)snprintf(buf + o, n - o, "%s%.*s=-", o ? " " : "", ll, lbl);
+		}
+		p = end + 1 + (end[1] == ',');
+	}
+	return buf;
+}
+
 int t_one_line(const char *s)
 {
 	return s && *s && !strchr(s, '\n');

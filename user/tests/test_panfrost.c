@@ -343,6 +343,57 @@ static void mp_data_flags(void)
 #define MP_V3 "renderD128:mali_perfcnt:prod=0x7212,shader=0x7,uapi=3"
 
 /*
+ * Blocks' power states: a revision-3 session sample's per-block power_state
+ * (the shim: core 1 OFF, core 2 PARTIAL, the others ON) is each block's in
+ * sample -A (JSON blocks, text block lines), and flags the sample
+ * power-partial and power-off, in sample and in record's ring session. The
+ * v2 ioctls (revision 2) and stock panfrost carry no power states: no
+ * block has one and no sample is flagged.
+ */
+static void mp_block_power(void)
+{
+	static const char *const unknown[] = {
+		"renderD128:mali_perfcnt:prod=0x7212,shader=0x7,uapi=2,poff=0x2,ppart=0x4",
+		"renderD128:panfrost:prod=0x7212,shader=0x7,poff=0x2,ppart=0x4",
+	};
+	char pw[256], fl[64];
+
+	CHECK(!setup(), "mkdtemp");
+	CHECK(run(MP_V3 ",poff=0x2,ppart=0x4", "sample -A -e GPU_ACTIVE --format json") == 0,
+	      "sample: %s", errbuf);
+	CHECK(fmt_ok("json"), "sample JSON invalid: %s", out);
+	CHECK(!strcmp(t_json_block_powers(out, pw, sizeof(pw)), "jm=on tiler.0=on l2.0=on "
+		      "shader.0=on shader.1=off shader.2=partial"), "blocks: %s in %s", pw, out);
+	CHECK(strstr(out, "\"data_flags\":\"first+power-partial+power-off\","), "flags: %s", out);
+	CHECK(run(MP_V3 ",ppart=0x1", "sample -A -e GPU_ACTIVE --format json") == 0 &&
+	      !strcmp(t_json_block_powers(out, pw, sizeof(pw)), "jm=on tiler.0=on l2.0=on "
+		      "shader.0=partial shader.1=on shader.2=on") &&
+	      strstr(out, "\"data_flags\":\"first+power-partial\","), "partial only: %s %s",
+	      errbuf, out);
+	CHECK(run(MP_V3 ",poff=0x2", "sample -A -e GPU_ACTIVE") == 0 &&
+	      strstr(out, "[first+power-off]") &&
+	      strstr(out, "  block shader.1   timestamp 0x0000000000000000 enable 0x0000ffff "
+		     "power off\n") &&
+	      strstr(out, "  block jm         timestamp 0x0000000000000000 enable 0x0000ffff "
+		     "power on\n"), "text: %s %s", errbuf, out);
+	CHECK(run(MP_V3 ",poff=0x2", "stat -I 20 -n 1 -e GPU_ACTIVE") == 0 &&
+	      strstr(out, " # note: a block was powered off for all of this interval"),
+	      "stat note: %s %s", errbuf, out);
+	CHECK(run(MP_V3 ",poff=0x2,ppart=0x4", "record -I 20 -n 2 -e GPU_ACTIVE --format csv") ==
+	      0, "record: %s", errbuf);
+	CHECK(strstr(errbuf, "(v3 session)"), "not the v3 session: %s", errbuf);
+	csv_value_flags("jm", "GPU_ACTIVE", 1, NULL, 0, fl, sizeof(fl));
+	CHECK(!strcmp(fl, "power-partial+power-off"), "record sample 1's flags '%s'", fl);
+	for (unsigned i = 0; i < 2; i++) {
+		CHECK(run(unknown[i], "sample -A -e GPU_ACTIVE --format json") == 0,
+		      "%s: %s", unknown[i], errbuf);
+		CHECK(!strcmp(t_json_block_powers(out, pw, sizeof(pw)), "jm=- tiler.0=- l2.0=- "
+			      "shader.0=- shader.1=- shader.2=-"), "%s: blocks %s", unknown[i], pw);
+		CHECK(!strstr(out, "power"), "%s: %s", unknown[i], out);
+	}
+}
+
+/*
  * record on a revision-3 mali_perfcnt: a ring session the kernel samples
  * every period (the shim logs the session's period and ring: about a
  * second of samples, at least 64), read() whole, its 64-bit values kept:
@@ -658,6 +709,7 @@ TESTS(tests_panfrost) = {
 	{ "mali_perfcnt: sample data flags in json, csv and text", mp_data_flags },
 	{ "mali_perfcnt: record through a v3 ring session, 64-bit values", mp_record_v3_session },
 	{ "mali_perfcnt: record: a full ring is overflow and lost, in-band", mp_record_v3_overflow },
+	{ "mali_perfcnt: blocks' power states (v3), none from v2 or stock panfrost", mp_block_power },
 	{ "mali_perfcnt: record: the v2 stream on revision 2 and past 1 s", mp_record_v2_fallback },
 	{ "mali_perfcnt: ENXIO is a recovered fault, EIO a lost GPU", mp_sample_fault_errors },
 	{ "mali_perfcnt: record goes on after a recovered GPU fault", mp_record_goes_on_after_fault },

@@ -10,6 +10,8 @@
  * malformed samples refused. Expected slots come from the layouts of
  * Documentation/interfaces.rst, not from v3.c.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,6 +443,155 @@ static void test_v3_malformed(void)
 	      "small dump buffer");
 }
 
+/* block @b (mk_g52_sample()'s order) of @sample gets power_state @ps */
+static void set_power(unsigned char *sample, unsigned b, uint32_t ps)
+{
+	memcpy(sample + 64 + b * BLK + offsetof(struct drm_mali_perfcnt_block_header, power_state),
+	       &ps, sizeof(ps));
+}
+
+/* mpc_sample_block_power() of every block of @s, "k.i=S " each (S: the value) */
+static const char *powers(const struct mpc_sample *s, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned b = 0; b < mpc_sample_nblocks(s) && o < n; b++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s.%u=%d", b ? " " : "",
+				      mpc_block_name(mpc_sample_block_kind(s, b)),
+				      mpc_sample_block_instance(s, b), mpc_sample_block_power(s, b));
+	return buf;
+}
+
+#define POWER_FLAGS (MPC_DATA_POWER_PARTIAL | MPC_DATA_POWER_OFF)
+
+/*
+ * Blocks' power states: a session sample's power_state per block (ON 1,
+ * PARTIAL 2, OFF 3, a newer value UNKNOWN 0) and the sample's
+ * POWER_PARTIAL / POWER_OFF flags; a second sample joins them (ON then OFF
+ * is PARTIAL), a block it leaves out is UNKNOWN; a raw dump (mpc_decode(),
+ * no states) makes every block UNKNOWN until a reset; a dump with states
+ * per slot (mpc_sample_add_power(), kbase's path); the flags of a ring
+ * record and a 32-bit dump of the sample; bad arguments.
+ */
+static void test_v3_block_power(void)
+{
+	unsigned char sample[64 + G52_BLOCKS * BLK];
+	uint8_t slot_power[8];
+	struct mpc_dump_info di = { 0 };
+	struct mpc_err err = { 0 };
+	struct mpc_record rec;
+	struct mpc_layout *l = NULL;
+	struct mpc_sample *s = NULL;
+	struct mpc_desc d;
+	uint32_t *dump = NULL;
+	char got[256];
+	size_t n;
+
+	CHECK(g52_desc(&d) == 0, "g52 description");
+	CHECK_OK(mpc_layout_new(&d, &l, &err), err);
+	if (mpc_sample_new(l, &s, &err)) {
+		mpc_layout_free(l);
+		CHECK(0, "mpc_sample_new: %s", err.msg);
+	}
+	dump = calloc(1, d.dump_size);
+#define T(cond, ...) do { if (!(cond)) { t_fail(__FILE__, __LINE__, __VA_ARGS__); goto out; } \
+			  } while (0)
+	T(dump, "out of memory");
+	T(mpc_sample_block_power(NULL, 0) == -EINVAL, "a NULL sample: %d",
+	  mpc_sample_block_power(NULL, 0));
+	T(mpc_sample_block_power(s, mpc_sample_nblocks(s)) == -ERANGE &&
+	  mpc_sample_block_power(s, ~0u) == -ERANGE, "a block past the last: %d",
+	  mpc_sample_block_power(s, mpc_sample_nblocks(s)));
+	T(!strcmp(powers(s, got, sizeof(got)), "jm.0=0 tiler.0=0 l2.0=0 l2.1=0 shader.0=0 "
+		  "shader.1=0 shader.3=0"), "no dump yet: %s", got);
+
+	/* jm ON, tiler PARTIAL, shader.0 OFF, shader.3 a value no revision has */
+	n = mk_g52_sample(sample, MALI_PERFCNT_DATA_FIRST, 1);
+	set_power(sample, 1, MALI_PERFCNT_POWER_PARTIAL);
+	set_power(sample, 4, MALI_PERFCNT_POWER_OFF);
+	set_power(sample, 6, 7);
+	T(mpc_sample_add_session(s, sample, n, &di, &err) == 0, "%s", err.msg);
+	T(!strcmp(powers(s, got, sizeof(got)), "jm.0=1 tiler.0=2 l2.0=1 l2.1=1 shader.0=3 "
+		  "shader.1=1 shader.3=0"), "one sample: %s", got);
+	T(di.flags == (MPC_DATA_FIRST | POWER_FLAGS) && mpc_sample_data_flags(s) == di.flags,
+	  "flags 0x%x, sample's 0x%x", di.flags, mpc_sample_data_flags(s));
+	mpc_v3_ring_record(sample, &rec);
+	T(rec.data_flags == (MPC_DATA_FIRST | POWER_FLAGS), "ring record flags 0x%x",
+	  rec.data_flags);
+	memset(&di, 0, sizeof(di));
+	T(mpc_v3_sample_dump(&d, sample, n, dump, d.dump_size, &di, &err) == 0, "%s", err.msg);
+	/* (its values past 32 bits clamped: SATURATED too) */
+	T(di.flags == (MPC_DATA_FIRST | MPC_DATA_SATURATED | POWER_FLAGS),
+	  "32-bit dump's flags 0x%x", di.flags);
+
+	/* then jm OFF, shader.0 still OFF, l2.1 left out; only OFF blocks this time */
+	n = mk_g52_sample(sample, 0, 2);
+	set_power(sample, 0, MALI_PERFCNT_POWER_OFF);
+	set_power(sample, 4, MALI_PERFCNT_POWER_OFF);
+	{
+		struct drm_mali_perfcnt_sample_header h;
+
+		/* l2.1 (block 3) replaced by shader.3's, the last one dropped */
+		memmove(sample + 64 + 3 * BLK, sample + 64 + 4 * BLK, 3 * BLK);
+		memcpy(&h, sample, sizeof(h));
+		h.nr_blocks--;
+		h.size -= (uint32_t)BLK;
+		n = h.size;
+		memcpy(sample, &h, sizeof(h));
+	}
+	memset(&di, 0, sizeof(di));
+	T(mpc_sample_add_session(s, sample, n, &di, &err) == 0, "%s", err.msg);
+	T(di.flags == MPC_DATA_POWER_OFF, "second sample's flags 0x%x", di.flags);
+	T(mpc_sample_data_flags(s) == (MPC_DATA_FIRST | POWER_FLAGS), "joined flags 0x%x",
+	  mpc_sample_data_flags(s));
+	T(!strcmp(powers(s, got, sizeof(got)), "jm.0=2 tiler.0=2 l2.0=1 l2.1=0 shader.0=3 "
+		  "shader.1=1 shader.3=0"), "two samples: %s", got);
+
+	/* a raw dump says nothing: every block UNKNOWN, until a reset */
+	T(mpc_v3_to_dump(&d, sample, n, dump, d.dump_size, &(uint32_t){ 0 }, &err) == 0, "%s",
+	  err.msg);
+	T(mpc_decode(s, dump, d.dump_size, &err) == 0, "%s", err.msg);
+	T(mpc_sample_block_power(s, 0) == MPC_POWER_UNKNOWN &&
+	  mpc_sample_block_power(s, 4) == MPC_POWER_UNKNOWN, "after a raw dump: %s",
+	  powers(s, got, sizeof(got)));
+	n = mk_g52_sample(sample, 0, 3);
+	T(mpc_sample_add_session(s, sample, n, NULL, &err) == 0, "%s", err.msg);
+	T(mpc_sample_block_power(s, 0) == MPC_POWER_UNKNOWN, "a session sample after a raw dump");
+	mpc_sample_reset(s);
+	T(mpc_sample_add_session(s, sample, n, NULL, &err) == 0, "%s", err.msg);
+	T(!strcmp(powers(s, got, sizeof(got)), "jm.0=1 tiler.0=1 l2.0=1 l2.1=1 shader.0=1 "
+		  "shader.1=1 shader.3=1"), "after a reset: %s", got);
+	T(!(mpc_sample_data_flags(s) & POWER_FLAGS), "flags 0x%x", mpc_sample_data_flags(s));
+
+	/* a 32-bit dump with states per slot: jm, tiler, l2.0-1, shader slots 0-3 */
+	mpc_sample_reset(s);
+	memset(slot_power, MPC_POWER_ON, sizeof(slot_power));
+	slot_power[6] = MPC_POWER_OFF;		/* the hole of core 2: ignored */
+	slot_power[7] = MPC_POWER_PARTIAL;	/* shader.3 */
+	T(mpc_sample_add_power(s, dump, d.dump_size, NULL, slot_power, &err) == 0, "%s", err.msg);
+	T(!strcmp(powers(s, got, sizeof(got)), "jm.0=1 tiler.0=1 l2.0=1 l2.1=1 shader.0=1 "
+		  "shader.1=1 shader.3=2"), "a dump's slot states: %s", got);
+	slot_power[2] = MPC_POWER_OFF;		/* l2.0 */
+	slot_power[7] = MPC_POWER_ON;
+	T(mpc_sample_add_power(s, dump, d.dump_size, NULL, slot_power, &err) == 0, "%s", err.msg);
+	T(!strcmp(powers(s, got, sizeof(got)), "jm.0=1 tiler.0=1 l2.0=2 l2.1=1 shader.0=1 "
+		  "shader.1=1 shader.3=2"), "two dumps' slot states: %s", got);
+	T(mpc_sample_add_power(s, dump, d.dump_size, NULL, NULL, &err) == 0, "%s", err.msg);
+	T(mpc_sample_block_power(s, 0) == MPC_POWER_UNKNOWN, "then a dump without states");
+	/* joining: the same is that one, ON and OFF PARTIAL, UNKNOWN stays */
+	T(mpc_power_join(MPC_POWER_OFF, MPC_POWER_OFF) == MPC_POWER_OFF &&
+	  mpc_power_join(MPC_POWER_ON, MPC_POWER_OFF) == MPC_POWER_PARTIAL &&
+	  mpc_power_join(MPC_POWER_PARTIAL, MPC_POWER_ON) == MPC_POWER_PARTIAL &&
+	  mpc_power_join(MPC_POWER_ON, MPC_POWER_UNKNOWN) == MPC_POWER_UNKNOWN &&
+	  mpc_power_join(MPC_POWER_UNKNOWN, MPC_POWER_OFF) == MPC_POWER_UNKNOWN, "mpc_power_join");
+#undef T
+out:
+	free(dump);
+	mpc_sample_free(s);
+	mpc_layout_free(l);
+}
+
 const struct test tests_v3[] = {
 	{ "v3_slots_v5", test_v3_slots_v5 },
 	{ "v3_slots_v4", test_v3_slots_v4 },
@@ -448,5 +599,6 @@ const struct test tests_v3[] = {
 	{ "v3_add_session", test_v3_add_session },
 	{ "v3_open_args", test_v3_open_args },
 	{ "v3_malformed", test_v3_malformed },
+	{ "v3_block_power", test_v3_block_power },
 	{ NULL, NULL },
 };

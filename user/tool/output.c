@@ -157,7 +157,27 @@ void json_num(FILE *f, double v)
 
 static const char *const sample_flag_names[SAMPLE_F_COUNT] = {
 	"saturated", "after-recovery", "after-power-loss", "first", "after-lost", "overflow",
+	"power-partial", "power-off",
 };
+
+_Static_assert((unsigned)SAMPLE_F_OVERFLOW == (unsigned)MPC_DATA_OVERFLOW &&
+	       (unsigned)SAMPLE_F_POWER_PARTIAL == (unsigned)MPC_DATA_POWER_PARTIAL &&
+	       (unsigned)SAMPLE_F_POWER_OFF == (unsigned)MPC_DATA_POWER_OFF,
+	       "SAMPLE_F_* are the library's MPC_DATA_*");
+
+/* a block's power state over the sample ("on", "partial", "off"), NULL when not known */
+static const char *power_str(const struct mpc_sample *s, unsigned b)
+{
+	switch (mpc_sample_block_power(s, b)) {
+	case MPC_POWER_ON:
+		return "on";
+	case MPC_POWER_PARTIAL:
+		return "partial";
+	case MPC_POWER_OFF:
+		return "off";
+	}
+	return NULL;
+}
 
 /* "a+b" of the SAMPLE_F_* in @fl, "" when none */
 static const char *flags_str(unsigned fl, char *buf, size_t n)
@@ -326,13 +346,19 @@ static void data_flags_note(FILE *f, unsigned fl)
 	if (fl & SAMPLE_F_OVERFLOW)
 		fputs(" # note: the kernel's ring was full: this interval also holds the periods "
 		      "it had no room for (nothing is lost; sample less often, -I)\n", f);
+	if (fl & SAMPLE_F_POWER_PARTIAL)
+		fputs(" # note: a block was powered for only part of this interval: its counts are "
+		      "of that part (-A names it)\n", f);
+	if (fl & SAMPLE_F_POWER_OFF)
+		fputs(" # note: a block was powered off for all of this interval: it counted "
+		      "nothing (-A names it)\n", f);
 }
 
 static void text_sample_begin(struct out *o, struct view *v, const struct mpc_sample *s,
 			      const struct sample_meta *m)
 {
 	FILE *f = o->f;
-	char fl[96];
+	char fl[128];
 
 	if (v->stat_style) {
 		data_flags_note(f, m->data_flags);
@@ -348,12 +374,13 @@ static void text_sample_begin(struct out *o, struct view *v, const struct mpc_sa
 	fputs("\n", f);
 	if (v->per_instance)
 		for (unsigned b = 0; b < mpc_sample_nblocks(s); b++) {
+			const char *pw = power_str(s, b);
 			char lbl[24];
 
 			block_label(s, b, lbl, sizeof(lbl));
-			fprintf(f, "  block %-10s timestamp 0x%016llx enable 0x%08x\n", lbl,
+			fprintf(f, "  block %-10s timestamp 0x%016llx enable 0x%08x%s%s\n", lbl,
 				(unsigned long long)mpc_sample_block_timestamp(s, b),
-				mpc_sample_block_enable(s, b));
+				mpc_sample_block_enable(s, b), pw ? " power " : "", pw ? pw : "");
 		}
 	fprintf(f, " %-9s %-34s %20s  %-13s %s\n", "block", "counter", "value", "unit",
 		"libGPUCounters");
@@ -516,7 +543,7 @@ static void csv_value(struct out *o, struct view *v __attribute__((unused)), con
 		      const struct out_value *x)
 {
 	FILE *f = o->f;
-	char a[32], b[32], val[48], fl[96];
+	char a[32], b[32], val[48], fl[128];
 
 	fprintf(f, "%u,", m->index);
 	snprintf(a, sizeof(a), "%.6f", m->time_s);
@@ -665,7 +692,7 @@ static void json_sample_begin(struct out *o, struct view *v, const struct mpc_sa
 	if (m->has_seqno)
 		fprintf(f, ",\"seqno\":%llu,\"timestamp_ns\":%llu", m->seqno, m->timestamp_ns);
 	{
-		char fl[96];
+		char fl[128];
 
 		/* always there, "" when none: one schema for every backend */
 		fputs(",\"data_flags\":", f);
@@ -683,9 +710,13 @@ static void json_sample_begin(struct out *o, struct view *v, const struct mpc_sa
 			block_label(s, b, lbl, sizeof(lbl));
 			fprintf(f, "%s{\"block\":", b ? "," : "");
 			json_str(f, lbl);
-			fprintf(f, ",\"timestamp\":%llu,\"enable\":\"0x%08x\"}",
+			fprintf(f, ",\"timestamp\":%llu,\"enable\":\"0x%08x\"",
 				(unsigned long long)mpc_sample_block_timestamp(s, b),
 				mpc_sample_block_enable(s, b));
+			/* only when the backend tells */
+			if (power_str(s, b))
+				fprintf(f, ",\"power\":\"%s\"", power_str(s, b));
+			fputc('}', f);
 		}
 		fputc(']', f);
 	}

@@ -79,7 +79,9 @@ enum {
 	SAMPLE_F_FIRST = 1u << 3,		/* the first sample after ENABLE */
 	SAMPLE_F_AFTER_LOST = 1u << 4,		/* a failed sample before it: a gap */
 	SAMPLE_F_OVERFLOW = 1u << 5,		/* a full ring: it holds periods missed too */
-	SAMPLE_F_COUNT = 6
+	SAMPLE_F_POWER_PARTIAL = 1u << 6,	/* a block was powered for part of it */
+	SAMPLE_F_POWER_OFF = 1u << 7,		/* a block was off for all of it */
+	SAMPLE_F_COUNT = 8
 };
 
 struct sample_meta {
