@@ -628,7 +628,7 @@ static int mp_stream_next(struct mpc_dev *d, void *buf, size_t len, struct mpc_r
 				"driver and this tool do not match", d->path);
 	memset(rec, 0, sizeof(*rec));
 	rec->type = r->type;
-	rec->data_flags = r->data_flags;
+	rec->data_flags = mpc_data_flags_from_uapi(r->data_flags);
 	rec->error = r->error;
 	rec->seqno = r->seqno;
 	rec->start_ns = r->start_ns;
